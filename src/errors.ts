@@ -1,0 +1,63 @@
+/**
+ * Every failure the CLI reports is a PayError with a kind; the kind decides the exit code
+ * (the table in DESIGN.md), so commands and the API client never pick numbers themselves.
+ */
+export type ErrorKind =
+  | 'general'
+  | 'usage'
+  | 'validation'
+  | 'auth'
+  | 'not_found'
+  | 'unavailable'
+  | 'partial'
+  | 'cancelled'
+
+export const EXIT_CODES: Record<ErrorKind, number> = {
+  general: 1,
+  usage: 2,
+  validation: 3,
+  auth: 4,
+  not_found: 5,
+  unavailable: 6,
+  partial: 7,
+  cancelled: 130,
+}
+
+/** Field name -> messages, as in a 422 body. */
+export type FieldErrors = Record<string, string[]>
+
+export interface PayErrorOptions {
+  kind: ErrorKind
+  /** HTTP status when the error came from the service. */
+  status?: number
+  /** Per-field messages (422, or the same rules checked locally). */
+  errors?: FieldErrors
+  /** A second line telling the user what to do next. */
+  hint?: string
+  cause?: unknown
+}
+
+export class PayError extends Error {
+  readonly kind: ErrorKind
+  readonly status?: number
+  readonly errors?: FieldErrors
+  readonly hint?: string
+
+  constructor(message: string, options: PayErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'PayError'
+    this.kind = options.kind
+    this.status = options.status
+    this.errors = options.errors
+    this.hint = options.hint
+  }
+
+  get exitCode(): number {
+    return EXIT_CODES[this.kind]
+  }
+}
+
+export const usageError = (message: string, hint?: string) => new PayError(message, { kind: 'usage', hint })
+
+export const validationError = (errors: FieldErrors, message = 'The given data was invalid.') =>
+  new PayError(message, { kind: 'validation', errors })
