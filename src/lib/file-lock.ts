@@ -1,22 +1,41 @@
 import fs from 'node:fs'
+import path from 'node:path'
+import { threadId } from 'node:worker_threads'
 
 /**
  * A cross-process lock held in a file created with O_EXCL, for short synchronous critical
- * sections (read-modify-write of one JSON file). The file holds the owner's pid; a lock whose
- * owner is gone (kill -9) is taken over.
+ * sections (read-modify-write of one JSON file). The file holds the owner's `pid:threadId`; a lock
+ * whose owner is gone (kill -9) is taken over.
  */
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
 const sleepSync = (ms: number) => Atomics.wait(sleeper, 0, 0, ms)
 
+const ownerTag = `${process.pid}:${threadId}`
+/**
+ * Locks this thread holds now. A lock tagged with this very thread but not listed here was left by
+ * an earlier process that had the same pid: pids are reused, in containers often at once.
+ */
+const heldByThisThread = new Set<string>()
+
+/** A zombie (killed, not yet reaped by its parent) still answers kill(pid, 0). */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const state = stat.charAt(stat.lastIndexOf(')') + 2)
+    return state === 'Z' || state === 'X'
+  } catch {
+    return false
+  }
+}
+
 function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
-  if (pid === process.pid) return true
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+  return !isZombie(pid)
 }
 
 function readOwner(lockPath: string): string | undefined {
@@ -29,12 +48,17 @@ function readOwner(lockPath: string): string | undefined {
 
 /** A lock is stale when its owner is dead, or when it stayed empty (owner killed while creating it). */
 function isStale(lockPath: string, owner: string): boolean {
-  if (owner !== '') return !isAlive(Number(owner))
-  try {
-    return Date.now() - fs.statSync(lockPath).mtimeMs > 2000
-  } catch {
-    return false
+  if (owner === '') {
+    try {
+      return Date.now() - fs.statSync(lockPath).mtimeMs > 2000
+    } catch {
+      return false
+    }
   }
+  if (owner === ownerTag) return !heldByThisThread.has(lockPath)
+  const pid = Number.parseInt(owner, 10)
+  if (pid === process.pid) return false // another thread of this process holds it
+  return !isAlive(pid)
 }
 
 /** Removes a stale lock, restoring it if a live owner slipped in meanwhile. */
@@ -62,6 +86,7 @@ export class LockTimeoutError extends Error {
 }
 
 export function withFileLockSync<T>(lockPath: string, body: () => T, timeoutMs = 10_000): T {
+  lockPath = path.resolve(lockPath)
   const deadline = Date.now() + timeoutMs
   let wait = 1
   for (;;) {
@@ -81,14 +106,20 @@ export function withFileLockSync<T>(lockPath: string, body: () => T, timeoutMs =
       continue
     }
     try {
-      fs.writeSync(fd, String(process.pid))
+      fs.writeSync(fd, ownerTag)
+    } catch (error) {
+      fs.rmSync(lockPath, { force: true }) // an empty lock would block others for 2 s
+      throw error
     } finally {
       fs.closeSync(fd)
     }
+    heldByThisThread.add(lockPath)
     try {
       return body()
     } finally {
-      fs.rmSync(lockPath, { force: true })
+      heldByThisThread.delete(lockPath)
+      // Leave alone a lock that is no longer ours (taken over while we were stopped too long).
+      if (readOwner(lockPath) === ownerTag) fs.rmSync(lockPath, { force: true })
     }
   }
 }

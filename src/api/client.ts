@@ -1,0 +1,127 @@
+import type { Rec } from '../render/format.js'
+import { type Method, Transport, type TransportOptions } from './http.js'
+import { readPage, readRecord } from './reader.js'
+
+/** Request bodies, field names as the service spells them (spec section 4). */
+export interface TokenInput {
+  email: string
+  title: string
+  description: string
+  phone_no?: string
+  redirect_url?: string
+}
+
+export interface LinkInput {
+  email: string
+  currency: string
+  /** Decimal amount as text, exactly as typed: never passed through a float. */
+  amount: string
+  title: string
+  phone_no?: string
+  description?: string
+  redirect_url?: string
+  reference?: string
+  reference_2?: string
+  send_email?: boolean
+}
+
+export interface SubscriptionInput {
+  package_id: string
+  email: string
+  phone_no?: string
+}
+
+export interface SubscriptionUpdate {
+  email?: string
+  phone_no?: string
+  status?: string
+}
+
+export interface ListOptions {
+  /** Follow every page; otherwise only the first. */
+  all?: boolean
+}
+
+export interface ListResult {
+  items: Rec[]
+  /** More pages exist that were not fetched. */
+  more: boolean
+}
+
+const id = (value: string) => encodeURIComponent(value)
+
+/** The service's endpoints, one method each. Answers go through the tolerant reader. */
+export class PayApi {
+  readonly transport: Transport
+
+  constructor(options: TransportOptions) {
+    this.transport = new Transport(options)
+  }
+
+  get origin(): string {
+    return this.transport.origin
+  }
+
+  createToken(input: TokenInput): Promise<Rec> {
+    return this.record('POST', '/tokenizations/create-token', 'token', input)
+  }
+
+  createLink(input: LinkInput): Promise<Rec> {
+    return this.record('POST', '/payment-links', 'payment link', input)
+  }
+
+  getLink(linkId: string): Promise<Rec> {
+    return this.record('GET', `/payment-links/${id(linkId)}`, 'payment link')
+  }
+
+  listLinks(options: ListOptions = {}): Promise<ListResult> {
+    return this.list('/payment-links', 'payment link', options)
+  }
+
+  updateLink(linkId: string, input: LinkInput): Promise<Rec> {
+    return this.record('PUT', `/payment-links/${id(linkId)}`, 'payment link', input)
+  }
+
+  async deleteLink(linkId: string): Promise<void> {
+    await this.transport.send('DELETE', `/payment-links/${id(linkId)}`)
+  }
+
+  createSubscription(input: SubscriptionInput): Promise<Rec> {
+    return this.record('POST', '/subscriptions', 'subscription', input)
+  }
+
+  getSubscription(subscriptionId: string): Promise<Rec> {
+    return this.record('GET', `/subscriptions/${id(subscriptionId)}`, 'subscription')
+  }
+
+  listSubscriptions(options: ListOptions = {}): Promise<ListResult> {
+    return this.list('/subscriptions', 'subscription', options)
+  }
+
+  updateSubscription(subscriptionId: string, input: SubscriptionUpdate): Promise<Rec> {
+    return this.record('PUT', `/subscriptions/${id(subscriptionId)}`, 'subscription', input)
+  }
+
+  async deleteSubscription(subscriptionId: string): Promise<void> {
+    await this.transport.send('DELETE', `/subscriptions/${id(subscriptionId)}`)
+  }
+
+  private async record(method: Method, path: string, noun: string, body?: unknown): Promise<Rec> {
+    const response = await this.transport.send(method, path, body)
+    return readRecord(response.body, noun)
+  }
+
+  private async list(path: string, noun: string, options: ListOptions): Promise<ListResult> {
+    const items: Rec[] = []
+    const seen = new Set<string>()
+    let next: string | undefined = path
+    while (next !== undefined) {
+      seen.add(next)
+      const page = readPage((await this.transport.send('GET', next)).body, noun)
+      for (const item of page.items) items.push(item)
+      if (!options.all || page.next === undefined) return { items, more: page.next !== undefined }
+      next = seen.has(page.next) ? undefined : page.next
+    }
+    return { items, more: false }
+  }
+}

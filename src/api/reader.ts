@@ -1,0 +1,142 @@
+import { type ErrorKind, type FieldErrors, PayError } from '../errors.js'
+import { isRecord, type Rec } from '../render/format.js'
+import { sanitizeText } from '../render/sanitize.js'
+
+/**
+ * The tolerant reader: the spec states only the create bodies, so every other answer is
+ * accepted in the shapes real services use, and anything else is a clear error.
+ */
+
+export function kindForStatus(status: number): ErrorKind {
+  if (status === 401 || status === 403) return 'auth'
+  if (status === 404) return 'not_found'
+  if (status === 422) return 'validation'
+  if (status === 408 || status === 429 || status >= 500) return 'unavailable'
+  return 'general'
+}
+
+const unexpected = (what: string) =>
+  new PayError(`Unexpected answer from the service: ${what}.`, {
+    kind: 'unavailable',
+    hint: 'Run again with --debug to see the exchange.',
+  })
+
+/** A 2xx body: JSON, or nothing for an empty answer. Anything else is a service failure. */
+export function parseBody(status: number, text: string, contentType: string | undefined): unknown {
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    const kind =
+      /html/i.test(contentType ?? '') || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON'
+    throw unexpected(`status ${status} with ${kind}`)
+  }
+}
+
+function fieldErrors(value: unknown): FieldErrors | undefined {
+  if (!isRecord(value)) return undefined
+  const errors: FieldErrors = {}
+  for (const [field, messages] of Object.entries(value)) {
+    if (Array.isArray(messages))
+      errors[field] = messages.map((m) => (typeof m === 'string' ? m : JSON.stringify(m)))
+    else if (typeof messages === 'string') errors[field] = [messages]
+  }
+  return Object.keys(errors).length > 0 ? errors : undefined
+}
+
+function firstLineOfText(text: string): string {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]
+  const stripped = (title ?? text.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim()
+  return stripped.length > 200 ? `${stripped.slice(0, 200)}…` : stripped
+}
+
+/** Any error answer as a PayError: {message, errors}, an envelope with success:false, text or HTML. */
+export function errorFromResponse(status: number, text: string, contentType?: string): PayError {
+  const kind = kindForStatus(status)
+  let body: unknown
+  try {
+    body = text.trim() === '' ? undefined : JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  if (isRecord(body)) {
+    const errors = fieldErrors(body.errors)
+    let message = typeof body.message === 'string' ? body.message : undefined
+    if (message === undefined && isRecord(body.errors) && typeof body.errors.message === 'string') {
+      message = body.errors.message
+    }
+    if (message === undefined && typeof body.error === 'string') message = body.error
+    if (message === undefined && isRecord(body.error) && typeof body.error.message === 'string') {
+      message = body.error.message
+    }
+    return new PayError(message ?? defaultMessage(status), { kind, status, errors })
+  }
+  if (text.trim() === '') return new PayError(defaultMessage(status), { kind, status })
+  const html = /html/i.test(contentType ?? '') || /^\s*</.test(text)
+  const summary = sanitizeText(firstLineOfText(text))
+  const message = html
+    ? `The service answered ${status} with an HTML page${summary ? ` (${summary})` : ''}.`
+    : `The service answered ${status}: ${summary}`
+  return new PayError(message, { kind, status })
+}
+
+function defaultMessage(status: number): string {
+  const known: Record<number, string> = {
+    400: 'The service rejected the request as malformed (400).',
+    401: 'The API key was not accepted (401).',
+    403: 'The API key is not allowed to do this (403).',
+    404: 'Not found (404).',
+    422: 'The given data was invalid.',
+    429: 'Too many requests (429).',
+  }
+  return known[status] ?? `The service answered ${status}.`
+}
+
+function failedEnvelope(body: Rec): PayError {
+  const errors = fieldErrors(body.errors)
+  const message = typeof body.message === 'string' ? body.message : 'The service reported a failure.'
+  return new PayError(message, { kind: errors ? 'validation' : 'general', errors })
+}
+
+/** One record: the envelope's data, or the record itself. */
+export function readRecord(body: unknown, noun: string): Rec {
+  if (isRecord(body) && body.success === false) throw failedEnvelope(body)
+  const record = isRecord(body) && 'data' in body ? body.data : body
+  if (!isRecord(record)) {
+    throw unexpected(`expected a ${noun}, got ${describe(record)}`)
+  }
+  return record
+}
+
+export interface Page {
+  items: Rec[]
+  /** Absolute URL of the next page, when the list is paginated and more exist. */
+  next?: string
+}
+
+/** A list: `data: [...]`, a paginated `data: {data, next_page_url, ...}`, or a bare array. */
+export function readPage(body: unknown, noun: string): Page {
+  if (isRecord(body) && body.success === false) throw failedEnvelope(body)
+  let items: unknown = body
+  let next: unknown
+  if (isRecord(body) && 'data' in body) {
+    items = body.data
+    next = body.next_page_url ?? (isRecord(body.links) ? body.links.next : undefined)
+    if (isRecord(items) && 'data' in items) {
+      next = items.next_page_url
+      items = items.data
+    }
+  }
+  if (!Array.isArray(items)) throw unexpected(`expected a list of ${noun}s, got ${describe(items)}`)
+  const bad = items.findIndex((item) => !isRecord(item))
+  if (bad !== -1) throw unexpected(`item ${bad} of the ${noun} list is ${describe(items[bad])}`)
+  return { items: items as Rec[], next: typeof next === 'string' && next !== '' ? next : undefined }
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'an empty body'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (isRecord(value)) return 'an object without the expected fields'
+  return `a ${typeof value}`
+}

@@ -1,0 +1,37 @@
+/**
+ * oclif takes the first words of argv as the command id, so `pay -p sandbox links list`
+ * would look for a command named `-p`. Global flags written before the command are moved
+ * after it, where oclif's parser expects them.
+ */
+const GLOBAL_FLAGS_WITH_VALUE = new Set(['-p', '--profile', '--timeout', '--base-url'])
+const GLOBAL_BOOLEAN_FLAGS = new Set(['--json', '--debug'])
+
+export function moveLeadingGlobalFlags(argv: string[]): string[] {
+  const leading: string[] = []
+  let i = 0
+  while (i < argv.length) {
+    const arg = argv[i]
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg
+    if (GLOBAL_BOOLEAN_FLAGS.has(arg)) {
+      leading.push(arg)
+      i += 1
+    } else if (GLOBAL_FLAGS_WITH_VALUE.has(name) && arg !== name) {
+      leading.push(arg)
+      i += 1
+    } else if (GLOBAL_FLAGS_WITH_VALUE.has(arg) && i + 1 < argv.length) {
+      leading.push(arg, argv[i + 1])
+      i += 2
+    } else if (/^-p./.test(arg)) {
+      leading.push(arg)
+      i += 1
+    } else {
+      break
+    }
+  }
+  if (leading.length === 0 || i === argv.length) return argv
+  const rest = argv.slice(i)
+  const separator = rest.indexOf('--')
+  return separator === -1
+    ? [...rest, ...leading]
+    : [...rest.slice(0, separator), ...leading, ...rest.slice(separator)]
+}

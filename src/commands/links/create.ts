@@ -1,0 +1,30 @@
+import type { LinkInput } from '../../api/client.js'
+import { BaseCommand, outputFlags } from '../../base-command.js'
+import { askForMissing } from '../../lib/input.js'
+import { checkLink, linkFieldsFromFlags, linkFlags, linkQuestions } from '../../lib/link-fields.js'
+import { LINK_VIEW } from '../../render/views.js'
+
+export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
+  static summary = 'Create a payment link'
+  static description =
+    'Creates a one-off payment link and prints it, with the payment_url to send the customer. ' +
+    'On a terminal, missing required flags (--email, --currency, --amount, --title) are asked for; ' +
+    'elsewhere they must all be given.'
+
+  static examples = [
+    '<%= config.bin %> links create --email jane@example.com --currency EUR --amount 25.50 --title "Invoice 1042"',
+    '<%= config.bin %> links create --email jane@example.com --currency EUR --amount 99 --title "Deposit" --reference ORDER-7 --send-email',
+    '<%= config.bin %> -p sandbox links create --email test@example.com --currency USD --amount 10 --title Test --json',
+  ]
+
+  static flags = { ...linkFlags, ...outputFlags }
+
+  async run(): Promise<void> {
+    const fields = linkFieldsFromFlags(this.flags)
+    checkLink(fields)
+    await askForMissing(fields as Record<string, string | undefined>, linkQuestions, this.interactive)
+    const { api } = await this.api()
+    const link = await api.createLink(fields as LinkInput)
+    this.out.record(link, LINK_VIEW)
+  }
+}

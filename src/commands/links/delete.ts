@@ -1,0 +1,54 @@
+import { Args, Flags } from '@oclif/core'
+import { BaseCommand, outputFlags } from '../../base-command.js'
+import { bulkOutcome, runBulk } from '../../lib/bulk.js'
+import { confirmPlan } from '../../lib/confirm.js'
+import { LINK_VIEW } from '../../render/views.js'
+
+export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
+  static summary = 'Delete payment links'
+  static description =
+    'Shows the profile, base URL and ids, then asks before deleting. --yes skips the question; ' +
+    'without a terminal and without --yes nothing is sent (exit 2).'
+
+  static examples = [
+    '<%= config.bin %> links delete 65a1f0c2e4b0a1b2c3d4e5f6',
+    '<%= config.bin %> links delete 65a1f0c2e4b0a1b2c3d4e5f6 65a1f0c2e4b0a1b2c3d4e5f7 --yes',
+    '<%= config.bin %> links delete 65a1f0c2e4b0a1b2c3d4e5f6 --dry-run',
+  ]
+
+  static strict = false
+  static args = {
+    id: Args.string({ description: 'Payment link id(s) (_id).', required: true, ignoreStdin: true }),
+  }
+  static flags = {
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    'dry-run': Flags.boolean({ description: 'Show what would be deleted; send nothing.' }),
+    ...outputFlags,
+  }
+
+  async run(): Promise<void> {
+    const ids = [...new Set(this.positionals)]
+    const { api, target } = await this.api()
+    const consent = { yes: this.flags.yes, dryRun: this.flags['dry-run'], interactive: this.interactive }
+    const plan = {
+      action: 'delete',
+      done: 'deleted',
+      noun: LINK_VIEW.noun,
+      plural: LINK_VIEW.plural,
+      ids,
+      target,
+    }
+    if (!(await confirmPlan(plan, consent, this.out))) return
+    const run = await runBulk(
+      ids,
+      async (id) => {
+        await api.deleteLink(id)
+        return 'deleted'
+      },
+      { concurrency: 4 },
+    )
+    this.out.bulk(run.results)
+    const problem = bulkOutcome(run, LINK_VIEW.noun, LINK_VIEW.plural, 'deleted')
+    if (problem) throw problem
+  }
+}

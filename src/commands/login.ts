@@ -1,0 +1,116 @@
+import { Flags } from '@oclif/core'
+import { checkBaseUrl } from '../api/http.js'
+import { BaseCommand } from '../base-command.js'
+import { configDir, readConfig, redactKey, SANDBOX_PROFILE, updateConfig } from '../config/profiles.js'
+import { PayError, usageError } from '../errors.js'
+import { readStdin } from '../lib/stdin.js'
+
+export default class Login extends BaseCommand<typeof Login> {
+  static summary = 'Store an API key as a profile'
+  static description =
+    'Asks for the API key (masked) on a terminal, or reads it from stdin with --with-key. The key is ' +
+    'checked with one GET request unless --no-verify, then saved in the config file (mode 0600) ' +
+    'and the profile becomes the current one. No flag takes the key itself, so it never lands in ' +
+    'shell history.'
+
+  static examples = [
+    '<%= config.bin %> login --base-url https://api.pay.example',
+    '<%= config.bin %> login --profile live --base-url https://api.pay.example',
+    'printf %s "$PAY_KEY" | <%= config.bin %> login --profile ci --base-url https://api.pay.example --with-key',
+  ]
+
+  static flags = {
+    'with-key': Flags.boolean({ description: 'Read the API key from stdin (for CI).' }),
+    verify: Flags.boolean({
+      description: 'Check the key with a GET before saving.',
+      allowNo: true,
+      default: true,
+    }),
+  }
+
+  async run(): Promise<void> {
+    const name = this.flags.profile ?? 'default'
+    if (name === SANDBOX_PROFILE) {
+      throw usageError('The sandbox profile is built in and needs no login.', 'Use it with `-p sandbox`.')
+    }
+    const dir = configDir()
+    const existing = readConfig(dir).profiles[name]
+    const baseUrl =
+      this.flags['base-url'] ?? process.env.PAY_BASE_URL ?? existing?.base_url ?? (await this.askBaseUrl())
+    checkBaseUrl(baseUrl)
+    const apiKey = await this.readKey()
+
+    if (this.flags.verify) {
+      try {
+        await this.client(baseUrl, apiKey).listLinks()
+      } catch (error) {
+        if (error instanceof PayError && error.kind === 'auth') {
+          throw new PayError(`${baseUrl} did not accept the key (${error.status}); nothing was saved.`, {
+            kind: 'auth',
+            status: error.status,
+          })
+        }
+        throw error
+      }
+    }
+
+    await updateConfig(dir, (config) => {
+      config.profiles[name] = { api_key: apiKey, base_url: baseUrl }
+      config.current = name
+    })
+    const summary = {
+      profile: name,
+      base_url: baseUrl,
+      api_key: redactKey(apiKey),
+      current: true,
+      verified: this.flags.verify,
+    }
+    if (this.flags.json) this.out.data(summary)
+    else
+      this.out.note(
+        `Saved profile "${name}" (key ${summary.api_key}, ${baseUrl})${this.flags.verify ? ', key verified' : ''}. It is now the current profile.`,
+      )
+  }
+
+  private async askBaseUrl(): Promise<string> {
+    if (!this.interactive) {
+      throw usageError(
+        'Missing required flag: --base-url',
+        'Give the service address with --base-url or PAY_BASE_URL.',
+      )
+    }
+    const { input } = await import('@inquirer/prompts')
+    return input(
+      {
+        message: 'Base URL of the service',
+        validate: (value) => {
+          try {
+            checkBaseUrl(value.trim())
+            return true
+          } catch (error) {
+            return (error as Error).message
+          }
+        },
+      },
+      { output: process.stderr },
+    ).then((value) => value.trim())
+  }
+
+  private async readKey(): Promise<string> {
+    let key: string
+    if (this.flags['with-key']) {
+      key = (await readStdin()).trim()
+    } else if (this.interactive) {
+      const { password } = await import('@inquirer/prompts')
+      key = (await password({ message: 'API key', mask: '*' }, { output: process.stderr })).trim()
+    } else {
+      throw usageError(
+        'No API key given: not on a terminal, so pay cannot ask for it.',
+        'Pipe it in with --with-key.',
+      )
+    }
+    if (key === '') throw usageError('The API key is empty.')
+    if (/\s/.test(key)) throw usageError('The API key contains whitespace; check what was pasted or piped.')
+    return key
+  }
+}

@@ -1,0 +1,14 @@
+import { BaseCommand, outputFlags } from '../../base-command.js'
+import { profileSummaries } from '../../config/profiles.js'
+import { PROFILE_VIEW } from '../../render/views.js'
+
+export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
+  static summary = 'List profiles'
+  static description = 'Shows every profile with its base URL and redacted key; `sandbox` is built in.'
+  static examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json']
+  static flags = { ...outputFlags }
+
+  async run(): Promise<void> {
+    this.out.list(profileSummaries(), PROFILE_VIEW)
+  }
+}

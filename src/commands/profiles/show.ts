@@ -1,0 +1,24 @@
+import { Args } from '@oclif/core'
+import { BaseCommand, outputFlags } from '../../base-command.js'
+import { configDir, profileSummaries, readConfig } from '../../config/profiles.js'
+import { usageError } from '../../errors.js'
+import { PROFILE_VIEW } from '../../render/views.js'
+
+export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
+  static summary = 'Show one profile (default: the one in use)'
+  static examples = ['<%= config.bin %> profiles show', '<%= config.bin %> profiles show live --json']
+  static args = { name: Args.string({ description: 'Profile name.', ignoreStdin: true }) }
+  static flags = { ...outputFlags }
+
+  async run(): Promise<void> {
+    const name =
+      this.args.name ?? this.flags.profile ?? process.env.PAY_PROFILE ?? readConfig(configDir()).current
+    if (name === undefined) {
+      throw usageError('No profile is selected.', 'Name one, or run `pay login` / `pay profiles use NAME`.')
+    }
+    const profile = profileSummaries().find((candidate) => candidate.name === name)
+    if (!profile) throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
+    const keySource = process.env.PAY_API_KEY ? 'PAY_API_KEY (overrides the profile)' : 'profile'
+    this.out.record({ ...profile, key_source: keySource }, PROFILE_VIEW)
+  }
+}

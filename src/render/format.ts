@@ -1,0 +1,94 @@
+import { sanitizeCell, sanitizeText } from './sanitize.js'
+
+export type Rec = Record<string, unknown>
+
+export const isRecord = (value: unknown): value is Rec =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The value at a dotted path, and the object holding it (for the currency next to an amount). */
+export function lookup(record: Rec, path: string): { value: unknown; parent: Rec | undefined } {
+  let parent: Rec | undefined
+  let value: unknown = record
+  for (const part of path.split('.')) {
+    if (!isRecord(value)) return { value: undefined, parent: undefined }
+    parent = value
+    value = value[part]
+  }
+  return { value, parent }
+}
+
+const fractionDigits = new Map<string, number>()
+
+function digitsFor(currency: string): number {
+  let digits = fractionDigits.get(currency)
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+        .maximumFractionDigits as number
+    } catch {
+      digits = -1
+    }
+    fractionDigits.set(currency, digits)
+  }
+  return digits
+}
+
+/** "25.50 EUR", "1000 JPY"; an amount the service sent as text is shown as it came. */
+export function formatAmount(amount: unknown, currency: unknown): string {
+  const code = typeof currency === 'string' ? currency : ''
+  let text: string
+  if (typeof amount === 'number' && Number.isFinite(amount)) {
+    const digits = code === '' ? -1 : digitsFor(code.toUpperCase())
+    text = digits >= 0 ? amount.toFixed(digits) : String(amount)
+  } else {
+    text = plain(amount)
+  }
+  return code === '' ? text : `${text} ${code}`
+}
+
+/** Any value as one line of plain text (not yet sanitised). */
+export function plain(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : JSON.stringify(value)
+  return JSON.stringify(value)
+}
+
+export const STATUS_COLOURS: Record<string, number> = {
+  active: 32,
+  created: 36,
+  paid: 32,
+  cancel: 31,
+  cancelled: 31,
+  canceled: 31,
+  inactive: 33,
+  expired: 33,
+}
+
+export interface CellStyle {
+  colour: boolean
+}
+
+/** A field's display text: amounts with currency, status and paid coloured on a terminal. */
+export function cellText(record: Rec, path: string, style: CellStyle): string {
+  const { value, parent } = lookup(record, path)
+  const leaf = path.split('.').pop()
+  let text = leaf === 'amount' ? formatAmount(value, parent?.currency) : plain(value)
+  text = sanitizeText(text)
+  if (!style.colour || value === undefined || value === null) return text
+  if (leaf === 'status' && typeof value === 'string') {
+    const colour = STATUS_COLOURS[value.toLowerCase()]
+    return colour ? `\u001b[${colour}m${text}\u001b[39m` : text
+  }
+  if (leaf === 'paid' && typeof value === 'boolean')
+    return `\u001b[${value ? 32 : 2}m${text}\u001b[${value ? 39 : 22}m`
+  return text
+}
+
+/** A field as one TSV cell: no colour, no truncation, tabs and newlines escaped. */
+export function tsvCell(record: Rec, path: string): string {
+  const { value, parent } = lookup(record, path)
+  const leaf = path.split('.').pop()
+  return sanitizeCell(leaf === 'amount' ? formatAmount(value, parent?.currency) : plain(value))
+}
