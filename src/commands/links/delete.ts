@@ -1,7 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand, outputFlags } from '../../base-command.js'
-import { bulkOutcome, runBulk } from '../../lib/bulk.js'
-import { confirmPlan } from '../../lib/confirm.js'
+import { deleteMany } from '../../lib/delete-many.js'
 import { LINK_VIEW } from '../../render/views.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
@@ -27,28 +26,14 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   }
 
   async run(): Promise<void> {
-    const ids = [...new Set(this.positionals)]
     const { api, target } = await this.api()
-    const consent = { yes: this.flags.yes, dryRun: this.flags['dry-run'], interactive: this.interactive }
-    const plan = {
-      action: 'delete',
-      done: 'deleted',
-      noun: LINK_VIEW.noun,
-      plural: LINK_VIEW.plural,
-      ids,
+    await deleteMany({
+      ids: this.positionals,
+      view: LINK_VIEW,
       target,
-    }
-    if (!(await confirmPlan(plan, consent, this.out))) return
-    const run = await runBulk(
-      ids,
-      async (id) => {
-        await api.deleteLink(id)
-        return 'deleted'
-      },
-      { concurrency: 4 },
-    )
-    this.out.bulk(run.results)
-    const problem = bulkOutcome(run, LINK_VIEW.noun, LINK_VIEW.plural, 'deleted')
-    if (problem) throw problem
+      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'], interactive: this.interactive },
+      out: this.out,
+      remove: (id) => api.deleteLink(id),
+    })
   }
 }

@@ -1,0 +1,50 @@
+import { Args, Flags } from '@oclif/core'
+import { BaseCommand, outputFlags } from '../../base-command.js'
+import { usageError } from '../../errors.js'
+import { cancelSubscriptions } from '../../lib/cancel-subscriptions.js'
+import { collectIds } from '../../lib/id-list.js'
+
+export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
+  static summary = 'Cancel subscriptions by id: one, or thousands from a file'
+  static description =
+    'Sets each subscription to status "cancel" (already cancelled ones count as done). Ids come from ' +
+    'arguments, --from-file FILE (one per line, # comments and blank lines ignored, duplicates once) ' +
+    'or - for stdin. Shows the plan and asks first; --yes skips the question; without a terminal and ' +
+    'without --yes nothing is sent (exit 2). Exit 0 when every id is done, 7 when some failed, 130 ' +
+    'when interrupted with Ctrl-C (requests in flight finish; the rest are reported as not done).'
+
+  static examples = [
+    '<%= config.bin %> subs cancel 65b2a0c2e4b0a1b2c3d4e5f6',
+    '<%= config.bin %> subs cancel --from-file ids.txt --report cancel-report.csv',
+    'cut -f1 churned.tsv | <%= config.bin %> subs cancel - --yes --json > results.json',
+    '<%= config.bin %> subs cancel --from-file ids.txt --dry-run',
+  ]
+
+  static strict = false
+  static args = { id: Args.string({ description: 'Subscription id(s); - reads ids from stdin.', ignoreStdin: true }) }
+  static flags = {
+    'from-file': Flags.string({ char: 'f', description: 'File with one subscription id per line (- for stdin).' }),
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    'dry-run': Flags.boolean({ description: 'Show what would be cancelled; send nothing.' }),
+    concurrency: Flags.integer({ description: 'Requests in flight at once.', default: 4, min: 1, max: 64 }),
+    report: Flags.string({ description: 'Write per-id results as CSV to this file, as they happen.' }),
+    ...outputFlags,
+  }
+
+  async run(): Promise<void> {
+    const ids = await collectIds(this.positionals, this.flags['from-file'])
+    if (ids.length === 0) {
+      throw usageError('No subscription ids given.', 'Pass ids as arguments, --from-file FILE, or - to read stdin.')
+    }
+    const { api, target } = await this.api()
+    await cancelSubscriptions({
+      api,
+      ids,
+      target,
+      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'], interactive: this.interactive },
+      out: this.out,
+      concurrency: this.flags.concurrency,
+      reportFile: this.flags.report,
+    })
+  }
+}

@@ -1,0 +1,38 @@
+import { Args, Flags } from '@oclif/core'
+import { BaseCommand, outputFlags } from '../../base-command.js'
+import { deleteMany } from '../../lib/delete-many.js'
+import { SUBSCRIPTION_VIEW } from '../../render/views.js'
+
+export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
+  static summary = 'Delete subscriptions (cannot be undone)'
+  static description =
+    'Deletes the subscriptions outright. To stop billing but keep the record, use `pay subs cancel`. ' +
+    'Shows the profile, base URL and ids and asks first; --yes skips the question; without a ' +
+    'terminal and without --yes nothing is sent (exit 2).'
+
+  static examples = [
+    '<%= config.bin %> subs delete 65b2a0c2e4b0a1b2c3d4e5f6',
+    '<%= config.bin %> subs delete 65b2a0c2e4b0a1b2c3d4e5f6 65b2a0c2e4b0a1b2c3d4e5f7 --yes --json',
+  ]
+
+  static strict = false
+  static args = { id: Args.string({ description: 'Subscription id(s) (_id).', required: true, ignoreStdin: true }) }
+  static flags = {
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    'dry-run': Flags.boolean({ description: 'Show what would be deleted; send nothing.' }),
+    ...outputFlags,
+  }
+
+  async run(): Promise<void> {
+    const { api, target } = await this.api()
+    await deleteMany({
+      ids: this.positionals,
+      view: SUBSCRIPTION_VIEW,
+      target,
+      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'], interactive: this.interactive },
+      out: this.out,
+      irreversible: true,
+      remove: (id) => api.deleteSubscription(id),
+    })
+  }
+}

@@ -1,0 +1,19 @@
+import { Args } from '@oclif/core'
+import { BaseCommand, outputFlags } from '../../base-command.js'
+import { SUBSCRIPTION_VIEW } from '../../render/views.js'
+
+export default class SubsGet extends BaseCommand<typeof SubsGet> {
+  static summary = 'Show one subscription with its package'
+  static examples = [
+    '<%= config.bin %> subs get 65b2a0c2e4b0a1b2c3d4e5f6',
+    '<%= config.bin %> subs get 65b2a0c2e4b0a1b2c3d4e5f6 --json',
+  ]
+
+  static args = { id: Args.string({ description: 'Subscription id (_id).', required: true, ignoreStdin: true }) }
+  static flags = { ...outputFlags }
+
+  async run(): Promise<void> {
+    const { api } = await this.api()
+    this.out.record(await api.getSubscription(this.args.id), SUBSCRIPTION_VIEW)
+  }
+}
