@@ -55,9 +55,8 @@ function isStale(lockPath: string, owner: string): boolean {
       return false
     }
   }
-  if (owner === ownerTag) return !heldByThisThread.has(lockPath)
-  const pid = Number.parseInt(owner, 10)
-  if (pid === process.pid) return false // another thread of this process holds it
+  const [pid, thread = 0] = owner.split(':').map(Number) // `pid` alone: written by a main thread
+  if (pid === process.pid) return thread === threadId && !heldByThisThread.has(lockPath)
   return !isAlive(pid)
 }
 

@@ -1,0 +1,112 @@
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
+
+export const KEY_A = SANDBOX_KEY
+export const KEY_B = 'sk_test_second_business_0123456789'
+
+export const META_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/
+export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+export const OBJECT_ID = /^[0-9a-f]{24}$/
+
+export const tempDir = (prefix = 'pay-sandbox-test-') => fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+
+export interface Answer {
+  status: number
+  headers: Headers
+  text: string
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON; assertions check the shape
+  json: any
+}
+
+export interface Client {
+  call(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>
+}
+
+/** `key` null: no Authorization header. */
+export function clientFor(baseUrl: string, key: string | null = KEY_A): Client {
+  return {
+    async call(method, route, body, headers = {}) {
+      const response = await fetch(`${baseUrl}${route}`, {
+        method,
+        headers: {
+          Accept: 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(key === null ? {} : { Authorization: `Bearer ${key}` }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      })
+      const text = await response.text()
+      let json: unknown
+      try {
+        json = JSON.parse(text)
+      } catch {
+        json = undefined
+      }
+      return { status: response.status, headers: response.headers, text, json }
+    },
+  }
+}
+
+export interface TestSandbox {
+  sandbox: RunningSandbox
+  dir: string
+  a: Client
+  b: Client
+}
+
+/** A sandbox with two businesses (KEY_A, KEY_B) on a fresh store. */
+export async function startTestSandbox(dir = tempDir()): Promise<TestSandbox> {
+  const sandbox = await startSandbox({ dir, keys: [KEY_A, KEY_B], port: 0 })
+  return { sandbox, dir, a: clientFor(sandbox.baseUrl, KEY_A), b: clientFor(sandbox.baseUrl, KEY_B) }
+}
+
+export const VALID_LINK = { email: 'ada@example.com', currency: 'NGN', amount: '25.50', title: 'Invoice 42' }
+export const VALID_TOKEN = { email: 'ada@example.com', title: 'Card on file', description: 'Monthly billing' }
+
+export const invalid = (errors: Record<string, string[]>) => ({
+  message: 'The given data was invalid.',
+  errors,
+})
+export const required = (field: string) => [`The ${field} field is required.`]
+
+export interface RawAnswer {
+  status: number
+  headers: import('node:http').IncomingHttpHeaders
+  text: string
+}
+
+/** A request through node:http, for what fetch refuses to send (a Host header, a chunked body, odd methods). */
+export function rawRequest(
+  baseUrl: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer[] },
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${baseUrl}${options.path}`,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+      },
+    )
+    request.on('error', reject)
+    if (Array.isArray(options.body)) {
+      for (const chunk of options.body) request.write(chunk)
+      request.end()
+    } else {
+      request.end(options.body)
+    }
+  })
+}
