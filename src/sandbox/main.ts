@@ -1,0 +1,56 @@
+/**
+ * Standalone sandbox: `node dist/sandbox/main.js [--dir D] [--port N] [--host H] [--key K ...]`.
+ * Prints one JSON line `{"base_url","keys","packages"}` once listening; stops on SIGTERM/SIGINT.
+ */
+import { parseArgs } from 'node:util'
+import { DEFAULT_SANDBOX_PORT, sandboxDir } from './constants.js'
+import { startSandbox } from './server.js'
+
+function fail(message: string, exitCode: number): never {
+  process.stderr.write(`pay-sandbox: ${message}\n`)
+  process.exit(exitCode)
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_SANDBOX_PORT
+  const port = Number(text)
+  if (!/^[0-9]+$/.test(text) || port > 65535) fail(`invalid --port ${JSON.stringify(text)}`, 2)
+  return port
+}
+
+let options: ReturnType<typeof parseOptions>
+function parseOptions() {
+  return parseArgs({
+    options: {
+      dir: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      key: { type: 'string', multiple: true },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values
+}
+try {
+  options = parseOptions()
+} catch (error) {
+  fail((error as Error).message, 2)
+}
+
+try {
+  const sandbox = await startSandbox({
+    dir: options.dir ?? sandboxDir(),
+    port: parsePort(options.port),
+    host: options.host,
+    keys: options.key,
+  })
+  const stop = () => {
+    sandbox.close().then(() => process.exit(0))
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+  const packages = Object.values(sandbox.packages).flat()
+  process.stdout.write(`${JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, packages })}\n`)
+} catch (error) {
+  fail((error as Error).message, 1)
+}
