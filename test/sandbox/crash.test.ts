@@ -27,6 +27,7 @@ beforeAll(async () => {
   // main.ts is started on every `pay sandbox start`: nothing outside the sandbox and the lock.
   expect(Object.keys(result.metafile.inputs).sort()).toEqual([
     'src/lib/file-lock.ts',
+    'src/sandbox/api.ts',
     'src/sandbox/business.ts',
     'src/sandbox/constants.ts',
     'src/sandbox/main.ts',
