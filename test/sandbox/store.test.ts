@@ -87,6 +87,20 @@ describe('the store file', () => {
   })
 })
 
+describe('unexpected failures', () => {
+  it('answers 500 with a JSON message when the store dir vanished, and keeps serving', async () => {
+    const t = await start()
+    fs.rmSync(t.dir, { recursive: true })
+    const answer = await t.a.call('POST', '/payment-links', VALID_LINK)
+    expect(answer.status).toBe(500)
+    expect(answer.headers.get('content-type')).toBe('application/json')
+    expect(answer.json.message).toMatch(/^Internal sandbox error: ENOENT/)
+    expect((await t.a.call('GET', '/_sandbox/health')).status).toBe(200)
+    fs.mkdirSync(t.dir)
+    expect((await t.a.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
+  })
+})
+
 describe('resetSandbox', () => {
   it('empties the store for a running sandbox too; seeded packages stay', async () => {
     const t = await start()
