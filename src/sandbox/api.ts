@@ -75,6 +75,8 @@ export interface RequestContext {
   body: RequestBody
   /** `http://host:port` as the client addressed us, for the URLs we hand out. */
   origin: string
+  /** Where payment and activation pages are said to live (the in-process sandbox uses its well-known address). */
+  checkoutOrigin: string
   path: string
 }
 
@@ -231,7 +233,7 @@ export class SandboxApi {
     return this.store.read().businesses[caller.keyHash]
   }
 
-  private async createTokenization({ caller, body, origin }: RequestContext): Promise<Reply> {
+  private async createTokenization({ caller, body, checkoutOrigin }: RequestContext): Promise<Reply> {
     const input = valid(checkTokenization(body))
     const record = await this.store.mutate((data) => {
       const now = nowIso()
@@ -244,7 +246,7 @@ export class SandboxApi {
         title: input.title,
         description: input.description,
         token,
-        activation_url: `${origin}/checkout/tokens/${token}/activate?test=true`,
+        activation_url: `${checkoutOrigin}/checkout/tokens/${token}/activate?test=true`,
         created_at: now,
         updated_at: now,
       })
@@ -254,7 +256,7 @@ export class SandboxApi {
     return success(record)
   }
 
-  private async createLink({ caller, body, origin }: RequestContext): Promise<Reply> {
+  private async createLink({ caller, body, checkoutOrigin }: RequestContext): Promise<Reply> {
     const input = valid(checkPaymentLink(body))
     const record = await this.store.mutate((data) => {
       const id = newObjectId()
@@ -263,7 +265,7 @@ export class SandboxApi {
         {
           _id: id,
           status: 'Active',
-          payment_url: `${origin}/checkout/pay?id=${id}`,
+          payment_url: `${checkoutOrigin}/checkout/pay?id=${id}`,
           business_id: caller.businessId,
           paid: false,
           created_at: now,

@@ -18,6 +18,11 @@ export interface SandboxOptions {
   host?: string
   /** 0 picks a free port. */
   port?: number
+  /**
+   * Origin used in payment_url and activation_url instead of the address the client used:
+   * the in-process sandbox listens on a throw-away port but names its well-known address.
+   */
+  checkoutOrigin?: string
 }
 
 export interface RunningSandbox {
@@ -114,7 +119,11 @@ class SandboxServer {
   private closing: Promise<void> | undefined
   baseUrl = ''
 
-  constructor(store: SandboxStore, keys: string[]) {
+  constructor(
+    store: SandboxStore,
+    keys: string[],
+    private readonly checkoutOrigin?: string,
+  ) {
     this.api = new SandboxApi(store)
     for (const key of keys) {
       const businessId = businessIdOf(key)
@@ -196,7 +205,7 @@ class SandboxServer {
       if (id === undefined) throw new HttpError(404, 'Not found.')
       const host = request.headers.host
       const origin = host && HOST_HEADER.test(host) ? `http://${host}` : this.baseUrl
-      return handler({ caller, id, query, body, origin, path })
+      return handler({ caller, id, query, body, origin, checkoutOrigin: this.checkoutOrigin ?? origin, path })
     }
     throw new HttpError(404, 'Not found.')
   }
@@ -233,7 +242,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     if (!/^\S+$/.test(key))
       throw new TypeError('A sandbox API key must be non-empty and contain no whitespace.')
   }
-  const sandbox = new SandboxServer(new SandboxStore(dir), keys)
+  const sandbox = new SandboxServer(new SandboxStore(dir), keys, options.checkoutOrigin)
   await sandbox.listen(host, port)
   return {
     baseUrl: sandbox.baseUrl,
