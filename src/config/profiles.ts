@@ -24,9 +24,14 @@ export interface ConfigFile {
 export const SANDBOX_PROFILE = 'sandbox'
 const CONFIG_NAME = 'config'
 
+/** `$PAY_CONFIG_DIR`, else `$XDG_CONFIG_HOME/pay`, else `~/.config/pay` (no `-nodejs` suffix). */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.PAY_CONFIG_DIR) return path.resolve(env.PAY_CONFIG_DIR)
-  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config')
+  // The XDG spec says to ignore a relative XDG_CONFIG_HOME.
+  const base =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
+      ? env.XDG_CONFIG_HOME
+      : path.join(env.HOME || os.homedir(), '.config')
   return path.join(base, 'pay')
 }
 
@@ -55,7 +60,7 @@ function parseConfig(file: string, text: string): ConfigFile {
   try {
     raw = JSON.parse(text)
   } catch (error) {
-    throw corrupt(file, `${(error as Error).message}.`)
+    throw corrupt(file, `it is not valid JSON (${jsonProblem(text, error as Error)}).`)
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw corrupt(file, 'it is not a JSON object.')
@@ -73,9 +78,35 @@ function parseConfig(file: string, text: string): ConfigFile {
   return { ...(raw as object), current, profiles: profiles as Record<string, StoredProfile> }
 }
 
-/** Tightens a directory or file that others can read; the key must stay the user's alone. */
-function tighten(target: string, stat: fs.Stats, mode: number): void {
-  if ((stat.mode & 0o077) !== 0) fs.chmodSync(target, mode)
+/**
+ * What JSON.parse found wrong, without the excerpt of the file V8 quotes in some messages
+ * (`Unexpected token 's', ..."api_key":sk_live_SE"... is not valid JSON`): the file holds keys.
+ */
+function jsonProblem(text: string, error: Error): string {
+  let detail = error.message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '')
+  const at = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(detail)
+  if (at) {
+    const before = text.slice(0, Number(at[1])).split('\n')
+    detail = `${detail.slice(0, at.index)} at line ${before.length}, column ${before[before.length - 1].length + 1}`
+  }
+  // Anything still quoting the file, or unexpectedly long, is dropped rather than risk showing a key.
+  return detail.includes('"') || detail.length > 100 ? 'syntax error' : detail
+}
+
+/**
+ * Removes the group and other bits of the config file or directory (0644 -> 0600, 0755 -> 0700;
+ * a read-only 0444 file stays read-only, 0400): the keys must stay the user's alone. A shared
+ * directory (sticky bit, like /tmp) or one owned by someone else given as PAY_CONFIG_DIR is left
+ * alone; a failure to tighten never stops a command.
+ */
+function tighten(target: string, stat: fs.Stats): void {
+  if ((stat.mode & 0o077) === 0 || (stat.mode & 0o1000) !== 0) return
+  if (process.getuid !== undefined && stat.uid !== process.getuid()) return
+  try {
+    fs.chmodSync(target, stat.mode & 0o7700)
+  } catch {
+    // not ours to change (e.g. a read-only file system): reading still works
+  }
 }
 
 /** Reads config.json (an absent file is an empty config); a damaged one is an error, never reset. */
@@ -85,7 +116,9 @@ export function readConfig(dir: string): ConfigFile {
   try {
     const fd = fs.openSync(file, 'r')
     try {
-      tighten(file, fs.fstatSync(fd), 0o600)
+      const stat = fs.fstatSync(fd)
+      if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+      tighten(file, stat)
       text = fs.readFileSync(fd, 'utf8')
     } finally {
       fs.closeSync(fd)
@@ -93,45 +126,90 @@ export function readConfig(dir: string): ConfigFile {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return { profiles: {} }
-    if (code === 'EACCES' || code === 'EPERM') throw corrupt(file, 'it cannot be read (permission denied).')
-    if (code === 'EISDIR') throw corrupt(file, 'it is a directory.')
-    throw error
+    throw unreadable(dir, file, code, error)
   }
-  tighten(dir, fs.statSync(dir), 0o700)
+  tighten(dir, fs.statSync(dir))
   return parseConfig(file, text)
 }
 
-/** Read-modify-write of config.json under a lock, written by conf with mode 0600 in a 0700 dir. */
+function unreadable(dir: string, file: string, code: string | undefined, error: unknown): PayError {
+  if (code === 'ENOTDIR') {
+    return new PayError(`The config directory ${dir} is not a directory.`, {
+      kind: 'general',
+      hint: 'Point PAY_CONFIG_DIR at a directory.',
+    })
+  }
+  let reason: string
+  if (code === 'EISDIR') reason = 'it is a directory, not a file'
+  else if (code === 'EACCES' || code === 'EPERM') reason = 'permission denied'
+  else reason = code ?? String(error)
+  return new PayError(`Could not read the config file ${file}: ${reason}.`, {
+    kind: 'general',
+    hint: 'pay has not changed it.',
+  })
+}
+
+/**
+ * Read-modify-write of config.json under a lock, written by conf with mode 0600 in a 0700 dir.
+ * A file or directory made read-only (no owner write bit) is refused, not replaced: conf writes
+ * a temp file and renames it over the old one, which a read-only file alone would not stop.
+ */
 export async function updateConfig<T>(dir: string, change: (config: ConfigFile) => T): Promise<T> {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-  tighten(dir, fs.statSync(dir), 0o700)
+  const file = configPath(dir)
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const stat = fs.statSync(dir)
+    if (!stat.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' })
+    tighten(dir, stat)
+    if ((stat.mode & 0o200) === 0) throw Object.assign(new Error('read-only'), { code: 'EROFS' })
+  } catch (error) {
+    throw writeFailed(file, error, `the directory ${dir}`)
+  }
   const { default: Conf } = await import('conf')
   return withFileLockSync(path.join(dir, `${CONFIG_NAME}.json.lock`), () => {
     const config = readConfig(dir)
-    const result = change(config)
-    const store = new Conf<ConfigFile>({
-      cwd: dir,
-      configName: CONFIG_NAME,
-      projectName: 'pay',
-      projectSuffix: '',
-      configFileMode: 0o600,
-    })
-    try {
-      store.store = config
-    } catch (error) {
-      throw writeFailed(configPath(dir), error)
+    const mode = fs.statSync(file, { throwIfNoEntry: false })?.mode
+    if (mode !== undefined && (mode & 0o200) === 0) {
+      throw writeFailed(file, Object.assign(new Error('read-only'), { code: 'EROFS' }), 'the file')
     }
-    fs.chmodSync(configPath(dir), 0o600)
+    const result = change(config)
+    try {
+      const store = new Conf<ConfigFile>({
+        cwd: dir,
+        configName: CONFIG_NAME,
+        projectName: 'pay',
+        projectSuffix: '',
+        configFileMode: 0o600,
+      })
+      store.store = config
+      fs.chmodSync(file, 0o600)
+    } catch (error) {
+      throw writeFailed(file, error, 'the file')
+    }
     return result
   })
 }
 
-function writeFailed(file: string, error: unknown): PayError {
+function writeFailed(file: string, error: unknown, what: string): PayError {
   const code = (error as NodeJS.ErrnoException).code
-  const reason =
-    code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : String(code ?? error)
-  return new PayError(`Could not write the config file ${file}: ${reason}.`, { kind: 'general' })
+  let reason: string
+  if (code === 'EROFS') reason = `${what} is read-only`
+  else if (code === 'EACCES' || code === 'EPERM') reason = 'permission denied'
+  else if (code === 'ENOTDIR') reason = `${what} is not a directory`
+  else reason = code ?? String(error)
+  return new PayError(`Could not write the config file ${file}: ${reason}.`, {
+    kind: 'general',
+    hint: 'pay has not changed it. Make it writable to save profiles.',
+  })
 }
+
+/** A stored profile by name; only the file's own entries count (`toString` is not a profile). */
+export function storedProfile(config: ConfigFile, name: string): StoredProfile | undefined {
+  return Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined
+}
+
+/** Names a profile may have: they are typed in commands and stored as JSON keys. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
 export interface ResolveInput {
   profile?: string
@@ -160,6 +238,7 @@ export function resolveCredentials(input: ResolveInput): Credentials {
   const envKey = env.PAY_API_KEY || undefined
   const baseOverride = input.baseUrl || env.PAY_BASE_URL || undefined
   let name = input.profile || env.PAY_PROFILE || undefined
+  let source = input.profile ? 'given with --profile' : 'from PAY_PROFILE'
 
   if (name === undefined && envKey && baseOverride) {
     return { apiKey: envKey, baseUrl: baseOverride, sandbox: false, keyFromEnv: false }
@@ -168,6 +247,13 @@ export function resolveCredentials(input: ResolveInput): Credentials {
   if (name === undefined) {
     config = readConfig(configDir(env))
     name = config.current
+    source = `current in ${configPath(configDir(env))}`
+  }
+  if (name === undefined && envKey) {
+    throw new PayError('PAY_API_KEY is set, but there is no base URL to send it to.', {
+      kind: 'usage',
+      hint: 'Set PAY_BASE_URL or give --base-url, or select a profile with --profile.',
+    })
   }
   if (name === undefined) {
     throw new PayError('No profile is selected and no API key is set.', {
@@ -185,9 +271,9 @@ export function resolveCredentials(input: ResolveInput): Credentials {
     }
   }
   config ??= readConfig(configDir(env))
-  const stored = config.profiles[name]
+  const stored = storedProfile(config, name)
   if (!stored) {
-    throw new PayError(`There is no profile named "${name}".`, {
+    throw new PayError(`There is no profile named "${name}" (${source}).`, {
       kind: 'usage',
       hint: 'See `pay profiles list`, or create it with `pay login --profile NAME`.',
     })
@@ -234,5 +320,5 @@ export function profileSummaries(env: NodeJS.ProcessEnv = process.env): ProfileS
 }
 
 export function profileExists(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  return name === SANDBOX_PROFILE || readConfig(configDir(env)).profiles[name] !== undefined
+  return name === SANDBOX_PROFILE || storedProfile(readConfig(configDir(env)), name) !== undefined
 }
