@@ -1,7 +1,15 @@
 import { Flags } from '@oclif/core'
 import { checkBaseUrl } from '../api/http.js'
 import { BaseCommand } from '../base-command.js'
-import { configDir, readConfig, redactKey, SANDBOX_PROFILE, updateConfig } from '../config/profiles.js'
+import {
+  configDir,
+  PROFILE_NAME,
+  readConfig,
+  redactKey,
+  SANDBOX_PROFILE,
+  storedProfile,
+  updateConfig,
+} from '../config/profiles.js'
 import { PayError, usageError } from '../errors.js'
 import { readStdin } from '../lib/stdin.js'
 
@@ -33,10 +41,16 @@ export default class Login extends BaseCommand<typeof Login> {
     if (name === SANDBOX_PROFILE) {
       throw usageError('The sandbox profile is built in and needs no login.', 'Use it with `-p sandbox`.')
     }
+    if (!PROFILE_NAME.test(name)) {
+      throw usageError(
+        `"${name}" cannot be a profile name.`,
+        'Use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit.',
+      )
+    }
     const dir = configDir()
-    const existing = readConfig(dir).profiles[name]
+    const existing = storedProfile(readConfig(dir), name)
     const baseUrl =
-      this.flags['base-url'] ?? process.env.PAY_BASE_URL ?? existing?.base_url ?? (await this.askBaseUrl())
+      this.flags['base-url'] || process.env.PAY_BASE_URL || existing?.base_url || (await this.askBaseUrl())
     checkBaseUrl(baseUrl)
     const apiKey = await this.readKey()
 

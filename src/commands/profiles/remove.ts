@@ -1,6 +1,12 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../base-command.js'
-import { configDir, SANDBOX_PROFILE, updateConfig } from '../../config/profiles.js'
+import {
+  configDir,
+  profileExists,
+  SANDBOX_PROFILE,
+  storedProfile,
+  updateConfig,
+} from '../../config/profiles.js'
 import { usageError } from '../../errors.js'
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
@@ -11,9 +17,11 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   async run(): Promise<void> {
     const { name } = this.args
     if (name === SANDBOX_PROFILE) throw usageError('The sandbox profile is built in and cannot be removed.')
+    const unknown = () => usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
+    // Checked before the write too, so that an unknown name creates no config directory.
+    if (!profileExists(name)) throw unknown()
     const wasCurrent = await updateConfig(configDir(), (config) => {
-      if (!config.profiles[name])
-        throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
+      if (!storedProfile(config, name)) throw unknown()
       delete config.profiles[name]
       const current = config.current === name
       if (current) config.current = undefined

@@ -12,7 +12,7 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
 
   async run(): Promise<void> {
     const name =
-      this.args.name ?? this.flags.profile ?? process.env.PAY_PROFILE ?? readConfig(configDir()).current
+      this.args.name || this.flags.profile || process.env.PAY_PROFILE || readConfig(configDir()).current
     if (name === undefined) {
       throw usageError('No profile is selected.', 'Name one, or run `pay login` / `pay profiles use NAME`.')
     }

@@ -1,6 +1,12 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../base-command.js'
-import { configDir, profileExists, updateConfig } from '../../config/profiles.js'
+import {
+  configDir,
+  profileExists,
+  SANDBOX_PROFILE,
+  storedProfile,
+  updateConfig,
+} from '../../config/profiles.js'
 import { usageError } from '../../errors.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
@@ -10,10 +16,12 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
 
   async run(): Promise<void> {
     const { name } = this.args
-    if (!profileExists(name)) {
-      throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
-    }
+    const unknown = () => usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
+    // Checked before the write too, so that an unknown name creates no config directory.
+    if (!profileExists(name)) throw unknown()
     await updateConfig(configDir(), (config) => {
+      // Again under the lock: a `profiles remove` may have run in between.
+      if (name !== SANDBOX_PROFILE && !storedProfile(config, name)) throw unknown()
       config.current = name
     })
     if (this.flags.json) this.out.data({ current: name })
