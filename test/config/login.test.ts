@@ -130,6 +130,19 @@ describe.concurrent('pay login --with-key', () => {
     expect(readJson(configFile(dir)).profiles.default.api_key).toBe('sk_test_unverified_0001')
   })
 
+  it('keeps the key out of the --debug trace', async ({ onTestFinished }) => {
+    const { accepting } = await servers(onTestFinished)
+    const dir = freshConfigDir()
+    const result = await login(['--with-key', '--debug', '--base-url', accepting.baseUrl], {
+      dir,
+      input: KEY,
+    })
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain(`[debug] > GET ${accepting.baseUrl}/payment-links\n`)
+    expect(result.stderr).toContain('[debug] > authorization: Bearer [REDACTED]\n')
+    expect(accepting.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`])
+  })
+
   it('prints the saved profile as JSON with --json, key redacted', async ({ onTestFinished }) => {
     const { accepting } = await servers(onTestFinished)
     const dir = freshConfigDir()
