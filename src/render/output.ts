@@ -183,7 +183,7 @@ export class Output {
 
   private table(rows: string[][], header: string[] | undefined): string {
     const Table = loadTable()
-    const width = this.stdout.columns ?? 120
+    const width = this.stdout.columns || 120
     const all = header ? [header, ...rows] : rows
     const colWidths = fitWidths(all, width)
     const table = new Table({
