@@ -28,10 +28,21 @@ export interface CancelJob {
 
 /** Cancels one subscription: already cancelled is done; otherwise PUT status=cancel. */
 async function cancelOne(api: PayApi, id: string): Promise<string> {
+  const isCancelled = (sub: Rec) => String(sub.status).toLowerCase() === CANCELLED_STATUS
   const current = await api.getSubscription(id)
-  if (String(current.status).toLowerCase() === CANCELLED_STATUS) return 'already_cancelled'
-  const updated = await api.updateSubscription(id, { status: CANCELLED_STATUS })
-  if (String(updated.status).toLowerCase() !== CANCELLED_STATUS) {
+  if (isCancelled(current)) return 'already_cancelled'
+  let updated: Rec
+  try {
+    updated = await api.updateSubscription(id, { status: CANCELLED_STATUS })
+  } catch (error) {
+    // The service may have acted on the PUT and only its answer was lost (5xx, reset): report
+    // what the service now holds rather than "failed" for a subscription that is cancelled.
+    if (!(error instanceof PayError) || error.kind !== 'unavailable') throw error
+    const after = await api.getSubscription(id).catch(() => undefined)
+    if (after && isCancelled(after)) return 'cancelled'
+    throw error
+  }
+  if (!isCancelled(updated)) {
     throw new PayError(`The service answered with status "${String(updated.status)}", not "cancel".`, {
       kind: 'unavailable',
     })
@@ -42,7 +53,11 @@ async function cancelOne(api: PayApi, id: string): Promise<string> {
 function describe(id: string, sub: Rec | undefined): string {
   if (!sub) return `  ${id}  (not found or not readable)`
   const pkg = isRecord(sub.package) ? sub.package : {}
-  const what = [sub.email, pkg.name, pkg.amount === undefined ? undefined : formatAmount(pkg.amount, pkg.currency)]
+  const what = [
+    sub.email,
+    pkg.name,
+    pkg.amount === undefined ? undefined : formatAmount(pkg.amount, pkg.currency),
+  ]
     .filter((part) => part !== undefined && part !== '')
     .join(' · ')
   return sanitizeText(`  ${id}  ${what}  [${String(sub.status ?? '')}]`)
@@ -68,7 +83,9 @@ export async function cancelSubscriptions(job: CancelJob): Promise<void> {
   const onSigint = () => {
     if (stop.signal.aborted) process.exit(130)
     stop.abort()
-    out.stderr.write('\nStopping: no new cancellations; waiting for those in flight (Ctrl-C again to quit now).\n')
+    out.stderr.write(
+      '\nStopping: no new cancellations; waiting for those in flight (Ctrl-C again to quit now).\n',
+    )
   }
   process.on('SIGINT', onSigint)
   const progress = out.stderr.isTTY ? new ProgressBar(out.stderr, ids.length) : undefined
