@@ -8,7 +8,7 @@ import { BIN, cleanEnv, tempDir } from './cli.js'
  * A real terminal for interactive tests: each Terminal is its own tmux server (own socket, no
  * user config) with one pane running `node bin/run.js ...args` directly (no shell between).
  *
- *   afterEach(closeTerminals)
+ *   afterEach(closeTerminals)   // or, in concurrent tests: context.onTestFinished(() => term.close())
  *
  *   const term = await startTerminal(['links', 'create'], { env: sandbox.env })
  *   await term.waitFor('Customer e-mail')
@@ -183,6 +183,9 @@ export async function startTerminal(args: string[], options: TerminalOptions = {
           // The pane is dead once its tty closes; the status is known once the process is reaped.
           if (dead === '1' && status !== '') return Number(status)
           if (dead === '1' && signal !== '') throw new Error(`The program was killed by signal ${signal}.`)
+          // tmux 3.3 sometimes misses the SIGCHLD of the pane's process and leaves it a zombie:
+          // the exit of any other child (this run-shell) makes it reap every exited child.
+          if (dead === '1') await tmux('run-shell', 'true')
           return undefined
         },
         waitOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS,
