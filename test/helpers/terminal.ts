@@ -210,7 +210,13 @@ export async function startTerminal(args: string[], options: TerminalOptions = {
     async close() {
       if (!open.delete(terminal)) return
       await stopServer()
-      fs.rmSync(dir, { recursive: true, force: true })
+      // The recording's `cat` ends with the server; let it finish writing before removing its dir.
+      await poll(
+        async () => (fs.existsSync(recorded) ? true : undefined),
+        2000,
+        async () => '',
+      ).catch(() => {})
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
     },
   }
   open.add(terminal)
