@@ -95,7 +95,7 @@ const expected = (id: string, kind: 'cancelled' | 'already' | 'unknown'): BulkJs
       ? { id, ok: true, status: 'already_cancelled', error: null }
       : { id, ok: false, status: 'not_found', error: 'Subscription not found.' }
 
-describe('1,000 ids', () => {
+describe.concurrent('1,000 ids', () => {
   test('from stdin (-): each id once in input order, true statuses, exit 7, the server holds them cancelled', async () => {
     const known = await seedSubscriptions(sandbox, 950, { prefix: 'bulk' })
     const already = known.filter((_, i) => i % 10 === 5)
@@ -121,7 +121,7 @@ describe('1,000 ids', () => {
   }, 60_000)
 })
 
-describe('--from-file and --report', () => {
+describe.concurrent('--from-file and --report', () => {
   test('the same rules; one GET per id, a PUT only where needed; the CSV report has one escaped row per id', async () => {
     const known = await seedSubscriptions(sandbox, 37, { prefix: 'file' })
     const already = known.slice(30, 35)
@@ -218,7 +218,7 @@ describe('--from-file and --report', () => {
   })
 })
 
-describe('consent', () => {
+describe.concurrent('consent', () => {
   test('off a terminal without --yes: exit 2 and nothing sent, from stdin or a file', async () => {
     const ids = await seedSubscriptions(sandbox, 5, { prefix: 'refuse' })
     const recorder = await proxy()
@@ -288,7 +288,7 @@ describe('consent', () => {
   })
 })
 
-describe('--concurrency', () => {
+describe.concurrent('--concurrency', () => {
   test('bounds the requests in flight: at most N at once, and N reached', async () => {
     const ids = await seedSubscriptions(sandbox, 72, { prefix: 'conc' })
     const runs = [

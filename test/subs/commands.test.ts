@@ -61,7 +61,7 @@ const recordTsv = (sub: Record<string, string>, packageLines = STARTER_PACKAGE_T
     '',
   ].join('\n')
 
-describe('subs create', () => {
+describe.concurrent('subs create', () => {
   test('--json prints the full record with its embedded package, as the server holds it', async () => {
     const result = await pay([
       'subs',
@@ -212,7 +212,7 @@ describe('subs create', () => {
   })
 })
 
-describe('subs get', () => {
+describe.concurrent('subs get', () => {
   test('--json is the record the server holds; TSV shows the package; unknown id exit 5', async () => {
     const sub = await create({ email: 'get@example.com', phone_no: '555 0100' })
     const [json, tsv, missing, missingJson] = await Promise.all([
@@ -241,7 +241,7 @@ describe('subs get', () => {
   })
 })
 
-describe('subs list', () => {
+describe.concurrent('subs list', () => {
   /** Server order (newest first) of the listing sandbox. */
   let everything: { _id: string; status: string; email: string; created_at: string }[]
   let janes: string[]
@@ -309,7 +309,7 @@ describe('subs list', () => {
   })
 })
 
-describe('subs update', () => {
+describe.concurrent('subs update', () => {
   test('each flag is sent alone and the server holds the change', async () => {
     const sub = await create({ email: 'before@example.com' })
     const email = await pay(['subs', 'update', sub._id, '--email', 'after@example.com', '--json'])
@@ -368,7 +368,7 @@ describe('subs update', () => {
   })
 })
 
-describe('subs delete', () => {
+describe.concurrent('subs delete', () => {
   const plan = (ids: string[]) =>
     [
       `About to delete ${ids.length} subscription${ids.length === 1 ? '' : 's'}:`,

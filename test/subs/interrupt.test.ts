@@ -69,7 +69,7 @@ test('Ctrl-C half-way: in-flight ones finish, no new request, every id reported 
   const notDone = results.filter((r) => r.status === 'not_done')
   expect(done.length + notDone.length).toBe(300)
   expect(done.length).toBeGreaterThanOrEqual(20)
-  expect(notDone.length).toBeGreaterThan(100)
+  expect(notDone.length).toBeGreaterThan(50)
   for (const r of done) expect(r).toEqual({ id: r.id, ok: true, status: 'cancelled', error: null })
   for (const r of notDone) {
     expect(r).toEqual({
