@@ -1,6 +1,6 @@
 import type { Rec } from '../render/format.js'
 import { type Method, Transport, type TransportOptions } from './http.js'
-import { readPage, readRecord } from './reader.js'
+import { readDeleted, readPage, readRecord } from './reader.js'
 
 /** Request bodies, field names as the service spells them (spec section 4). */
 export interface TokenInput {
@@ -82,8 +82,8 @@ export class PayApi {
     return this.record('PUT', `/payment-links/${id(linkId)}`, 'payment link', input)
   }
 
-  async deleteLink(linkId: string): Promise<void> {
-    await this.transport.send('DELETE', `/payment-links/${id(linkId)}`)
+  deleteLink(linkId: string): Promise<void> {
+    return this.delete(`/payment-links/${id(linkId)}`)
   }
 
   createSubscription(input: SubscriptionInput): Promise<Rec> {
@@ -102,8 +102,12 @@ export class PayApi {
     return this.record('PUT', `/subscriptions/${id(subscriptionId)}`, 'subscription', input)
   }
 
-  async deleteSubscription(subscriptionId: string): Promise<void> {
-    await this.transport.send('DELETE', `/subscriptions/${id(subscriptionId)}`)
+  deleteSubscription(subscriptionId: string): Promise<void> {
+    return this.delete(`/subscriptions/${id(subscriptionId)}`)
+  }
+
+  private async delete(path: string): Promise<void> {
+    readDeleted((await this.transport.send('DELETE', path, undefined, { anyBody: true })).body)
   }
 
   private async record(method: Method, path: string, noun: string, body?: unknown): Promise<Rec> {
@@ -111,16 +115,21 @@ export class PayApi {
     return readRecord(response.body, noun)
   }
 
+  /**
+   * The first page, or with `all` every page: next_page_url is resolved against the page it
+   * came from, and the transport refuses one on another origin (the key never goes there).
+   */
   private async list(path: string, noun: string, options: ListOptions): Promise<ListResult> {
     const items: Rec[] = []
     const seen = new Set<string>()
-    let next: string | undefined = path
+    let next: string | undefined = this.transport.url(path)
     while (next !== undefined) {
       seen.add(next)
       const page = readPage((await this.transport.send('GET', next)).body, noun)
       for (const item of page.items) items.push(item)
       if (!options.all || page.next === undefined) return { items, more: page.next !== undefined }
-      next = seen.has(page.next) ? undefined : page.next
+      const resolved = this.transport.url(new URL(page.next, next).href)
+      next = seen.has(resolved) ? undefined : resolved
     }
     return { items, more: false }
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Got, Response } from 'got'
 import { PayError } from '../errors.js'
 import { sanitizeText } from '../render/sanitize.js'
-import { errorFromResponse, parseBody } from './reader.js'
+import { errorFromResponse, parseAnyBody, parseBody } from './reader.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -24,8 +24,16 @@ export interface TransportOptions {
 
 export interface ApiResponse {
   status: number
-  /** Parsed JSON, or undefined for an empty body (204). */
+  /** Parsed JSON, or undefined for an empty body (204); with `anyBody`, text that is not JSON. */
   body: unknown
+}
+
+export interface SendOptions {
+  /**
+   * Accept a 2xx body that is not JSON (returned as text) instead of failing: for answers
+   * whose body carries nothing the command needs, such as a delete.
+   */
+  anyBody?: boolean
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504])
@@ -94,7 +102,25 @@ export class Transport {
     return url.href
   }
 
-  async send(method: Method, pathOrUrl: string, body?: unknown): Promise<ApiResponse> {
+  async send(
+    method: Method,
+    pathOrUrl: string,
+    body?: unknown,
+    options: SendOptions = {},
+  ): Promise<ApiResponse> {
+    try {
+      return await this.attempt(method, pathOrUrl, body, options)
+    } catch (error) {
+      throw this.scrub(error)
+    }
+  }
+
+  private async attempt(
+    method: Method,
+    pathOrUrl: string,
+    body: unknown,
+    options: SendOptions,
+  ): Promise<ApiResponse> {
     const url = this.url(pathOrUrl)
     const got = await loadGot()
     const deadline = Date.now() + this.options.timeoutMs
@@ -131,9 +157,13 @@ export class Transport {
         })
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? ''
-        this.trace(`< ${code || 'error'} after ${Date.now() - started} ms`)
+        // got's ReadError: the status line arrived, then the connection closed mid-body.
+        const cutOff = (error as { name?: string }).name === 'ReadError'
+        this.trace(
+          `< ${code || 'error'}${cutOff ? ' (answer cut off)' : ''} after ${Date.now() - started} ms`,
+        )
         if (code === 'ETIMEDOUT' && Date.now() >= deadline - 5) throw this.timedOut()
-        failure = this.connectionError(code)
+        failure = cutOff ? this.cutOff() : this.connectionError(code)
         if (attempt >= retries || !(CONNECTION_ERRORS.has(code) || code === 'ETIMEDOUT')) throw failure
         await this.backoff(attempt, undefined, deadline, failure)
         continue
@@ -146,6 +176,7 @@ export class Transport {
         if (value !== undefined) this.trace(`< ${name}: ${sanitizeText(String(value))}`)
       }
       if (status >= 200 && status < 300) {
+        if (options.anyBody) return { status, body: parseAnyBody(response.body) }
         return { status, body: parseBody(status, response.body, response.headers['content-type']) }
       }
       if (status >= 300 && status < 400) throw this.redirected(status, response.headers.location)
@@ -172,7 +203,35 @@ export class Transport {
   }
 
   private trace(line: string) {
-    this.options.debug?.(line)
+    this.options.debug?.(this.redact(line))
+  }
+
+  /** The key, wherever a server echoed it into text pay would print, as [REDACTED]. */
+  private redact(text: string): string {
+    const key = this.options.apiKey
+    return key.length >= 4 && text.includes(key) ? text.split(key).join('[REDACTED]') : text
+  }
+
+  /** The same error with the key redacted from its text, if a server echoed it there. */
+  private scrub(error: unknown): unknown {
+    if (!(error instanceof PayError)) return error
+    const key = this.options.apiKey
+    const texts = [error.message, error.hint ?? '', ...Object.entries(error.errors ?? {}).flat(2)]
+    if (!texts.some((text) => text.includes(key))) return error
+    const errors = error.errors
+      ? Object.fromEntries(
+          Object.entries(error.errors).map(([field, messages]) => [
+            this.redact(field),
+            messages.map((m) => this.redact(m)),
+          ]),
+        )
+      : undefined
+    return new PayError(this.redact(error.message), {
+      kind: error.kind,
+      status: error.status,
+      errors,
+      hint: error.hint && this.redact(error.hint),
+    })
   }
 
   private timedOut(): PayError {
@@ -198,6 +257,12 @@ export class Transport {
     })
   }
 
+  private cutOff(): PayError {
+    return new PayError(`The answer from ${this.origin} was cut off: the connection closed before its end.`, {
+      kind: 'unavailable',
+    })
+  }
+
   private redirected(status: number, location: string | undefined): PayError {
     let where = ''
     try {
@@ -217,6 +282,8 @@ export class Transport {
 export function parseRetryAfter(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === '') return undefined
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
+  // An HTTP date names its day and month; anything else (-5, 1.5) is not one.
+  if (!/^[a-z]{3}, /i.test(value.trim())) return undefined
   const date = Date.parse(value)
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
 }

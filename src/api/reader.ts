@@ -33,6 +33,16 @@ export function parseBody(status: number, text: string, contentType: string | un
   }
 }
 
+/** A 2xx body that may be anything (a delete's): JSON when it parses, else the text; nothing when empty. */
+export function parseAnyBody(text: string): unknown {
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
 function fieldErrors(value: unknown): FieldErrors | undefined {
   if (!isRecord(value)) return undefined
   const errors: FieldErrors = {}
@@ -71,6 +81,13 @@ export function errorFromResponse(status: number, text: string, contentType?: st
     }
     return new PayError(message ?? defaultMessage(status), { kind, status, errors })
   }
+  if (typeof body === 'string' && body.trim() !== '') {
+    return new PayError(`The service answered ${status}: ${sanitizeText(firstLineOfText(body))}`, {
+      kind,
+      status,
+    })
+  }
+  if (body !== undefined) return new PayError(defaultMessage(status), { kind, status })
   if (text.trim() === '') return new PayError(defaultMessage(status), { kind, status })
   const html = /html/i.test(contentType ?? '') || /^\s*</.test(text)
   const summary = sanitizeText(firstLineOfText(text))
@@ -106,6 +123,14 @@ export function readRecord(body: unknown, noun: string): Rec {
     throw unexpected(`expected a ${noun}, got ${describe(record)}`)
   }
   return record
+}
+
+/**
+ * The answer to a delete: any 2xx body (an envelope, `{}`, text, nothing) means done,
+ * unless it is an envelope that says `success: false`.
+ */
+export function readDeleted(body: unknown): void {
+  if (isRecord(body) && body.success === false) throw failedEnvelope(body)
 }
 
 export interface Page {
