@@ -62,6 +62,12 @@ export function checkBaseUrl(baseUrl: string): URL {
       hint: 'Give it as https://host[/path] with --base-url, PAY_BASE_URL or `pay login --base-url`.',
     })
   }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new PayError(`The base URL "${url.origin}${url.pathname}…" carries a user, query or fragment.`, {
+      kind: 'usage',
+      hint: 'Give it as https://host[/path]: the API key is the only credential pay sends.',
+    })
+  }
   if (url.protocol === 'https:') return url
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url
   if (url.protocol === 'http:') {

@@ -273,6 +273,15 @@ describe('checkBaseUrl', () => {
     ['http://10.0.0.1:8080', 'Refusing to send the API key over plain http to 10.0.0.1:8080.'],
     ['ftp://localhost', 'The base URL "ftp://localhost" must start with https:// (or http:// for loopback).'],
     ['api.example.com', 'The base URL "api.example.com" is not a valid URL.'],
+    [
+      'https://user:pw@api.example.com/v1',
+      'The base URL "https://api.example.com/v1…" carries a user, query or fragment.',
+    ],
+    [
+      'https://api.example.com/v1?x=1',
+      'The base URL "https://api.example.com/v1…" carries a user, query or fragment.',
+    ],
+    ['http://localhost:4010/#x', 'The base URL "http://localhost:4010/…" carries a user, query or fragment.'],
   ])('refuses %s as a usage error', (url, message) => {
     const error = thrown(() => checkBaseUrl(url))
     expect([error.kind, error.exitCode, error.message]).toEqual(['usage', 2, message])
