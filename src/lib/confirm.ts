@@ -1,6 +1,7 @@
 import type { Target } from '../base-command.js'
 import { PayError } from '../errors.js'
 import type { Output } from '../render/output.js'
+import { sanitizeText } from '../render/sanitize.js'
 import { confirmOrCancel } from './input.js'
 
 export interface Plan {
@@ -34,7 +35,8 @@ const MAX_IDS_SHOWN = 20
 export async function confirmPlan(plan: Plan, consent: Consent, out: Output): Promise<boolean> {
   const count = plan.ids.length
   const noun = count === 1 ? plan.noun : plan.plural
-  const shown = plan.ids.slice(0, MAX_IDS_SHOWN).join(', ')
+  // Ids may come from a file: shown in caret notation, like any text that reaches the terminal.
+  const shown = plan.ids.slice(0, MAX_IDS_SHOWN).map(sanitizeText).join(', ')
   const more = count > MAX_IDS_SHOWN ? ` … and ${count - MAX_IDS_SHOWN} more` : ''
   const lines = [
     `About to ${plan.action} ${count} ${noun}:`,
