@@ -29,7 +29,11 @@ export async function startTestSandbox(keys: string[] = [SANDBOX_KEY]): Promise<
     async request(method, path, body) {
       const response = await fetch(`${sandbox.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${key}`,
+          accept: 'application/json',
+          'content-type': 'application/json',
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       })
       const text = await response.text()
