@@ -8,9 +8,11 @@ import { BIN, cleanEnv, tempDir } from './cli.js'
  * A real terminal for interactive tests: each Terminal is its own tmux server (own socket, no
  * user config) with one pane running `node bin/run.js ...args` directly (no shell between).
  *
- *   afterEach(closeTerminals)   // or, in concurrent tests: context.onTestFinished(() => term.close())
- *
+ *   afterEach(closeTerminals)
  *   const term = await startTerminal(['links', 'create'], { env: sandbox.env })
+ *   // or, in concurrent tests: test.concurrent('…', async (context) => {
+ *   //   const term = await startTestTerminal(context, ['links', 'create'], { env: sandbox.env })
+ *
  *   await term.waitFor('Customer e-mail')
  *   await term.type('jane@example.com', 'Enter')
  *   expect(await term.exitCode()).toBe(0)
@@ -95,6 +97,20 @@ async function poll<T>(
     if (Date.now() > deadline) throw new Error(await failure())
     await sleep(POLL_MS)
   }
+}
+
+/**
+ * startTerminal() for concurrent tests: the terminal is closed when its own test ends (pass
+ * the test context; an afterEach would close the terminals of the tests still running).
+ */
+export async function startTestTerminal(
+  context: { onTestFinished(listener: () => unknown): void },
+  args: string[],
+  options: TerminalOptions = {},
+): Promise<Terminal> {
+  const terminal = await startTerminal(args, options)
+  context.onTestFinished(() => terminal.close())
+  return terminal
 }
 
 /** Starts `pay ...args` (or options.command) in a fresh terminal. */
