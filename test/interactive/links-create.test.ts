@@ -130,4 +130,22 @@ describe.concurrent('links create on a terminal', () => {
     expect(await term.screen()).toMatch(/^Error: Cancelled\.$/m)
     expect(await linksFor('ctrl-c@example.com')).toEqual([])
   })
+
+  test('no API key configured: said at once, before any question, exit 4', async (context) => {
+    const term = await startTestTerminal(context, ['links', 'create', '--amount', '5'])
+    expect(await term.exitCode()).toBe(4)
+    const screen = await term.screen()
+    expect(screen).toMatch(/^Error: No profile is selected and no API key is set\.$/m)
+    expect(screen).not.toContain('Customer e-mail')
+  })
+
+  test('token create with a plain-http remote base URL: refused before any question, exit 2', async (context) => {
+    const term = await startTestTerminal(context, ['token', 'create'], {
+      env: { PAY_API_KEY: sandbox.key, PAY_BASE_URL: 'http://pay.example' },
+    })
+    expect(await term.exitCode()).toBe(2)
+    const screen = await term.screen()
+    expect(screen).toMatch(/^Error: Refusing to send the API key over plain http to pay\.example\.$/m)
+    expect(screen).not.toContain('Customer e-mail')
+  })
 })

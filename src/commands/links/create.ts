@@ -22,8 +22,10 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   async run(): Promise<void> {
     const fields = linkFieldsFromFlags(this.flags)
     checkLink(fields)
+    // On a terminal, a missing key or a refused base URL is reported before any question.
+    const early = this.interactive ? await this.api() : undefined
     await askForMissing(fields as Record<string, string | undefined>, linkQuestions, this.interactive)
-    const { api } = await this.api()
+    const { api } = early ?? (await this.api())
     const link = await api.createLink(fields as LinkInput)
     this.out.record(link, LINK_VIEW)
   }

@@ -33,6 +33,8 @@ export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
       redirect_url: this.flags['redirect-url'],
     }
     checkFields(fields, { email: [rules.email] })
+    // On a terminal, a missing key or a refused base URL is reported before any question.
+    const early = this.interactive ? await this.api() : undefined
     await askForMissing(
       fields,
       [
@@ -43,7 +45,7 @@ export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
       this.interactive,
     )
     for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key]
-    const { api } = await this.api()
+    const { api } = early ?? (await this.api())
     this.out.record(await api.createToken(fields as unknown as TokenInput), TOKEN_VIEW)
   }
 }
