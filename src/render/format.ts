@@ -39,7 +39,9 @@ export function formatAmount(amount: unknown, currency: unknown): string {
   let text: string
   if (typeof amount === 'number' && Number.isFinite(amount)) {
     const digits = code === '' ? -1 : digitsFor(code.toUpperCase())
-    text = digits >= 0 ? amount.toFixed(digits) : String(amount)
+    // Padded to the currency's digits (25.5 -> "25.50"), never rounded: 0.001 EUR stays 0.001.
+    const fixed = digits >= 0 ? amount.toFixed(digits) : undefined
+    text = fixed !== undefined && Number(fixed) === amount ? fixed : String(amount)
   } else {
     text = plain(amount)
   }

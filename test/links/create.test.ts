@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
-import { storedLink } from '../helpers/links.js'
+import { seedLink, storedLink } from '../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 
 /** `pay links create` end to end: bin/run.js against a real sandbox, stdout piped (TSV). */
@@ -218,5 +218,23 @@ describe.concurrent('links create', () => {
       'Error: The given data was invalid.\n  --amount  The amount must not have more than 15 significant digits.\n',
     )
     expect(result.code).toBe(3)
+  })
+
+  test('amounts are padded to the currency’s digits but never rounded', async () => {
+    const amounts: [string, string, string][] = [
+      ['25.5', 'EUR', '25.50 EUR'],
+      ['25.555', 'EUR', '25.555 EUR'],
+      ['0.001', 'EUR', '0.001 EUR'],
+      ['10.5', 'JPY', '10.5 JPY'],
+      ['1000', 'JPY', '1000 JPY'],
+      ['7', 'KWD', '7.000 KWD'],
+    ]
+    const shown = new Map<string, string>()
+    for (const [amount, currency, text] of amounts)
+      shown.set((await seedLink(sandbox, { amount, currency }))._id, text)
+    const result = await runCli(['links', 'list', '--columns', '_id,amount'], { env: sandbox.env })
+    expect(result.code).toBe(0)
+    const rows = result.stdout.split('\n').filter((row) => shown.has(row.split('\t')[0]))
+    expect(rows.reverse()).toEqual([...shown].map(([id, text]) => `${id}\t${text}`))
   })
 })
