@@ -179,7 +179,8 @@ export async function startTerminal(args: string[], options: TerminalOptions = {
       )
     },
     async type(text, ...keys) {
-      if (text !== '') await tmux('send-keys', '-t', SESSION, '-l', text)
+      // `--`: text starting with a dash ("-5") is typed, not read as an option of send-keys.
+      if (text !== '') await tmux('send-keys', '-t', SESSION, '-l', '--', text)
       if (keys.length > 0) await tmux('send-keys', '-t', SESSION, ...keys)
     },
     async press(...keys) {
