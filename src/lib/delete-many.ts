@@ -18,7 +18,15 @@ export interface DeleteMany {
 export async function deleteMany(job: DeleteMany): Promise<void> {
   const { noun, plural } = job.view
   const ids = [...new Set(job.ids)]
-  const plan = { action: 'delete', done: 'deleted', noun, plural, ids, target: job.target, irreversible: job.irreversible }
+  const plan = {
+    action: 'delete',
+    done: 'deleted',
+    noun,
+    plural,
+    ids,
+    target: job.target,
+    irreversible: job.irreversible,
+  }
   if (!(await confirmPlan(plan, job.consent, job.out))) return
   const run = await runBulk(
     ids,

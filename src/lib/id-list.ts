@@ -23,7 +23,8 @@ export async function collectIds(args: string[], fromFile: string | undefined): 
     try {
       text = fs.readFileSync(fromFile, 'utf8')
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
       throw new PayError(`--from-file: cannot read ${fromFile}: ${reason}.`, { kind: 'usage' })
     }
     ids.push(...parseIdList(text))
