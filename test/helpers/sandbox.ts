@@ -11,6 +11,7 @@ export interface TestSandbox {
   /** Env for runCli: this sandbox as the target, no profile needed. */
   env: Record<string, string>
   /** A raw authenticated request to the sandbox, to check what it holds. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the sandbox answers
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>
   close(): Promise<void>
 }

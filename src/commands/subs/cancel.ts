@@ -21,9 +21,14 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   ]
 
   static strict = false
-  static args = { id: Args.string({ description: 'Subscription id(s); - reads ids from stdin.', ignoreStdin: true }) }
+  static args = {
+    id: Args.string({ description: 'Subscription id(s); - reads ids from stdin.', ignoreStdin: true }),
+  }
   static flags = {
-    'from-file': Flags.string({ char: 'f', description: 'File with one subscription id per line (- for stdin).' }),
+    'from-file': Flags.string({
+      char: 'f',
+      description: 'File with one subscription id per line (- for stdin).',
+    }),
     yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
     'dry-run': Flags.boolean({ description: 'Show what would be cancelled; send nothing.' }),
     concurrency: Flags.integer({ description: 'Requests in flight at once.', default: 4, min: 1, max: 64 }),
@@ -34,7 +39,10 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   async run(): Promise<void> {
     const ids = await collectIds(this.positionals, this.flags['from-file'])
     if (ids.length === 0) {
-      throw usageError('No subscription ids given.', 'Pass ids as arguments, --from-file FILE, or - to read stdin.')
+      throw usageError(
+        'No subscription ids given.',
+        'Pass ids as arguments, --from-file FILE, or - to read stdin.',
+      )
     }
     const { api, target } = await this.api()
     await cancelSubscriptions({

@@ -16,7 +16,9 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   ]
 
   static strict = false
-  static args = { id: Args.string({ description: 'Subscription id(s) (_id).', required: true, ignoreStdin: true }) }
+  static args = {
+    id: Args.string({ description: 'Subscription id(s) (_id).', required: true, ignoreStdin: true }),
+  }
   static flags = {
     yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
     'dry-run': Flags.boolean({ description: 'Show what would be deleted; send nothing.' }),

@@ -9,7 +9,9 @@ export default class SubsGet extends BaseCommand<typeof SubsGet> {
     '<%= config.bin %> subs get 65b2a0c2e4b0a1b2c3d4e5f6 --json',
   ]
 
-  static args = { id: Args.string({ description: 'Subscription id (_id).', required: true, ignoreStdin: true }) }
+  static args = {
+    id: Args.string({ description: 'Subscription id (_id).', required: true, ignoreStdin: true }),
+  }
   static flags = { ...outputFlags }
 
   async run(): Promise<void> {

@@ -15,7 +15,9 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
   ]
 
   static flags = {
-    status: Flags.string({ description: 'Only subscriptions with this status (e.g. created, cancel); case-insensitive.' }),
+    status: Flags.string({
+      description: 'Only subscriptions with this status (e.g. created, cancel); case-insensitive.',
+    }),
     email: Flags.string({ description: 'Only subscriptions of this customer e-mail; case-insensitive.' }),
     all: Flags.boolean({ description: 'Fetch every page, not only the first.' }),
     ...outputFlags,
@@ -30,6 +32,7 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
       (status === undefined || lower(sub.status) === status.toLowerCase()) &&
       (email === undefined || lower(sub.email) === email.toLowerCase())
     this.out.list(items.filter(matches), SUBSCRIPTION_VIEW)
-    if (more) this.out.stderr.write('More subscriptions exist than this first page: add --all to fetch them all.\n')
+    if (more)
+      this.out.stderr.write('More subscriptions exist than this first page: add --all to fetch them all.\n')
   }
 }
