@@ -1,5 +1,10 @@
 #!/usr/bin/env node
-// Development entry: rebuilds nothing, but skips the manifest so new commands show up at once.
-import { execute } from '@oclif/core'
+// Development entry: rebundles src/ (about a second, no type check) and runs it, so a change
+// is picked up without `npm run build`. Run `npm run build` after adding a command (manifest).
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 
-await execute({ development: true, dir: import.meta.url })
+execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/bundle.mjs', import.meta.url))], {
+  stdio: 'inherit',
+})
+await import('./run.js')

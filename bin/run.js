@@ -1,12 +1,72 @@
 #!/usr/bin/env node
+import fs from 'node:fs'
 import module from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import vm from 'node:vm'
 
-// Caches V8's compiled code between runs where the runtime offers it (Node >= 22.1).
-module.enableCompileCache?.()
+const bundle = fileURLToPath(new URL('../dist/pay.cjs', import.meta.url))
 
-const { moveLeadingGlobalFlags } = await import('../dist/argv.js')
-const { run, flush, handle } = await import('@oclif/core')
+// oclif inside the bundle loads command and plugin files through this (see scripts/bundle.mjs).
+globalThis.__payImport = (specifier) => import(specifier)
 
-await run(moveLeadingGlobalFlags(process.argv.slice(2)), import.meta.url)
-  .then(() => flush())
-  .catch(handle)
+/**
+ * Loads dist/pay.cjs with V8's compiled code cached between runs: Node's own compile cache
+ * where the runtime has it (22.1+), else a vm.Script code cache kept in the user's cache dir.
+ */
+function loadBundle() {
+  if (module.enableCompileCache) {
+    module.enableCompileCache()
+    return { pay: module.createRequire(import.meta.url)(bundle) }
+  }
+  const cacheDir = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'pay')
+  const source = fs.readFileSync(bundle, 'utf8')
+  const stat = fs.statSync(bundle)
+  const cacheFile = path.join(
+    cacheDir,
+    `v8-${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`,
+  )
+  let cachedData
+  try {
+    cachedData = fs.readFileSync(cacheFile)
+  } catch {}
+  const script = new vm.Script(module.wrap(source), { filename: bundle, cachedData })
+  const bundleModule = new module.Module(bundle)
+  bundleModule.filename = bundle
+  bundleModule.paths = module.Module._nodeModulePaths(path.dirname(bundle))
+  // The command stubs require the bundle: they must get this instance, not a second copy.
+  module.Module._cache[bundle] = bundleModule
+  script
+    .runInThisContext()
+    .call(
+      bundleModule.exports,
+      bundleModule.exports,
+      module.createRequire(bundle),
+      bundleModule,
+      bundle,
+      path.dirname(bundle),
+    )
+  bundleModule.loaded = true
+  const saveCache = () => {
+    if (cachedData && !script.cachedDataRejected) return
+    try {
+      fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 })
+      const temp = `${cacheFile}.${process.pid}.tmp`
+      fs.writeFileSync(temp, script.createCachedData())
+      fs.renameSync(temp, cacheFile)
+    } catch {
+      // A read-only home only costs speed.
+    }
+  }
+  return { pay: bundleModule.exports, saveCache }
+}
+
+const { pay, saveCache } = loadBundle()
+await pay
+  .run(pay.moveLeadingGlobalFlags(process.argv.slice(2)), import.meta.url)
+  .then(() => {
+    saveCache?.()
+    return pay.flush()
+  })
+  .catch(pay.handle)
