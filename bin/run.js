@@ -8,6 +8,10 @@ import vm from 'node:vm'
 
 const bundle = fileURLToPath(new URL('../dist/pay.cjs', import.meta.url))
 
+// The bundle is compiled JavaScript: oclif must never look for TypeScript sources (it would
+// under NODE_ENV=development or test).
+globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false }
+
 // oclif inside the bundle loads command and plugin files through this (see scripts/bundle.mjs).
 globalThis.__payImport = (specifier) => import(specifier)
 
@@ -61,6 +65,12 @@ function loadBundle() {
   }
   return { pay: bundleModule.exports, saveCache }
 }
+
+// `pay links list | head -1`: the reader left, which is not an error.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0)
+  throw error
+})
 
 const { pay, saveCache } = loadBundle()
 await pay
