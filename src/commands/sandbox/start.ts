@@ -19,8 +19,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
 
   static flags = {
     port: Flags.integer({
-      description: 'Port to listen on (0 picks a free one).',
-      default: Number(process.env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT),
+      description: `Port to listen on (0 picks a free one). Default: $PAY_SANDBOX_PORT, else ${DEFAULT_SANDBOX_PORT}.`,
       min: 0,
       max: 65535,
     }),
@@ -35,7 +34,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     const { startSandbox } = await import('../../sandbox/server.js')
     const dir = sandboxDir()
     const keys = this.flags.key ?? [SANDBOX_KEY]
-    const sandbox = await startSandbox({ dir, keys, host: this.flags.host, port: this.flags.port })
+    const port = this.flags.port ?? Number(process.env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)
+    const sandbox = await startSandbox({ dir, keys, host: this.flags.host, port })
     const packages = Object.values(sandbox.packages).flat()
     if (this.flags.json) {
       this.out.stdout.write(
