@@ -35,6 +35,7 @@ export async function connectSandbox(baseUrl: string, apiKey: string): Promise<C
     dir: sandboxDir(),
     keys: [...new Set([SANDBOX_KEY, apiKey])],
     port: 0,
+    checkoutOrigin: baseUrl,
   })
   return { baseUrl: sandbox.baseUrl, inProcess: true, close: () => sandbox.close() }
 }
