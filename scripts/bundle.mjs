@@ -2,7 +2,7 @@
 /**
  * Builds dist/ for start-up speed (see README, "Performance"):
  *   dist/pay.cjs                one CommonJS bundle: oclif core, got, and every command;
- *   dist/commands/<topic>/<verb>.js   one-line ESM stubs re-exporting a command from the bundle,
+ *   dist/commands/<topic>/<verb>.js   tiny ESM stubs re-exporting a command from the bundle,
  *                               so oclif's pattern discovery, the manifest, help and
  *                               autocomplete see ordinary command files.
  * bin/run.js loads the bundle with a V8 code cache, so most of its parsing and compiling is
@@ -24,52 +24,77 @@ const commandFiles = fs
   .sort()
 const commandId = (file) => file.replace(/\.ts$/, '').replace(/\//g, ':')
 
+// Commands are loaded lazily: running one command initialises only its own modules.
 const entry = [
   "export { run, flush, handle } from '@oclif/core'",
   "export { moveLeadingGlobalFlags } from './src/argv.js'",
+  'export const commands = {',
   ...commandFiles.map(
-    (file, i) => `import command${i} from './src/commands/${file.replace(/\.ts$/, '.js')}'`,
+    (file) => `  '${commandId(file)}': () => import('./src/commands/${file.replace(/\.ts$/, '.js')}'),`,
   ),
-  `export const commands = { ${commandFiles.map((file, i) => `'${commandId(file)}': command${i}`).join(', ')} }`,
+  '}',
 ].join('\n')
 
-/**
- * oclif loads command, hook and plugin files with import(). Code compiled by vm.Script (our
- * code-cache loader on Node 20) cannot call import() itself, so those calls go through a
- * function that bin/run.js defines in a real ES module.
- */
-const routeDynamicImports = {
-  name: 'route-dynamic-imports',
+/** Source changes to oclif core, by file: each must match, or the build fails. */
+const OCLIF_PATCHES = [
+  {
+    // oclif loads command, hook and plugin files with import(). Code compiled by vm.Script (our
+    // code-cache loader on Node 20) cannot call import() itself, so those calls go through a
+    // function that bin/run.js defines in a real ES module.
+    file: /@oclif[\\/]core[\\/]lib[\\/](module-loader|config[\\/]ts-path)\.js$/,
+    from: /\bawait import\(/g,
+    to: 'await __payImport(',
+  },
+  {
+    // Sorting command ids with localeCompare costs ~8 ms of ICU set-up on every start; ids are
+    // ASCII, so a plain comparison orders them the same.
+    file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
+    from: /\.sort\(\(a, b\) => a\.id\.localeCompare\(b\.id\)\)/g,
+    to: '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))',
+  },
+]
+const patchOclif = {
+  name: 'patch-oclif',
   setup(b) {
-    b.onLoad(
-      { filter: /@oclif[\\/]core[\\/]lib[\\/](module-loader|config[\\/]ts-path)\.js$/ },
-      async (args) => ({
-        contents: (await fs.promises.readFile(args.path, 'utf8')).replace(
-          /\bawait import\(/g,
-          'await __payImport(',
-        ),
-        loader: 'js',
-      }),
-    )
+    b.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, async (args) => {
+      const patches = OCLIF_PATCHES.filter((patch) => patch.file.test(args.path))
+      if (patches.length === 0) return undefined
+      let contents = await fs.promises.readFile(args.path, 'utf8')
+      for (const patch of patches) {
+        if (!patch.from.test(contents))
+          throw new Error(`bundle: patch ${patch.from} no longer applies to ${args.path}`)
+        contents = contents.replace(patch.from, patch.to)
+      }
+      return { contents, loader: 'js' }
+    })
   },
 }
 
-/** got imports http2-wrapper (and node:http2) at load time but uses it only with `http2: true`. */
-const withoutHttp2 = {
-  name: 'without-http2',
+/**
+ * Dependencies pay never calls, replaced by stubs that throw: got imports http2-wrapper (and
+ * node:http2) at load time but uses it only with `http2: true`; @inquirer/prompts re-exports
+ * the editor prompt, which brings ~700 KB of character-set tables (iconv-lite, chardet).
+ */
+const UNUSED = {
+  'http2-wrapper': "module.exports = { auto: unused('HTTP/2'), globalAgent: undefined }",
+  '@inquirer/editor': "module.exports = { __esModule: true, default: unused('the editor prompt') }",
+}
+const withoutUnused = {
+  name: 'without-unused',
   setup(b) {
-    b.onResolve({ filter: /^http2-wrapper$/ }, () => ({ path: 'http2-wrapper', namespace: 'stub' }))
-    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+    const filter = new RegExp(`^(${Object.keys(UNUSED).join('|').replace(/\//g, '\\/')})$`)
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'unused' }))
+    b.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => ({
       contents:
-        "const unsupported = () => { throw new Error('HTTP/2 is not included in the pay bundle') }\n" +
-        'module.exports = { auto: unsupported, globalAgent: undefined }',
+        "const unused = (what) => () => { throw new Error(what + ' is not included in the pay bundle') }\n" +
+        UNUSED[args.path],
       loader: 'js',
     }))
   },
 }
 
 fs.rmSync(outDir, { recursive: true, force: true })
-await build({
+const result = await build({
   stdin: { contents: entry, resolveDir: root, sourcefile: 'pay-entry.ts', loader: 'ts' },
   bundle: true,
   platform: 'node',
@@ -84,8 +109,11 @@ await build({
       "var __payImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
   },
   define: { 'import.meta.url': '__payImportMetaUrl' },
-  plugins: [routeDynamicImports, withoutHttp2],
+  plugins: [patchOclif, withoutUnused],
   legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  metafile: true,
   logLevel: 'warning',
 })
 
@@ -96,6 +124,10 @@ for (const file of commandFiles) {
   fs.writeFileSync(
     stub,
     "import { createRequire } from 'node:module'\n\n" +
-      `export default createRequire(import.meta.url)('${bundle}').commands['${commandId(file)}']\n`,
+      `const { commands } = createRequire(import.meta.url)('${bundle}')\n` +
+      `export default (await commands['${commandId(file)}']()).default\n`,
   )
 }
+
+if (process.env.PAY_BUNDLE_META)
+  fs.writeFileSync(process.env.PAY_BUNDLE_META, JSON.stringify(result.metafile))

@@ -17,20 +17,22 @@ export function lookup(record: Rec, path: string): { value: unknown; parent: Rec
   return { value, parent }
 }
 
-const fractionDigits = new Map<string, number>()
+/**
+ * ISO 4217 currencies whose minor unit is not 2. A table, not Intl.NumberFormat: the first
+ * Intl call costs ~10 ms of start-up, and every listing would pay it.
+ */
+const MINOR_UNITS = new Map<string, number>([
+  ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'
+    .split(' ')
+    .map((c) => [c, 0] as const),
+  ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3] as const),
+  ...'CLF UYW'.split(' ').map((c) => [c, 4] as const),
+])
 
+/** Decimals of a currency code; -1 for text that is not a currency code. */
 function digitsFor(currency: string): number {
-  let digits = fractionDigits.get(currency)
-  if (digits === undefined) {
-    try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-        .maximumFractionDigits as number
-    } catch {
-      digits = -1
-    }
-    fractionDigits.set(currency, digits)
-  }
-  return digits
+  if (!/^[A-Z]{3}$/.test(currency)) return -1
+  return MINOR_UNITS.get(currency) ?? 2
 }
 
 /** "25.50 EUR", "1000 JPY"; an amount the service sent as text is shown as it came. */
