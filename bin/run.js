@@ -8,6 +8,14 @@ import vm from 'node:vm'
 
 const bundle = fileURLToPath(new URL('../dist/pay.cjs', import.meta.url))
 
+// oclif's own engine check loads semver on every start (~5 ms); this one reads package.json's
+// "engines" rule, >=20.19, directly.
+const [major, minor] = process.versions.node.split('.').map(Number)
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.emitWarning(`pay needs Node.js 20.19 or later; this is ${process.versions.node}.`)
+}
+process.env.OCLIF_DISABLE_ENGINE_WARNING = '1'
+
 // The bundle is compiled JavaScript: oclif must never look for TypeScript sources (it would
 // under NODE_ENV=development or test).
 globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false }

@@ -35,8 +35,8 @@ const entry = [
   '}',
 ].join('\n')
 
-/** Source changes to oclif core, by file: each must match, or the build fails. */
-const OCLIF_PATCHES = [
+/** Source changes to dependencies, by file: each must match, or the build fails. */
+const PATCHES = [
   {
     // oclif loads command, hook and plugin files with import(). Code compiled by vm.Script (our
     // code-cache loader on Node 20) cannot call import() itself, so those calls go through a
@@ -52,12 +52,19 @@ const OCLIF_PATCHES = [
     from: /\.sort\(\(a, b\) => a\.id\.localeCompare\(b\.id\)\)/g,
     to: '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))',
   },
+  {
+    // @sindresorhus/is (got's validation) builds two Intl.ListFormat objects when it loads: ~10 ms
+    // of ICU set-up on every start, for a message only an invalid got option would show.
+    file: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/,
+    from: /const (and|or)Formatter = new Intl\.ListFormat\(('en', \{[^}]*\})\);/g,
+    to: 'const $1Formatter = { format: (list) => new Intl.ListFormat($2).format(list) };',
+  },
 ]
-const patchOclif = {
-  name: 'patch-oclif',
+const patchDependencies = {
+  name: 'patch-dependencies',
   setup(b) {
-    b.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, async (args) => {
-      const patches = OCLIF_PATCHES.filter((patch) => patch.file.test(args.path))
+    b.onLoad({ filter: /node_modules[\\/].*\.js$/ }, async (args) => {
+      const patches = PATCHES.filter((patch) => patch.file.test(args.path))
       if (patches.length === 0) return undefined
       let contents = await fs.promises.readFile(args.path, 'utf8')
       for (const patch of patches) {
@@ -71,12 +78,19 @@ const patchOclif = {
 }
 
 /**
- * Dependencies pay never calls, replaced by stubs that throw: got imports http2-wrapper (and
- * node:http2) at load time but uses it only with `http2: true`; @inquirer/prompts re-exports
- * the editor prompt, which brings ~700 KB of character-set tables (iconv-lite, chardet).
+ * Dependencies pay never calls, replaced by stubs that throw. got imports these at load time
+ * but uses them only with options pay does not set: http2-wrapper (and node:http2) for
+ * `http2: true`, cacheable-request for `cache`, cacheable-lookup for `dnsCache`,
+ * form-data-encoder for FormData bodies. @inquirer/prompts re-exports the editor prompt, which
+ * brings ~700 KB of character-set tables (iconv-lite, chardet).
  */
 const UNUSED = {
   'http2-wrapper': "module.exports = { auto: unused('HTTP/2'), globalAgent: undefined }",
+  'cacheable-request':
+    "module.exports = { __esModule: true, default: unused('response caching'), CacheError: class CacheError extends Error {} }",
+  'cacheable-lookup': "module.exports = { __esModule: true, default: unused('the DNS cache') }",
+  'form-data-encoder':
+    "module.exports = { FormDataEncoder: unused('FormData bodies'), isFormData: () => false }",
   '@inquirer/editor': "module.exports = { __esModule: true, default: unused('the editor prompt') }",
 }
 const withoutUnused = {
@@ -86,7 +100,7 @@ const withoutUnused = {
     b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'unused' }))
     b.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => ({
       contents:
-        "const unused = (what) => () => { throw new Error(what + ' is not included in the pay bundle') }\n" +
+        "const unused = (what) => function () { throw new Error(what + ' is not included in the pay bundle') }\n" +
         UNUSED[args.path],
       loader: 'js',
     }))
@@ -109,7 +123,7 @@ const result = await build({
       "var __payImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
   },
   define: { 'import.meta.url': '__payImportMetaUrl' },
-  plugins: [patchOclif, withoutUnused],
+  plugins: [patchDependencies, withoutUnused],
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,
