@@ -29,9 +29,9 @@ const entry = [
   "export { run, flush, handle } from '@oclif/core'",
   "export { moveLeadingGlobalFlags } from './src/argv.js'",
   'export const commands = {',
-  ...commandFiles.map(
-    (file) => `  '${commandId(file)}': () => import('./src/commands/${file.replace(/\.ts$/, '.js')}'),`,
-  ),
+  // require(), not import(): the bundler makes it a synchronous, lazy initialisation, so
+  // oclif loads commands in a fixed order and the manifest comes out the same every time.
+  ...commandFiles.map((file) => `  '${commandId(file)}': () => require('./src/commands/${file}').default,`),
   '}',
 ].join('\n')
 
@@ -139,7 +139,7 @@ for (const file of commandFiles) {
     stub,
     "import { createRequire } from 'node:module'\n\n" +
       `const { commands } = createRequire(import.meta.url)('${bundle}')\n` +
-      `export default (await commands['${commandId(file)}']()).default\n`,
+      `export default commands['${commandId(file)}']()\n`,
   )
 }
 
