@@ -281,12 +281,14 @@ export function snapshotPay() {
  */
 export function cleanEnv(extra) {
   const env = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith('PAY_') || name.startsWith('NODE_') || name.startsWith('STRIPE_')) continue
-    env[name] = value
-  }
+  for (const [name, value] of Object.entries(process.env)) if (!dropped(name)) env[name] = value
   return { ...env, ...extra }
 }
+
+const dropped = (name) => /^(PAY|NODE|STRIPE)_/.test(name)
+
+/** Names (never values) of the caller's variables that cleanEnv leaves out, for the report. */
+export const DROPPED_ENV = Object.keys(process.env).filter(dropped).sort()
 
 /**
  * `npm install --ignore-scripts` of `spec` into test/bench/.cache/<name> unless `file` (relative

@@ -20,7 +20,7 @@ import { benchCancel } from './bench-cancel.js'
 import { benchGet } from './bench-get.js'
 import { benchList } from './bench-list.js'
 import { benchVersion } from './bench-version.js'
-import { BENCH, HYPERFINE, log, machine, QUICK, snapshotPay } from './lib.js'
+import { BENCH, DROPPED_ENV, HYPERFINE, log, machine, QUICK, snapshotPay } from './lib.js'
 
 const MEASUREMENTS = { get: benchGet, version: benchVersion, list: benchList, cancel: benchCancel }
 
@@ -68,6 +68,11 @@ lines.push(`- Node: ${host.node}`)
 lines.push(`- Date: ${host.date}; load average ${host.load}`)
 lines.push(`- Timing: ${host.timer}${HYPERFINE ? ' (`-N`, no shell)' : ''}`)
 lines.push(`- pay: revision ${host.revision}, dist/ as built, copied aside for the run`)
+lines.push(
+  `- Environment of the measured commands: the caller's without PAY_*, NODE_*, STRIPE_* variables${
+    DROPPED_ENV.length ? ` (left out here: ${DROPPED_ENV.join(', ')})` : ''
+  }`,
+)
 lines.push(`- Total bench time: ${Math.round((Date.now() - started) / 1000)} s`)
 lines.push('', '## Notes', '')
 for (const section of sections) {
