@@ -1,3 +1,4 @@
+import { PayError } from '../errors.js'
 import type { Rec } from '../render/format.js'
 import { type Method, Transport, type TransportOptions } from './http.js'
 import { readDeleted, readPage, readRecord } from './reader.js'
@@ -48,7 +49,28 @@ export interface ListResult {
   more: boolean
 }
 
-const id = (value: string) => encodeURIComponent(value)
+/**
+ * An id as one path segment. "", "." and ".." cannot be one: URL resolution would turn
+ * DELETE /payment-links/.. into DELETE / (and "" or "." into the collection).
+ */
+function id(value: string): string {
+  if (value === '' || value === '.' || value === '..') {
+    throw new PayError(`${JSON.stringify(value)} is not a valid id.`, { kind: 'usage' })
+  }
+  return encodeURIComponent(value)
+}
+
+/** A next_page_url against the page it came from; one that is no URL at all is an unexpected answer. */
+function resolveNext(next: string, page: string): string {
+  try {
+    return new URL(next, page).href
+  } catch {
+    throw new PayError('Unexpected answer from the service: a next_page_url that is not a URL.', {
+      kind: 'unavailable',
+      hint: 'Run again with --debug to see the exchange.',
+    })
+  }
+}
 
 /** The service's endpoints, one method each. Answers go through the tolerant reader. */
 export class PayApi {
@@ -128,7 +150,7 @@ export class PayApi {
       const page = readPage((await this.transport.send('GET', next)).body, noun)
       for (const item of page.items) items.push(item)
       if (!options.all || page.next === undefined) return { items, more: page.next !== undefined }
-      const resolved = this.transport.url(new URL(page.next, next).href)
+      const resolved = this.transport.url(resolveNext(page.next, next))
       next = seen.has(resolved) ? undefined : resolved
     }
     return { items, more: false }

@@ -186,7 +186,9 @@ export class Transport {
         return { status, body: parseBody(status, response.body, response.headers['content-type']) }
       }
       if (status >= 300 && status < 400) throw this.redirected(status, response.headers.location)
-      failure = errorFromResponse(status, response.body, response.headers['content-type'])
+      failure = errorFromResponse(status, response.body, response.headers['content-type'], (text) =>
+        this.redact(text),
+      )
       if (attempt >= retries || !RETRYABLE_STATUS.has(status)) throw failure
       await this.backoff(attempt, response.headers['retry-after'], deadline, failure)
     }

@@ -21,16 +21,41 @@ const unexpected = (what: string) =>
     hint: 'Run again with --debug to see the exchange.',
   })
 
+/**
+ * Deeper than any answer of the service. JSON.parse takes any depth, but printing a value
+ * (JSON.stringify, String) recurses and overflows the stack somewhere past a few thousand.
+ */
+export const MAX_JSON_DEPTH = 256
+
+/** Whether objects and arrays in `value` nest deeper than `limit`; without recursion. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]]
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!
+    if (typeof current !== 'object' || current === null) continue
+    if (depth >= limit) return true
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1])
+    }
+  }
+  return false
+}
+
 /** A 2xx body: JSON, or nothing for an empty answer. Anything else is a service failure. */
 export function parseBody(status: number, text: string, contentType: string | undefined): unknown {
   if (text.trim() === '') return undefined
+  let body: unknown
   try {
-    return JSON.parse(text)
+    body = JSON.parse(text)
   } catch {
     const kind =
       /html/i.test(contentType ?? '') || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON'
     throw unexpected(`status ${status} with ${kind}`)
   }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw unexpected(`status ${status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+  }
+  return body
 }
 
 /** A 2xx body that may be anything (a delete's): JSON when it parses, else the text; nothing when empty. */
@@ -60,15 +85,26 @@ function firstLineOfText(text: string): string {
   return stripped.length > 200 ? `${stripped.slice(0, 200)}…` : stripped
 }
 
-/** Any error answer as a PayError: {message, errors}, an envelope with success:false, text or HTML. */
-export function errorFromResponse(status: number, text: string, contentType?: string): PayError {
+/**
+ * Any error answer as a PayError: {message, errors}, an envelope with success:false, text or HTML.
+ * `redact` hides the API key in text the server sent, before any of it is cut short (a key cut
+ * in half would no longer be recognised).
+ */
+export function errorFromResponse(
+  status: number,
+  text: string,
+  contentType?: string,
+  redact: (text: string) => string = (same) => same,
+): PayError {
   const kind = kindForStatus(status)
+  text = redact(text)
   let body: unknown
   try {
     body = text.trim() === '' ? undefined : JSON.parse(text)
   } catch {
     body = undefined
   }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) body = undefined
   if (isRecord(body)) {
     const errors = fieldErrors(body.errors)
     let message = typeof body.message === 'string' ? body.message : undefined
@@ -82,7 +118,7 @@ export function errorFromResponse(status: number, text: string, contentType?: st
     return new PayError(message ?? defaultMessage(status), { kind, status, errors })
   }
   if (typeof body === 'string' && body.trim() !== '') {
-    return new PayError(`The service answered ${status}: ${sanitizeText(firstLineOfText(body))}`, {
+    return new PayError(`The service answered ${status}: ${sanitizeText(firstLineOfText(redact(body)))}`, {
       kind,
       status,
     })

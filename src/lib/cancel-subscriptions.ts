@@ -1,7 +1,7 @@
 import type { PayApi } from '../api/client.js'
 import type { Target } from '../base-command.js'
 import { PayError } from '../errors.js'
-import { formatAmount, isRecord, type Rec } from '../render/format.js'
+import { formatAmount, isRecord, plain, type Rec } from '../render/format.js'
 import type { Output } from '../render/output.js'
 import { ProgressBar } from '../render/progress.js'
 import { sanitizeText } from '../render/sanitize.js'
@@ -28,7 +28,7 @@ export interface CancelJob {
 
 /** Cancels one subscription: already cancelled is done; otherwise PUT status=cancel. */
 async function cancelOne(api: PayApi, id: string): Promise<string> {
-  const isCancelled = (sub: Rec) => String(sub.status).toLowerCase() === CANCELLED_STATUS
+  const isCancelled = (sub: Rec) => plain(sub.status).toLowerCase() === CANCELLED_STATUS
   const current = await api.getSubscription(id)
   if (isCancelled(current)) return 'already_cancelled'
   let updated: Rec
@@ -43,7 +43,7 @@ async function cancelOne(api: PayApi, id: string): Promise<string> {
     throw error
   }
   if (!isCancelled(updated)) {
-    throw new PayError(`The service answered with status "${String(updated.status)}", not "cancel".`, {
+    throw new PayError(`The service answered with status "${plain(updated.status)}", not "cancel".`, {
       kind: 'unavailable',
     })
   }
@@ -54,13 +54,13 @@ function describe(id: string, sub: Rec | undefined): string {
   if (!sub) return `  ${id}  (not found or not readable)`
   const pkg = isRecord(sub.package) ? sub.package : {}
   const what = [
-    sub.email,
-    pkg.name,
-    pkg.amount === undefined ? undefined : formatAmount(pkg.amount, pkg.currency),
+    plain(sub.email),
+    plain(pkg.name),
+    pkg.amount === undefined ? '' : formatAmount(pkg.amount, pkg.currency),
   ]
-    .filter((part) => part !== undefined && part !== '')
+    .filter((part) => part !== '')
     .join(' · ')
-  return sanitizeText(`  ${id}  ${what}  [${String(sub.status ?? '')}]`)
+  return sanitizeText(`  ${id}  ${what}  [${plain(sub.status)}]`)
 }
 
 /**

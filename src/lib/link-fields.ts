@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import type { LinkInput } from '../api/client.js'
-import type { Rec } from '../render/format.js'
+import { plain, type Rec } from '../render/format.js'
 import { checkFields, type Question, rules } from './input.js'
 
 /** The flags of `links create` and `links update`: every field of spec 4.2. */
@@ -66,7 +66,7 @@ const OPTIONAL_TEXT_FIELDS = ['phone_no', 'description', 'redirect_url', 'refere
  * The amount the service returned as a number goes back as its decimal text.
  */
 export function mergeLinkUpdate(current: Rec, changes: Partial<LinkInput>): LinkInput {
-  const text = (value: unknown) => (value === undefined || value === null ? undefined : String(value))
+  const text = (value: unknown) => (value === undefined || value === null ? undefined : plain(value))
   const merged: LinkInput = {
     email: changes.email ?? text(current.email) ?? '',
     currency: changes.currency ?? text(current.currency) ?? '',

@@ -5,5 +5,6 @@ const FLAG_NAMES: Record<string, string> = {
 
 /** The flag a user types for a service field: `reference_2` -> `--reference-2`. */
 export function flagForField(field: string): string {
-  return FLAG_NAMES[field] ?? `--${field.replace(/_/g, '-')}`
+  // Own entries only: a field named `constructor` or `toString` is no key of the table.
+  return Object.hasOwn(FLAG_NAMES, field) ? FLAG_NAMES[field] : `--${field.replace(/_/g, '-')}`
 }

@@ -12,7 +12,8 @@ export function lookup(record: Rec, path: string): { value: unknown; parent: Rec
   for (const part of path.split('.')) {
     if (!isRecord(value)) return { value: undefined, parent: undefined }
     parent = value
-    value = value[part]
+    // Own fields only: `--columns constructor` must not find Object's constructor.
+    value = Object.hasOwn(value, part) ? value[part] : undefined
   }
   return { value, parent }
 }
@@ -82,7 +83,8 @@ export function cellText(record: Rec, path: string, style: CellStyle): string {
   text = sanitizeText(text)
   if (!style.colour || value === undefined || value === null) return text
   if (leaf === 'status' && typeof value === 'string') {
-    const colour = STATUS_COLOURS[value.toLowerCase()]
+    const status = value.toLowerCase()
+    const colour = Object.hasOwn(STATUS_COLOURS, status) ? STATUS_COLOURS[status] : undefined
     return colour ? `\u001b[${colour}m${text}\u001b[39m` : text
   }
   if (leaf === 'paid' && typeof value === 'boolean')

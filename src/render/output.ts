@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream'
 import { PayError } from '../errors.js'
 import type { BulkResult } from '../lib/bulk.js'
 import { flagForField } from './fields.js'
-import { cellText, lookup, type Rec, tsvCell } from './format.js'
+import { cellText, lookup, plain, type Rec, tsvCell } from './format.js'
 import { sanitizeCell, sanitizeText, toJson } from './sanitize.js'
 import { columnHeader, type View } from './views.js'
 
@@ -115,7 +115,7 @@ export class Output {
 
   ids(records: Rec[], view: View): void {
     const field = view.idField ?? '_id'
-    this.stdout.write(records.map((record) => `${sanitizeText(String(record[field] ?? ''))}\n`).join(''))
+    this.stdout.write(records.map((record) => `${sanitizeText(plain(record[field]))}\n`).join(''))
   }
 
   /** A message for the person at the terminal (stderr), sanitised; silent under --json and --quiet. */

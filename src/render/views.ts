@@ -100,5 +100,7 @@ const HEADERS: Record<string, string> = {
 }
 
 export function columnHeader(column: string): string {
-  return HEADERS[column] ?? (column.split('.').pop() ?? column).replace(/_/g, ' ').toUpperCase()
+  // Own entries only: a column named `constructor` is no key of the table.
+  if (Object.hasOwn(HEADERS, column)) return HEADERS[column]
+  return (column.split('.').pop() ?? column).replace(/_/g, ' ').toUpperCase()
 }

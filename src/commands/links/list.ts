@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand, outputFlags } from '../../base-command.js'
-import type { Rec } from '../../render/format.js'
+import { plain, type Rec } from '../../render/format.js'
 import { LINK_VIEW } from '../../render/views.js'
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
@@ -29,7 +29,7 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
     const { api } = await this.api()
     const { items, more } = await api.listLinks({ all: this.flags.all })
     const { status, paid, email, reference } = this.flags
-    const lower = (value: unknown) => String(value ?? '').toLowerCase()
+    const lower = (value: unknown) => plain(value).toLowerCase()
     const matches = (link: Rec) =>
       (status === undefined || lower(link.status) === status.toLowerCase()) &&
       (paid === undefined || link.paid === paid) &&

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand, outputFlags } from '../../base-command.js'
-import type { Rec } from '../../render/format.js'
+import { plain, type Rec } from '../../render/format.js'
 import { SUBSCRIPTION_VIEW } from '../../render/views.js'
 
 export default class SubsList extends BaseCommand<typeof SubsList> {
@@ -27,7 +27,7 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
     const { api } = await this.api()
     const { items, more } = await api.listSubscriptions({ all: this.flags.all })
     const { status, email } = this.flags
-    const lower = (value: unknown) => String(value ?? '').toLowerCase()
+    const lower = (value: unknown) => plain(value).toLowerCase()
     const matches = (sub: Rec) =>
       (status === undefined || lower(sub.status) === status.toLowerCase()) &&
       (email === undefined || lower(sub.email) === email.toLowerCase())
