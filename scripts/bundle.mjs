@@ -59,6 +59,20 @@ const PATCHES = [
     from: /const (and|or)Formatter = new Intl\.ListFormat\(('en', \{[^}]*\})\);/g,
     to: 'const $1Formatter = { format: (list) => new Intl.ListFormat($2).format(list) };',
   },
+  {
+    // oclif matches every dependency against the plugin names of package.json with minimatch
+    // (~2 ms of pattern compiling per start); pay's plugin names hold no glob characters.
+    file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin-loader\.js$/,
+    from: /patterns\.some\(\(w\) => \(0, minimatch_1\.minimatch\)\(p, w\)\)/g,
+    to: 'patterns.some((w) => (/[*?[\\]{}()!+@]/.test(w) ? (0, minimatch_1.minimatch)(p, w) : p === w))',
+  },
+  {
+    // tinyglobby (with fdir and picomatch) finds command files when there is no manifest; pay
+    // always has one, so it loads only if a glob is ever needed (~2 ms per start otherwise).
+    file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
+    from: /const tinyglobby_1 = require\("tinyglobby"\);/g,
+    to: 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob; } };',
+  },
 ]
 const patchDependencies = {
   name: 'patch-dependencies',
