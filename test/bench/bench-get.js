@@ -152,6 +152,30 @@ export async function benchGet({ pay }) {
       ratio: `${ratio(results['pay-cold'].median / base)} minimal`,
     })
 
+    // A machine-wide NODE_EXTRA_CA_CERTS (this machine's shell sets one) makes every node start
+    // read and parse the CA file, pay's and the minimal script's alike; measured apart so the
+    // main rows stay comparable across machines.
+    const extraCerts = process.env.NODE_EXTRA_CA_CERTS
+    if (extraCerts) {
+      log('  with NODE_EXTRA_CA_CERTS …')
+      const withCerts = (command) => ({
+        ...command,
+        argv: ['env', `NODE_EXTRA_CA_CERTS=${extraCerts}`, ...command.argv],
+      })
+      const both = compare([withCerts(minimal), withCerts(payGet)], { env, warmup: 3, runs: 15 })
+      const certsRatio = both.pay.median / both.minimal.median
+      rows.push({
+        what: '`pay links get ID --json` with the caller’s NODE_EXTRA_CA_CERTS (vs minimal, same)',
+        value: ms(both.pay.median),
+        ratio: `${ratio(certsRatio)} minimal (${ms(both.minimal.median)})`,
+        goal: `≤ 1.50× minimal: ${certsRatio <= 1.5 ? 'met' : 'not met'}`,
+      })
+      notes.push(
+        `With NODE_EXTRA_CA_CERTS: the caller's value (${extraCerts}) given to both, through \`env\`; ` +
+          'every node process then loads that CA bundle at start, whether it uses TLS or not.',
+      )
+    }
+
     for (const major of [22, 24]) {
       if (process.env.BENCH_SKIP_NODE_VERSIONS) {
         notes.push(`Node ${major}: skipped (BENCH_SKIP_NODE_VERSIONS).`)
