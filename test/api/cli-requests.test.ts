@@ -10,6 +10,7 @@ import {
   runPay,
   serve,
 } from '../helpers/fault-server.js'
+import { linkCreateArgs } from '../helpers/links.js'
 
 /**
  * End to end through bin/run.js: what pay sends (headers, idempotency keys, --debug trace)
@@ -19,18 +20,7 @@ import {
 
 const LINK = { _id: 'lnk_1', status: 'Active', paid: false, amount: 25.5, currency: 'EUR', email: 'a@b.co' }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
-const CREATE = [
-  'links',
-  'create',
-  '--email',
-  'a@b.co',
-  '--currency',
-  'EUR',
-  '--amount',
-  '25.50',
-  '--title',
-  'T',
-]
+const CREATE = linkCreateArgs()
 
 const link = (n: number, extra: Record<string, unknown> = {}) => ({
   _id: `lnk_${n}`,

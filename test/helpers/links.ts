@@ -6,6 +6,12 @@ import type { TestSandbox } from './sandbox.js'
 export const FAKE_KEY = 'sk_test_fake_9f8e7d6c5b4a3210'
 
 /** Env for runCli/startTerminal: the fake server as the target, no profile. */
+/** `links create` with its required flags; the amount as given. */
+export const linkCreateArgs = (amount = '25.50') => [
+  ...['links', 'create', '--email', 'a@b.co', '--currency', 'EUR'],
+  ...['--amount', amount, '--title', 'T'],
+]
+
 export const fakeEnv = (fake: FakeServer) => ({ PAY_API_KEY: FAKE_KEY, PAY_BASE_URL: fake.baseUrl })
 
 // biome-ignore lint/suspicious/noExplicitAny: records are arbitrary JSON; tests assert their shape

@@ -8,6 +8,7 @@ import { type CliResult, runCli, tempDir } from '../helpers/cli.js'
 import { envelope, type FakeServer, sendJson } from '../helpers/fake-server.js'
 import { cutOff, type Handler, hang, startFaultServer } from '../helpers/fault-server.js'
 import { CANARY, CANARY_SECRET, findCanary, LeakScan } from '../helpers/leak.js'
+import { linkCreateArgs } from '../helpers/links.js'
 import { mapConcurrent } from '../helpers/subs.js'
 
 /**
@@ -182,18 +183,7 @@ describe('the key never leaks', () => {
       }),
       ...inModes({
         label: 'links create',
-        args: [
-          'links',
-          'create',
-          '--email',
-          'a@b.co',
-          '--currency',
-          'EUR',
-          '--amount',
-          '25.50',
-          '--title',
-          'T',
-        ],
+        args: linkCreateArgs(),
         code: 0,
       }),
       ...perMode(() => ({ label: 'links get', args: ['links', 'get', id(links)], code: 0 })),
@@ -250,20 +240,7 @@ describe('the key never leaks', () => {
       // The built-in sandbox profile with the key: a sandbox in the pay process, on the scanned store.
       ...inModes({
         label: 'links create -p sandbox (in-process)',
-        args: [
-          '-p',
-          'sandbox',
-          'links',
-          'create',
-          '--email',
-          'a@b.co',
-          '--currency',
-          'EUR',
-          '--amount',
-          '1',
-          '--title',
-          'T',
-        ],
+        args: ['-p', 'sandbox', ...linkCreateArgs('1')],
         env: { PAY_API_KEY: CANARY },
         code: 0,
       }),
@@ -386,18 +363,7 @@ describe('the key never leaks', () => {
     )
     const refused = `http://127.0.0.1:${closedPort}`
     const GET = ['links', 'get', 'lnk_1']
-    const CREATE = [
-      'links',
-      'create',
-      '--email',
-      'a@b.co',
-      '--currency',
-      'EUR',
-      '--amount',
-      '1',
-      '--title',
-      'T',
-    ]
+    const CREATE = linkCreateArgs('1')
     const unknown = 'ffff00000000000000000000'
     const noStack = (result: CliResult) => expect(result.stderr).not.toMatch(/^\s+at /m)
 
