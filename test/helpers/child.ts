@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { BIN, type CliOptions, type CliResult, cleanEnv } from './cli.js'
+import { BIN, type CliOptions, type CliResult, cleanEnv, expectNoKeyInOutput } from './cli.js'
 
 export interface RunningCli {
   child: ChildProcessWithoutNullStreams
@@ -32,7 +32,11 @@ export function startCli(args: string[], options: CliOptions = {}): RunningCli {
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      resolve({ code, signal, stdout, stderr })
+      try {
+        resolve(expectNoKeyInOutput(args, options, { code, signal, stdout, stderr }))
+      } catch (error) {
+        reject(error)
+      }
     })
   })
   child.stdin.on('error', () => {})

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 export const BIN = path.join(ROOT, 'bin/run.js')
@@ -44,6 +45,32 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   return env
 }
 
+/**
+ * The API keys a run was given (PAY_API_KEY, or the stdin of `login --with-key`), which must
+ * appear in nothing it writes. The sandbox's key is public: `sandbox start` prints it.
+ */
+function keysGiven(args: string[], options: CliOptions): string[] {
+  const keys = [options.env?.PAY_API_KEY]
+  if (args.includes('--with-key')) keys.push(options.input?.trim())
+  return keys.filter((key): key is string => key !== undefined && key.length >= 8 && key !== SANDBOX_KEY)
+}
+
+/**
+ * Every end-to-end run is also a leak check: a key found in stdout or stderr fails the test
+ * that ran it (test/reliability/leak.test.ts scans traces, files and pieces of keys too).
+ */
+export function expectNoKeyInOutput(args: string[], options: CliOptions, result: CliResult): CliResult {
+  for (const key of keysGiven(args, options)) {
+    for (const [stream, text] of [
+      ['stdout', result.stdout],
+      ['stderr', result.stderr],
+    ]) {
+      if (text.includes(key)) throw new Error(`the API key appeared on ${stream} of: pay ${args.join(' ')}`)
+    }
+  }
+  return result
+}
+
 /** Runs the real bin/run.js as a child process, stdin/stdout/stderr as pipes (not a terminal). */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -63,7 +90,11 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      resolve({ code, signal, stdout, stderr })
+      try {
+        resolve(expectNoKeyInOutput(args, options, { code, signal, stdout, stderr }))
+      } catch (error) {
+        reject(error)
+      }
     })
     child.stdin.on('error', () => {})
     child.stdin.end(options.input ?? '')

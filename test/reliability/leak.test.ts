@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
-import { type CliResult, runCli, tempDir } from '../helpers/cli.js'
+import { type CliResult, expectNoKeyInOutput, runCli, tempDir } from '../helpers/cli.js'
 import { envelope, type FakeServer, sendJson } from '../helpers/fake-server.js'
 import { cutOff, type Handler, hang, startFaultServer } from '../helpers/fault-server.js'
 import { CANARY, CANARY_SECRET, findCanary, LeakScan } from '../helpers/leak.js'
@@ -641,5 +641,22 @@ describe('the key never leaks', () => {
         `${scan.files} files, ${(scan.bytes / 1024 / 1024).toFixed(1)} MiB scanned for ${JSON.stringify(CANARY)} ` +
         `and every 8-character piece of ${JSON.stringify(CANARY_SECRET)}: ${scan.hits.length} hits`,
     )
+  })
+})
+
+describe('every end-to-end run of the suite', () => {
+  const key = 'sk_live_every_run_4d1c'
+  const result = (stdout: string, stderr: string): CliResult => ({ code: 0, signal: null, stdout, stderr })
+
+  it('fails the test that ran it when its key is in stdout or stderr', () => {
+    const env = { env: { PAY_API_KEY: key } }
+    expect(() => expectNoKeyInOutput(['links', 'list'], env, result(`x${key}x`, ''))).toThrow(
+      'the API key appeared on stdout of: pay links list',
+    )
+    expect(() => expectNoKeyInOutput(['links', 'list'], env, result('', key))).toThrow('on stderr')
+    expect(() =>
+      expectNoKeyInOutput(['login', '--with-key'], { input: `${key}\n` }, result(key, '')),
+    ).toThrow()
+    expect(expectNoKeyInOutput(['links', 'list'], env, result('sk_l…4d1c', '')).stdout).toBe('sk_l…4d1c')
   })
 })
