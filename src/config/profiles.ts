@@ -163,6 +163,9 @@ export async function updateConfig<T>(dir: string, change: (config: ConfigFile) 
     tighten(dir, stat)
     if ((stat.mode & 0o200) === 0) throw Object.assign(new Error('read-only'), { code: 'EROFS' })
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    // mkdir -p answers EEXIST when the path, or a parent of it, is a file.
+    if (code === 'ENOTDIR' || code === 'EEXIST') throw unreadable(dir, file, 'ENOTDIR', error)
     throw writeFailed(file, error, `the directory ${dir}`)
   }
   const { default: Conf } = await import('conf')
@@ -195,7 +198,6 @@ function writeFailed(file: string, error: unknown, what: string): PayError {
   let reason: string
   if (code === 'EROFS') reason = `${what} is read-only`
   else if (code === 'EACCES' || code === 'EPERM') reason = 'permission denied'
-  else if (code === 'ENOTDIR') reason = `${what} is not a directory`
   else reason = code ?? String(error)
   return new PayError(`Could not write the config file ${file}: ${reason}.`, {
     kind: 'general',

@@ -13,6 +13,8 @@ const READERS: [string, string[]][] = [
   ['links list', ['links', 'list']],
   ['profiles list', ['profiles', 'list']],
   ['login --with-key', ['login', '--with-key', '--no-verify', '--base-url', 'https://pay.example']],
+  ['profiles use', ['profiles', 'use', 'sandbox']],
+  ['profiles remove', ['profiles', 'remove', 'a']],
 ]
 
 const CORRUPT: [string, string, string][] = [
@@ -44,7 +46,8 @@ describe.concurrent('a corrupt config file', () => {
     const server = await startKeyServer([KEY])
     onTestFinished(() => server.close())
     const dir = freshConfigDir()
-    const file = writeConfig(dir, c.content)
+    // Looser than pay allows: the file still holds keys, so it is tightened, though never rewritten.
+    const file = writeConfig(dir, c.content, 0o640)
     const result = await runCli(c.args, { input: KEY, env: { PAY_CONFIG_DIR: dir } })
     expect(result).toEqual({
       code: 1,
@@ -54,6 +57,7 @@ describe.concurrent('a corrupt config file', () => {
     })
     expect(result.stderr).not.toContain('SECRET')
     expect(fs.readFileSync(file, 'utf8')).toBe(c.content)
+    expect(modeOf(file).toString(8)).toBe('600')
     expect(fs.readdirSync(dir)).toEqual(['config.json'])
   })
 
