@@ -183,7 +183,10 @@ export class Transport {
       }
       if (status >= 200 && status < 300) {
         if (options.anyBody) return { status, body: parseAnyBody(response.body) }
-        return { status, body: parseBody(status, response.body, response.headers['content-type']) }
+        const body = parseBody(status, response.body, response.headers['content-type'], (text) =>
+          this.redact(text),
+        )
+        return { status, body }
       }
       if (status >= 300 && status < 400) throw this.redirected(status, response.headers.location)
       failure = errorFromResponse(status, response.body, response.headers['content-type'], (text) =>

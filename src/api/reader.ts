@@ -42,15 +42,22 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /** A 2xx body: JSON, or nothing for an empty answer. Anything else is a service failure. */
-export function parseBody(status: number, text: string, contentType: string | undefined): unknown {
+export function parseBody(
+  status: number,
+  text: string,
+  contentType: string | undefined,
+  redact: (text: string) => string = (same) => same,
+): unknown {
   if (text.trim() === '') return undefined
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch {
-    const kind =
-      /html/i.test(contentType ?? '') || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON'
-    throw unexpected(`status ${status} with ${kind}`)
+    if (!isHtml(text, contentType)) throw unexpected(`status ${status} with a body that is not JSON`)
+    // The title names what answered instead of the service: a captive portal, a proxy's login page.
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]
+    const summary = title ? sanitizeText(firstLineOfText(redact(`<title>${title}</title>`))) : ''
+    throw unexpected(`status ${status} with an HTML page${summary ? ` (${summary})` : ''}`)
   }
   if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
     throw unexpected(`status ${status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
@@ -77,6 +84,10 @@ function fieldErrors(value: unknown): FieldErrors | undefined {
     else if (typeof messages === 'string') errors[field] = [messages]
   }
   return Object.keys(errors).length > 0 ? errors : undefined
+}
+
+function isHtml(text: string, contentType: string | undefined): boolean {
+  return /html/i.test(contentType ?? '') || /^\s*</.test(text)
 }
 
 function firstLineOfText(text: string): string {
@@ -125,7 +136,7 @@ export function errorFromResponse(
   }
   if (body !== undefined) return new PayError(defaultMessage(status), { kind, status })
   if (text.trim() === '') return new PayError(defaultMessage(status), { kind, status })
-  const html = /html/i.test(contentType ?? '') || /^\s*</.test(text)
+  const html = isHtml(text, contentType)
   const summary = sanitizeText(firstLineOfText(text))
   const message = html
     ? `The service answered ${status} with an HTML page${summary ? ` (${summary})` : ''}.`

@@ -149,6 +149,14 @@ describe('parseBody', () => {
     )
     expect(thrown(() => parseBody(200, 'x', 'text/html; charset=utf-8')).kind).toBe('unavailable')
   })
+
+  it('names an HTML page by its title, sanitised and with the key redacted', () => {
+    const page = '<html><head><title>Sign in \u001b[31mto sk_live_KEY</title></head><body>x</body></html>'
+    const redact = (text: string) => text.replaceAll('sk_live_KEY', '[redacted]')
+    expect(thrown(() => parseBody(200, page, 'text/html', redact)).message).toBe(
+      'Unexpected answer from the service: status 200 with an HTML page (Sign in ^[[31mto [redacted]).',
+    )
+  })
 })
 
 describe('errorFromResponse', () => {
