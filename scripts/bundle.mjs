@@ -61,10 +61,11 @@ const PATCHES = [
   },
   {
     // oclif matches every dependency against the plugin names of package.json with minimatch
-    // (~2 ms of pattern compiling per start); pay's plugin names hold no glob characters.
+    // (~2 ms of pattern compiling per start); pay's plugin names hold no glob characters (the
+    // "@" of a scope is not one: only "@(", "!(" and "+(" open an extglob).
     file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin-loader\.js$/,
     from: /patterns\.some\(\(w\) => \(0, minimatch_1\.minimatch\)\(p, w\)\)/g,
-    to: 'patterns.some((w) => (/[*?[\\]{}()!+@]/.test(w) ? (0, minimatch_1.minimatch)(p, w) : p === w))',
+    to: 'patterns.some((w) => (/[*?[\\]{}]|[@!+]\\(|^!/.test(w) ? (0, minimatch_1.minimatch)(p, w) : p === w))',
   },
   {
     // tinyglobby (with fdir and picomatch) finds command files when there is no manifest; pay
