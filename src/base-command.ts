@@ -30,6 +30,12 @@ export const outputFlags = {
   quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', helpGroup: 'OUTPUT' }),
 }
 
+/** --yes and --dry-run of the commands that ask before they delete or cancel. */
+export const consentFlags = (verb: 'deleted' | 'cancelled') => ({
+  yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+  'dry-run': Flags.boolean({ description: `Show what would be ${verb}; send nothing.` }),
+})
+
 /** Where the command's requests go, for confirmations and messages. */
 export interface Target {
   profile: string

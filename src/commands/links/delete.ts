@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core'
-import { BaseCommand, outputFlags } from '../../base-command.js'
+import { Args } from '@oclif/core'
+import { BaseCommand, consentFlags, outputFlags } from '../../base-command.js'
 import { deleteMany } from '../../lib/delete-many.js'
 import { LINK_VIEW } from '../../render/views.js'
 
@@ -20,8 +20,7 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
     id: Args.string({ description: 'Payment link id(s) (_id).', required: true, ignoreStdin: true }),
   }
   static flags = {
-    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
-    'dry-run': Flags.boolean({ description: 'Show what would be deleted; send nothing.' }),
+    ...consentFlags('deleted'),
     ...outputFlags,
   }
 

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { BaseCommand, outputFlags } from '../../base-command.js'
+import { BaseCommand, consentFlags, outputFlags } from '../../base-command.js'
 import { usageError } from '../../errors.js'
 import { cancelSubscriptions } from '../../lib/cancel-subscriptions.js'
 import { collectIds } from '../../lib/id-list.js'
@@ -29,8 +29,7 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
       char: 'f',
       description: 'File with one subscription id per line (- for stdin).',
     }),
-    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
-    'dry-run': Flags.boolean({ description: 'Show what would be cancelled; send nothing.' }),
+    ...consentFlags('cancelled'),
     concurrency: Flags.integer({ description: 'Requests in flight at once.', default: 4, min: 1, max: 64 }),
     report: Flags.string({ description: 'Write per-id results as CSV to this file, as they happen.' }),
     ...outputFlags,
