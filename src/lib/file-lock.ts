@@ -60,22 +60,32 @@ function isStale(lockPath: string, owner: string): boolean {
   return !isAlive(pid)
 }
 
-/** Removes a stale lock, restoring it if a live owner slipped in meanwhile. */
-function takeOverStale(lockPath: string, staleOwner: string): void {
-  const aside = `${lockPath}.${process.pid}.stale`
+/**
+ * Removes a stale lock. Only one process at a time may do so, under a second O_EXCL file (the
+ * guard), and it checks the lock again under the guard. Without the guard, a process that saw the
+ * stale lock late could remove the fresh lock of the process that took over first, and let a
+ * third one in beside it.
+ */
+function takeOverStale(lockPath: string): void {
+  const guard = `${lockPath}.takeover`
+  let fd: number
   try {
-    fs.renameSync(lockPath, aside)
-  } catch {
+    fd = fs.openSync(guard, 'wx', 0o600)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    // Another process is taking over. A guard whose owner died during a takeover is cleared.
+    const owner = readOwner(guard)
+    if (owner !== undefined && isStale(guard, owner)) fs.rmSync(guard, { force: true })
     return
   }
-  if (readOwner(aside) !== staleOwner) {
-    try {
-      fs.linkSync(aside, lockPath)
-    } catch {
-      // another process holds a fresh lock already; nothing to restore
-    }
+  try {
+    fs.writeSync(fd, ownerTag)
+    const owner = readOwner(lockPath)
+    if (owner !== undefined && isStale(lockPath, owner)) fs.rmSync(lockPath, { force: true })
+  } finally {
+    fs.closeSync(fd)
+    fs.rmSync(guard, { force: true })
   }
-  fs.rmSync(aside, { force: true })
 }
 
 export class LockTimeoutError extends Error {
@@ -96,7 +106,7 @@ export function withFileLockSync<T>(lockPath: string, body: () => T, timeoutMs =
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const owner = readOwner(lockPath)
       if (owner !== undefined && isStale(lockPath, owner)) {
-        takeOverStale(lockPath, owner)
+        takeOverStale(lockPath)
         continue
       }
       if (Date.now() > deadline) throw new LockTimeoutError(lockPath)

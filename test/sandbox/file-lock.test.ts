@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { describe, expect, it } from 'vitest'
+import { build } from 'esbuild'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { LockTimeoutError, withFileLockSync } from '../../src/lib/file-lock.js'
 import { tempDir } from './helpers.js'
 
@@ -72,6 +73,14 @@ describe('withFileLockSync', () => {
     expect(fs.existsSync(lock)).toBe(false)
   })
 
+  it('clears a takeover guard left by a process killed during a takeover', async () => {
+    const lock = path.join(tempDir(), 'x.lock')
+    fs.writeFileSync(lock, `${await deadPid()}:0`)
+    fs.writeFileSync(`${lock}.takeover`, `${await deadPid()}:0`)
+    expect(withFileLockSync(lock, () => 'ran', 1000)).toBe('ran')
+    expect(fs.readdirSync(path.dirname(lock))).toEqual([])
+  })
+
   it.runIf(process.platform === 'linux')(
     'treats a killed but unreaped owner (a zombie) as dead',
     async () => {
@@ -91,4 +100,77 @@ describe('withFileLockSync', () => {
       }
     },
   )
+})
+
+/**
+ * Many processes racing to take over stale locks at once. Each holder, after its critical
+ * section, leaves the lock behind tagged with a dead owner (as a process killed just then would),
+ * so every round starts with a stale lock and all the others contending to take it over.
+ */
+describe('stale takeovers under contention', () => {
+  let worker: string
+  beforeAll(async () => {
+    const dir = tempDir('pay-lock-worker-')
+    const lockModule = path.join(dir, 'file-lock.mjs')
+    await build({
+      entryPoints: [path.resolve('src/lib/file-lock.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: lockModule,
+      logLevel: 'silent',
+    })
+    worker = path.join(dir, 'worker.mjs')
+    fs.writeFileSync(
+      worker,
+      `import fs from 'node:fs'
+import { withFileLockSync } from ${JSON.stringify(lockModule)}
+const [lock, counter, inside, rounds, deadTag] = process.argv.slice(2)
+let overlaps = 0
+for (let i = 0; i < Number(rounds); i++) {
+  withFileLockSync(lock, () => {
+    try { fs.writeFileSync(inside, '', { flag: 'wx' }) } catch { overlaps++ }
+    const count = Number(fs.readFileSync(counter, 'utf8'))
+    fs.writeFileSync(counter, String(count + 1))
+    fs.rmSync(inside, { force: true })
+    fs.writeFileSync(lock, deadTag)
+  }, 60_000)
+}
+process.stdout.write(String(overlaps))
+`,
+    )
+  })
+
+  it('lets exactly one process in at a time: 8 processes, 150 stale takeovers each', async () => {
+    const dir = tempDir('pay-lock-race-')
+    const lock = path.join(dir, 'x.lock')
+    const counter = path.join(dir, 'counter')
+    const inside = path.join(dir, 'inside')
+    fs.writeFileSync(counter, '0')
+    const dead = `${await deadPid()}:0`
+    fs.writeFileSync(lock, dead)
+    const processes = 8
+    const rounds = 150
+    const overlaps = await Promise.all(
+      Array.from(
+        { length: processes },
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const child = spawn(process.execPath, [worker, lock, counter, inside, String(rounds), dead])
+            let out = ''
+            let err = ''
+            child.stdout.on('data', (chunk) => {
+              out += chunk
+            })
+            child.stderr.on('data', (chunk) => {
+              err += chunk
+            })
+            child.on('close', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(err))))
+          }),
+      ),
+    )
+    expect(overlaps).toEqual(Array(processes).fill(0))
+    expect(Number(fs.readFileSync(counter, 'utf8'))).toBe(processes * rounds)
+  })
 })
