@@ -5,13 +5,26 @@ import type { TestSandbox } from './sandbox.js'
 /** A key that only the fake server sees. */
 export const FAKE_KEY = 'sk_test_fake_9f8e7d6c5b4a3210'
 
-/** Env for runCli/startTerminal: the fake server as the target, no profile. */
 /** `links create` with its required flags; the amount as given. */
 export const linkCreateArgs = (amount = '25.50') => [
   ...['links', 'create', '--email', 'a@b.co', '--currency', 'EUR'],
   ...['--amount', amount, '--title', 'T'],
 ]
 
+/** The text fields of a payment link's create and update bodies (spec 4.1, 4.4). */
+export const LINK_TEXT_FIELDS = [
+  'email',
+  'currency',
+  'amount',
+  'title',
+  'phone_no',
+  'description',
+  'redirect_url',
+  'reference',
+  'reference_2',
+]
+
+/** Env for runCli/startTerminal: the fake server as the target, no profile. */
 export const fakeEnv = (fake: FakeServer) => ({ PAY_API_KEY: FAKE_KEY, PAY_BASE_URL: fake.baseUrl })
 
 // biome-ignore lint/suspicious/noExplicitAny: records are arbitrary JSON; tests assert their shape

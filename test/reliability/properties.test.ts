@@ -10,7 +10,7 @@ import { LINK_VIEW, PROFILE_VIEW, SUBSCRIPTION_VIEW, TOKEN_VIEW, type View } fro
 import { envelope, type FakeServer, sendJson, startFakeServer } from '../helpers/fake-server.js'
 import { argvFor, COMMANDS, expected, expectModel, inputArbitrary } from '../helpers/flag-model.js'
 import { runInProcess } from '../helpers/in-process.js'
-import { rawControlBytes } from '../helpers/links.js'
+import { LINK_TEXT_FIELDS, rawControlBytes } from '../helpers/links.js'
 import {
   ANSWER_TEXT,
   HOSTILE_KEY,
@@ -65,17 +65,7 @@ async function run(args: string[]) {
 /** A payment link as the service may hold it (any scalar types; links update reads it). */
 const currentLink = fc.record(
   Object.fromEntries(
-    [
-      'email',
-      'currency',
-      'amount',
-      'title',
-      'phone_no',
-      'description',
-      'redirect_url',
-      'reference',
-      'reference_2',
-    ].map((field) => [
+    LINK_TEXT_FIELDS.map((field) => [
       field,
       fc.oneof(SERVER_TEXT, fc.double({ noNaN: true }), fc.integer(), fc.boolean(), fc.constant(null)),
     ]),

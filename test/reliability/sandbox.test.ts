@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { keyHash } from '../../src/sandbox/business.js'
 import { listPackages, MAX_BODY_BYTES } from '../../src/sandbox/server.js'
 import { BIN, cleanEnv } from '../helpers/cli.js'
-import type { Json } from '../helpers/links.js'
+import { type Json, LINK_TEXT_FIELDS } from '../helpers/links.js'
 import { mapConcurrent } from '../helpers/subs.js'
 import {
   type Client,
@@ -976,17 +976,7 @@ describe('bad bodies on every endpoint that takes one', () => {
 
   const STRING_FIELDS = {
     token: ['email', 'title', 'description', 'phone_no', 'redirect_url'],
-    link: [
-      'email',
-      'currency',
-      'amount',
-      'title',
-      'phone_no',
-      'description',
-      'redirect_url',
-      'reference',
-      'reference_2',
-    ],
+    link: LINK_TEXT_FIELDS,
     subCreate: ['package_id', 'email', 'phone_no'],
     subUpdate: ['email', 'phone_no', 'status'],
   }
