@@ -8,6 +8,7 @@ import {
   calls,
   cutOff,
   type FaultServer,
+  type Handler,
   hang,
   json,
   noContent,
@@ -59,7 +60,7 @@ describe.concurrent('deletes', () => {
     ['an empty 200', raw(200, '')],
     ['202 Accepted', raw(202, '')],
     ['204 No Content', noContent()],
-  ])('a delete answered with %s is done', async ([, handler], t) => {
+  ] as [string, Handler][])('a delete answered with %s is done', async ([, handler], t) => {
     const server = await serve(t, handler)
     await expect(client(server).deleteLink('lnk 1/x')).resolves.toBeUndefined()
     await expect(client(server).deleteSubscription('sub_1')).resolves.toBeUndefined()
@@ -90,7 +91,7 @@ describe.concurrent('records', () => {
     [noContent(), 'expected a payment link, got an empty body'],
     [raw(200, '{"data":', 'application/json'), 'status 200 with a body that is not JSON'],
     [raw(200, '<html></html>', 'text/html'), 'status 200 with an HTML page'],
-  ])('a wrong answer to a get is a clear error (%#)', async ([handler, what], t) => {
+  ] as [Handler, string][])('a wrong answer to a get is a clear error (%#)', async ([handler, what], t) => {
     const server = await serve(t, handler)
     const error = await rejection(client(server).getLink('lnk_1'))
     expect([error.kind, error.message]).toEqual([
@@ -195,7 +196,7 @@ describe.concurrent('retries', () => {
     [404, 'not_found'],
     [409, 'general'],
     [422, 'validation'],
-  ])('GET answered %i is not retried: kind %s', async ([status, kind], t) => {
+  ] as const)('GET answered %i is not retried: kind %s', async ([status, kind], t) => {
     const server = await serve(t, json(status, { message: 'no' }), json(200, envelope(LINK)))
     const error = await rejection(client(server).getLink('lnk_1'))
     expect([error.kind, error.status]).toEqual([kind, status])
@@ -232,7 +233,7 @@ describe.concurrent('retries', () => {
     ['a reset connection', reset()],
     ['a cut-off body', cutOff('{"data":')],
     ['a redirect', redirect('/elsewhere', 307)],
-  ])('POST answered with %s is sent exactly once', async ([, handler], t) => {
+  ] as [string, Handler][])('POST answered with %s is sent exactly once', async ([, handler], t) => {
     const server = await serve(t, handler, json(200, envelope(LINK)))
     const error = await rejection(client(server).createLink(LINK_INPUT))
     expect(error.kind).toBe('unavailable')

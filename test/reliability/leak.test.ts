@@ -8,7 +8,7 @@ import { type CliResult, expectNoKeyInOutput, runCli, tempDir } from '../helpers
 import { envelope, type FakeServer, sendJson } from '../helpers/fake-server.js'
 import { cutOff, type Handler, hang, startFaultServer } from '../helpers/fault-server.js'
 import { CANARY, CANARY_SECRET, findCanary, LeakScan } from '../helpers/leak.js'
-import { linkCreateArgs } from '../helpers/links.js'
+import { type Json, linkCreateArgs } from '../helpers/links.js'
 import { mapConcurrent } from '../helpers/subs.js'
 
 /**
@@ -121,7 +121,7 @@ async function call(method: string, route: string, body?: unknown) {
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   expect(response.status).toBe(200)
-  return (await response.json()).data
+  return ((await response.json()) as { data: Json }).data
 }
 
 const seedLink = () =>

@@ -353,8 +353,8 @@ function expectCleanFailure(result: Awaited<ReturnType<typeof run>>, flags: stri
 
 const OUTPUT_FLAGS = fc.oneof(
   fc.constant([] as string[]),
-  fc.constant(['--json']),
-  fc.constant(['-q']),
+  fc.constant(['--json'] as string[]),
+  fc.constant(['-q'] as string[]),
   fc
     .array(fc.constantFrom('_id', 'status', 'amount', 'email', 'package.name', 'title'), {
       minLength: 1,
