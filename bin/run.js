@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-import fs from 'node:fs'
 import module from 'node:module'
-import os from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import vm from 'node:vm'
+
+// Builtins through require, not import: an ES import of node:fs builds a facade of all its
+// exports, which loads fs's streams on every start (~1.5 ms).
+const require = module.createRequire(import.meta.url)
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { fileURLToPath } = require('node:url')
+const vm = require('node:vm')
 
 const bundle = fileURLToPath(new URL('../dist/pay.cjs', import.meta.url))
 
@@ -30,7 +34,7 @@ globalThis.__payImport = (specifier) => import(specifier)
 function loadBundle() {
   if (module.enableCompileCache) {
     module.enableCompileCache()
-    return { pay: module.createRequire(import.meta.url)(bundle) }
+    return { pay: require(bundle) }
   }
   const cacheDir = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'pay')
   const source = fs.readFileSync(bundle, 'utf8')

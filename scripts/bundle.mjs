@@ -68,6 +68,20 @@ const PATCHES = [
     to: 'patterns.some((w) => (/[*?[\\]{}]|[@!+]\\(|^!/.test(w) ? (0, minimatch_1.minimatch)(p, w) : p === w))',
   },
   {
+    // oclif finds each plugin's root with require.resolve, which reads and matches the
+    // package's "exports" (~1 ms per plugin per start). pay's plugins sit in its own
+    // node_modules, where npm installs them: that directory is tried first (the package.json
+    // read is cached for the plugin's own load); anything else goes the usual way.
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]find-root\.js$/,
+    from: /async function findRoot\(name, root\) \{\n/g,
+    to:
+      'async function findRoot(name, root) {\n' +
+      '    if (name && root) {\n' +
+      "        const direct = (0, node_path_1.join)(root, 'node_modules', name);\n" +
+      "        if ((await (0, fs_1.safeReadJson)((0, node_path_1.join)(direct, 'package.json')))?.name === name) return direct;\n" +
+      '    }\n',
+  },
+  {
     // tinyglobby (with fdir and picomatch) finds command files when there is no manifest; pay
     // always has one, so it loads only if a glob is ever needed (~2 ms per start otherwise).
     file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
