@@ -45,6 +45,16 @@ const CONNECTION_ERRORS = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
 ])
+/** OpenSSL's verdicts on a server certificate, as pay words them (never retried). */
+const CERTIFICATE_PROBLEMS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed and not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'chains to a self-signed certificate that is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'comes from an issuer that is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'could not be verified',
+  CERT_HAS_EXPIRED: 'has expired',
+  CERT_NOT_YET_VALID: 'is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'is not for this host name',
+}
 const DEBUG_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after', 'location', 'x-request-id']
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
@@ -262,6 +272,13 @@ export class Transport {
       EAI_AGAIN: 'name lookup failed',
       EHOSTUNREACH: 'host unreachable',
       ETIMEDOUT: 'the connection timed out',
+    }
+    const certificate = CERTIFICATE_PROBLEMS[code]
+    if (certificate) {
+      return new PayError(`Could not reach ${this.origin}: its TLS certificate ${certificate}.`, {
+        kind: 'unavailable',
+        hint: 'If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
+      })
     }
     return new PayError(`Could not reach ${this.origin}: ${reasons[code] ?? (code || 'network error')}.`, {
       kind: 'unavailable',

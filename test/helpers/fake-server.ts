@@ -1,4 +1,5 @@
 import http from 'node:http'
+import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 
 /** What a test server received, for asserting exactly what pay sent. */
@@ -19,14 +20,18 @@ export interface FakeServer {
   close(): Promise<void>
 }
 
-/** A loopback HTTP server that records every request and answers with the test's handler. */
+/**
+ * A loopback HTTP server that records every request and answers with the test's handler; an
+ * HTTPS one at https://localhost:PORT when given a key and certificate.
+ */
 export async function startFakeServer(
   handler: Handler = (_, res) => sendJson(res, 404, { message: 'Not found' }),
+  options: { tls?: { key: string; cert: string } } = {},
 ) {
   let current = handler
   const requests: RecordedRequest[] = []
   const sockets = new Set<import('node:net').Socket>()
-  const server = http.createServer((req, res) => {
+  const listener: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', async () => {
@@ -43,7 +48,8 @@ export async function startFakeServer(
         if (!res.headersSent) sendJson(res, 599, { message: String(error) })
       }
     })
-  })
+  }
+  const server = options.tls ? https.createServer(options.tls, listener) : http.createServer(listener)
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
@@ -51,7 +57,7 @@ export async function startFakeServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   const fake: FakeServer = {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: options.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     requests,
     handle(next) {
       current = next
