@@ -79,6 +79,18 @@ describe.concurrent('over HTTPS', () => {
     expect(traced.stderr).toContain('[debug] < DEPTH_ZERO_SELF_SIGNED_CERT after')
   })
 
+  it('a certificate for another host name: exit 6, said so', async (context) => {
+    const server = await serveTls(context, (_, res) => sendJson(res, 200, envelope(LINK)))
+    // The certificate names localhost only; 127.0.0.1 is the same server under another name.
+    const byAddress = server.baseUrl.replace('localhost', '127.0.0.1')
+    const result = await runPay(['links', 'get', 'lnk_1'], byAddress, trusted())
+    expect(result.code).toBe(6)
+    expect(result.stderr.split('\n')[0]).toBe(
+      `Error: Could not reach ${byAddress}: its TLS certificate is not for this host name.`,
+    )
+    expect(server.requests).toEqual([])
+  })
+
   it('a redirect from https to http on the same host is not followed: the key stays put', async (context) => {
     const plain = await serve(context, (_, res) => sendJson(res, 200, envelope(LINK)))
     const target = `http://localhost:${new URL(plain.baseUrl).port}/payment-links/lnk_1`
