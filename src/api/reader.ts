@@ -55,9 +55,10 @@ export function parseBody(
   } catch {
     if (!isHtml(text, contentType)) throw unexpected(`status ${status} with a body that is not JSON`)
     // The title names what answered instead of the service: a captive portal, a proxy's login page.
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]
-    const summary = title ? sanitizeText(firstLineOfText(redact(`<title>${title}</title>`))) : ''
-    throw unexpected(`status ${status} with an HTML page${summary ? ` (${summary})` : ''}`)
+    const title = htmlTitle(text)
+    throw unexpected(
+      `status ${status} with ${anHtmlPage(title && sanitizeText(firstLineOfText(redact(title))))}`,
+    )
   }
   if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
     throw unexpected(`status ${status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
@@ -90,8 +91,12 @@ function isHtml(text: string, contentType: string | undefined): boolean {
   return /html/i.test(contentType ?? '') || /^\s*</.test(text)
 }
 
+const htmlTitle = (text: string) => /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]
+
+const anHtmlPage = (summary: string | undefined) => `an HTML page${summary ? ` (${summary})` : ''}`
+
 function firstLineOfText(text: string): string {
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]
+  const title = htmlTitle(text)
   const stripped = (title ?? text.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim()
   return stripped.length > 200 ? `${stripped.slice(0, 200)}…` : stripped
 }
@@ -139,7 +144,7 @@ export function errorFromResponse(
   const html = isHtml(text, contentType)
   const summary = sanitizeText(firstLineOfText(text))
   const message = html
-    ? `The service answered ${status} with an HTML page${summary ? ` (${summary})` : ''}.`
+    ? `The service answered ${status} with ${anHtmlPage(summary)}.`
     : `The service answered ${status}: ${summary}`
   return new PayError(message, { kind, status })
 }

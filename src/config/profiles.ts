@@ -132,13 +132,14 @@ export function readConfig(dir: string): ConfigFile {
   return parseConfig(file, text)
 }
 
+const notADirectory = (dir: string) =>
+  new PayError(`The config directory ${dir} is not a directory.`, {
+    kind: 'general',
+    hint: 'Point PAY_CONFIG_DIR at a directory.',
+  })
+
 function unreadable(dir: string, file: string, code: string | undefined, error: unknown): PayError {
-  if (code === 'ENOTDIR') {
-    return new PayError(`The config directory ${dir} is not a directory.`, {
-      kind: 'general',
-      hint: 'Point PAY_CONFIG_DIR at a directory.',
-    })
-  }
+  if (code === 'ENOTDIR') return notADirectory(dir)
   let reason: string
   if (code === 'EISDIR') reason = 'it is a directory, not a file'
   else if (code === 'EACCES' || code === 'EPERM') reason = 'permission denied'
@@ -165,7 +166,7 @@ export async function updateConfig<T>(dir: string, change: (config: ConfigFile) 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     // mkdir -p answers EEXIST when the path, or a parent of it, is a file.
-    if (code === 'ENOTDIR' || code === 'EEXIST') throw unreadable(dir, file, 'ENOTDIR', error)
+    if (code === 'ENOTDIR' || code === 'EEXIST') throw notADirectory(dir)
     throw writeFailed(file, error, `the directory ${dir}`)
   }
   const { default: Conf } = await import('conf')

@@ -1,16 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import { isDeepStrictEqual } from 'node:util'
-import { build } from 'esbuild'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { keyHash } from '../../src/sandbox/business.js'
 import { listPackages, MAX_BODY_BYTES } from '../../src/sandbox/server.js'
 import { BIN, cleanEnv } from '../helpers/cli.js'
 import { type Json, LINK_TEXT_FIELDS } from '../helpers/links.js'
+import { bundleEntry, exited, killStarted, startSandboxProcess } from '../helpers/processes.js'
 import { mapConcurrent } from '../helpers/subs.js'
 import {
   type Client,
@@ -77,65 +75,20 @@ type Random = ReturnType<typeof randomSource>
 
 let mainScript: string
 beforeAll(async () => {
-  mainScript = path.join(tempDir('pay-sandbox-main-'), 'main.mjs')
-  await build({
-    entryPoints: [path.resolve('src/sandbox/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: mainScript,
-    logLevel: 'silent',
-  })
+  mainScript = (await bundleEntry('src/sandbox/main.ts')).file
 })
-
-const children: ChildProcess[] = []
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-})
-
-interface SandboxProcess {
-  child: ChildProcess
-  baseUrl: string
-  /** The JSON line printed once listening. */
-  line: Json
-  stderr(): string
-}
-
-/** Spawns a sandbox and resolves once it printed its JSON line. */
-function spawnSandbox(args: string[], env?: NodeJS.ProcessEnv): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
-  children.push(child)
-  let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (chunk) => {
-    stderr += chunk
-  })
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (text) => {
-      const line = JSON.parse(text)
-      resolve({ child, baseUrl: line.base_url, line, stderr: () => stderr })
-    })
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)))
-  })
-}
+afterEach(killStarted)
 
 /** src/sandbox/main.ts on `dir`, both businesses' keys, a free port. */
 const startMain = (dir: string, extra: string[] = []) =>
-  spawnSandbox([mainScript, '--dir', dir, '--port', '0', '--key', KEY_A, '--key', KEY_B, ...extra])
+  startSandboxProcess([mainScript, '--dir', dir, '--port', '0', '--key', KEY_A, '--key', KEY_B, ...extra])
 
 /** `pay sandbox start --port 0 --json` through the real bin/run.js. */
 const startCliSandbox = (extra: string[] = []) =>
-  spawnSandbox(
+  startSandboxProcess(
     [BIN, 'sandbox', 'start', '--port', '0', '--json', ...extra],
     cleanEnv({ PAY_SANDBOX_DIR: tempDir('pay-sandbox-') }),
   )
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve()
-    else child.once('exit', () => resolve())
-  })
 
 // ---- Records ----
 

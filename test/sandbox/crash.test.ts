@@ -1,31 +1,26 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
-import { build } from 'esbuild'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
+import {
+  bundleEntry,
+  deadPid,
+  exited,
+  killStarted,
+  runNode,
+  startSandboxProcess,
+} from '../helpers/processes.js'
 import { clientFor, OBJECT_ID, tempDir, VALID_LINK } from './helpers.js'
 
 /**
- * The sandbox as a separate process, killed with SIGKILL. main.ts is bundled from source here,
- * so that the test never runs a stale dist/.
+ * The sandbox as a separate process, killed with SIGKILL (main.ts bundled from source).
  */
 let mainScript: string
 beforeAll(async () => {
-  mainScript = path.join(tempDir('pay-sandbox-main-'), 'main.mjs')
-  const result = await build({
-    entryPoints: [path.resolve('src/sandbox/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: mainScript,
-    metafile: true,
-    logLevel: 'silent',
-  })
+  const main = await bundleEntry('src/sandbox/main.ts')
+  mainScript = main.file
   // main.ts is started on every `pay sandbox start`: nothing outside the sandbox and the lock.
-  expect(Object.keys(result.metafile.inputs).sort()).toEqual([
+  expect(main.inputs).toEqual([
     'src/lib/file-lock.ts',
     'src/sandbox/api.ts',
     'src/sandbox/business.ts',
@@ -37,54 +32,10 @@ beforeAll(async () => {
     'src/sandbox/store.ts',
   ])
 })
+afterEach(killStarted)
 
-const children: ChildProcess[] = []
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-})
-
-interface Started {
-  child: ChildProcess
-  baseUrl: string
-  line: { base_url: string; keys: string[]; packages: { _id: string; business_id: number }[] }
-}
-
-function startMain(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [mainScript, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  children.push(child)
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => {
-    stderr += chunk
-  })
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (text) => {
-      const line = JSON.parse(text)
-      resolve({ child, baseUrl: line.base_url, line })
-    })
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)))
-  })
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve()
-    else child.once('exit', () => resolve())
-  })
-
-function runMain(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [mainScript, ...args])
-  children.push(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk
-  })
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk
-  })
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })))
-}
+const startMain = (args: string[]) => startSandboxProcess([mainScript, ...args])
+const runMain = (args: string[]) => runNode([mainScript, ...args])
 
 describe('main.js', () => {
   it('prints one JSON line with base_url, keys and packages, and stops cleanly on SIGTERM', async () => {
@@ -93,7 +44,7 @@ describe('main.js', () => {
     expect(line.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(line.keys).toEqual(['k1', 'k2'])
     expect(line.packages).toHaveLength(6)
-    expect(new Set(line.packages.map((pkg) => pkg.business_id)).size).toBe(2)
+    expect(new Set(line.packages.map((pkg: { business_id: number }) => pkg.business_id)).size).toBe(2)
     const health = await fetch(`${line.base_url}/_sandbox/health`)
     expect(health.headers.get('x-pay-sandbox')).toBe('1')
     child.kill('SIGTERM')
@@ -159,9 +110,7 @@ describe('kill -9', () => {
 
   it('takes over a lock left by a dead process at once', async () => {
     const dir = tempDir()
-    const dead = spawn(process.execPath, ['-e', '0'])
-    await exited(dead)
-    fs.writeFileSync(path.join(dir, 'store.lock'), `${dead.pid}:0`)
+    fs.writeFileSync(path.join(dir, 'store.lock'), `${await deadPid()}:0`)
     const { baseUrl } = await startMain(['--dir', dir, '--port', '0'])
     const started = Date.now()
     const answer = await clientFor(baseUrl, SANDBOX_KEY).call('POST', '/payment-links', VALID_LINK)

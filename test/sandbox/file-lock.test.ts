@@ -2,16 +2,10 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { LockTimeoutError, withFileLockSync } from '../../src/lib/file-lock.js'
+import { bundleEntry, deadPid, runNode } from '../helpers/processes.js'
 import { tempDir } from './helpers.js'
-
-const deadPid = async () => {
-  const child = spawn(process.execPath, ['-e', '0'])
-  await new Promise((resolve) => child.once('exit', resolve))
-  return child.pid!
-}
 
 describe('withFileLockSync', () => {
   it('holds the lock, tagged with pid and thread, only while the body runs', () => {
@@ -110,17 +104,8 @@ describe('withFileLockSync', () => {
 describe('stale takeovers under contention', () => {
   let worker: string
   beforeAll(async () => {
+    const lockModule = (await bundleEntry('src/lib/file-lock.ts')).file
     const dir = tempDir('pay-lock-worker-')
-    const lockModule = path.join(dir, 'file-lock.mjs')
-    await build({
-      entryPoints: [path.resolve('src/lib/file-lock.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: lockModule,
-      logLevel: 'silent',
-    })
     worker = path.join(dir, 'worker.mjs')
     fs.writeFileSync(
       worker,
@@ -152,24 +137,11 @@ process.stdout.write(String(overlaps))
     fs.writeFileSync(lock, dead)
     const processes = 8
     const rounds = 150
-    const overlaps = await Promise.all(
-      Array.from(
-        { length: processes },
-        () =>
-          new Promise<number>((resolve, reject) => {
-            const child = spawn(process.execPath, [worker, lock, counter, inside, String(rounds), dead])
-            let out = ''
-            let err = ''
-            child.stdout.on('data', (chunk) => {
-              out += chunk
-            })
-            child.stderr.on('data', (chunk) => {
-              err += chunk
-            })
-            child.on('close', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(err))))
-          }),
-      ),
+    const runs = await Promise.all(
+      Array.from({ length: processes }, () => runNode([worker, lock, counter, inside, String(rounds), dead])),
     )
+    expect(runs.map((run) => [run.code, run.stderr])).toEqual(Array(processes).fill([0, '']))
+    const overlaps = runs.map((run) => Number(run.stdout))
     expect(overlaps).toEqual(Array(processes).fill(0))
     expect(Number(fs.readFileSync(counter, 'utf8'))).toBe(processes * rounds)
   })
