@@ -5,7 +5,7 @@
  *   dist/commands/<topic>/<verb>.js   tiny ESM stubs re-exporting a command from the bundle,
  *                               so oclif's pattern discovery, the manifest, help and
  *                               autocomplete see ordinary command files.
- * bin/run.js loads the bundle with a V8 code cache, so most of its parsing and compiling is
+ * bin/loader.js loads the bundle with a V8 code cache, so most of its parsing and compiling is
  * skipped from the second run on.
  */
 import fs from 'node:fs'
@@ -27,7 +27,7 @@ const commandId = (file) => file.replace(/\.ts$/, '').replace(/\//g, ':')
 // Commands are loaded lazily: running one command initialises only its own modules.
 const entry = [
   "export { run, flush, handle } from '@oclif/core'",
-  "export { moveLeadingGlobalFlags } from './src/argv.js'",
+  "export { moveLeadingGlobalFlags } from './src/cli/argv.js'",
   'export const commands = {',
   // require(), not import(): the bundler makes it a synchronous, lazy initialisation, so
   // oclif loads commands in a fixed order and the manifest comes out the same every time.
@@ -35,12 +35,19 @@ const entry = [
   '}',
 ].join('\n')
 
-/** Source changes to dependencies, by file: each must match, or the build fails. */
+// ---------------------------------------------------------------------------------------------
+// Patches: source changes to dependencies, for start-up time. Each names the package and the exact
+// version it was written for; the build fails when the installed version differs or when a patch
+// no longer matches, so that no patch stops applying silently. package.json pins these packages
+// (and package-lock.json their dependencies) to those versions.
+// ---------------------------------------------------------------------------------------------
 const PATCHES = [
   {
     // oclif loads command, hook and plugin files with import(). Code compiled by vm.Script (our
     // code-cache loader on Node 20) cannot call import() itself, so those calls go through a
-    // function that bin/run.js defines in a real ES module.
+    // function that bin/loader.js defines in a real ES module.
+    package: '@oclif/core',
+    version: '4.14.0',
     file: /@oclif[\\/]core[\\/]lib[\\/](module-loader|config[\\/]ts-path)\.js$/,
     from: /\bawait import\(/g,
     to: 'await __payImport(',
@@ -48,21 +55,18 @@ const PATCHES = [
   {
     // Sorting command ids with localeCompare costs ~8 ms of ICU set-up on every start; ids are
     // ASCII, so a plain comparison orders them the same.
+    package: '@oclif/core',
+    version: '4.14.0',
     file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
     from: /\.sort\(\(a, b\) => a\.id\.localeCompare\(b\.id\)\)/g,
     to: '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))',
   },
   {
-    // @sindresorhus/is (got's validation) builds two Intl.ListFormat objects when it loads: ~10 ms
-    // of ICU set-up on every start, for a message only an invalid got option would show.
-    file: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/,
-    from: /const (and|or)Formatter = new Intl\.ListFormat\(('en', \{[^}]*\})\);/g,
-    to: 'const $1Formatter = { format: (list) => new Intl.ListFormat($2).format(list) };',
-  },
-  {
     // oclif matches every dependency against the plugin names of package.json with minimatch
     // (~2 ms of pattern compiling per start); pay's plugin names hold no glob characters (the
     // "@" of a scope is not one: only "@(", "!(" and "+(" open an extglob).
+    package: '@oclif/core',
+    version: '4.14.0',
     file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin-loader\.js$/,
     from: /patterns\.some\(\(w\) => \(0, minimatch_1\.minimatch\)\(p, w\)\)/g,
     to: 'patterns.some((w) => (/[*?[\\]{}]|[@!+]\\(|^!/.test(w) ? (0, minimatch_1.minimatch)(p, w) : p === w))',
@@ -72,6 +76,8 @@ const PATCHES = [
     // package's "exports" (~1 ms per plugin per start). pay's plugins sit in its own
     // node_modules, where npm installs them: that directory is tried first (the package.json
     // read is cached for the plugin's own load); anything else goes the usual way.
+    package: '@oclif/core',
+    version: '4.14.0',
     file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]find-root\.js$/,
     from: /async function findRoot\(name, root\) \{\n/g,
     to:
@@ -84,11 +90,30 @@ const PATCHES = [
   {
     // tinyglobby (with fdir and picomatch) finds command files when there is no manifest; pay
     // always has one, so it loads only if a glob is ever needed (~2 ms per start otherwise).
+    package: '@oclif/core',
+    version: '4.14.0',
     file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
     from: /const tinyglobby_1 = require\("tinyglobby"\);/g,
     to: 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob; } };',
   },
+  {
+    // @sindresorhus/is (got's validation) builds two Intl.ListFormat objects when it loads: ~10 ms
+    // of ICU set-up on every start, for a message only an invalid got option would show.
+    package: '@sindresorhus/is',
+    version: '7.2.0',
+    file: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/,
+    from: /const (and|or)Formatter = new Intl\.ListFormat\(('en', \{[^}]*\})\);/g,
+    to: 'const $1Formatter = { format: (list) => new Intl.ListFormat($2).format(list) };',
+  },
 ]
+
+/** The version of the installed package that holds `file`. */
+function installedVersion(name, file) {
+  const marker = `${path.sep}node_modules${path.sep}${name.split('/').join(path.sep)}${path.sep}`
+  const root = file.slice(0, file.lastIndexOf(marker) + marker.length)
+  return JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version
+}
+
 const patchDependencies = {
   name: 'patch-dependencies',
   setup(b) {
@@ -97,6 +122,11 @@ const patchDependencies = {
       if (patches.length === 0) return undefined
       let contents = await fs.promises.readFile(args.path, 'utf8')
       for (const patch of patches) {
+        const installed = installedVersion(patch.package, args.path)
+        if (installed !== patch.version)
+          throw new Error(
+            `bundle: a patch targets ${patch.package} ${patch.version}, but ${installed} is installed`,
+          )
         if (!patch.from.test(contents))
           throw new Error(`bundle: patch ${patch.from} no longer applies to ${args.path}`)
         contents = contents.replace(patch.from, patch.to)
@@ -106,13 +136,13 @@ const patchDependencies = {
   },
 }
 
-/**
- * Dependencies pay never calls, replaced by stubs that throw. got imports these at load time
- * but uses them only with options pay does not set: http2-wrapper (and node:http2) for
- * `http2: true`, cacheable-request for `cache`, cacheable-lookup for `dnsCache`,
- * form-data-encoder for FormData bodies. @inquirer/prompts re-exports the editor prompt, which
- * brings ~700 KB of character-set tables (iconv-lite, chardet).
- */
+// ---------------------------------------------------------------------------------------------
+// Stubs: dependencies pay never calls, replaced by modules that throw if they ever are. got 14.6.6
+// imports these at load time but uses them only with options pay does not set: http2-wrapper (and
+// node:http2) for `http2: true`, cacheable-request for `cache`, cacheable-lookup for `dnsCache`,
+// form-data-encoder for FormData bodies. @inquirer/prompts 7.10.1 re-exports the editor prompt,
+// which brings ~700 KB of character-set tables (iconv-lite, chardet).
+// ---------------------------------------------------------------------------------------------
 const UNUSED = {
   'http2-wrapper': "module.exports = { auto: unused('HTTP/2'), globalAgent: undefined }",
   'cacheable-request':
@@ -121,6 +151,15 @@ const UNUSED = {
   'form-data-encoder':
     "module.exports = { FormDataEncoder: unused('FormData bodies'), isFormData: () => false }",
   '@inquirer/editor': "module.exports = { __esModule: true, default: unused('the editor prompt') }",
+}
+/** The packages whose imports the stubs replace, at the versions the list above was made for. */
+const STUBBED_FOR = { got: '14.6.6', '@inquirer/prompts': '7.10.1' }
+for (const [name, version] of Object.entries(STUBBED_FOR)) {
+  const installed = JSON.parse(
+    fs.readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'),
+  ).version
+  if (installed !== version)
+    throw new Error(`bundle: the stubs target ${name} ${version}, but ${installed} is installed`)
 }
 const withoutUnused = {
   name: 'without-unused',
@@ -136,6 +175,9 @@ const withoutUnused = {
   },
 }
 
+// ---------------------------------------------------------------------------------------------
+// Build
+// ---------------------------------------------------------------------------------------------
 fs.rmSync(outDir, { recursive: true, force: true })
 const result = await build({
   stdin: { contents: entry, resolveDir: root, sourcefile: 'pay-entry.ts', loader: 'ts' },

@@ -1,6 +1,5 @@
 import { type ErrorKind, type FieldErrors, PayError } from '../errors.js'
-import { isRecord, type Rec } from '../render/format.js'
-import { sanitizeText } from '../render/sanitize.js'
+import { isRecord, type Rec, sanitizeText } from '../values.js'
 
 /**
  * The tolerant reader: the spec states only the create bodies, so every other answer is

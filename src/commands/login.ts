@@ -1,17 +1,10 @@
 import { Flags } from '@oclif/core'
-import { checkBaseUrl } from '../api/http.js'
-import { BaseCommand } from '../base-command.js'
-import {
-  configDir,
-  PROFILE_NAME,
-  readConfig,
-  redactKey,
-  SANDBOX_PROFILE,
-  storedProfile,
-  updateConfig,
-} from '../config/profiles.js'
+import { checkBaseUrl } from '../api/transport.js'
+import { BaseCommand } from '../cli/base-command.js'
+import { sandboxProfile } from '../cli/sandbox-profile.js'
+import { configDir, readConfig } from '../config/file.js'
+import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../config/profiles.js'
 import { PayError, usageError } from '../errors.js'
-import { readStdin } from '../lib/stdin.js'
 
 export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Store an API key as a profile'
@@ -38,8 +31,12 @@ export default class Login extends BaseCommand<typeof Login> {
 
   async run(): Promise<void> {
     const name = this.flags.profile ?? 'default'
-    if (name === SANDBOX_PROFILE) {
-      throw usageError('The sandbox profile is built in and needs no login.', 'Use it with `-p sandbox`.')
+    const builtIn = sandboxProfile().name
+    if (name === builtIn) {
+      throw usageError(
+        `The ${builtIn} profile is built in and needs no login.`,
+        `Use it with \`-p ${builtIn}\`.`,
+      )
     }
     if (!PROFILE_NAME.test(name)) {
       throw usageError(
@@ -47,8 +44,7 @@ export default class Login extends BaseCommand<typeof Login> {
         'Use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit.',
       )
     }
-    const dir = configDir()
-    const existing = storedProfile(readConfig(dir), name)
+    const existing = storedProfile(readConfig(configDir()), name)
     const baseUrl =
       this.flags['base-url'] || process.env.PAY_BASE_URL || existing?.base_url || (await this.askBaseUrl())
     checkBaseUrl(baseUrl)
@@ -68,10 +64,7 @@ export default class Login extends BaseCommand<typeof Login> {
       }
     }
 
-    await updateConfig(dir, (config) => {
-      config.profiles[name] = { api_key: apiKey, base_url: baseUrl }
-      config.current = name
-    })
+    await saveProfile(name, { api_key: apiKey, base_url: baseUrl })
     const summary = {
       profile: name,
       base_url: baseUrl,
@@ -87,36 +80,32 @@ export default class Login extends BaseCommand<typeof Login> {
   }
 
   private async askBaseUrl(): Promise<string> {
-    if (!this.interactive) {
+    if (!this.io.canPrompt) {
       throw usageError(
         'Missing required flag: --base-url',
         'Give the service address with --base-url or PAY_BASE_URL.',
       )
     }
-    const { input } = await import('@inquirer/prompts')
-    return input(
-      {
-        message: 'Base URL of the service',
-        validate: (value) => {
-          try {
-            checkBaseUrl(value.trim())
-            return true
-          } catch (error) {
-            return (error as Error).message
-          }
-        },
+    const answer = await this.io.ask({
+      message: 'Base URL of the service',
+      validate: (value) => {
+        try {
+          checkBaseUrl(value.trim())
+          return true
+        } catch (error) {
+          return (error as Error).message
+        }
       },
-      { output: process.stderr },
-    ).then((value) => value.trim())
+    })
+    return answer.trim()
   }
 
   private async readKey(): Promise<string> {
     let key: string
     if (this.flags['with-key']) {
-      key = (await readStdin()).trim()
-    } else if (this.interactive) {
-      const { password } = await import('@inquirer/prompts')
-      key = (await password({ message: 'API key', mask: '*' }, { output: process.stderr })).trim()
+      key = (await this.io.readStdin()).trim()
+    } else if (this.io.canPrompt) {
+      key = (await this.io.askSecret('API key')).trim()
     } else {
       throw usageError(
         'No API key given: not on a terminal, so pay cannot ask for it.',

@@ -1,9 +1,5 @@
-import { sanitizeCell, sanitizeText } from './sanitize.js'
-
-export type Rec = Record<string, unknown>
-
-export const isRecord = (value: unknown): value is Rec =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
+import { sanitizeCell } from './sanitize.js'
 
 /** The value at a dotted path, and the object holding it (for the currency next to an amount). */
 export function lookup(record: Rec, path: string): { value: unknown; parent: Rec | undefined } {
@@ -49,15 +45,6 @@ export function formatAmount(amount: unknown, currency: unknown): string {
     text = plain(amount)
   }
   return code === '' ? text : `${text} ${code}`
-}
-
-/** Any value as one line of plain text (not yet sanitised). */
-export function plain(value: unknown): string {
-  if (value === undefined || value === null) return ''
-  if (typeof value === 'string') return value
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : JSON.stringify(value)
-  return JSON.stringify(value)
 }
 
 export const STATUS_COLOURS: Record<string, number> = {

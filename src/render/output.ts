@@ -1,21 +1,41 @@
 import { createRequire } from 'node:module'
 import type { Writable } from 'node:stream'
 import { PayError } from '../errors.js'
-import type { BulkResult } from '../lib/bulk.js'
+import { plain, type Rec, sanitizeText } from '../values.js'
 import { flagForField } from './fields.js'
-import { cellText, lookup, plain, type Rec, tsvCell } from './format.js'
-import { sanitizeCell, sanitizeText, toJson } from './sanitize.js'
+import { cellText, lookup, tsvCell } from './format.js'
+import { sanitizeCell, toJson } from './sanitize.js'
 import { columnHeader, type View } from './views.js'
 
-type Stream = Writable & { isTTY?: boolean; columns?: number }
+export type Stream = Writable & { isTTY?: boolean; columns?: number }
+
+/** What rendering needs to know of the terminal (the cli's IO object provides it). */
+export interface Screen {
+  readonly stdout: Stream
+  readonly stderr: Stream
+  /** stdout is a terminal: tables; otherwise TSV. */
+  readonly stdoutIsTerminal: boolean
+  readonly stderrIsTerminal: boolean
+  /** Colour on stdout (a terminal, and NO_COLOR unset). */
+  readonly colour: boolean
+  readonly stderrColour: boolean
+  /** Columns available for a table. */
+  readonly width: number
+}
+
+/** One id's outcome in a bulk run, as printed by --json: `{id, ok, status, error}`. */
+export interface BulkRow {
+  id: string
+  ok: boolean
+  /** What happened: "deleted", "cancelled", "already_cancelled", "not_found", "failed", "not_done". */
+  status: string
+  error: string | null
+}
 
 export interface OutputOptions {
   json?: boolean
   quiet?: boolean
   columns?: string[]
-  stdout?: Stream
-  stderr?: Stream
-  env?: NodeJS.ProcessEnv
 }
 
 /**
@@ -28,22 +48,25 @@ export class Output {
   readonly columns?: string[]
   readonly stdout: Stream
   readonly stderr: Stream
-  /** stdout is a terminal: tables; otherwise TSV. */
-  readonly isTerminal: boolean
-  readonly colour: boolean
-  readonly stderrColour: boolean
 
-  constructor(options: OutputOptions = {}) {
-    const env = options.env ?? process.env
+  constructor(
+    private readonly screen: Screen,
+    options: OutputOptions = {},
+  ) {
     this.json = options.json ?? false
     this.quiet = options.quiet ?? false
     this.columns = options.columns
-    this.stdout = options.stdout ?? process.stdout
-    this.stderr = options.stderr ?? process.stderr
-    this.isTerminal = Boolean(this.stdout.isTTY)
-    const colourAllowed = !env.NO_COLOR && env.TERM !== 'dumb'
-    this.colour = this.isTerminal && colourAllowed
-    this.stderrColour = Boolean(this.stderr.isTTY) && colourAllowed
+    this.stdout = screen.stdout
+    this.stderr = screen.stderr
+  }
+
+  /** Colour on stdout, for cellText. */
+  get colour(): boolean {
+    return this.screen.colour
+  }
+
+  private get isTerminal(): boolean {
+    return this.screen.stdoutIsTerminal
   }
 
   /** One record: JSON, its id (--quiet), a key/value table (terminal) or key<TAB>value lines. */
@@ -81,8 +104,13 @@ export class Output {
     this.stdout.write(`${this.table(rows, header)}\n`)
   }
 
+  /** Under a list that showed only the first page. */
+  morePages(view: View): void {
+    this.stderr.write(`More ${view.plural} exist than this first page: add --all to fetch them all.\n`)
+  }
+
   /** Per-id results of a bulk command: JSON array, ids done (--quiet), a table or TSV. */
-  bulk(results: BulkResult[]): void {
+  bulk(results: BulkRow[]): void {
     if (this.json) return this.data(results)
     if (this.quiet) {
       this.stdout.write(
@@ -98,8 +126,8 @@ export class Output {
       this.stdout.write(rows.map((row) => `${row}\n`).join(''))
       return
     }
-    const colourFor = (r: BulkResult) => (r.ok ? 32 : r.status === 'not_done' ? 33 : 31)
-    const paint = (r: BulkResult) => {
+    const colourFor = (r: BulkRow) => (r.ok ? 32 : r.status === 'not_done' ? 33 : 31)
+    const paint = (r: BulkRow) => {
       const text = sanitizeText(r.status)
       return this.colour ? `\u001b[${colourFor(r)}m${text}\u001b[39m` : text
     }
@@ -127,7 +155,7 @@ export class Output {
   /** A warning on stderr, shown even under --json (scripts log stderr). */
   warn(message: string): void {
     this.stderr.write(
-      `${this.stderrColour ? '\u001b[33mWarning:\u001b[39m' : 'Warning:'} ${sanitizeText(message)}\n`,
+      `${this.screen.stderrColour ? '\u001b[33mWarning:\u001b[39m' : 'Warning:'} ${sanitizeText(message)}\n`,
     )
   }
 
@@ -147,7 +175,7 @@ export class Output {
       this.stderr.write(`${JSON.stringify(body).replace(/[\u007f-\u009f]/g, jsonEscape)}\n`)
       return
     }
-    const label = this.stderrColour ? '\u001b[31mError:\u001b[39m' : 'Error:'
+    const label = this.screen.stderrColour ? '\u001b[31mError:\u001b[39m' : 'Error:'
     const lines = [`${label} ${sanitizeText(error.message)}`]
     const entries = Object.entries(error.errors ?? {}).flatMap(([field, messages]) =>
       (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [
@@ -183,7 +211,7 @@ export class Output {
 
   private table(rows: string[][], header: string[] | undefined): string {
     const Table = loadTable()
-    const width = this.stdout.columns || 120
+    const width = this.screen.width
     const all = header ? [header, ...rows] : rows
     const colWidths = fitWidths(all, width)
     const table = new Table({

@@ -1,22 +1,4 @@
-/**
- * Server text is shown in caret notation before it reaches a terminal, so a title holding
- * escape sequences cannot move the cursor, recolour the screen or rewrite what was printed.
- * C0 controls become ^@ .. ^_, DEL becomes ^?, C1 controls become M-^@ .. M-^_ (as `cat -v`).
- * Tab and newline are kept.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
-
-function caret(char: string): string {
-  const code = char.charCodeAt(0)
-  if (code === 0x7f) return '^?'
-  if (code >= 0x80) return `M-^${String.fromCharCode(code - 0x80 + 0x40)}`
-  return `^${String.fromCharCode(code + 0x40)}`
-}
-
-export function sanitizeText(text: string): string {
-  return text.replace(CONTROL, caret)
-}
+import { sanitizeText } from '../values.js'
 
 /** One TSV cell: sanitised, and tab/newline written as \t and \n so rows and columns stay intact. */
 export function sanitizeCell(text: string): string {

@@ -1,10 +1,10 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { LockTimeoutError } from '../lib/file-lock.js'
-import { type Caller, HttpError, ownRecord, type Reply, SandboxApi } from './api.js'
+import { LockTimeoutError } from '../config/lock.js'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
 import { laterIso, type PackageRecord, type PaymentLinkRecord } from './records.js'
+import { type Caller, HttpError, ownRecord, type Reply, SandboxRoutes } from './routes.js'
 import type { RequestBody } from './rules.js'
 import { SandboxStore, StoreCorruptError } from './store.js'
 
@@ -114,7 +114,7 @@ function errorReply(error: unknown): Reply {
 
 class SandboxServer {
   readonly server: http.Server
-  private readonly api: SandboxApi
+  private readonly routes: SandboxRoutes
   private readonly callers = new Map<string, Caller>()
   private closing: Promise<void> | undefined
   baseUrl = ''
@@ -124,7 +124,7 @@ class SandboxServer {
     keys: string[],
     private readonly checkoutOrigin?: string,
   ) {
-    this.api = new SandboxApi(store)
+    this.routes = new SandboxRoutes(store)
     for (const key of keys) {
       const businessId = businessIdOf(key)
       this.callers.set(keyHash(key), {
@@ -194,7 +194,7 @@ class SandboxServer {
       if (method !== 'GET') throw methodNotAllowed(['GET'])
       return { status: 200, body: { service: 'pay-sandbox' } }
     }
-    for (const route of this.api.routes) {
+    for (const route of this.routes.routes) {
       const match = route.pattern.exec(path)
       if (!match) continue
       const handler = route.methods[method]

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { withFileLockSync } from '../lib/file-lock.js'
+import { withFileLockSync } from '../config/lock.js'
 import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from './records.js'
 
 /** The records of one business, each map keyed by `_id` in creation order. */

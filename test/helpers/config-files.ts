@@ -1,5 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { expect } from 'vitest'
+import { PayError } from '../../src/errors.js'
 import { tempDir } from './cli.js'
 
 /** A fresh config dir (not yet created) inside a new temp dir, as PAY_CONFIG_DIR. */
@@ -26,3 +28,14 @@ export const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8
 
 /** Root ignores file modes: permission-denied paths cannot be provoked when running as root. */
 export const isRoot = process.getuid?.() === 0
+
+/** The PayError that `run` throws (the test fails if it throws nothing, or something else). */
+export function thrown(run: () => unknown): PayError {
+  try {
+    run()
+  } catch (error) {
+    expect(error).toBeInstanceOf(PayError)
+    return error as PayError
+  }
+  throw new Error('expected an error')
+}

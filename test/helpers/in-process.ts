@@ -1,5 +1,5 @@
 import { Config } from '@oclif/core'
-import { BaseCommand } from '../../src/base-command.js'
+import { BaseCommand } from '../../src/cli/base-command.js'
 import { ROOT } from './cli.js'
 
 /**

@@ -11,7 +11,7 @@ import type { Json } from './links.js'
  * and killed at the end of each test (`afterEach(killStarted)`).
  */
 
-/** Bundles a source file (`src/sandbox/main.ts`) into a runnable .mjs in a temp dir. */
+/** Bundles a source file (`test/helpers/sandbox-main.ts`) into a runnable .mjs in a temp dir. */
 export async function bundleEntry(entry: string): Promise<{ file: string; inputs: string[] }> {
   const file = path.join(tempDir('pay-bundle-'), `${path.basename(entry, '.ts')}.mjs`)
   const result = await build({

@@ -1,45 +1,146 @@
+import http from 'node:http'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
-import { startSandbox } from '../../src/sandbox/server.js'
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
 import { tempDir } from './cli.js'
 
+/**
+ * A real sandbox on an ephemeral loopback port with its own store, and clients to talk to it
+ * directly: for the sandbox's own tests and to seed or check what an end-to-end run did.
+ */
+
+export const KEY_A = SANDBOX_KEY
+export const KEY_B = 'sk_test_second_business_0123456789'
+
+export const META_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/
+export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+export const OBJECT_ID = /^[0-9a-f]{24}$/
+
+export { tempDir }
+
+export interface Answer {
+  status: number
+  headers: Headers
+  text: string
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON; assertions check the shape
+  json: any
+}
+
+export interface Client {
+  call(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>
+}
+
+/** `key` null: no Authorization header. */
+export function clientFor(baseUrl: string, key: string | null = KEY_A): Client {
+  return {
+    async call(method, route, body, headers = {}) {
+      const response = await fetch(`${baseUrl}${route}`, {
+        method,
+        headers: {
+          Accept: 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(key === null ? {} : { Authorization: `Bearer ${key}` }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      })
+      const text = await response.text()
+      let json: unknown
+      try {
+        json = JSON.parse(text)
+      } catch {
+        json = undefined
+      }
+      return { status: response.status, headers: response.headers, text, json }
+    },
+  }
+}
+
 export interface TestSandbox {
+  sandbox: RunningSandbox
   baseUrl: string
+  /** The first business's key (KEY_A, the well-known sandbox key, by default). */
   key: string
   dir: string
   /** Seeded package ids of the key's business. */
   packageIds: string[]
   /** Env for runCli: this sandbox as the target, no profile needed. */
   env: Record<string, string>
-  /** A raw authenticated request to the sandbox, to check what it holds. */
+  /** A raw authenticated request as the first business, to check what the sandbox holds. */
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the sandbox answers
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>
+  /** Clients of the first and the second business. */
+  a: Client
+  b: Client
   close(): Promise<void>
 }
 
-/** A real sandbox on an ephemeral loopback port with its own store, for end-to-end tests. */
-export async function startTestSandbox(keys: string[] = [SANDBOX_KEY]): Promise<TestSandbox> {
-  const dir = tempDir('pay-sandbox-')
+/** A sandbox with two businesses (KEY_A, KEY_B unless `keys` says otherwise) on a fresh store. */
+export async function startTestSandbox(
+  options: { dir?: string; keys?: string[] } = {},
+): Promise<TestSandbox> {
+  const { dir = tempDir('pay-sandbox-'), keys = [KEY_A, KEY_B] } = options
   const sandbox = await startSandbox({ dir, keys, port: 0 })
   const key = keys[0]
+  const a = clientFor(sandbox.baseUrl, key)
   return {
+    sandbox,
     baseUrl: sandbox.baseUrl,
     key,
     dir,
     packageIds: sandbox.packages[key].map((p) => p._id),
     env: { PAY_API_KEY: key, PAY_BASE_URL: sandbox.baseUrl, PAY_SANDBOX_DIR: dir },
     async request(method, path, body) {
-      const response = await fetch(`${sandbox.baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          accept: 'application/json',
-          'content-type': 'application/json',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-      const text = await response.text()
-      return { status: response.status, body: text ? JSON.parse(text) : undefined }
+      const answer = await a.call(method, path, body)
+      return { status: answer.status, body: answer.text ? JSON.parse(answer.text) : undefined }
     },
+    a,
+    b: clientFor(sandbox.baseUrl, keys[1] ?? KEY_B),
     close: () => sandbox.close(),
   }
+}
+
+export const VALID_LINK = { email: 'ada@example.com', currency: 'NGN', amount: '25.50', title: 'Invoice 42' }
+export const VALID_TOKEN = { email: 'ada@example.com', title: 'Card on file', description: 'Monthly billing' }
+
+export const invalid = (errors: Record<string, string[]>) => ({
+  message: 'The given data was invalid.',
+  errors,
+})
+export const required = (field: string) => [`The ${field} field is required.`]
+
+export interface RawAnswer {
+  status: number
+  headers: import('node:http').IncomingHttpHeaders
+  text: string
+}
+
+/** A request through node:http, for what fetch refuses to send (a Host header, a chunked body, odd methods). */
+export function rawRequest(
+  baseUrl: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer[] },
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${baseUrl}${options.path}`,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+      },
+    )
+    request.on('error', reject)
+    if (Array.isArray(options.body)) {
+      for (const chunk of options.body) request.write(chunk)
+      request.end()
+    } else {
+      request.end(options.body)
+    }
+  })
 }

@@ -1,4 +1,6 @@
 import fc from 'fast-check'
+import { expect } from 'vitest'
+import { PayError } from '../../src/errors.js'
 
 /**
  * Random answers a server might send, as JSON text (parsed by the test exactly as pay parses
@@ -230,3 +232,14 @@ export const ANSWER_TEXT: fc.Arbitrary<string> = fc.oneof(
   SERVER_TEXT,
   SERVER_TEXT.map((title) => `<html><title>${title}</title></html>`),
 )
+
+/** Only a PayError may come out of `render`. */
+export function onlyPayErrors(render: () => void): PayError | undefined {
+  try {
+    render()
+    return undefined
+  } catch (error) {
+    expect(error, String((error as Error)?.stack)).toBeInstanceOf(PayError)
+    return error as PayError
+  }
+}

@@ -1,8 +1,7 @@
-import type { LinkInput } from '../../api/client.js'
-import { BaseCommand, outputFlags } from '../../base-command.js'
-import { askForMissing } from '../../lib/input.js'
-import { checkLink, linkFieldsFromFlags, linkFlags, linkQuestions } from '../../lib/link-fields.js'
-import { LINK_VIEW } from '../../render/views.js'
+import type { LinkInput } from '../../api/types.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
+import { LINK_FIELDS, LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Create a payment link'
@@ -17,16 +16,16 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     '<%= config.bin %> -p sandbox links create --email test@example.com --currency USD --amount 10 --title Test --json',
   ]
 
-  static flags = { ...linkFlags, ...outputFlags }
+  static flags = { ...LINK_FIELDS.flags, ...outputFlags }
 
   async run(): Promise<void> {
-    const fields = linkFieldsFromFlags(this.flags)
-    checkLink(fields)
+    const fields = LINK_FIELDS.fromFlags(this.flags)
+    LINK_FIELDS.check(fields)
     // On a terminal, a missing key or a refused base URL is reported before any question.
-    const early = this.interactive ? await this.api() : undefined
-    await askForMissing(fields as Record<string, string | undefined>, linkQuestions, this.interactive)
+    const early = this.io.canPrompt ? await this.api() : undefined
+    await LINK_FIELDS.fillMissing(fields, this.io)
     const { api } = early ?? (await this.api())
-    const link = await api.createLink(fields as LinkInput)
+    const link = await api.createLink(fields as unknown as LinkInput)
     this.out.record(link, LINK_VIEW)
   }
 }

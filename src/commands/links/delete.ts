@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core'
-import { BaseCommand, consentFlags, outputFlags } from '../../base-command.js'
-import { deleteMany } from '../../lib/delete-many.js'
-import { LINK_VIEW } from '../../render/views.js'
+import { deleteMany } from '../../bulk/delete.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { consentFlags, outputFlags } from '../../cli/flags.js'
+import { LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static summary = 'Delete payment links'
@@ -30,8 +31,9 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
       ids: this.positionals,
       view: LINK_VIEW,
       target,
-      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'], interactive: this.interactive },
+      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'] },
       out: this.out,
+      io: this.io,
       remove: (id) => api.deleteLink(id),
     })
   }

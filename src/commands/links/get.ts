@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
-import { BaseCommand, outputFlags } from '../../base-command.js'
-import { LINK_VIEW } from '../../render/views.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
+import { LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static summary = 'Show one payment link'

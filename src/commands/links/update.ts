@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
-import { BaseCommand, outputFlags } from '../../base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
-import { checkLink, linkFieldsFromFlags, linkFlags, mergeLinkUpdate } from '../../lib/link-fields.js'
-import { LINK_VIEW } from '../../render/views.js'
+import { LINK_FIELDS, LINK_VIEW, mergeLinkUpdate } from '../../resources/links.js'
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static summary = 'Change a payment link'
@@ -18,18 +18,14 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static args = {
     id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
   }
-  static flags = { ...linkFlags, ...outputFlags }
+  static flags = { ...LINK_FIELDS.flags, ...outputFlags }
 
   async run(): Promise<void> {
-    const changes = linkFieldsFromFlags(this.flags)
+    const changes = LINK_FIELDS.fromFlags(this.flags)
     if (Object.keys(changes).length === 0) {
-      throw usageError(
-        'Nothing to change.',
-        'Give at least one of --email, --currency, --amount, --title, --phone, ' +
-          '--description, --redirect-url, --reference, --reference-2, --send-email.',
-      )
+      throw usageError('Nothing to change.', `Give at least one of ${LINK_FIELDS.flagNames.join(', ')}.`)
     }
-    checkLink(changes)
+    LINK_FIELDS.check(changes)
     const { api } = await this.api()
     const current = await api.getLink(this.args.id)
     const updated = await api.updateLink(this.args.id, mergeLinkUpdate(current, changes))

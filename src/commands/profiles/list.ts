@@ -1,6 +1,8 @@
-import { BaseCommand, outputFlags } from '../../base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
+import { sandboxProfile } from '../../cli/sandbox-profile.js'
 import { profileSummaries } from '../../config/profiles.js'
-import { PROFILE_VIEW } from '../../render/views.js'
+import { PROFILE_VIEW } from '../../resources/profiles.js'
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static summary = 'List profiles'
@@ -9,6 +11,6 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static flags = { ...outputFlags }
 
   async run(): Promise<void> {
-    this.out.list(profileSummaries(), PROFILE_VIEW)
+    this.out.list(profileSummaries(sandboxProfile()), PROFILE_VIEW)
   }
 }

@@ -1,8 +1,11 @@
 import { Args } from '@oclif/core'
-import { BaseCommand, outputFlags } from '../../base-command.js'
-import { configDir, profileSummaries, readConfig } from '../../config/profiles.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
+import { sandboxProfile } from '../../cli/sandbox-profile.js'
+import { configDir, readConfig } from '../../config/file.js'
+import { profileSummaries } from '../../config/profiles.js'
 import { usageError } from '../../errors.js'
-import { PROFILE_VIEW } from '../../render/views.js'
+import { PROFILE_VIEW } from '../../resources/profiles.js'
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static summary = 'Show one profile (default: the one in use)'
@@ -16,7 +19,7 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
     if (name === undefined) {
       throw usageError('No profile is selected.', 'Name one, or run `pay login` / `pay profiles use NAME`.')
     }
-    const profile = profileSummaries().find((candidate) => candidate.name === name)
+    const profile = profileSummaries(sandboxProfile()).find((candidate) => candidate.name === name)
     if (!profile) throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
     const keySource = process.env.PAY_API_KEY ? 'PAY_API_KEY (overrides the profile)' : 'profile'
     this.out.record({ ...profile, key_source: keySource }, PROFILE_VIEW)

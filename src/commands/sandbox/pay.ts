@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core'
-import { BaseCommand, outputFlags } from '../../base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
 import { PayError } from '../../errors.js'
-import { LINK_VIEW } from '../../render/views.js'
+import { LINK_VIEW } from '../../resources/links.js'
 import { sandboxDir } from '../../sandbox/constants.js'
 
 export default class SandboxPay extends BaseCommand<typeof SandboxPay> {

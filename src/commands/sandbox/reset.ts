@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
 import { sandboxDir } from '../../sandbox/constants.js'
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../base-command.js'
+import { BaseCommand } from '../../cli/base-command.js'
 import { formatAmount } from '../../render/format.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../sandbox/constants.js'
 
@@ -58,11 +58,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     if (!['127.0.0.1', 'localhost', '::1'].includes(this.flags.host)) {
       this.out.warn(`The sandbox is bound to ${this.flags.host}: other machines can reach it.`)
     }
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve()
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
-    })
+    // Ctrl-C or SIGTERM closes the server; a second Ctrl-C quits at once.
+    await new Promise<void>((resolve) => this.io.onInterrupt(resolve, { terminate: true }))
     await sandbox.close()
   }
 }

@@ -1,8 +1,9 @@
 import { Args, Flags } from '@oclif/core'
-import { BaseCommand, consentFlags, outputFlags } from '../../base-command.js'
+import { cancelSubscriptions } from '../../bulk/cancel.js'
+import { collectIds } from '../../bulk/ids.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { consentFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
-import { cancelSubscriptions } from '../../lib/cancel-subscriptions.js'
-import { collectIds } from '../../lib/id-list.js'
 
 export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   static summary = 'Cancel subscriptions by id: one, or thousands from a file'
@@ -36,7 +37,7 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   }
 
   async run(): Promise<void> {
-    const ids = await collectIds(this.positionals, this.flags['from-file'])
+    const ids = await collectIds(this.positionals, this.flags['from-file'], this.io)
     if (ids.length === 0) {
       throw usageError(
         'No subscription ids given.',
@@ -48,8 +49,9 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
       api,
       ids,
       target,
-      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'], interactive: this.interactive },
+      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'] },
       out: this.out,
+      io: this.io,
       concurrency: this.flags.concurrency,
       reportFile: this.flags.report,
     })

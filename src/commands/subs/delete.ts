@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core'
-import { BaseCommand, consentFlags, outputFlags } from '../../base-command.js'
-import { deleteMany } from '../../lib/delete-many.js'
-import { SUBSCRIPTION_VIEW } from '../../render/views.js'
+import { deleteMany } from '../../bulk/delete.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { consentFlags, outputFlags } from '../../cli/flags.js'
+import { SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static summary = 'Delete subscriptions (cannot be undone)'
@@ -30,8 +31,9 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
       ids: this.positionals,
       view: SUBSCRIPTION_VIEW,
       target,
-      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'], interactive: this.interactive },
+      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'] },
       out: this.out,
+      io: this.io,
       irreversible: true,
       remove: (id) => api.deleteSubscription(id),
     })

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
-import { BaseCommand, outputFlags } from '../../base-command.js'
-import { SUBSCRIPTION_VIEW } from '../../render/views.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
+import { SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsGet extends BaseCommand<typeof SubsGet> {
   static summary = 'Show one subscription with its package'

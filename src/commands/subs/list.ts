@@ -1,7 +1,10 @@
-import { Flags } from '@oclif/core'
-import { BaseCommand, outputFlags } from '../../base-command.js'
-import { plain, type Rec } from '../../render/format.js'
-import { SUBSCRIPTION_VIEW } from '../../render/views.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { allPagesFlag, outputFlags } from '../../cli/flags.js'
+import {
+  SUBSCRIPTION_FILTER_FLAGS,
+  SUBSCRIPTION_VIEW,
+  subscriptionFilter,
+} from '../../resources/subscriptions.js'
 
 export default class SubsList extends BaseCommand<typeof SubsList> {
   static summary = 'List subscriptions'
@@ -14,25 +17,12 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
     '<%= config.bin %> subs list --email jane@example.com --json',
   ]
 
-  static flags = {
-    status: Flags.string({
-      description: 'Only subscriptions with this status (e.g. created, cancel); case-insensitive.',
-    }),
-    email: Flags.string({ description: 'Only subscriptions of this customer e-mail; case-insensitive.' }),
-    all: Flags.boolean({ description: 'Fetch every page, not only the first.' }),
-    ...outputFlags,
-  }
+  static flags = { ...SUBSCRIPTION_FILTER_FLAGS, ...allPagesFlag, ...outputFlags }
 
   async run(): Promise<void> {
     const { api } = await this.api()
     const { items, more } = await api.listSubscriptions({ all: this.flags.all })
-    const { status, email } = this.flags
-    const lower = (value: unknown) => plain(value).toLowerCase()
-    const matches = (sub: Rec) =>
-      (status === undefined || lower(sub.status) === status.toLowerCase()) &&
-      (email === undefined || lower(sub.email) === email.toLowerCase())
-    this.out.list(items.filter(matches), SUBSCRIPTION_VIEW)
-    if (more)
-      this.out.stderr.write('More subscriptions exist than this first page: add --all to fetch them all.\n')
+    this.out.list(items.filter(subscriptionFilter(this.flags)), SUBSCRIPTION_VIEW)
+    if (more) this.out.morePages(SUBSCRIPTION_VIEW)
   }
 }

@@ -1,9 +1,9 @@
-import { Args, Flags } from '@oclif/core'
-import type { SubscriptionUpdate } from '../../api/client.js'
-import { BaseCommand, outputFlags } from '../../base-command.js'
+import { Args } from '@oclif/core'
+import type { SubscriptionUpdate } from '../../api/types.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
-import { checkFields, rules } from '../../lib/input.js'
-import { SUBSCRIPTION_VIEW } from '../../render/views.js'
+import { SUBSCRIPTION_CHANGE_FIELDS, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
   static summary = "Change a subscription's e-mail, phone or status"
@@ -17,26 +17,15 @@ export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
   static args = {
     id: Args.string({ description: 'Subscription id (_id).', required: true, ignoreStdin: true }),
   }
-  static flags = {
-    email: Flags.string({ description: 'New customer e-mail address.' }),
-    phone: Flags.string({ description: 'New customer phone number.' }),
-    status: Flags.string({ description: 'New status (the service documents "cancel").' }),
-    ...outputFlags,
-  }
+  static flags = { ...SUBSCRIPTION_CHANGE_FIELDS.flags, ...outputFlags }
 
   async run(): Promise<void> {
-    const changes: SubscriptionUpdate = {
-      email: this.flags.email,
-      phone_no: this.flags.phone,
-      status: this.flags.status,
-    }
-    for (const key of Object.keys(changes) as (keyof SubscriptionUpdate)[]) {
-      if (changes[key] === undefined) delete changes[key]
-    }
+    const changes = SUBSCRIPTION_CHANGE_FIELDS.fromFlags(this.flags)
     if (Object.keys(changes).length === 0)
       throw usageError('Nothing to change.', 'Give --email, --phone or --status.')
-    checkFields({ email: changes.email }, { email: [rules.email] })
+    SUBSCRIPTION_CHANGE_FIELDS.check(changes)
     const { api } = await this.api()
-    this.out.record(await api.updateSubscription(this.args.id, changes), SUBSCRIPTION_VIEW)
+    const updated = await api.updateSubscription(this.args.id, changes as SubscriptionUpdate)
+    this.out.record(updated, SUBSCRIPTION_VIEW)
   }
 }

@@ -1,0 +1,322 @@
+import { randomUUID } from 'node:crypto'
+import type { Got, Response } from 'got'
+import { PayError } from '../errors.js'
+import { sanitizeText } from '../values.js'
+import { errorFromResponse, parseAnyBody, parseBody } from './reader.js'
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+export interface TransportOptions {
+  baseUrl: string
+  apiKey: string
+  /** Bounds all the HTTP work of one request, retries included. */
+  timeoutMs: number
+  userAgent: string
+  /** Receives --debug trace lines (already free of secrets). */
+  debug?: (line: string) => void
+  /** Retries after the first attempt, for GET/PUT/DELETE. */
+  retryLimit?: number
+  /** First backoff delay; doubles per retry. */
+  retryBaseMs?: number
+  /** Longest wait a Retry-After header may ask for. */
+  retryAfterCapMs?: number
+}
+
+export interface ApiResponse {
+  status: number
+  /** Parsed JSON, or undefined for an empty body (204); with `anyBody`, text that is not JSON. */
+  body: unknown
+}
+
+export interface SendOptions {
+  /**
+   * Accept a 2xx body that is not JSON (returned as text) instead of failing: for answers
+   * whose body carries nothing the command needs, such as a delete.
+   */
+  anyBody?: boolean
+}
+
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504])
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+])
+/** OpenSSL's verdicts on a server certificate, as pay words them (never retried). */
+const CERTIFICATE_PROBLEMS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed and not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'chains to a self-signed certificate that is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'comes from an issuer that is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'could not be verified',
+  CERT_HAS_EXPIRED: 'has expired',
+  CERT_NOT_YET_VALID: 'is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'is not for this host name',
+}
+const DEBUG_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after', 'location', 'x-request-id']
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
+
+const isLoopback = (host: string) => LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host)
+
+/** A base URL the key may be sent to: https anywhere, http only to this machine. */
+export function checkBaseUrl(baseUrl: string): URL {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    throw new PayError(`The base URL "${baseUrl}" is not a valid URL.`, {
+      kind: 'usage',
+      hint: 'Give it as https://host[/path] with --base-url, PAY_BASE_URL or `pay login --base-url`.',
+    })
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new PayError(`The base URL "${url.origin}${url.pathname}…" carries a user, query or fragment.`, {
+      kind: 'usage',
+      hint: 'Give it as https://host[/path]: the API key is the only credential pay sends.',
+    })
+  }
+  if (url.protocol === 'https:') return url
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return url
+  if (url.protocol === 'http:') {
+    throw new PayError(`Refusing to send the API key over plain http to ${url.host}.`, {
+      kind: 'usage',
+      hint: 'Use an https:// base URL; http:// is allowed only for loopback addresses (127.0.0.1, localhost).',
+    })
+  }
+  throw new PayError(`The base URL "${baseUrl}" must start with https:// (or http:// for loopback).`, {
+    kind: 'usage',
+  })
+}
+
+let gotModule: Got | undefined
+
+export class Transport {
+  readonly origin: string
+  private readonly base: string
+  private readonly options: Required<Omit<TransportOptions, 'debug'>> & Pick<TransportOptions, 'debug'>
+
+  constructor(options: TransportOptions) {
+    const url = checkBaseUrl(options.baseUrl)
+    this.origin = url.origin
+    this.base = url.href.replace(/\/+$/, '')
+    this.options = { retryLimit: 2, retryBaseMs: 250, retryAfterCapMs: 5000, ...options }
+  }
+
+  /** Absolute URL for an API path, or a URL the service handed out (next page), if same origin. */
+  url(pathOrUrl: string): string {
+    if (!/^https?:\/\//i.test(pathOrUrl)) return `${this.base}${pathOrUrl}`
+    const url = new URL(pathOrUrl)
+    if (url.origin !== this.origin) {
+      throw new PayError(`The service pointed to ${url.origin}, outside ${this.origin}; not following it.`, {
+        kind: 'unavailable',
+        hint: 'The API key is only ever sent to the base URL of the profile.',
+      })
+    }
+    return url.href
+  }
+
+  async send(
+    method: Method,
+    pathOrUrl: string,
+    body?: unknown,
+    options: SendOptions = {},
+  ): Promise<ApiResponse> {
+    try {
+      return await this.attempt(method, pathOrUrl, body, options)
+    } catch (error) {
+      throw this.scrub(error)
+    }
+  }
+
+  private async attempt(
+    method: Method,
+    pathOrUrl: string,
+    body: unknown,
+    options: SendOptions,
+  ): Promise<ApiResponse> {
+    const url = this.url(pathOrUrl)
+    const got = await loadGot()
+    const deadline = Date.now() + this.options.timeoutMs
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      authorization: `Bearer ${this.options.apiKey}`,
+      'user-agent': this.options.userAgent,
+    }
+    if (method === 'POST') headers['idempotency-key'] = randomUUID()
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const retries = method === 'POST' ? 0 : this.options.retryLimit
+
+    for (let attempt = 0; ; attempt += 1) {
+      const remaining = deadline - Date.now()
+      if (remaining <= 0) throw this.timedOut()
+      this.trace(`> ${method} ${url}`)
+      for (const [name, value] of Object.entries(headers)) {
+        this.trace(`> ${name}: ${name === 'authorization' ? 'Bearer [REDACTED]' : value}`)
+      }
+      const started = Date.now()
+      let response: Response<string> | undefined
+      let failure: PayError
+      try {
+        response = await got(url, {
+          method,
+          headers,
+          body: payload,
+          throwHttpErrors: false,
+          followRedirect: false,
+          retry: { limit: 0 },
+          timeout: { request: remaining },
+          responseType: 'text',
+        })
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? ''
+        // got's ReadError: the status line arrived, then the connection closed mid-body.
+        const cutOff = (error as { name?: string }).name === 'ReadError'
+        this.trace(
+          `< ${code || 'error'}${cutOff ? ' (answer cut off)' : ''} after ${Date.now() - started} ms`,
+        )
+        if (code === 'ETIMEDOUT' && Date.now() >= deadline - 5) throw this.timedOut()
+        failure = cutOff ? this.cutOff() : this.connectionError(code)
+        if (attempt >= retries || !(CONNECTION_ERRORS.has(code) || code === 'ETIMEDOUT')) throw failure
+        await this.backoff(attempt, undefined, deadline, failure)
+        continue
+      }
+
+      const status = response.statusCode
+      this.trace(`< ${status} ${response.statusMessage ?? ''} (${Date.now() - started} ms)`.trimEnd())
+      for (const name of DEBUG_RESPONSE_HEADERS) {
+        const value = response.headers[name]
+        if (value !== undefined) this.trace(`< ${name}: ${sanitizeText(String(value))}`)
+      }
+      if (status >= 200 && status < 300) {
+        if (options.anyBody) return { status, body: parseAnyBody(response.body) }
+        const body = parseBody(status, response.body, response.headers['content-type'], (text) =>
+          this.redact(text),
+        )
+        return { status, body }
+      }
+      if (status >= 300 && status < 400) throw this.redirected(status, response.headers.location)
+      failure = errorFromResponse(status, response.body, response.headers['content-type'], (text) =>
+        this.redact(text),
+      )
+      if (attempt >= retries || !RETRYABLE_STATUS.has(status)) throw failure
+      await this.backoff(attempt, response.headers['retry-after'], deadline, failure)
+    }
+  }
+
+  private async backoff(
+    attempt: number,
+    retryAfter: string | undefined,
+    deadline: number,
+    failure: PayError,
+  ) {
+    const asked = parseRetryAfter(retryAfter)
+    const wait =
+      asked === undefined
+        ? this.options.retryBaseMs * 2 ** attempt
+        : Math.min(asked, this.options.retryAfterCapMs)
+    if (Date.now() + wait >= deadline) throw failure
+    this.trace(`retrying in ${wait} ms (attempt ${attempt + 2} of ${this.options.retryLimit + 1})`)
+    await new Promise((resolve) => setTimeout(resolve, wait))
+  }
+
+  private trace(line: string) {
+    this.options.debug?.(this.redact(line))
+  }
+
+  /** The key, wherever a server echoed it into text pay would print, as [REDACTED]. */
+  private redact(text: string): string {
+    const key = this.options.apiKey
+    return key.length >= 4 && text.includes(key) ? text.split(key).join('[REDACTED]') : text
+  }
+
+  /** The same error with the key redacted from its text, if a server echoed it there. */
+  private scrub(error: unknown): unknown {
+    if (!(error instanceof PayError)) return error
+    const key = this.options.apiKey
+    const texts = [error.message, error.hint ?? '', ...Object.entries(error.errors ?? {}).flat(2)]
+    if (!texts.some((text) => text.includes(key))) return error
+    const errors = error.errors
+      ? Object.fromEntries(
+          Object.entries(error.errors).map(([field, messages]) => [
+            this.redact(field),
+            messages.map((m) => this.redact(m)),
+          ]),
+        )
+      : undefined
+    return new PayError(this.redact(error.message), {
+      kind: error.kind,
+      status: error.status,
+      errors,
+      hint: error.hint && this.redact(error.hint),
+    })
+  }
+
+  private timedOut(): PayError {
+    const seconds = this.options.timeoutMs / 1000
+    return new PayError(`No answer from ${this.origin} within ${seconds} s.`, {
+      kind: 'unavailable',
+      hint: 'Raise the limit with --timeout SECONDS (or PAY_TIMEOUT) if the service is just slow.',
+    })
+  }
+
+  private connectionError(code: string): PayError {
+    const reasons: Record<string, string> = {
+      ECONNREFUSED: 'connection refused',
+      ECONNRESET: 'the connection was reset',
+      EPIPE: 'the connection was closed',
+      ENOTFOUND: 'host not found',
+      EAI_AGAIN: 'name lookup failed',
+      EHOSTUNREACH: 'host unreachable',
+      ETIMEDOUT: 'the connection timed out',
+    }
+    const certificate = CERTIFICATE_PROBLEMS[code]
+    if (certificate) {
+      return new PayError(`Could not reach ${this.origin}: its TLS certificate ${certificate}.`, {
+        kind: 'unavailable',
+        hint: 'If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
+      })
+    }
+    return new PayError(`Could not reach ${this.origin}: ${reasons[code] ?? (code || 'network error')}.`, {
+      kind: 'unavailable',
+    })
+  }
+
+  private cutOff(): PayError {
+    return new PayError(`The answer from ${this.origin} was cut off: the connection closed before its end.`, {
+      kind: 'unavailable',
+    })
+  }
+
+  private redirected(status: number, location: string | undefined): PayError {
+    let where = ''
+    try {
+      if (location) where = ` to ${new URL(location, this.base).origin}`
+    } catch {}
+    return new PayError(
+      `The service answered ${status} with a redirect${where}; pay does not follow redirects.`,
+      {
+        kind: 'unavailable',
+        hint: 'Redirects would carry the API key elsewhere. Check the base URL of the profile.',
+      },
+    )
+  }
+}
+
+/** Retry-After as milliseconds: seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
+  // An HTTP date names its day and month; anything else (-5, 1.5) is not one.
+  if (!/^[a-z]{3}, /i.test(value.trim())) return undefined
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}
+
+async function loadGot(): Promise<Got> {
+  gotModule ??= (await import('got')).default
+  return gotModule
+}

@@ -1,0 +1,47 @@
+import type { Rec } from '../values.js'
+
+/** Request bodies, field names as the service spells them (spec section 4). */
+export interface TokenInput {
+  email: string
+  title: string
+  description: string
+  phone_no?: string
+  redirect_url?: string
+}
+
+export interface LinkInput {
+  email: string
+  currency: string
+  /** Decimal amount as text, exactly as typed: never passed through a float. */
+  amount: string
+  title: string
+  phone_no?: string
+  description?: string
+  redirect_url?: string
+  reference?: string
+  reference_2?: string
+  send_email?: boolean
+}
+
+export interface SubscriptionInput {
+  package_id: string
+  email: string
+  phone_no?: string
+}
+
+export interface SubscriptionUpdate {
+  email?: string
+  phone_no?: string
+  status?: string
+}
+
+export interface ListOptions {
+  /** Follow every page; otherwise only the first. */
+  all?: boolean
+}
+
+export interface ListResult {
+  items: Rec[]
+  /** More pages exist that were not fetched. */
+  more: boolean
+}

@@ -1,0 +1,131 @@
+import { Command, Errors, type Interfaces } from '@oclif/core'
+import { PayApi } from '../api/client.js'
+import { type Credentials, resolveCredentials } from '../config/credentials.js'
+import { redactKey } from '../config/profiles.js'
+import { PayError } from '../errors.js'
+import { Output } from '../render/output.js'
+import { type Connection, connectSandbox } from '../sandbox/connection.js'
+import { globalFlags } from './flags.js'
+import { type IO, ProcessIO } from './io.js'
+import { sandboxProfile } from './sandbox-profile.js'
+
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BaseCommand)['baseFlags'] & T['flags']
+>
+export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+/** Where the command's requests go, for confirmations and messages. */
+export interface Target {
+  profile: string
+  baseUrl: string
+}
+
+/**
+ * Every command's parent: the global flags, one parse into this.flags/this.args, the API
+ * client set-up, and one catch() that prints a clean error and exits with the code of its kind.
+ */
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static baseFlags = globalFlags
+
+  protected flags!: CommandFlags<T>
+  protected args!: CommandArgs<T>
+  /** Every positional argument, for commands that take a list of ids. */
+  protected positionals: string[] = []
+  protected readonly io: IO = new ProcessIO()
+  protected out: Output = new Output(this.io, { json: this.argv.includes('--json') })
+  private connection?: Connection
+
+  async init(): Promise<void> {
+    await super.init()
+    const { args, argv, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    })
+    this.flags = flags as CommandFlags<T>
+    this.args = args as CommandArgs<T>
+    this.positionals = argv as string[]
+    const { columns, quiet } = flags as { columns?: string; quiet?: boolean }
+    this.out = new Output(this.io, {
+      json: this.flags.json,
+      quiet,
+      columns: columns
+        ?.split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    })
+  }
+
+  protected credentials(): Credentials {
+    const credentials = resolveCredentials({
+      profile: this.flags.profile,
+      baseUrl: this.flags['base-url'],
+      builtIn: sandboxProfile(),
+    })
+    if (credentials.keyFromEnv) {
+      this.out.stderr.write(
+        `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.\n`,
+      )
+    }
+    return credentials
+  }
+
+  /** The API client for the selected profile; the sandbox profile starts a sandbox if none runs. */
+  protected async api(): Promise<{ api: PayApi; target: Target }> {
+    const credentials = this.credentials()
+    let baseUrl = credentials.baseUrl
+    if (credentials.builtIn) {
+      this.connection = await connectSandbox(baseUrl, credentials.apiKey)
+      baseUrl = this.connection.baseUrl
+    }
+    const api = this.client(baseUrl, credentials.apiKey)
+    const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
+    return { api, target: { profile: credentials.profile ?? '(environment)', baseUrl: label } }
+  }
+
+  /** A client for this base URL and key, with the command's timeout and --debug trace. */
+  protected client(baseUrl: string, apiKey: string): PayApi {
+    return new PayApi({
+      baseUrl,
+      apiKey,
+      timeoutMs: this.flags.timeout * 1000,
+      userAgent: `pay/${this.config.version} node/${process.versions.node}`,
+      debug: this.flags.debug ? (line) => this.out.stderr.write(`[debug] ${line}\n`) : undefined,
+    })
+  }
+
+  async finally(error: Error | undefined): Promise<void> {
+    await this.connection?.close()
+    return super.finally(error)
+  }
+
+  async catch(error: Error & { exitCode?: number }): Promise<void> {
+    const payError = toPayError(error, this.id)
+    this.out.error(payError)
+    if (this.argv.includes('--debug') && error.stack) this.out.stderr.write(`${error.stack}\n`)
+    // Printed already: oclif must only exit, with our code.
+    throw Object.assign(new Error(payError.message), {
+      skipOclifErrorHandling: true,
+      oclif: { exit: payError.exitCode },
+    })
+  }
+}
+
+/** Any error as a PayError: oclif's parse errors are usage errors, a cancelled prompt is 130. */
+export function toPayError(error: Error, commandId?: string): PayError {
+  const help = `See \`pay ${commandId?.replace(/:/g, ' ') ?? ''} --help\`.`
+  const flagParse = /^Parsing --(\S+) \n\t([\s\S]*?)\nSee more help with --help$/.exec(error.message ?? '')
+  if (flagParse) return new PayError(`--${flagParse[1]}: ${flagParse[2]}`, { kind: 'usage', hint: help })
+  if (error instanceof PayError) return error
+  if (error.name === 'ExitPromptError' || error.name === 'AbortPromptError') {
+    return new PayError('Cancelled.', { kind: 'cancelled' })
+  }
+  if (error instanceof Errors.CLIError && (error as Errors.CLIError).oclif?.exit === 2) {
+    return new PayError(error.message.replace(/\nSee more help with --help$/, ''), {
+      kind: 'usage',
+      hint: help,
+    })
+  }
+  return new PayError(error.message || String(error), { kind: 'general' })
+}

@@ -1,0 +1,80 @@
+import { PayError } from '../errors.js'
+import { type ConfigFile, configDir, configPath, readConfig } from './file.js'
+import { type BuiltInProfile, storedProfile } from './profiles.js'
+
+export interface ResolveInput {
+  profile?: string
+  baseUrl?: string
+  builtIn: BuiltInProfile
+  env?: NodeJS.ProcessEnv
+}
+
+/** Where a command sends its requests, and with which key. */
+export interface Credentials {
+  /** Profile name, or undefined when PAY_API_KEY + PAY_BASE_URL stand alone. */
+  profile?: string
+  apiKey: string
+  baseUrl: string
+  /** The built-in profile at its own address (the sandbox: may be served in-process). */
+  builtIn: boolean
+  /** PAY_API_KEY replaced the profile's key. */
+  keyFromEnv: boolean
+}
+
+/**
+ * Profile: --profile > PAY_PROFILE > current. Key: PAY_API_KEY > profile.
+ * Base URL: --base-url > PAY_BASE_URL > profile.
+ */
+export function resolveCredentials(input: ResolveInput): Credentials {
+  const env = input.env ?? process.env
+  const envKey = env.PAY_API_KEY || undefined
+  const baseOverride = input.baseUrl || env.PAY_BASE_URL || undefined
+  let name = input.profile || env.PAY_PROFILE || undefined
+  let source = input.profile ? 'given with --profile' : 'from PAY_PROFILE'
+
+  if (name === undefined && envKey && baseOverride) {
+    return { apiKey: envKey, baseUrl: baseOverride, builtIn: false, keyFromEnv: false }
+  }
+  let config: ConfigFile | undefined
+  if (name === undefined) {
+    config = readConfig(configDir(env))
+    name = config.current
+    source = `current in ${configPath(configDir(env))}`
+  }
+  if (name === undefined && envKey) {
+    throw new PayError('PAY_API_KEY is set, but there is no base URL to send it to.', {
+      kind: 'usage',
+      hint: 'Set PAY_BASE_URL or give --base-url, or select a profile with --profile.',
+    })
+  }
+  if (name === undefined) {
+    throw new PayError('No profile is selected and no API key is set.', {
+      kind: 'auth',
+      hint: 'Run `pay login`, set PAY_API_KEY and PAY_BASE_URL, or try the built-in sandbox with `-p sandbox`.',
+    })
+  }
+  if (name === input.builtIn.name) {
+    return {
+      profile: name,
+      apiKey: envKey ?? input.builtIn.apiKey,
+      baseUrl: baseOverride ?? input.builtIn.baseUrl,
+      builtIn: baseOverride === undefined,
+      keyFromEnv: envKey !== undefined,
+    }
+  }
+  config ??= readConfig(configDir(env))
+  const stored = storedProfile(config, name)
+  if (!stored) {
+    throw new PayError(`There is no profile named "${name}" (${source}).`, {
+      kind: 'usage',
+      hint: 'See `pay profiles list`, or create it with `pay login --profile NAME`.',
+    })
+  }
+  return {
+    profile: name,
+    apiKey: envKey ?? stored.api_key,
+    baseUrl: baseOverride ?? stored.base_url,
+    builtIn: false,
+    keyFromEnv: envKey !== undefined,
+  }
+}

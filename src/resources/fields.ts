@@ -1,0 +1,134 @@
+import { Flags, type Interfaces } from '@oclif/core'
+import type { IO } from '../cli/io.js'
+import { type FieldErrors, PayError, validationError } from '../errors.js'
+
+/**
+ * The fields of a request body as flags: one spec per flag names the service field it fills,
+ * its help, whether it is required (then it has a question) and its local rules. Local rules
+ * are keyed by the service's field names, so that they are shown exactly like a 422 from the
+ * service (under the flag's name, exit 3).
+ */
+
+export type Rule = (value: string, field: string) => string | undefined
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const AMOUNT = /^\d+(\.\d+)?$/
+const CURRENCY = /^[A-Za-z]{3}$/
+
+export const rules = {
+  email: (value: string, field: string) =>
+    EMAIL.test(value) ? undefined : `The ${field} must be a valid email address.`,
+  amount: (value: string, field: string) => {
+    if (!AMOUNT.test(value))
+      return `The ${field} must be a decimal number written like 25.50 (digits and one point).`
+    return /[1-9]/.test(value) ? undefined : `The ${field} must be greater than 0.`
+  },
+  currency: (value: string, field: string) =>
+    CURRENCY.test(value) ? undefined : `The ${field} must be a 3-letter currency code, like EUR.`,
+  notBlank: (value: string, field: string) =>
+    value.trim() === '' ? `The ${field} field is required.` : undefined,
+} satisfies Record<string, Rule>
+
+interface TextFieldSpec {
+  /** The service's name for the field (`phone_no` for `--phone`). */
+  field: string
+  description: string
+  /** Required: asked for with this question on a terminal, a usage error elsewhere. */
+  question?: string
+  rules?: Rule[]
+  boolean?: false
+}
+
+interface BooleanFieldSpec {
+  field: string
+  description: string
+  /** `--flag` / `--no-flag`, sent only when given. */
+  boolean: true
+}
+
+export type FieldSpec = TextFieldSpec | BooleanFieldSpec
+
+type FlagFor<S extends FieldSpec> = S extends BooleanFieldSpec
+  ? Interfaces.BooleanFlag<boolean>
+  : Interfaces.OptionFlag<string | undefined>
+
+/** Values under the service's field names, only those given. */
+export type FieldValues = Record<string, string | boolean | undefined>
+
+/** The fields of one request body, keyed by flag name, in the order they are asked for. */
+export class FieldSet<S extends Record<string, FieldSpec>> {
+  readonly flags: { [K in keyof S]: FlagFor<S[K]> }
+
+  constructor(private readonly specs: S) {
+    this.flags = Object.fromEntries(
+      Object.entries(specs).map(([flag, spec]) => [
+        flag,
+        spec.boolean
+          ? Flags.boolean({ description: spec.description, allowNo: true })
+          : Flags.string({ description: spec.description }),
+      ]),
+    ) as { [K in keyof S]: FlagFor<S[K]> }
+  }
+
+  /** Every flag of the set, as typed: `--email`, `--phone`. */
+  get flagNames(): string[] {
+    return Object.keys(this.specs).map((flag) => `--${flag}`)
+  }
+
+  /** The flags that were given, under the service's field names. */
+  fromFlags(flags: { [K in keyof S]?: unknown }): FieldValues {
+    const values: FieldValues = {}
+    for (const [flag, spec] of Object.entries(this.specs)) {
+      const value = flags[flag]
+      if (typeof value === 'string' || typeof value === 'boolean') values[spec.field] = value
+    }
+    return values
+  }
+
+  /** The local rules over the values present; all failures at once, as a 422 would list them. */
+  check(values: FieldValues): void {
+    const errors: FieldErrors = {}
+    for (const spec of this.textSpecs()) {
+      const value = values[spec.field]
+      if (typeof value !== 'string') continue
+      for (const check of spec.rules ?? []) {
+        const message = check(value, spec.field)
+        if (message) errors[spec.field] = [...(errors[spec.field] ?? []), message]
+      }
+    }
+    if (Object.keys(errors).length > 0) throw validationError(errors)
+  }
+
+  /**
+   * Fills in required fields the user did not pass: asked for on a terminal (validated as
+   * they are entered), otherwise a usage error naming every missing flag.
+   */
+  async fillMissing(values: FieldValues, io: Pick<IO, 'canPrompt' | 'ask'>): Promise<void> {
+    const missing = this.textSpecs().filter((spec) => spec.question && values[spec.field] === undefined)
+    if (missing.length === 0) return
+    if (!io.canPrompt) {
+      const flags = missing.map((spec) => `--${spec.flag}`)
+      throw new PayError(`Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}`, {
+        kind: 'usage',
+        hint: 'Pass them as flags (you are not on a terminal, so pay does not ask).',
+      })
+    }
+    for (const spec of missing) {
+      const checks = [rules.notBlank, ...(spec.rules ?? [])]
+      values[spec.field] = await io.ask({
+        message: spec.question ?? spec.field,
+        validate: (value) => {
+          for (const check of checks) {
+            const message = check(value, spec.field)
+            if (message) return message
+          }
+          return true
+        },
+      })
+    }
+  }
+
+  private textSpecs(): (TextFieldSpec & { flag: string })[] {
+    return Object.entries(this.specs).flatMap(([flag, spec]) => (spec.boolean ? [] : [{ ...spec, flag }]))
+  }
+}

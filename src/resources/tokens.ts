@@ -1,0 +1,34 @@
+import type { View } from '../render/views.js'
+import { FieldSet, rules } from './fields.js'
+
+/** The fields of `token create` (spec 4.1). */
+export const TOKEN_FIELDS = new FieldSet({
+  email: {
+    field: 'email',
+    description: 'Customer e-mail address.',
+    question: 'Customer e-mail',
+    rules: [rules.email],
+  },
+  title: { field: 'title', description: 'Title shown to the customer.', question: 'Title' },
+  description: { field: 'description', description: 'What the token is for.', question: 'Description' },
+  phone: { field: 'phone_no', description: 'Customer phone number.' },
+  'redirect-url': { field: 'redirect_url', description: 'Where the customer goes after activating.' },
+})
+
+export const TOKEN_VIEW: View = {
+  noun: 'token',
+  plural: 'tokens',
+  listColumns: ['_id', 'token', 'email', 'title', 'created_at'],
+  recordFields: [
+    '_id',
+    'token',
+    'activation_url',
+    'email',
+    'phone_no',
+    'title',
+    'description',
+    'redirect_url',
+    'created_at',
+    'updated_at',
+  ],
+}

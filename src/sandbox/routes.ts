@@ -1,0 +1,377 @@
+/** The routes of the service: each endpoint of the spec as a handler of a parsed request (the HTTP plumbing is in server.ts). */
+import {
+  envelopeTimestamp,
+  laterIso,
+  newObjectId,
+  newToken,
+  nowIso,
+  type PackageRecord,
+  type PaymentLinkRecord,
+  type SubscriptionRecord,
+  type TokenizationRecord,
+} from './records.js'
+import {
+  type Checked,
+  checkNewSubscription,
+  checkPaymentLink,
+  checkSubscriptionChanges,
+  checkTokenization,
+  definedOnly,
+  type PaymentLinkInput,
+  type RequestBody,
+} from './rules.js'
+import type { BusinessData, SandboxStore, StoreData } from './store.js'
+
+export const DEFAULT_PER_PAGE = 50
+export const MAX_PER_PAGE = 500
+
+/** The business behind an API key. */
+export interface Caller {
+  keyHash: string
+  businessId: number
+  packages: PackageRecord[]
+}
+
+export interface Reply {
+  status: number
+  body: unknown
+  headers?: Record<string, string>
+}
+
+/** A request answered with something other than 200: thrown by handlers, sent by the dispatcher. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+  }
+}
+
+const VALIDATION_MESSAGE = 'The given data was invalid.'
+
+const success = (data: unknown): Reply => ({
+  status: 200,
+  body: { success: true, data, errors: null, meta: { timestamp: envelopeTimestamp(), timezone: 'UTC' } },
+})
+
+/** Laravel's 422 body: no success, no meta. */
+function valid<T>(checked: Checked<T>): T {
+  if (!checked.ok) throw new HttpError(422, VALIDATION_MESSAGE, { errors: checked.errors })
+  return checked.value
+}
+
+const linkNotFound = () => new HttpError(404, 'Payment link not found.')
+const subscriptionNotFound = () => new HttpError(404, 'Subscription not found.')
+
+export interface RequestContext {
+  caller: Caller
+  /** The decoded `{id}` of the route, if it has one. */
+  id: string
+  query: URLSearchParams
+  /** POST and PUT only: the JSON object sent. */
+  body: RequestBody
+  /** `http://host:port` as the client addressed us, for the URLs we hand out. */
+  origin: string
+  /** Where payment and activation pages are said to live (the in-process sandbox uses its well-known address). */
+  checkoutOrigin: string
+  path: string
+}
+
+export type Handler = (context: RequestContext) => Promise<Reply> | Reply
+
+interface Route {
+  pattern: RegExp
+  methods: Partial<Record<string, Handler>>
+}
+
+const EDITABLE_LINK_FIELDS = [
+  'email',
+  'phone_no',
+  'currency',
+  'amount',
+  'title',
+  'description',
+  'redirect_url',
+  'reference',
+  'reference_2',
+] as const satisfies readonly (keyof PaymentLinkInput)[]
+
+function buildLink(
+  base: Pick<
+    PaymentLinkRecord,
+    '_id' | 'status' | 'payment_url' | 'business_id' | 'paid' | 'created_at' | 'updated_at'
+  >,
+  input: PaymentLinkInput,
+): PaymentLinkRecord {
+  return definedOnly({
+    _id: base._id,
+    email: input.email,
+    phone_no: input.phone_no,
+    currency: input.currency,
+    amount: input.amount,
+    title: input.title,
+    description: input.description,
+    redirect_url: input.redirect_url,
+    reference: input.reference,
+    reference_2: input.reference_2,
+    status: base.status,
+    payment_url: base.payment_url,
+    business_id: base.business_id,
+    paid: base.paid,
+    created_at: base.created_at,
+    updated_at: base.updated_at,
+  })
+}
+
+function buildSubscription(fields: SubscriptionRecord): SubscriptionRecord {
+  return definedOnly({
+    _id: fields._id,
+    package_id: fields.package_id,
+    email: fields.email,
+    phone_no: fields.phone_no,
+    status: fields.status,
+    package: fields.package,
+    payment_links: fields.payment_links,
+    created_at: fields.created_at,
+    updated_at: fields.updated_at,
+  })
+}
+
+function businessOf(data: StoreData, caller: Caller): BusinessData {
+  data.businesses[caller.keyHash] ??= {
+    business_id: caller.businessId,
+    tokenizations: {},
+    payment_links: {},
+    subscriptions: {},
+  }
+  return data.businesses[caller.keyHash]
+}
+
+/** A record by id, never something inherited (`constructor`, `__proto__`). */
+export function ownRecord<T>(records: Record<string, T> | undefined, id: string): T | undefined {
+  return records && Object.hasOwn(records, id) ? records[id] : undefined
+}
+
+function removeFrom(records: Record<string, unknown>, id: string): boolean {
+  if (!Object.hasOwn(records, id)) return false
+  delete records[id]
+  return true
+}
+
+function positiveInteger(text: string | null): number | undefined {
+  if (text === null || !/^[0-9]{1,9}$/.test(text)) return undefined
+  const value = Number(text)
+  return value >= 1 ? value : undefined
+}
+
+/** Laravel's length-aware paginator (without `links`), newest first. */
+function paginate<T>(newestFirst: T[], context: RequestContext) {
+  const perPage = Math.min(positiveInteger(context.query.get('per_page')) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE)
+  const page = positiveInteger(context.query.get('page')) ?? 1
+  const total = newestFirst.length
+  const lastPage = Math.max(1, Math.ceil(total / perPage))
+  const data = newestFirst.slice((page - 1) * perPage, page * perPage)
+  const path = `${context.origin}${context.path}`
+  const pageUrl = (target: number) => {
+    const query = new URLSearchParams({ page: String(target) })
+    if (context.query.has('per_page')) query.set('per_page', String(perPage))
+    return `${path}?${query}`
+  }
+  const from = data.length > 0 ? (page - 1) * perPage + 1 : null
+  return {
+    current_page: page,
+    data,
+    first_page_url: pageUrl(1),
+    from,
+    last_page: lastPage,
+    last_page_url: pageUrl(lastPage),
+    next_page_url: page < lastPage ? pageUrl(page + 1) : null,
+    path,
+    per_page: perPage,
+    prev_page_url: page > 1 ? pageUrl(page - 1) : null,
+    to: from === null ? null : from + data.length - 1,
+    total,
+  }
+}
+
+/** The endpoints of the spec, over one store. */
+export class SandboxRoutes {
+  constructor(private readonly store: SandboxStore) {}
+
+  readonly routes: Route[] = [
+    { pattern: /^\/tokenizations\/create-token$/, methods: { POST: (c) => this.createTokenization(c) } },
+    {
+      pattern: /^\/payment-links$/,
+      methods: { GET: (c) => this.listLinks(c), POST: (c) => this.createLink(c) },
+    },
+    {
+      pattern: /^\/payment-links\/([^/]+)$/,
+      methods: {
+        GET: (c) => this.getLink(c),
+        PUT: (c) => this.updateLink(c),
+        DELETE: (c) => this.deleteLink(c),
+      },
+    },
+    {
+      pattern: /^\/subscriptions$/,
+      methods: { GET: (c) => this.listSubscriptions(c), POST: (c) => this.createSubscription(c) },
+    },
+    {
+      pattern: /^\/subscriptions\/([^/]+)$/,
+      methods: {
+        GET: (c) => this.getSubscription(c),
+        PUT: (c) => this.updateSubscription(c),
+        DELETE: (c) => this.deleteSubscription(c),
+      },
+    },
+  ]
+
+  private readBusiness(caller: Caller): BusinessData | undefined {
+    return this.store.read().businesses[caller.keyHash]
+  }
+
+  private async createTokenization({ caller, body, checkoutOrigin }: RequestContext): Promise<Reply> {
+    const input = valid(checkTokenization(body))
+    const record = await this.store.mutate((data) => {
+      const now = nowIso()
+      const token = newToken()
+      const tokenization: TokenizationRecord = definedOnly({
+        _id: newObjectId(),
+        email: input.email,
+        phone_no: input.phone_no,
+        redirect_url: input.redirect_url,
+        title: input.title,
+        description: input.description,
+        token,
+        activation_url: `${checkoutOrigin}/checkout/tokens/${token}/activate?test=true`,
+        created_at: now,
+        updated_at: now,
+      })
+      businessOf(data, caller).tokenizations[tokenization._id] = tokenization
+      return tokenization
+    })
+    return success(record)
+  }
+
+  private async createLink({ caller, body, checkoutOrigin }: RequestContext): Promise<Reply> {
+    const input = valid(checkPaymentLink(body))
+    const record = await this.store.mutate((data) => {
+      const id = newObjectId()
+      const now = nowIso()
+      const link = buildLink(
+        {
+          _id: id,
+          status: 'Active',
+          payment_url: `${checkoutOrigin}/checkout/pay?id=${id}`,
+          business_id: caller.businessId,
+          paid: false,
+          created_at: now,
+          updated_at: now,
+        },
+        input,
+      )
+      businessOf(data, caller).payment_links[id] = link
+      return link
+    })
+    return success(record)
+  }
+
+  private getLink({ caller, id }: RequestContext): Reply {
+    const link = ownRecord(this.readBusiness(caller)?.payment_links, id)
+    if (!link) throw linkNotFound()
+    return success(link)
+  }
+
+  private listLinks(context: RequestContext): Reply {
+    const links = Object.values(this.readBusiness(context.caller)?.payment_links ?? {})
+    return success(paginate(links.reverse(), context))
+  }
+
+  /** A full replacement of the editable fields; optional fields not sent are dropped. */
+  private async updateLink({ caller, id, body }: RequestContext): Promise<Reply> {
+    // Laravel resolves the route's record before it validates the body: 404 wins over 422.
+    if (!ownRecord(this.readBusiness(caller)?.payment_links, id)) throw linkNotFound()
+    const input = valid(checkPaymentLink(body))
+    const updated = await this.store.mutate((data) => {
+      const links = businessOf(data, caller).payment_links
+      const current = ownRecord(links, id)
+      if (!current) return undefined
+      const unchanged = EDITABLE_LINK_FIELDS.every((field) => current[field] === input[field])
+      if (unchanged) return current
+      links[id] = buildLink({ ...current, updated_at: laterIso(current.updated_at) }, input)
+      return links[id]
+    })
+    if (!updated) throw linkNotFound()
+    return success(updated)
+  }
+
+  private async deleteLink({ caller, id }: RequestContext): Promise<Reply> {
+    if (!ownRecord(this.readBusiness(caller)?.payment_links, id)) throw linkNotFound()
+    const deleted = await this.store.mutate((data) => removeFrom(businessOf(data, caller).payment_links, id))
+    if (!deleted) throw linkNotFound()
+    return success(null)
+  }
+
+  private async createSubscription({ caller, body }: RequestContext): Promise<Reply> {
+    const packageIds = new Set(caller.packages.map((pkg) => pkg._id))
+    const input = valid(checkNewSubscription(body, packageIds))
+    const record = await this.store.mutate((data) => {
+      const now = nowIso()
+      const subscription = buildSubscription({
+        _id: newObjectId(),
+        package_id: input.package_id,
+        email: input.email,
+        phone_no: input.phone_no,
+        status: 'created',
+        package: caller.packages.find((pkg) => pkg._id === input.package_id)!,
+        payment_links: [],
+        created_at: now,
+        updated_at: now,
+      })
+      businessOf(data, caller).subscriptions[subscription._id] = subscription
+      return subscription
+    })
+    return success(record)
+  }
+
+  private getSubscription({ caller, id }: RequestContext): Reply {
+    const subscription = ownRecord(this.readBusiness(caller)?.subscriptions, id)
+    if (!subscription) throw subscriptionNotFound()
+    return success(subscription)
+  }
+
+  private listSubscriptions(context: RequestContext): Reply {
+    const subscriptions = Object.values(this.readBusiness(context.caller)?.subscriptions ?? {})
+    return success(paginate(subscriptions.reverse(), context))
+  }
+
+  /** Sets the fields sent; `updated_at` moves only when something changed (as Eloquent does). */
+  private async updateSubscription({ caller, id, body }: RequestContext): Promise<Reply> {
+    if (!ownRecord(this.readBusiness(caller)?.subscriptions, id)) throw subscriptionNotFound()
+    const changes = valid(checkSubscriptionChanges(body))
+    const updated = await this.store.mutate((data) => {
+      const subscriptions = businessOf(data, caller).subscriptions
+      const current = ownRecord(subscriptions, id)
+      if (!current) return undefined
+      const next = buildSubscription({ ...current, ...changes })
+      const unchanged = (['email', 'phone_no', 'status'] as const).every(
+        (field) => next[field] === current[field],
+      )
+      if (unchanged) return current
+      subscriptions[id] = { ...next, updated_at: laterIso(current.updated_at) }
+      return subscriptions[id]
+    })
+    if (!updated) throw subscriptionNotFound()
+    return success(updated)
+  }
+
+  private async deleteSubscription({ caller, id }: RequestContext): Promise<Reply> {
+    if (!ownRecord(this.readBusiness(caller)?.subscriptions, id)) throw subscriptionNotFound()
+    const deleted = await this.store.mutate((data) => removeFrom(businessOf(data, caller).subscriptions, id))
+    if (!deleted) throw subscriptionNotFound()
+    return success(null)
+  }
+}

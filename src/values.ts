@@ -1,0 +1,38 @@
+/**
+ * JSON values from the service, as every part of pay handles them: whether a value is a record,
+ * its plain text, and that text made safe for a terminal. A leaf: it imports nothing of pay.
+ */
+
+export type Rec = Record<string, unknown>
+
+export const isRecord = (value: unknown): value is Rec =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Any value as one line of plain text (not yet sanitised). */
+export function plain(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : JSON.stringify(value)
+  return JSON.stringify(value)
+}
+
+/**
+ * Server text is shown in caret notation before it reaches a terminal, so a title holding
+ * escape sequences cannot move the cursor, recolour the screen or rewrite what was printed.
+ * C0 controls become ^@ .. ^_, DEL becomes ^?, C1 controls become M-^@ .. M-^_ (as `cat -v`).
+ * Tab and newline are kept.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+function caret(char: string): string {
+  const code = char.charCodeAt(0)
+  if (code === 0x7f) return '^?'
+  if (code >= 0x80) return `M-^${String.fromCharCode(code - 0x80 + 0x40)}`
+  return `^${String.fromCharCode(code + 0x40)}`
+}
+
+export function sanitizeText(text: string): string {
+  return text.replace(CONTROL, caret)
+}

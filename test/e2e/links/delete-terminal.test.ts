@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { seedLink, storedLink } from '../../helpers/links.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { closeTerminals, startTestTerminal } from '../../helpers/terminal.js'
+
+/**
+ * `pay -p sandbox links delete` in a real terminal: the confirmation shows the profile, the base
+ * URL and the ids; "n" cancels (exit 130), "y" deletes. The built-in sandbox profile talks to
+ * the test sandbox through PAY_SANDBOX_PORT.
+ */
+
+let sandbox: TestSandbox
+let env: Record<string, string>
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  env = { PAY_SANDBOX_PORT: new URL(sandbox.baseUrl).port, PAY_SANDBOX_DIR: sandbox.dir }
+})
+
+afterAll(async () => {
+  await closeTerminals()
+  await sandbox.close()
+})
+
+const confirmation = (ids: string[]) =>
+  `About to delete ${ids.length} payment link${ids.length === 1 ? '' : 's'}:\n` +
+  '  profile:  sandbox\n' +
+  `  base URL: ${sandbox.baseUrl}\n` +
+  `  ids:      ${ids.join(', ')}\n`
+
+describe.concurrent('links delete on a terminal', () => {
+  test('answering n: exit 130, nothing deleted', async (context) => {
+    const link = await seedLink(sandbox)
+    const term = await startTestTerminal(context, ['-p', 'sandbox', 'links', 'delete', link._id], { env })
+    const screen = await term.waitFor('Delete 1 payment link?')
+    expect(screen).toContain(confirmation([link._id]))
+    await term.type('n', 'Enter')
+    expect(await term.exitCode()).toBe(130)
+    expect(await term.screen()).toMatch(/^Error: Cancelled; nothing was deleted\.$/m)
+    expect(await storedLink(sandbox, link._id)).toEqual(link)
+  })
+
+  test('answering y: the links are deleted and a result table is shown', async (context) => {
+    const one = await seedLink(sandbox)
+    const two = await seedLink(sandbox)
+    const term = await startTestTerminal(context, ['-p', 'sandbox', 'links', 'delete', one._id, two._id], {
+      env,
+    })
+    const screen = await term.waitFor('Delete 2 payment links?')
+    expect(screen).toContain(confirmation([one._id, two._id]))
+    await term.type('y', 'Enter')
+    expect(await term.exitCode()).toBe(0)
+    const after = await term.screen()
+    expect(after).toMatch(/^ID +RESULT +ERROR$/m)
+    expect(after).toMatch(new RegExp(`^${one._id} +deleted$`, 'm'))
+    expect(after).toMatch(new RegExp(`^${two._id} +deleted$`, 'm'))
+    expect(await storedLink(sandbox, one._id)).toBeUndefined()
+    expect(await storedLink(sandbox, two._id)).toBeUndefined()
+  })
+
+  test('just Enter takes the default, which is no', async (context) => {
+    const link = await seedLink(sandbox)
+    const term = await startTestTerminal(context, ['-p', 'sandbox', 'links', 'delete', link._id], { env })
+    await term.waitFor('Delete 1 payment link? (y/N)')
+    await term.press('Enter')
+    expect(await term.exitCode()).toBe(130)
+    expect(await storedLink(sandbox, link._id)).toEqual(link)
+  })
+
+  test('--yes on a terminal does not ask', async (context) => {
+    const link = await seedLink(sandbox)
+    const term = await startTestTerminal(context, ['-p', 'sandbox', 'links', 'delete', link._id, '--yes'], {
+      env,
+    })
+    expect(await term.exitCode()).toBe(0)
+    const screen = await term.screen()
+    expect(screen).toContain(confirmation([link._id]))
+    expect(screen).not.toContain('Delete 1 payment link?')
+    expect(await storedLink(sandbox, link._id)).toBeUndefined()
+  })
+})

@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runCli } from '../../helpers/cli.js'
+import { type Json, seedLink } from '../../helpers/links.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+
+/** `pay links get` and `pay links list` end to end against a real sandbox, stdout piped. */
+
+const LONG_TITLE = `Long ${'abcdefghij'.repeat(29)}tail!`
+
+let sandbox: TestSandbox
+/** Oldest first: a (unpaid), b (paid with `pay sandbox pay`), c (unpaid, 300-char title). */
+let a: Json
+let b: Json
+let c: Json
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  a = await seedLink(sandbox, {
+    email: 'ann@example.com',
+    currency: 'EUR',
+    amount: '10.00',
+    title: 'Alpha',
+    reference: 'REF-A',
+    reference_2: 'R2-A',
+    phone_no: '555-0100',
+    description: 'First',
+    redirect_url: 'https://shop.example/a',
+  })
+  b = await seedLink(sandbox, {
+    email: 'bob@example.com',
+    currency: 'USD',
+    amount: '20',
+    title: 'Beta',
+    reference: 'REF-B',
+  })
+  c = await seedLink(sandbox, { email: 'ANN@Example.com', currency: 'JPY', amount: '300', title: LONG_TITLE })
+  const paid = await runCli(['sandbox', 'pay', b._id, '-q'], { env: { PAY_SANDBOX_DIR: sandbox.dir } })
+  expect(paid).toMatchObject({ code: 0, stdout: `${b._id}\n`, stderr: '' })
+  b = (await sandbox.request('GET', `/payment-links/${b._id}`)).body.data
+  expect(b.paid).toBe(true)
+})
+
+afterAll(async () => {
+  await sandbox.close()
+})
+
+const pay = (...args: string[]) => runCli(args, { env: sandbox.env })
+
+const row = (link: Json, amount: string) =>
+  [
+    link._id,
+    'Active',
+    String(link.paid),
+    amount,
+    link.email,
+    link.title,
+    link.reference ?? '',
+    link.created_at,
+  ]
+    .join('\t')
+    .concat('\n')
+
+const rowA = () => row(a, '10.00 EUR')
+const rowB = () => row(b, '20.00 USD')
+const rowC = () => row(c, '300 JPY')
+
+describe.concurrent('links get', () => {
+  test('piped: key<TAB>value lines, no header, no colour', async () => {
+    const result = await pay('links', 'get', a._id)
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe(
+      [
+        `_id\t${a._id}`,
+        'status\tActive',
+        'paid\tfalse',
+        'amount\t10.00 EUR',
+        'email\tann@example.com',
+        'phone_no\t555-0100',
+        'title\tAlpha',
+        'description\tFirst',
+        'reference\tREF-A',
+        'reference_2\tR2-A',
+        'redirect_url\thttps://shop.example/a',
+        `payment_url\t${sandbox.baseUrl}/checkout/pay?id=${a._id}`,
+        `business_id\t${a.business_id}`,
+        `created_at\t${a.created_at}`,
+        `updated_at\t${a.updated_at}`,
+        '',
+      ].join('\n'),
+    )
+  })
+
+  test('--json: the record exactly as stored', async () => {
+    const result = await pay('links', 'get', b._id, '--json')
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual(b)
+    expect(result.stdout).toBe(`${JSON.stringify(b, null, 2)}\n`)
+  })
+
+  test('--columns picks the fields, in the order given', async () => {
+    const result = await pay('links', 'get', a._id, '--columns', 'amount,_id,reference_2')
+    expect(result).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `amount\t10.00 EUR\n_id\t${a._id}\nreference_2\tR2-A\n`,
+    })
+  })
+
+  test('--columns with an unknown column: exit 2, nothing on stdout', async () => {
+    const result = await pay('links', 'get', a._id, '--columns', '_id,colour')
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^Error: Unknown column "colour" for --columns\.\nAvailable: _id, status, /)
+    expect(result.code).toBe(2)
+  })
+
+  test('-q prints the id only', async () => {
+    expect(await pay('links', 'get', c._id, '-q')).toMatchObject({
+      code: 0,
+      stdout: `${c._id}\n`,
+      stderr: '',
+    })
+  })
+
+  test('an unknown id: exit 5', async () => {
+    const result = await pay('links', 'get', '0123456789abcdef01234567')
+    expect(result).toMatchObject({ code: 5, stdout: '', stderr: 'Error: Payment link not found.\n' })
+  })
+
+  test('no id: exit 2', async () => {
+    const result = await pay('links', 'get')
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^Error: Missing 1 required arg:\nid/)
+    expect(result.code).toBe(2)
+  })
+})
+
+describe.concurrent('links list', () => {
+  test('piped: one TSV row per link, newest first, no header, a 300-character title whole', async () => {
+    const result = await pay('links', 'list')
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe(rowC() + rowB() + rowA())
+    expect(LONG_TITLE).toHaveLength(300)
+    expect(result.stdout.split('\t')).toContain(LONG_TITLE)
+  })
+
+  test('--json: one array of the records', async () => {
+    const result = await pay('links', 'list', '--json')
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual([c, b, a])
+  })
+
+  test('--columns _id,amount', async () => {
+    const result = await pay('links', 'list', '--columns', '_id,amount')
+    expect(result).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `${c._id}\t300 JPY\n${b._id}\t20.00 USD\n${a._id}\t10.00 EUR\n`,
+    })
+  })
+
+  test('--columns with an unknown column: exit 2', async () => {
+    const result = await pay('links', 'list', '--columns', 'amount,nope,zilch')
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^Error: Unknown column "nope", "zilch" for --columns\.\n/)
+    expect(result.code).toBe(2)
+  })
+
+  test('-q: ids only', async () => {
+    const result = await pay('links', 'list', '-q')
+    expect(result).toMatchObject({ code: 0, stderr: '', stdout: `${c._id}\n${b._id}\n${a._id}\n` })
+  })
+
+  test('--paid: only the paid link', async () => {
+    expect(await pay('links', 'list', '--paid')).toMatchObject({ code: 0, stderr: '', stdout: rowB() })
+  })
+
+  test('--no-paid: only the unpaid links', async () => {
+    expect(await pay('links', 'list', '--no-paid', '-q')).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `${c._id}\n${a._id}\n`,
+    })
+  })
+
+  test('--email matches case-insensitively', async () => {
+    expect(await pay('links', 'list', '--email', 'Ann@EXAMPLE.com')).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: rowC() + rowA(),
+    })
+  })
+
+  test('--reference matches exactly', async () => {
+    expect(await pay('links', 'list', '--reference', 'REF-A')).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: rowA(),
+    })
+    expect(await pay('links', 'list', '--reference', 'ref-a', '--json')).toMatchObject({
+      code: 0,
+      stdout: '[]\n',
+    })
+  })
+
+  test('--status, combined with the other filters', async () => {
+    expect(
+      await pay('links', 'list', '--status', 'active', '--no-paid', '--email', 'ann@example.com', '-q'),
+    ).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `${c._id}\n${a._id}\n`,
+    })
+  })
+
+  test('nothing matches: empty TSV, or [] with --json, exit 0', async () => {
+    const [tsv, json] = await Promise.all([
+      pay('links', 'list', '--status', 'Expired'),
+      pay('links', 'list', '--status', 'Expired', '--json'),
+    ])
+    expect(tsv).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(json).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' })
+  })
+})
+
+describe('links list across pages (the sandbox serves 50 per page)', () => {
+  let paged: TestSandbox
+  /** Newest first, as the service lists them. */
+  let ids: string[]
+
+  beforeAll(async () => {
+    paged = await startTestSandbox()
+    const created: string[] = []
+    for (let i = 1; i <= 55; i += 1) {
+      const link = await seedLink(paged, {
+        email: i % 2 === 0 ? 'even@example.com' : 'odd@example.com',
+        amount: `${i}.00`,
+        title: `Link ${i}`,
+        reference: i === 1 ? 'OLDEST' : `P-${i}`,
+      })
+      created.push(link._id)
+    }
+    ids = created.reverse()
+  })
+
+  afterAll(async () => {
+    await paged.close()
+  })
+
+  const run = (...args: string[]) => runCli(args, { env: paged.env })
+
+  test.concurrent('without --all: the first page, and a note on stderr that more exist', async () => {
+    const result = await run('links', 'list', '-q')
+    expect(result.stdout).toBe(
+      ids
+        .slice(0, 50)
+        .map((id) => `${id}\n`)
+        .join(''),
+    )
+    expect(result.stderr).toBe(
+      'More payment links exist than this first page: add --all to fetch them all.\n',
+    )
+    expect(result.code).toBe(0)
+  })
+
+  test.concurrent('--all: every link, in order, each once', async () => {
+    const result = await run('links', 'list', '--all', '-q')
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe(ids.map((id) => `${id}\n`).join(''))
+  })
+
+  test.concurrent('--all --json: one array of 55 records', async () => {
+    const result = await run('links', 'list', '--all', '--json')
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const links = JSON.parse(result.stdout)
+    expect(links.map((link: Json) => link._id)).toEqual(ids)
+    expect(links[54]).toMatchObject({ title: 'Link 1', amount: 1, reference: 'OLDEST' })
+  })
+
+  test.concurrent('filters apply after --all fetched every page', async () => {
+    const [all, firstPage, odd] = await Promise.all([
+      run('links', 'list', '--all', '--reference', 'OLDEST', '--columns', '_id,title,amount'),
+      run('links', 'list', '--reference', 'OLDEST', '--json'),
+      run('links', 'list', '--all', '--email', 'odd@example.com', '-q'),
+    ])
+    expect(all).toMatchObject({ code: 0, stderr: '', stdout: `${ids[54]}\tLink 1\t1.00 EUR\n` })
+    expect(firstPage).toMatchObject({
+      code: 0,
+      stdout: '[]\n',
+      stderr: 'More payment links exist than this first page: add --all to fetch them all.\n',
+    })
+    expect(odd.stdout.trim().split('\n')).toHaveLength(28)
+  })
+})
+
+describe('links list with no links at all', () => {
+  test('TSV prints nothing, --json prints [], both exit 0', async () => {
+    const empty = await startTestSandbox()
+    try {
+      const [tsv, json] = await Promise.all([
+        runCli(['links', 'list'], { env: empty.env }),
+        runCli(['links', 'list', '--json'], { env: empty.env }),
+      ])
+      expect(tsv).toMatchObject({ code: 0, stdout: '', stderr: '' })
+      expect(json).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' })
+    } finally {
+      await empty.close()
+    }
+  })
+})

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process'
+import { afterAll, describe, expect, test } from 'vitest'
+import { cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+
+const create = (title: string) => [
+  '-p',
+  'sandbox',
+  'links',
+  'create',
+  '--email',
+  'jane@example.com',
+  '--currency',
+  'EUR',
+  '--amount',
+  '25.50',
+  '--title',
+  title,
+  '--json',
+]
+
+/** The built-in `sandbox` profile: no set-up, a running sandbox if any, else one in-process. */
+describe('the sandbox profile', () => {
+  test('with nothing running, runs a sandbox in-process on the store of PAY_SANDBOX_DIR', async () => {
+    const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: '1' }
+    const created = await runCli(create('First'), { env })
+    expect(created.stderr).toBe('')
+    expect(created.code).toBe(0)
+    const link = JSON.parse(created.stdout)
+    // The throw-away port is not named: the link points at the profile's address.
+    expect(link.payment_url).toBe(`http://127.0.0.1:1/checkout/pay?id=${link._id}`)
+
+    const listed = await runCli(['-p', 'sandbox', 'links', 'list', '-q'], { env })
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toBe(`${link._id}\n`)
+  })
+
+  test('ten commands at once, each with its own in-process sandbox on one store, all succeed and lose nothing', async () => {
+    const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: '1' }
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => runCli(create(`Parallel ${i}`), { env })),
+    )
+    for (const run of runs) {
+      expect(run.stderr).toBe('')
+      expect(run.code).toBe(0)
+    }
+    const ids = runs.map((run) => JSON.parse(run.stdout)._id).sort()
+    const listed = await runCli(['-p', 'sandbox', 'links', 'list', '-q'], { env })
+    expect(listed.stdout.trim().split('\n').sort()).toEqual(ids)
+  })
+
+  describe('with a sandbox listening on its port', () => {
+    let running: TestSandbox
+    afterAll(() => running?.close())
+
+    test('uses it (records land in that sandbox, not in PAY_SANDBOX_DIR)', async () => {
+      running = await startTestSandbox()
+      const port = new URL(running.baseUrl).port
+      const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: port }
+      const created = await runCli(create('Served'), { env })
+      expect(created.code).toBe(0)
+      const link = JSON.parse(created.stdout)
+      expect(link.payment_url).toBe(`${running.baseUrl}/checkout/pay?id=${link._id}`)
+      const stored = await running.request('GET', `/payment-links/${link._id}`)
+      expect(stored.status).toBe(200)
+      expect(stored.body.data.title).toBe('Served')
+    })
+  })
+
+  test('pay sandbox start serves any client and prints one JSON line with --json', async () => {
+    const dir = tempDir('pay-sandbox-')
+    const child = spawn(process.execPath, ['bin/run.js', 'sandbox', 'start', '--port', '0', '--json'], {
+      env: cleanEnv({ PAY_SANDBOX_DIR: dir }),
+    })
+    const line = await new Promise<string>((resolve) => {
+      let out = ''
+      child.stdout.setEncoding('utf8').on('data', (chunk) => {
+        out += chunk
+        if (out.includes('\n')) resolve(out)
+      })
+    })
+    const started = JSON.parse(line)
+    expect(Object.keys(started)).toEqual(['base_url', 'keys', 'packages'])
+    expect(started.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(started.packages.map((p: { name: string }) => p.name)).toEqual(['Starter', 'Business', 'Monthly'])
+    const health = await fetch(`${started.base_url}/_sandbox/health`)
+    expect(await health.json()).toEqual({ service: 'pay-sandbox' })
+    child.kill('SIGTERM')
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0)
+  })
+})

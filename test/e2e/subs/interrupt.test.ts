@@ -1,0 +1,151 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startCli } from '../../helpers/child.js'
+import { tempDir } from '../../helpers/cli.js'
+import { startProxy, type TestProxy } from '../../helpers/proxy.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { type BulkJson, parseCsv, seedSubscriptions, serverStatuses } from '../../helpers/subs.js'
+
+/**
+ * A large `pay subs cancel` stopped half-way, against a sandbox behind a proxy that answers
+ * every request 40 ms late: Ctrl-C (SIGINT) finishes what is in flight and reports the rest as
+ * not done; kill -9 leaves a report whose every row is true.
+ */
+
+let sandbox: TestSandbox
+let proxy: TestProxy
+const dir = tempDir('pay-subs-interrupt-')
+const CONCURRENCY = 4
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  proxy = await startProxy(sandbox.baseUrl, () => ({ delayMs: 40 }))
+})
+afterAll(async () => {
+  await proxy?.close()
+  await sandbox?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Waits until the report file has at least `rows` data rows. */
+async function reportRows(file: string, rows: number) {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').length - 2 : 0
+    if (lines >= rows) return
+    if (Date.now() > deadline) throw new Error(`The report ${file} has ${lines} rows, not ${rows}.`)
+    await sleep(20)
+  }
+}
+
+/** Ids the server was asked anything about (through the proxy). */
+const touched = (ids: string[]) => {
+  const seen = new Set(proxy.requests.map((r) => r.path.replace('/subscriptions/', '')))
+  return ids.filter((id) => seen.has(id))
+}
+
+const cancelAll = (ids: string[], report: string) =>
+  startCli(
+    ['subs', 'cancel', '-', '--yes', '--json', '--report', report, '--concurrency', String(CONCURRENCY)],
+    { env: { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl }, input: ids.join('\n') },
+  )
+
+test('Ctrl-C half-way: in-flight ones finish, no new request, every id reported once, exit 130', async () => {
+  const ids = await seedSubscriptions(sandbox, 300, { prefix: 'sigint' })
+  const report = path.join(dir, 'sigint.csv')
+  const run = cancelAll(ids, report)
+  await reportRows(report, 20)
+  run.child.kill('SIGINT')
+  const result = await run.done
+  await proxy.idle()
+
+  expect(result.code).toBe(130)
+  const results: BulkJson[] = JSON.parse(result.stdout)
+  expect(results.map((r) => r.id)).toEqual(ids)
+  const done = results.filter((r) => r.status === 'cancelled')
+  const notDone = results.filter((r) => r.status === 'not_done')
+  expect(done.length + notDone.length).toBe(300)
+  expect(done.length).toBeGreaterThanOrEqual(20)
+  expect(notDone.length).toBeGreaterThan(50)
+  for (const r of done) expect(r).toEqual({ id: r.id, ok: true, status: 'cancelled', error: null })
+  for (const r of notDone) {
+    expect(r).toEqual({
+      id: r.id,
+      ok: false,
+      status: 'not_done',
+      error: 'Not attempted: the run stopped before it.',
+    })
+  }
+  // No new request after Ctrl-C: the server was asked about exactly the ids reported done.
+  expect(touched(ids)).toEqual(done.map((r) => r.id))
+
+  const statuses = await serverStatuses(sandbox)
+  for (const r of done) expect(statuses.get(r.id)).toBe('cancel')
+  for (const r of notDone) expect(statuses.get(r.id)).toBe('created')
+
+  const csv = parseCsv(fs.readFileSync(report, 'utf8'))
+  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at'])
+  expect(csv.rows.map((row) => row.id).sort()).toEqual([...ids].sort())
+  const byId = new Map(results.map((r) => [r.id, r]))
+  for (const row of csv.rows) {
+    const r = byId.get(row.id)!
+    expect({ id: row.id, ok: row.ok, status: row.status, error: row.error }).toEqual({
+      id: r.id,
+      ok: String(r.ok),
+      status: r.status,
+      error: r.error ?? '',
+    })
+  }
+  // Finished ones first, in the order they finished; then the ones never started.
+  expect(csv.rows.slice(done.length).map((row) => row.id)).toEqual(notDone.map((r) => r.id))
+
+  const n = done.length
+  expect(result.stderr).toBe(
+    `About to cancel 300 subscriptions:\n  profile:  (environment)\n  base URL: ${proxy.baseUrl}\n` +
+      `  ids:      ${ids.slice(0, 20).join(', ')} … and 280 more\n` +
+      '\nStopping: no new cancellations; waiting for those in flight (Ctrl-C again to quit now).\n' +
+      `${n} cancelled, 0 already cancelled, 0 not found, 0 failed, ${300 - n} not done (of 300).\n` +
+      `Report written to ${report}\n` +
+      `${JSON.stringify({
+        error: {
+          status: null,
+          kind: 'cancelled',
+          exit_code: 130,
+          message: `Interrupted: ${n} of 300 subscriptions were processed; the rest were not touched.`,
+        },
+      })}\n`,
+  )
+})
+
+test('kill -9 half-way: every row of the report is whole and true on the server', async () => {
+  const ids = await seedSubscriptions(sandbox, 300, { prefix: 'sigkill' })
+  const report = path.join(dir, 'sigkill.csv')
+  const run = cancelAll(ids, report)
+  await reportRows(report, 20)
+  run.child.kill('SIGKILL')
+  const result = await run.done
+  await proxy.idle()
+  expect(result.signal).toBe('SIGKILL')
+
+  const text = fs.readFileSync(report, 'utf8')
+  expect(text.endsWith('\n')).toBe(true)
+  const csv = parseCsv(text)
+  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at'])
+  expect(csv.rows.length).toBeGreaterThanOrEqual(20)
+  expect(csv.rows.length).toBeLessThan(300)
+  const listed = csv.rows.map((row) => row.id)
+  expect(new Set(listed).size).toBe(listed.length)
+  const statuses = await serverStatuses(sandbox)
+  for (const row of csv.rows) {
+    expect(ids).toContain(row.id)
+    expect(row).toEqual({ id: row.id, ok: 'true', status: 'cancelled', error: '', at: row.at })
+    expect(new Date(row.at).toISOString()).toBe(row.at)
+    expect(statuses.get(row.id)).toBe('cancel')
+  }
+  // Besides those listed, at most the ones in flight at the kill were cancelled.
+  const unlisted = ids.filter((id) => !listed.includes(id) && statuses.get(id) === 'cancel')
+  expect(unlisted.length).toBeLessThanOrEqual(CONCURRENCY)
+})

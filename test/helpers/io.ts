@@ -1,0 +1,119 @@
+import { Writable } from 'node:stream'
+import type { IO, Question } from '../../src/cli/io.js'
+import { Output, type OutputOptions } from '../../src/render/output.js'
+
+/** A stream that keeps what was written; a terminal of `columns` columns when `isTTY`. */
+export class Sink extends Writable {
+  readonly chunks: Buffer[] = []
+  constructor(
+    readonly isTTY = false,
+    readonly columns = 0,
+  ) {
+    super()
+  }
+  _write(chunk: Buffer, _: BufferEncoding, done: () => void) {
+    this.chunks.push(Buffer.from(chunk))
+    done()
+  }
+  get bytes(): Buffer {
+    return Buffer.concat(this.chunks)
+  }
+  get text(): string {
+    return this.bytes.toString('utf8')
+  }
+}
+
+export interface TestIOOptions {
+  /** stdout (and stderr) are terminals, and stdin is one too: questions may be asked. */
+  terminal?: boolean
+  colour?: boolean
+  /** Columns of the terminal; 0 means unknown (120 is used). */
+  width?: number
+  /** What stdin holds. */
+  stdin?: string
+  /** Answers to questions and confirmations, in order (a confirmation takes a boolean). */
+  answers?: (string | boolean)[]
+}
+
+/**
+ * The IO object of a test: streams that keep what was written, a terminal or not, scripted
+ * answers, and `interrupt()` standing for Ctrl-C. Workflows run on it in-process.
+ */
+export class TestIO implements IO {
+  readonly stdout: Sink
+  readonly stderr: Sink
+  readonly stdoutIsTerminal: boolean
+  readonly stderrIsTerminal: boolean
+  readonly canPrompt: boolean
+  readonly colour: boolean
+  readonly stderrColour: boolean
+  readonly width: number
+  /** The questions asked, in order. */
+  readonly asked: string[] = []
+  private readonly answers: (string | boolean)[]
+  private readonly stdin: string
+  private readonly interruptHandlers = new Set<() => void>()
+  /** Ctrl-C presses seen while someone listened; a second one would have quit. */
+  interrupts = 0
+
+  constructor(options: TestIOOptions = {}) {
+    const terminal = options.terminal ?? false
+    this.stdout = new Sink(terminal, options.width ?? 0)
+    this.stderr = new Sink(terminal, options.width ?? 0)
+    this.stdoutIsTerminal = terminal
+    this.stderrIsTerminal = terminal
+    this.canPrompt = terminal
+    this.colour = terminal && (options.colour ?? false)
+    this.stderrColour = this.colour
+    this.width = options.width || 120
+    this.answers = [...(options.answers ?? [])]
+    this.stdin = options.stdin ?? ''
+  }
+
+  async readStdin(): Promise<string> {
+    return this.stdin
+  }
+
+  async ask(question: Question): Promise<string> {
+    this.asked.push(question.message)
+    const answer = this.next(question.message)
+    if (typeof answer !== 'string')
+      throw new Error(`TestIO: a text answer was expected for "${question.message}"`)
+    const verdict = question.validate?.(answer) ?? true
+    if (verdict !== true) throw new Error(`TestIO: "${answer}" was refused: ${verdict}`)
+    return answer
+  }
+
+  async askSecret(message: string): Promise<string> {
+    return this.ask({ message })
+  }
+
+  async confirm(message: string): Promise<boolean> {
+    this.asked.push(message)
+    const answer = this.next(message)
+    if (typeof answer !== 'boolean') throw new Error(`TestIO: yes or no was expected for "${message}"`)
+    return answer
+  }
+
+  onInterrupt(stop: () => void): () => void {
+    this.interruptHandlers.add(stop)
+    return () => this.interruptHandlers.delete(stop)
+  }
+
+  /** Ctrl-C: tells whoever listens. */
+  interrupt(): void {
+    this.interrupts += 1
+    for (const handler of this.interruptHandlers) handler()
+  }
+
+  private next(question: string): string | boolean {
+    if (this.answers.length === 0) throw new Error(`TestIO: no answer left for "${question}"`)
+    return this.answers.shift()!
+  }
+}
+
+/** An Output on a TestIO, as a command would make it. */
+export function testOutput(options: TestIOOptions & OutputOptions = {}): { io: TestIO; out: Output } {
+  const io = new TestIO(options)
+  return { io, out: new Output(io, options) }
+}

@@ -1,0 +1,265 @@
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PayError } from '../../../src/errors.js'
+import { envelope, type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
+import { argvFor, COMMANDS, expected, expectModel, inputArbitrary } from '../../helpers/flag-model.js'
+import { runInProcess } from '../../helpers/in-process.js'
+import { LINK_TEXT_FIELDS, rawControlBytes } from '../../helpers/links.js'
+import { ANSWER_TEXT, LIST_ANSWER_TEXT, RECORD_ANSWER_TEXT, SERVER_TEXT } from '../../helpers/server-json.js'
+
+/**
+ * Property-based tests of the commands, run in this process (milliseconds a run) against a fake
+ * server: their flag handling against a model, amounts sent exactly as typed, and any answer a
+ * server may send ending in a clean PayError. The same flag model runs through bin/run.js in
+ * test/e2e/reliability/properties-cli.test.ts. Runs per property are in RUNS.
+ */
+
+const RUNS = { flags: 150, amounts: 250, commands: 300 }
+
+let server: FakeServer
+/** What the server answers to GET /payment-links/{id} in the current run. */
+let current: Record<string, unknown> = {}
+/** Answers for the current run, in turn; the last one repeats. */
+let answers: { status: number; text: string }[] = []
+
+beforeAll(async () => {
+  server = await startFakeServer((request, response) => {
+    if (answers.length > 0) {
+      const answer = answers.length > 1 ? answers.shift()! : answers[0]
+      const text = answer.text.replaceAll('{BASE}', server.baseUrl)
+      response.writeHead(answer.status, {
+        'content-type': text.startsWith('<') ? 'text/html' : 'application/json',
+      })
+      response.end(text)
+      return
+    }
+    if (request.method === 'GET') return sendJson(response, 200, envelope(current))
+    sendJson(response, 200, envelope({ _id: 'rec_1', ...JSON.parse(request.body || '{}') }))
+  })
+})
+afterAll(() => server.close())
+
+const env = () => ({ PAY_API_KEY: 'sk_test_property', PAY_BASE_URL: server.baseUrl })
+
+async function run(args: string[]) {
+  server.requests.length = 0
+  return runInProcess(args, env())
+}
+
+/** A payment link as the service may hold it (any scalar types; links update reads it). */
+const currentLink = fc.record(
+  Object.fromEntries(
+    LINK_TEXT_FIELDS.map((field) => [
+      field,
+      fc.oneof(SERVER_TEXT, fc.double({ noNaN: true }), fc.integer(), fc.boolean(), fc.constant(null)),
+    ]),
+  ),
+  { requiredKeys: [] },
+)
+
+describe('(a) any flag values: a clear error, or exactly the request the flags describe', () => {
+  it.each(COMMANDS.map((spec) => [spec.name, spec] as const))('%s', async (_, spec) => {
+    let requests = 0
+    await fc.assert(
+      fc.asyncProperty(inputArbitrary(spec), currentLink, async (input, link) => {
+        current = JSON.parse(JSON.stringify(link)) // as the server sends it
+        const result = await run(argvFor(spec, input))
+        expectModel(expected(spec, input, current), result, server.requests)
+        if (result.code === 0) requests += 1
+        else expect(result.raw === undefined || result.raw instanceof Error).toBe(true)
+      }),
+      { numRuns: RUNS.flags },
+    )
+    // The model must not only ever predict errors.
+    expect(requests).toBeGreaterThan(RUNS.flags / 10)
+  })
+})
+
+describe('(d) amounts are sent byte for byte as typed', () => {
+  const AMOUNT = fc
+    .oneof(
+      fc.stringMatching(/^[0-9]{1,12}(\.[0-9]{1,8})?$/),
+      fc
+        .tuple(
+          fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 40 }),
+          fc.option(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 40 })),
+        )
+        .map(([whole, fraction]) => (fraction === null ? whole : `${whole}.${fraction}`)),
+    )
+    .filter((amount) => /[1-9]/.test(amount))
+
+  it('links create --amount X sends "amount":"X"', async () => {
+    await fc.assert(
+      fc.asyncProperty(AMOUNT, async (amount) => {
+        const result = await run([
+          'links',
+          'create',
+          '--email',
+          'a@b.co',
+          '--currency',
+          'EUR',
+          '--title',
+          'T',
+          '--amount',
+          amount,
+        ])
+        expect(result.code).toBe(0)
+        expect(server.requests).toHaveLength(1)
+        expect(server.requests[0].body).toContain(`"amount":${JSON.stringify(amount)}`)
+        expect(JSON.parse(server.requests[0].body).amount).toBe(amount)
+      }),
+      { numRuns: RUNS.amounts },
+    )
+  })
+
+  it('links update ID --amount X sends "amount":"X", whatever the current amount', async () => {
+    await fc.assert(
+      fc.asyncProperty(AMOUNT, fc.oneof(fc.double({ noNaN: true }), fc.integer()), async (amount, was) => {
+        current = { _id: 'lnk_1', email: 'a@b.co', currency: 'EUR', amount: was, title: 'T' }
+        const result = await run(['links', 'update', 'lnk_1', '--amount', amount])
+        expect(result.code).toBe(0)
+        expect(server.requests.map((r) => r.method)).toEqual(['GET', 'PUT'])
+        expect(JSON.parse(server.requests[1].body).amount).toBe(amount)
+      }),
+      { numRuns: RUNS.amounts },
+    )
+  })
+})
+
+const VALID = {
+  'links create': ['--email', 'a@b.co', '--currency', 'EUR', '--amount', '1', '--title', 'T'],
+  'token create': ['--email', 'a@b.co', '--title', 'T', '--description', 'D'],
+  'subs create': ['--package-id', 'pkg_1', '--email', 'a@b.co'],
+}
+
+const READING_COMMANDS: string[][] = [
+  ['links', 'get', 'lnk_1'],
+  ['links', 'list'],
+  ['links', 'list', '--all', '--status', 'active', '--paid', '--email', 'a@b.co', '--reference', 'r'],
+  ['links', 'update', 'lnk_1', '--title', 'T'],
+  ['links', 'delete', 'lnk_1', 'lnk_2', '--yes'],
+  ['links', 'create', ...VALID['links create']],
+  ['token', 'create', ...VALID['token create']],
+  ['subs', 'get', 'sub_1'],
+  ['subs', 'list', '--all', '--status', 'cancel', '--email', 'a@b.co'],
+  ['subs', 'update', 'sub_1', '--status', 'cancel'],
+  ['subs', 'cancel', 'sub_1', 'sub_2', '--yes'],
+  ['subs', 'delete', 'sub_1', '--yes'],
+  ['subs', 'create', ...VALID['subs create']],
+]
+
+/** Only a PayError reached catch(); an exit code of its kind; no stack trace, no raw control byte. */
+function expectCleanFailure(result: Awaited<ReturnType<typeof run>>, flags: string[]) {
+  if (result.raw !== undefined) {
+    expect(result.raw, String((result.raw as Error).stack)).toBeInstanceOf(PayError)
+  }
+  // 2 only for a --columns name that neither the view nor any record has.
+  expect(flags[0] === '--columns' ? [0, 1, 2, 3, 4, 5, 6, 7] : [0, 1, 3, 4, 5, 6, 7]).toContain(result.code)
+  expect(result.stderr).not.toMatch(/^\s+at /m)
+  expect(rawControlBytes(Buffer.from(result.stderr))).toEqual([])
+}
+
+const OUTPUT_FLAGS = fc.oneof(
+  fc.constant([] as string[]),
+  fc.constant(['--json'] as string[]),
+  fc.constant(['-q'] as string[]),
+  fc
+    .array(fc.constantFrom('_id', 'status', 'amount', 'email', 'package.name', 'title'), {
+      minLength: 1,
+      maxLength: 3,
+    })
+    .map((columns) => ['--columns', columns.join(',')]),
+)
+
+describe('(b) every command that reads answers: only a PayError, never an unexpected exception', () => {
+  it('answers of the right shape holding fields of any type (filters, merges, cancels, ids, tables)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...READING_COMMANDS),
+        OUTPUT_FLAGS,
+        fc.array(RECORD_ANSWER_TEXT, { minLength: 1, maxLength: 4 }),
+        LIST_ANSWER_TEXT,
+        async (args, flags, records, list) => {
+          const lists = args[1] === 'list'
+          answers = lists ? [{ status: 200, text: list }] : records.map((text) => ({ status: 200, text }))
+          try {
+            expectCleanFailure(await run([...args, ...flags]), flags)
+          } finally {
+            answers = []
+          }
+        },
+      ),
+      { numRuns: RUNS.commands },
+    )
+  })
+
+  it('any answer: any status, any body', async () => {
+    const ANSWER = fc.record({
+      // No 408/429/5xx: their retries wait; test/api covers them.
+      status: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(200) },
+        { weight: 1, arbitrary: fc.constantFrom(201, 204, 400, 401, 403, 404, 409, 422) },
+      ),
+      text: ANSWER_TEXT,
+    })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...READING_COMMANDS),
+        OUTPUT_FLAGS,
+        fc.array(ANSWER, { minLength: 1, maxLength: 4 }),
+        async (args, flags, script) => {
+          answers = [...script]
+          try {
+            expectCleanFailure(await run([...args, ...flags]), flags)
+          } finally {
+            answers = []
+          }
+        },
+      ),
+      { numRuns: RUNS.commands },
+    )
+  })
+})
+
+describe('(b) answers nested deeper than anything can print', () => {
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+
+  it.each(
+    [
+      ['links', 'get', 'lnk_1'],
+      ['links', 'get', 'lnk_1', '--json'],
+      ['links', 'list', '-q'],
+      ['links', 'update', 'lnk_1', '--title', 'T'],
+    ].map((args) => [args.join(' '), args]),
+  )('%s: an unexpected answer (exit 6), not a stack overflow', async (_, args) => {
+    answers = [{ status: 200, text: `{"data":{"_id":"lnk_1","title":${deep(100_000)}}}` }]
+    try {
+      const result = await run(args)
+      expect(result.raw).toBeInstanceOf(PayError)
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr.split('\n')[0] }).toEqual({
+        code: 6,
+        stdout: '',
+        stderr: args.includes('--json')
+          ? expect.stringContaining(
+              '"message":"Unexpected answer from the service: status 200 with JSON nested deeper than 256 levels."',
+            )
+          : 'Error: Unexpected answer from the service: status 200 with JSON nested deeper than 256 levels.',
+      })
+    } finally {
+      answers = []
+    }
+  })
+
+  it('an error answer nested that deep is reported by its status', async () => {
+    answers = [{ status: 404, text: `{"message":"gone","errors":{"id":${deep(100_000)}}}` }]
+    try {
+      const result = await run(['links', 'get', 'lnk_1'])
+      expect(result.code).toBe(5)
+      expect(result.stderr).toMatch(
+        /^Error: The service answered 404: \{"message":"gone","errors":\{"id":\[+…\n$/,
+      )
+    } finally {
+      answers = []
+    }
+  })
+})

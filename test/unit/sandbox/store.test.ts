@@ -1,0 +1,186 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../../src/sandbox/constants.js'
+import { markLinkPaid, resetSandbox, startSandbox } from '../../../src/sandbox/server.js'
+import {
+  KEY_A,
+  KEY_B,
+  startTestSandbox,
+  type TestSandbox,
+  tempDir,
+  VALID_LINK,
+} from '../../helpers/sandbox.js'
+
+const running: TestSandbox[] = []
+const start = async (dir?: string) => {
+  const sandbox = await startTestSandbox({ dir })
+  running.push(sandbox)
+  return sandbox
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((t) => t.sandbox.close()))
+})
+
+describe('constants', () => {
+  it('has a well-known key and port', () => {
+    expect(SANDBOX_KEY).toMatch(/^sk_sandbox_[0-9a-z]{24}$/)
+    expect(DEFAULT_SANDBOX_PORT).toBe(4010)
+  })
+
+  it('finds the store dir: PAY_SANDBOX_DIR, else XDG_DATA_HOME, else ~/.local/share', () => {
+    expect(sandboxDir({ PAY_SANDBOX_DIR: '/srv/sbx', XDG_DATA_HOME: '/xdg', HOME: '/home/u' })).toBe(
+      '/srv/sbx',
+    )
+    expect(sandboxDir({ XDG_DATA_HOME: '/xdg', HOME: '/home/u' })).toBe('/xdg/pay/sandbox')
+    expect(sandboxDir({ XDG_DATA_HOME: 'relative', HOME: '/home/u' })).toBe(
+      '/home/u/.local/share/pay/sandbox',
+    )
+    expect(sandboxDir({ HOME: '/home/u' })).toBe('/home/u/.local/share/pay/sandbox')
+    expect(sandboxDir({ PAY_SANDBOX_DIR: '', HOME: '/home/u' })).toBe('/home/u/.local/share/pay/sandbox')
+  })
+})
+
+describe('the store file', () => {
+  it('is created 0600 in a 0700 dir, and holds no raw key', async () => {
+    const dir = path.join(tempDir(), 'nested', 'sandbox')
+    const t = await start(dir)
+    await t.a.call('POST', '/payment-links', VALID_LINK)
+    await t.b.call('POST', '/payment-links', VALID_LINK)
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
+    const file = path.join(dir, 'store.json')
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).not.toContain(KEY_A)
+    expect(text).not.toContain(KEY_B)
+    expect(Object.keys(JSON.parse(text).businesses)).toHaveLength(2)
+    expect(fs.readdirSync(dir).sort()).toEqual(['store.json'])
+  })
+
+  it('keeps records across a restart', async () => {
+    const first = await start()
+    const link = (await first.a.call('POST', '/payment-links', VALID_LINK)).json.data
+    await first.sandbox.close()
+    const second = await start(first.dir)
+    expect((await second.a.call('GET', `/payment-links/${link._id}`)).json.data).toEqual(link)
+  })
+
+  it('answers 500 naming a corrupt file, leaves it untouched, and reset repairs it', async () => {
+    const t = await start()
+    const file = path.join(t.dir, 'store.json')
+    fs.writeFileSync(file, '{"format": "pay-sandbox-store", "businesses": {')
+    for (const [method, route, body] of [
+      ['GET', '/payment-links', undefined],
+      ['POST', '/payment-links', VALID_LINK],
+    ] as const) {
+      const answer = await t.a.call(method, route, body)
+      expect(answer.status).toBe(500)
+      expect(answer.json.message).toContain(`The sandbox store ${file} is corrupt (not valid JSON`)
+      expect(answer.json.message).toContain('"pay sandbox reset" empties it.')
+    }
+    expect(() => markLinkPaid(t.dir, '000000000000000000000000')).toThrow(
+      `The sandbox store ${file} is corrupt`,
+    )
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"format": "pay-sandbox-store", "businesses": {')
+    expect((await t.a.call('GET', '/_sandbox/health')).status).toBe(200)
+
+    fs.writeFileSync(file, '{"some": "other file"}')
+    expect((await t.a.call('GET', '/payment-links')).json.message).toContain('(not a pay sandbox store)')
+
+    resetSandbox(t.dir)
+    const answer = await t.a.call('GET', '/payment-links')
+    expect(answer.status).toBe(200)
+    expect(answer.json.data.total).toBe(0)
+  })
+})
+
+describe('unexpected failures', () => {
+  it('answers 500 with a JSON message when the store dir vanished, and keeps serving', async () => {
+    const t = await start()
+    fs.rmSync(t.dir, { recursive: true })
+    const answer = await t.a.call('POST', '/payment-links', VALID_LINK)
+    expect(answer.status).toBe(500)
+    expect(answer.headers.get('content-type')).toBe('application/json')
+    expect(answer.json.message).toMatch(/^Internal sandbox error: ENOENT/)
+    expect((await t.a.call('GET', '/_sandbox/health')).status).toBe(200)
+    fs.mkdirSync(t.dir)
+    expect((await t.a.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
+  })
+})
+
+describe('resetSandbox', () => {
+  it('empties the store for a running sandbox too; seeded packages stay', async () => {
+    const t = await start()
+    const link = (await t.a.call('POST', '/payment-links', VALID_LINK)).json.data
+    const packageId = t.sandbox.packages[KEY_A][0]._id
+    await t.a.call('POST', '/subscriptions', { package_id: packageId, email: 'a@example.com' })
+    fs.writeFileSync(path.join(t.dir, 'store.json.999999.tmp'), 'left by a killed writer')
+    resetSandbox(t.dir)
+    expect((await t.a.call('GET', `/payment-links/${link._id}`)).status).toBe(404)
+    expect((await t.a.call('GET', '/subscriptions')).json.data.total).toBe(0)
+    expect(fs.readdirSync(t.dir).sort()).toEqual(['store.json'])
+    const again = await t.a.call('POST', '/subscriptions', { package_id: packageId, email: 'a@example.com' })
+    expect(again.status).toBe(200)
+  })
+
+  it('creates a missing dir', () => {
+    const dir = path.join(tempDir(), 'absent')
+    resetSandbox(dir)
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'store.json'), 'utf8')).businesses).toEqual({})
+  })
+})
+
+describe('markLinkPaid', () => {
+  it('sets paid and moves updated_at, whichever business owns the link', async () => {
+    const t = await start()
+    const link = (await t.b.call('POST', '/payment-links', VALID_LINK)).json.data
+    const paid = markLinkPaid(t.dir, link._id)
+    expect(paid).toEqual({ ...link, paid: true, updated_at: paid?.updated_at })
+    expect(paid!.updated_at > link.updated_at).toBe(true)
+    expect((await t.b.call('GET', `/payment-links/${link._id}`)).json.data).toEqual(paid)
+    expect(markLinkPaid(t.dir, link._id)).toEqual(paid)
+  })
+
+  it('returns undefined for an unknown link', async () => {
+    const t = await start()
+    expect(markLinkPaid(t.dir, '000000000000000000000000')).toBeUndefined()
+    expect(markLinkPaid(t.dir, 'constructor')).toBeUndefined()
+  })
+})
+
+describe('two sandboxes on one dir', () => {
+  it('lose nothing when writers interleave on both, and each sees the other’s writes', async () => {
+    const one = await start()
+    const two = await start(one.dir)
+    const writers = Array.from({ length: 40 }, (_, i) => {
+      const client = i % 2 ? one.a : two.a
+      return client.call('POST', '/payment-links', { ...VALID_LINK, reference: `w${i}` })
+    })
+    const answers = await Promise.all(writers)
+    expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200))
+    for (const t of [one, two]) {
+      const list = (await t.a.call('GET', '/payment-links?per_page=500')).json.data
+      expect(list.total).toBe(40)
+      expect(new Set(list.data.map((link: { reference: string }) => link.reference)).size).toBe(40)
+    }
+    const link = answers[0].json.data
+    await one.a.call('PUT', `/payment-links/${link._id}`, { ...VALID_LINK, title: 'changed on one' })
+    expect((await two.a.call('GET', `/payment-links/${link._id}`)).json.data.title).toBe('changed on one')
+  })
+
+  it('binds to loopback by default and reports its keys', async () => {
+    const sandbox = await startSandbox({ dir: tempDir() })
+    try {
+      expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(sandbox.keys).toEqual([SANDBOX_KEY])
+      expect(Object.keys(sandbox.packages)).toEqual([SANDBOX_KEY])
+    } finally {
+      await sandbox.close()
+    }
+  })
+
+  it('refuses an empty key list and keys with whitespace', async () => {
+    await expect(startSandbox({ dir: tempDir(), keys: [] })).rejects.toThrow('at least one API key')
+    await expect(startSandbox({ dir: tempDir(), keys: ['a b'] })).rejects.toThrow('no whitespace')
+  })
+})
