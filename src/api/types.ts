@@ -9,19 +9,17 @@ export interface TokenInput {
   redirect_url?: string
 }
 
-export interface LinkInput {
+/** The optional text fields of a payment link (spec 4.2). */
+type LinkText = 'phone_no' | 'description' | 'redirect_url' | 'reference' | 'reference_2'
+
+export type LinkInput = {
   email: string
   currency: string
   /** Decimal amount as text, exactly as typed: never passed through a float. */
   amount: string
   title: string
-  phone_no?: string
-  description?: string
-  redirect_url?: string
-  reference?: string
-  reference_2?: string
   send_email?: boolean
-}
+} & { [K in LinkText]?: string }
 
 export interface SubscriptionInput {
   package_id: string

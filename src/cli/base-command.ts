@@ -84,6 +84,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return { api, target: { profile: credentials.profile ?? '(environment)', baseUrl: label } }
   }
 
+  /**
+   * What a workflow (src/bulk) needs of the command: where it sends, --yes and --dry-run as
+   * given, the output and the terminal.
+   */
+  protected workflow(target: Target) {
+    const { yes = false, 'dry-run': dryRun = false } = this.flags as { yes?: boolean; 'dry-run'?: boolean }
+    return { target, consent: { yes, dryRun }, out: this.out, io: this.io }
+  }
+
   /** A client for this base URL and key, with the command's timeout and --debug trace. */
   protected client(baseUrl: string, apiKey: string): PayApi {
     return new PayApi({

@@ -53,6 +53,9 @@ export const consentFlags = (verb: 'deleted' | 'cancelled') => ({
   'dry-run': Flags.boolean({ description: `Show what would be ${verb}; send nothing.` }),
 })
 
+/** The flags of `links delete` and `subs delete`. */
+export const deleteFlags = { ...consentFlags('deleted'), ...outputFlags }
+
 /** Fetch every page of a list, not only the first. */
 export const allPagesFlag = {
   all: Flags.boolean({ description: 'Fetch every page, not only the first.' }),

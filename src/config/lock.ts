@@ -61,6 +61,34 @@ function isStale(lockPath: string, owner: string): boolean {
 }
 
 /**
+ * Creates `file` if it does not exist yet (O_EXCL), holding this thread's tag. False when it
+ * exists. A file left empty would block others for 2 s, so a failed write removes it.
+ */
+function tryCreate(file: string): boolean {
+  let fd: number
+  try {
+    fd = fs.openSync(file, 'wx', 0o600)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return false
+  }
+  try {
+    fs.writeSync(fd, ownerTag)
+  } catch (error) {
+    fs.rmSync(file, { force: true })
+    throw error
+  } finally {
+    fs.closeSync(fd)
+  }
+  return true
+}
+
+function hasStaleOwner(file: string): boolean {
+  const owner = readOwner(file)
+  return owner !== undefined && isStale(file, owner)
+}
+
+/**
  * Removes a stale lock. Only one process at a time may do so, under a second O_EXCL file (the
  * guard), and it checks the lock again under the guard. Without the guard, a process that saw the
  * stale lock late could remove the fresh lock of the process that took over first, and let a
@@ -68,22 +96,14 @@ function isStale(lockPath: string, owner: string): boolean {
  */
 function takeOverStale(lockPath: string): void {
   const guard = `${lockPath}.takeover`
-  let fd: number
-  try {
-    fd = fs.openSync(guard, 'wx', 0o600)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  if (!tryCreate(guard)) {
     // Another process is taking over. A guard whose owner died during a takeover is cleared.
-    const owner = readOwner(guard)
-    if (owner !== undefined && isStale(guard, owner)) fs.rmSync(guard, { force: true })
+    if (hasStaleOwner(guard)) fs.rmSync(guard, { force: true })
     return
   }
   try {
-    fs.writeSync(fd, ownerTag)
-    const owner = readOwner(lockPath)
-    if (owner !== undefined && isStale(lockPath, owner)) fs.rmSync(lockPath, { force: true })
+    if (hasStaleOwner(lockPath)) fs.rmSync(lockPath, { force: true })
   } finally {
-    fs.closeSync(fd)
     fs.rmSync(guard, { force: true })
   }
 }
@@ -99,13 +119,8 @@ export function withFileLockSync<T>(lockPath: string, body: () => T, timeoutMs =
   const deadline = Date.now() + timeoutMs
   let wait = 1
   for (;;) {
-    let fd: number
-    try {
-      fd = fs.openSync(lockPath, 'wx', 0o600)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const owner = readOwner(lockPath)
-      if (owner !== undefined && isStale(lockPath, owner)) {
+    if (!tryCreate(lockPath)) {
+      if (hasStaleOwner(lockPath)) {
         takeOverStale(lockPath)
         continue
       }
@@ -113,14 +128,6 @@ export function withFileLockSync<T>(lockPath: string, body: () => T, timeoutMs =
       sleepSync(wait)
       wait = Math.min(wait * 2, 20)
       continue
-    }
-    try {
-      fs.writeSync(fd, ownerTag)
-    } catch (error) {
-      fs.rmSync(lockPath, { force: true }) // an empty lock would block others for 2 s
-      throw error
-    } finally {
-      fs.closeSync(fd)
     }
     heldByThisThread.add(lockPath)
     try {

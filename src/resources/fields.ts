@@ -48,6 +48,18 @@ interface BooleanFieldSpec {
 
 export type FieldSpec = TextFieldSpec | BooleanFieldSpec
 
+/** Field specs that several request bodies share. */
+export const COMMON_FIELDS = {
+  email: {
+    field: 'email',
+    description: 'Customer e-mail address.',
+    question: 'Customer e-mail',
+    rules: [rules.email],
+  },
+  title: { field: 'title', description: 'Title shown to the customer.', question: 'Title' },
+  phone: { field: 'phone_no', description: 'Customer phone number.' },
+} satisfies Record<string, TextFieldSpec>
+
 type FlagFor<S extends FieldSpec> = S extends BooleanFieldSpec
   ? Interfaces.BooleanFlag<boolean>
   : Interfaces.OptionFlag<string | undefined>

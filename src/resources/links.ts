@@ -2,17 +2,12 @@ import { Flags } from '@oclif/core'
 import type { LinkInput } from '../api/types.js'
 import type { View } from '../render/views.js'
 import { plain, type Rec } from '../values.js'
-import { FieldSet, type FieldValues, rules } from './fields.js'
+import { COMMON_FIELDS, FieldSet, type FieldValues, rules } from './fields.js'
 import { matchesAll } from './filters.js'
 
 /** The fields of `links create` and `links update`: every field of spec 4.2. */
 export const LINK_FIELDS = new FieldSet({
-  email: {
-    field: 'email',
-    description: 'Customer e-mail address.',
-    question: 'Customer e-mail',
-    rules: [rules.email],
-  },
+  email: COMMON_FIELDS.email,
   currency: {
     field: 'currency',
     description: 'Currency code, e.g. EUR.',
@@ -25,8 +20,8 @@ export const LINK_FIELDS = new FieldSet({
     question: 'Amount (e.g. 25.50)',
     rules: [rules.amount],
   },
-  title: { field: 'title', description: 'Title shown to the customer.', question: 'Title' },
-  phone: { field: 'phone_no', description: 'Customer phone number.' },
+  title: COMMON_FIELDS.title,
+  phone: COMMON_FIELDS.phone,
   description: { field: 'description', description: 'Longer description.' },
   'redirect-url': { field: 'redirect_url', description: 'Where the customer goes after paying.' },
   reference: { field: 'reference', description: 'Your own reference.' },

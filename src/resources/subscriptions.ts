@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { isRecord, plain, type Rec } from '../values.js'
-import { FieldSet, rules } from './fields.js'
+import { COMMON_FIELDS, FieldSet, rules } from './fields.js'
 import { matchesAll } from './filters.js'
 
 /** The fields of `subs create` (spec 4.7). */
@@ -12,13 +12,8 @@ export const SUBSCRIPTION_FIELDS = new FieldSet({
     description: 'Package to subscribe to (_id of the package).',
     question: 'Package id',
   },
-  email: {
-    field: 'email',
-    description: 'Customer e-mail address.',
-    question: 'Customer e-mail',
-    rules: [rules.email],
-  },
-  phone: { field: 'phone_no', description: 'Customer phone number.' },
+  email: COMMON_FIELDS.email,
+  phone: COMMON_FIELDS.phone,
 })
 
 /** The fields of `subs update` (spec 4.9): all optional, only those given are sent. */

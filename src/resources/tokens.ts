@@ -1,17 +1,12 @@
 import type { View } from '../render/views.js'
-import { FieldSet, rules } from './fields.js'
+import { COMMON_FIELDS, FieldSet } from './fields.js'
 
 /** The fields of `token create` (spec 4.1). */
 export const TOKEN_FIELDS = new FieldSet({
-  email: {
-    field: 'email',
-    description: 'Customer e-mail address.',
-    question: 'Customer e-mail',
-    rules: [rules.email],
-  },
-  title: { field: 'title', description: 'Title shown to the customer.', question: 'Title' },
+  email: COMMON_FIELDS.email,
+  title: COMMON_FIELDS.title,
   description: { field: 'description', description: 'What the token is for.', question: 'Description' },
-  phone: { field: 'phone_no', description: 'Customer phone number.' },
+  phone: COMMON_FIELDS.phone,
   'redirect-url': { field: 'redirect_url', description: 'Where the customer goes after activating.' },
 })
 

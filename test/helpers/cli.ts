@@ -57,7 +57,7 @@ function keysGiven(args: string[], options: CliOptions): string[] {
 
 /**
  * Every end-to-end run is also a leak check: a key found in stdout or stderr fails the test
- * that ran it (test/reliability/leak.test.ts scans traces, files and pieces of keys too).
+ * that ran it (test/e2e/reliability/leak*.test.ts scan traces, files and pieces of keys too).
  */
 export function expectNoKeyInOutput(args: string[], options: CliOptions, result: CliResult): CliResult {
   for (const key of keysGiven(args, options)) {

@@ -1,5 +1,13 @@
 import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import { afterAll, beforeAll, expect } from 'vitest'
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
+import { type CliResult, runCli, tempDir } from './cli.js'
+import type { FakeServer } from './fake-server.js'
+import { type Handler, startFaultServer } from './fault-server.js'
+import type { Json } from './links.js'
 
 /**
  * A recognisable API key, and a scanner that finds it, or any 8 consecutive characters of
@@ -74,5 +82,185 @@ export class LeakScan {
       for (const hit of findCanary(bytes)) this.hits.push(`${file}: ${hit}`)
     }
     return scanned
+  }
+}
+
+export interface LeakCase {
+  /** How the case is reported: command and path. */
+  label: string
+  args: string[]
+  code: number
+  env?: Record<string, string | undefined>
+  input?: string
+  /** More checks on the result. */
+  check?: (result: CliResult) => void
+}
+
+/** --debug output is the piped output (TSV, messages) plus the HTTP trace. */
+export const MODES: [string, string[]][] = [
+  ['--json', ['--json']],
+  ['--debug', ['--debug']],
+]
+
+/** One case per output mode. */
+export const inModes = (c: LeakCase): LeakCase[] =>
+  MODES.map(([mode, flags]) => ({ ...c, label: `${c.label} ${mode}`, args: [...c.args, ...flags] }))
+
+/** The key as a server might echo it, wherever the request's Authorization header went. */
+export const auth = (request: { headers: http.IncomingHttpHeaders }) => String(request.headers.authorization)
+
+/** Filler that puts the key where pay cuts long server text (at 200 characters): mid-secret. */
+export const CUT_FILLER = `${'x'.repeat(179)} `
+
+export const leakEnv = (baseUrl: string) => ({ PAY_API_KEY: CANARY, PAY_BASE_URL: baseUrl })
+
+/**
+ * The scanned environment of one leak test file: its own HOME, XDG dirs, TMPDIR, config dir,
+ * sandbox store and report dir under one root; a sandbox that knows the key and one that does
+ * not (a real 401); fault servers; and `pay` to run a case in it, which scans its output and
+ * checks its exit code. `finish` scans every file under the root but the config file (where
+ * `pay login` keeps the key by design) and prints the figures.
+ */
+export function leakEnvironment() {
+  const root = tempDir('pay-leak-')
+  const dirs = {
+    home: path.join(root, 'home'),
+    cache: path.join(root, 'cache'),
+    xdgConfig: path.join(root, 'xdg-config'),
+    data: path.join(root, 'data'),
+    tmp: path.join(root, 'tmp'),
+    config: path.join(root, 'config'),
+    store: path.join(root, 'store'),
+    reports: path.join(root, 'reports'),
+  }
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true })
+  const configFiles = new Set([path.join(dirs.config, 'config.json')])
+  const scan = new LeakScan()
+  const commands = new Set<string>()
+  let runs = 0
+  /** Cases whose exit code was not the one expected, or whose output held the key. */
+  const problems: unknown[] = []
+  const servers: FakeServer[] = []
+  const state = {
+    sandbox: undefined as unknown as RunningSandbox,
+    stranger: undefined as unknown as RunningSandbox,
+    closedPort: 0,
+    packageId: '',
+  }
+
+  /** Runs pay in the scanned environment; scans stdout and stderr; checks the exit code. */
+  async function pay(c: LeakCase): Promise<CliResult> {
+    const result = await runCli(c.args, {
+      input: c.input,
+      timeoutMs: 20_000,
+      env: {
+        HOME: dirs.home,
+        XDG_CACHE_HOME: dirs.cache,
+        XDG_CONFIG_HOME: dirs.xdgConfig,
+        XDG_DATA_HOME: dirs.data,
+        TMPDIR: dirs.tmp,
+        PAY_CONFIG_DIR: dirs.config,
+        PAY_SANDBOX_DIR: dirs.store,
+        ...c.env,
+      },
+    })
+    runs += 1
+    commands.add(
+      c.args
+        .filter((arg) => /^[a-z]+$/.test(arg))
+        .slice(0, 2)
+        .join(' '),
+    )
+    scan.output(`${c.label} [stdout]`, result.stdout)
+    scan.output(`${c.label} [stderr]`, result.stderr)
+    const hits = findCanary(result.stdout + result.stderr)
+    if (result.code !== c.code || hits.length > 0) {
+      problems.push({
+        label: c.label,
+        code: result.code,
+        expected: c.code,
+        hits,
+        stderr: result.stderr.slice(0, 400),
+      })
+    }
+    c.check?.(result)
+    return result
+  }
+
+  /** A fault server answering every request with `handler`. */
+  async function faulty(handler: Handler): Promise<string> {
+    const server = await startFaultServer(handler)
+    servers.push(server)
+    return server.baseUrl
+  }
+
+  /** A request to the sandbox with the key, answered 200: its data. */
+  async function call(method: string, route: string, body?: unknown) {
+    const response = await fetch(`${state.sandbox.baseUrl}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    expect(response.status).toBe(200)
+    return ((await response.json()) as { data: Json }).data
+  }
+
+  beforeAll(async () => {
+    state.sandbox = await startSandbox({ dir: dirs.store, keys: [CANARY], port: 0 })
+    state.packageId = state.sandbox.packages[CANARY][0]._id
+    // A sandbox that does not know the key: a real 401.
+    state.stranger = await startSandbox({
+      dir: tempDir('pay-leak-stranger-'),
+      keys: ['sk_test_other'],
+      port: 0,
+    })
+    const closed = http.createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    state.closedPort = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+  })
+
+  afterAll(async () => {
+    await Promise.all([
+      state.sandbox?.close(),
+      state.stranger?.close(),
+      ...servers.map((server) => server.close()),
+    ])
+  })
+
+  /** Scans every file under the root (but the config file); the files it scanned. */
+  function scanFiles(skip: (file: string) => boolean = () => false): string[] {
+    return scan.tree(root, (file) => configFiles.has(file) || skip(file))
+  }
+
+  function summary(): string {
+    return (
+      `${runs} runs of ${commands.size} commands, ${scan.streams} output streams and ` +
+      `${scan.files} files, ${(scan.bytes / 1024 / 1024).toFixed(1)} MiB scanned for ${JSON.stringify(CANARY)} ` +
+      `and every 8-character piece of ${JSON.stringify(CANARY_SECRET)}: ${scan.hits.length} hits`
+    )
+  }
+
+  return {
+    root,
+    dirs,
+    /** Files allowed to hold the key (config files, which hold it by design). */
+    configFiles,
+    state,
+    scan,
+    problems,
+    pay,
+    faulty,
+    call,
+    seedLink: () =>
+      call('POST', '/payment-links', {
+        email: 'seed@example.com',
+        currency: 'EUR',
+        amount: '10.00',
+        title: 'S',
+      }),
+    seedSub: () => call('POST', '/subscriptions', { package_id: state.packageId, email: 'sub@example.com' }),
+    scanFiles,
+    summary,
   }
 }

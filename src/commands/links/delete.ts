@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { deleteMany } from '../../bulk/delete.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { consentFlags, outputFlags } from '../../cli/flags.js'
+import { deleteFlags } from '../../cli/flags.js'
 import { LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
@@ -20,21 +20,11 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static args = {
     id: Args.string({ description: 'Payment link id(s) (_id).', required: true, ignoreStdin: true }),
   }
-  static flags = {
-    ...consentFlags('deleted'),
-    ...outputFlags,
-  }
+  static flags = deleteFlags
 
   async run(): Promise<void> {
     const { api, target } = await this.api()
-    await deleteMany({
-      ids: this.positionals,
-      view: LINK_VIEW,
-      target,
-      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'] },
-      out: this.out,
-      io: this.io,
-      remove: (id) => api.deleteLink(id),
-    })
+    const remove = (id: string) => api.deleteLink(id)
+    await deleteMany({ ids: this.positionals, view: LINK_VIEW, remove, ...this.workflow(target) })
   }
 }

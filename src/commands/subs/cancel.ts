@@ -48,12 +48,9 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
     await cancelSubscriptions({
       api,
       ids,
-      target,
-      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'] },
-      out: this.out,
-      io: this.io,
       concurrency: this.flags.concurrency,
       reportFile: this.flags.report,
+      ...this.workflow(target),
     })
   }
 }

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { deleteMany } from '../../bulk/delete.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { consentFlags, outputFlags } from '../../cli/flags.js'
+import { deleteFlags } from '../../cli/flags.js'
 import { SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
@@ -20,22 +20,17 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static args = {
     id: Args.string({ description: 'Subscription id(s) (_id).', required: true, ignoreStdin: true }),
   }
-  static flags = {
-    ...consentFlags('deleted'),
-    ...outputFlags,
-  }
+  static flags = deleteFlags
 
   async run(): Promise<void> {
     const { api, target } = await this.api()
+    const remove = (id: string) => api.deleteSubscription(id)
     await deleteMany({
       ids: this.positionals,
       view: SUBSCRIPTION_VIEW,
-      target,
-      consent: { yes: this.flags.yes, dryRun: this.flags['dry-run'] },
-      out: this.out,
-      io: this.io,
+      remove,
       irreversible: true,
-      remove: (id) => api.deleteSubscription(id),
+      ...this.workflow(target),
     })
   }
 }

@@ -12,7 +12,7 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 /**
  * Server text with control characters (an SGR escape, BEL, CR and the C1 CSI U+009B) never
  * reaches stdout raw outside JSON: it is shown in caret notation. JSON keeps it exact.
- * (The table on a real terminal: test/interactive/links-get.test.ts.)
+ * (The table on a real terminal: test/e2e/links/get-terminal.test.ts.)
  */
 
 let sandbox: TestSandbox

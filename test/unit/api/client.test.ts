@@ -20,7 +20,7 @@ import {
 
 /**
  * The client in-process against a fault server: every variant of the tolerant reader and of
- * the retry rules, fast (short back-off). test/api/cli-*.test.ts prove the same end to end.
+ * the retry rules, fast (short back-off). test/e2e/http/*.test.ts prove the same end to end.
  */
 
 const LINK = { _id: 'lnk_1', status: 'Active', amount: 10 }

@@ -1,0 +1,81 @@
+/**
+ * The borders between pay's parts (README, Development; DESIGN.md, Layout), checked by
+ * `npm run lint`. Each rule names what must never happen; `npx depcruise src` explains a failure.
+ */
+const part = (...names) => `^src/(${names.join('|')})/`
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'api-is-independent',
+      comment: 'The API client knows nothing of the screen, the terminal, profiles, the sandbox or the commands.',
+      severity: 'error',
+      from: { path: part('api') },
+      to: { path: part('render', 'cli', 'config', 'sandbox', 'resources', 'bulk', 'commands') },
+    },
+    {
+      name: 'sandbox-stands-alone',
+      comment: 'The service never shares code with its client: the sandbox imports nothing of pay but errors.ts.',
+      severity: 'error',
+      from: { path: part('sandbox') },
+      // TEMPORARY: the JSON store's file lock, until the store moves to SQLite (issue 13).
+      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/errors\\.ts$', '^src/config/lock\\.ts$'] },
+    },
+    {
+      name: 'render-is-the-screen-only',
+      comment: 'Rendering knows nothing of profiles, the sandbox, the terminal object, the workflows or the commands.',
+      severity: 'error',
+      from: { path: part('render') },
+      to: { path: part('config', 'sandbox', 'cli', 'resources', 'bulk', 'commands') },
+    },
+    {
+      name: 'render-uses-api-types-only',
+      comment: 'Rendering may name the types of the API client, nothing more.',
+      severity: 'error',
+      from: { path: part('render') },
+      to: { path: part('api'), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'config-is-independent',
+      comment: 'Profiles and credentials know nothing of the client, the screen, the sandbox or the commands.',
+      severity: 'error',
+      from: { path: part('config') },
+      to: { path: part('api', 'render', 'sandbox', 'cli', 'resources', 'bulk', 'commands') },
+    },
+    {
+      name: 'leaves-import-nothing',
+      comment: 'errors.ts and values.ts are shared by every part, so they import none of it.',
+      severity: 'error',
+      from: { path: '^src/(errors|values)\\.ts$' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'nothing-imports-a-command',
+      comment: 'A command is an entry point: what two commands share belongs in a part.',
+      severity: 'error',
+      from: {},
+      to: { path: part('commands') },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-dead-modules',
+      comment:
+        'Every module is reached from an entry point (a command, or cli/argv.ts, which bin/run.js calls ' +
+        'through the bundle); one that is not is dead code.',
+      severity: 'error',
+      from: { path: [part('commands'), '^src/cli/argv\\.ts$'] },
+      to: { path: '^src/', pathNot: [part('commands'), '^src/cli/argv\\.ts$'], reachable: false },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+}

@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { ROOT, tempDir } from '../../helpers/cli.js'
+
+const run = promisify(execFile)
+const DEPCRUISE = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs')
+
+/** A copy of src/ (with the lint's config) where `change` adds imports the borders forbid. */
+function copyWith(changes: Record<string, string>): string {
+  const dir = tempDir('pay-borders-')
+  fs.cpSync(path.join(ROOT, 'src'), path.join(dir, 'src'), { recursive: true })
+  for (const file of ['tsconfig.json', '.dependency-cruiser.cjs'])
+    fs.copyFileSync(path.join(ROOT, file), path.join(dir, file))
+  for (const [file, line] of Object.entries(changes)) {
+    const target = path.join(dir, file)
+    const before = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : ''
+    fs.writeFileSync(target, `${line}\n${before}`)
+  }
+  return dir
+}
+
+/** The rules depcruise reports broken, as "rule: from → to". */
+async function violations(dir: string): Promise<string[]> {
+  const result = await run(
+    process.execPath,
+    [DEPCRUISE, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+    {
+      cwd: dir,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((error: { stdout: string }) => error)
+  const report = JSON.parse(result.stdout)
+  return report.summary.violations
+    .map((v: { rule: { name: string }; from: string; to: string }) => `${v.rule.name}: ${v.from} → ${v.to}`)
+    .sort()
+}
+
+describe('the import borders (npm run lint)', () => {
+  it('hold in the tree as it is', async () => {
+    expect(await violations(copyWith({}))).toEqual([])
+  }, 60_000)
+
+  it('fail on each kind of forbidden import', async () => {
+    const dir = copyWith({
+      'src/api/client.ts': "import '../render/format.js'",
+      'src/sandbox/records.ts': "import '../values.js'",
+      'src/render/format.ts':
+        "import '../config/profiles.js'\nimport { PayApi } from '../api/client.js'\nexport const client = PayApi",
+      'src/config/file.ts': "import '../sandbox/constants.js'",
+      'src/resources/links.ts': "import '../commands/links/get.js'",
+      'src/values.ts': "import './errors.js'",
+      'src/render/unused.ts': 'export const unused = 1',
+    })
+    expect(await violations(dir)).toEqual([
+      'api-is-independent: src/api/client.ts → src/render/format.ts',
+      'config-is-independent: src/config/file.ts → src/sandbox/constants.ts',
+      'leaves-import-nothing: src/values.ts → src/errors.ts',
+      'no-circular: src/api/client.ts → src/render/format.ts',
+      'no-circular: src/commands/links/get.ts → src/resources/links.ts',
+      'no-dead-modules: src/render/unused.ts → src/render/unused.ts',
+      'nothing-imports-a-command: src/resources/links.ts → src/commands/links/get.ts',
+      'render-is-the-screen-only: src/render/format.ts → src/config/profiles.ts',
+      'render-uses-api-types-only: src/render/format.ts → src/api/client.ts',
+      'sandbox-stands-alone: src/sandbox/records.ts → src/values.ts',
+    ])
+  }, 60_000)
+})

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PayApi } from '../../../src/api/client.js'
+import { cancelSubscriptions } from '../../../src/bulk/cancel.js'
+import { PayError } from '../../../src/errors.js'
+import { type TestIOOptions, testOutput } from '../../helpers/io.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { cancelDirectly, seedSubscriptions, serverStatuses } from '../../helpers/subs.js'
+
+/**
+ * The bulk cancel workflow in this process, on a test IO object (no child process, no
+ * terminal): against a real sandbox over loopback HTTP.
+ */
+
+let sandbox: TestSandbox
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+})
+afterAll(() => sandbox.close())
+
+const target = { profile: 'sandbox', baseUrl: 'http://127.0.0.1' }
+const client = () =>
+  new PayApi({ baseUrl: sandbox.baseUrl, apiKey: sandbox.key, timeoutMs: 10_000, userAgent: 'pay-test' })
+
+function job(ids: string[], io: TestIOOptions & { yes?: boolean; json?: boolean }, api = client()) {
+  const { io: testIO, out } = testOutput(io)
+  return {
+    io: testIO,
+    run: () =>
+      cancelSubscriptions({
+        api,
+        ids,
+        concurrency: 1,
+        target,
+        consent: { yes: io.yes ?? false, dryRun: false },
+        out,
+        io: testIO,
+      }),
+  }
+}
+
+describe('cancelSubscriptions', () => {
+  it('describes each subscription, asks, and reports one result per id', async () => {
+    const [fresh, done] = await seedSubscriptions(sandbox, 2, { prefix: 'workflow' })
+    await cancelDirectly(sandbox, [done])
+    const { io, run } = job([fresh, done, 'ffffffffffffffffffffffff'], { terminal: true, answers: [true] })
+    await expect(run()).rejects.toThrow('1 of 3 subscriptions could not be cancelled.')
+    expect(io.asked).toEqual(['Cancel 3 subscriptions?'])
+    const stderr = io.stderr.text
+    expect(stderr).toContain(`  ${fresh}  workflow0@example.com · Starter · 120.00 USD  [created]\n`)
+    expect(stderr).toContain(`  ${done}  workflow1@example.com · Starter · 120.00 USD  [cancel]\n`)
+    expect(stderr).toContain('  ffffffffffffffffffffffff  (not found or not readable)\n')
+    expect(stderr).toContain('1 cancelled, 1 already cancelled, 1 not found, 0 failed (of 3).\n')
+    const statuses = await serverStatuses(sandbox)
+    expect([statuses.get(fresh), statuses.get(done)]).toEqual(['cancel', 'cancel'])
+  })
+
+  it('on Ctrl-C starts no new cancellation, finishes the one in flight, and reports the rest not done', async () => {
+    const ids = await seedSubscriptions(sandbox, 4, { prefix: 'interrupted' })
+    const api = client()
+    const { io: testIO, out } = testOutput({ json: true })
+    let reads = 0
+    // The second read is the second id's: Ctrl-C lands while it is in flight.
+    const interrupting = Object.assign(Object.create(api) as PayApi, {
+      getSubscription: (id: string) => {
+        reads += 1
+        if (reads === 2) testIO.interrupt()
+        return api.getSubscription(id)
+      },
+    })
+    const error = await cancelSubscriptions({
+      api: interrupting,
+      ids,
+      concurrency: 1,
+      target,
+      consent: { yes: true, dryRun: false },
+      out,
+      io: testIO,
+    }).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(PayError)
+    expect([(error as PayError).message, (error as PayError).exitCode]).toEqual([
+      'Interrupted: 2 of 4 subscriptions were processed; the rest were not touched.',
+      130,
+    ])
+    expect(JSON.parse(testIO.stdout.text).map((r: { status: string }) => r.status)).toEqual([
+      'cancelled',
+      'cancelled',
+      'not_done',
+      'not_done',
+    ])
+    expect(testIO.stderr.text).toContain('Stopping: no new cancellations; waiting for those in flight')
+    const statuses = await serverStatuses(sandbox)
+    expect(ids.map((id) => statuses.get(id))).toEqual(['cancel', 'cancel', 'created', 'created'])
+  })
+})
