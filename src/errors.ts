@@ -12,7 +12,7 @@ export type ErrorKind =
   | 'partial'
   | 'cancelled'
 
-export const EXIT_CODES: Record<ErrorKind, number> = {
+const EXIT_CODES: Record<ErrorKind, number> = {
   general: 1,
   usage: 2,
   validation: 3,
@@ -26,7 +26,7 @@ export const EXIT_CODES: Record<ErrorKind, number> = {
 /** Field name -> messages, as in a 422 body. */
 export type FieldErrors = Record<string, string[]>
 
-export interface PayErrorOptions {
+interface PayErrorOptions {
   kind: ErrorKind
   /** HTTP status when the error came from the service. */
   status?: number

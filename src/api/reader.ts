@@ -24,10 +24,10 @@ const unexpected = (what: string) =>
  * Deeper than any answer of the service. JSON.parse takes any depth, but printing a value
  * (JSON.stringify, String) recurses and overflows the stack somewhere past a few thousand.
  */
-export const MAX_JSON_DEPTH = 256
+const MAX_JSON_DEPTH = 256
 
 /** Whether objects and arrays in `value` nest deeper than `limit`; without recursion. */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
+function nestedDeeperThan(value: unknown, limit: number): boolean {
   const pending: [unknown, number][] = [[value, 0]]
   while (pending.length > 0) {
     const [current, depth] = pending.pop()!
@@ -184,7 +184,7 @@ export function readDeleted(body: unknown): void {
   if (isRecord(body) && body.success === false) throw failedEnvelope(body)
 }
 
-export interface Page {
+interface Page {
   items: Rec[]
   /** Absolute URL of the next page, when the list is paginated and more exist. */
   next?: string

@@ -22,13 +22,13 @@ export interface TransportOptions {
   retryAfterCapMs?: number
 }
 
-export interface ApiResponse {
+interface ApiResponse {
   status: number
   /** Parsed JSON, or undefined for an empty body (204); with `anyBody`, text that is not JSON. */
   body: unknown
 }
 
-export interface SendOptions {
+interface SendOptions {
   /**
    * Accept a 2xx body that is not JSON (returned as text) instead of failing: for answers
    * whose body carries nothing the command needs, such as a delete.

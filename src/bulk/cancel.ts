@@ -18,7 +18,7 @@ import { type BulkResult, bulkOutcome, runBulk } from './runner.js'
 /** How many subscriptions a terminal confirmation describes one by one. */
 const DESCRIBE_LIMIT = 20
 
-export interface CancelJob {
+interface CancelJob {
   api: PayApi
   ids: string[]
   target: Target
@@ -106,7 +106,7 @@ export async function cancelSubscriptions(job: CancelJob): Promise<void> {
   if (problem) throw problem
 }
 
-export function summaryLine(results: BulkResult[]): string {
+function summaryLine(results: BulkResult[]): string {
   const count = (status: string) => results.filter((r) => r.status === status).length
   const parts = [
     `${count('cancelled')} cancelled`,

@@ -5,7 +5,7 @@ import type { View } from '../render/views.js'
 import { type Consent, confirmPlan } from './consent.js'
 import { bulkOutcome, runBulk } from './runner.js'
 
-export interface DeleteJob {
+interface DeleteJob {
   ids: string[]
   view: View
   target: Target

@@ -4,7 +4,7 @@ import type { BulkRow } from '../render/output.js'
 /** One id's outcome, as printed by --json: `{id, ok, status, error}`. */
 export type BulkResult = BulkRow
 
-export interface BulkOptions {
+interface BulkOptions {
   concurrency: number
   /** Once aborted, no new id is started; those in flight finish. */
   stop?: AbortSignal
@@ -12,7 +12,7 @@ export interface BulkOptions {
   onResult?: (result: BulkResult) => void
 }
 
-export interface BulkRun {
+interface BulkRun {
   /** One entry per id, in the order given; ids never started are `not_done`. */
   results: BulkResult[]
   interrupted: boolean
@@ -23,7 +23,7 @@ export interface BulkRun {
 }
 
 /** Turns a failure into a result: a 404 is "not_found", anything else "failed" with the reason. */
-export function failedResult(id: string, error: unknown): BulkResult {
+function failedResult(id: string, error: unknown): BulkResult {
   const payError = error instanceof PayError ? error : undefined
   return {
     id,

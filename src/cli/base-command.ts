@@ -9,10 +9,10 @@ import { globalFlags } from './flags.js'
 import { type IO, ProcessIO } from './io.js'
 import { sandboxProfile } from './sandbox-profile.js'
 
-export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
+type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
 >
-export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 /** Where the command's requests go, for confirmations and messages. */
 export interface Target {
@@ -122,7 +122,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 }
 
 /** Any error as a PayError: oclif's parse errors are usage errors, a cancelled prompt is 130. */
-export function toPayError(error: Error, commandId?: string): PayError {
+function toPayError(error: Error, commandId?: string): PayError {
   const help = `See \`pay ${commandId?.replace(/:/g, ' ') ?? ''} --help\`.`
   const flagParse = /^Parsing --(\S+) \n\t([\s\S]*?)\nSee more help with --help$/.exec(error.message ?? '')
   if (flagParse) return new PayError(`--${flagParse[1]}: ${flagParse[2]}`, { kind: 'usage', hint: help })

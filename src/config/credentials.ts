@@ -2,7 +2,7 @@ import { PayError } from '../errors.js'
 import { type ConfigFile, configDir, configPath, readConfig } from './file.js'
 import { type BuiltInProfile, storedProfile } from './profiles.js'
 
-export interface ResolveInput {
+interface ResolveInput {
   profile?: string
   baseUrl?: string
   builtIn: BuiltInProfile

@@ -27,7 +27,7 @@ export function storedProfile(config: ConfigFile, name: string): StoredProfile |
 }
 
 /** A profile as shown to people: the key redacted. */
-export interface ProfileSummary extends Record<string, unknown> {
+interface ProfileSummary extends Record<string, unknown> {
   name: string
   current: boolean
   base_url: string

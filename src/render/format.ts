@@ -47,7 +47,7 @@ export function formatAmount(amount: unknown, currency: unknown): string {
   return code === '' ? text : `${text} ${code}`
 }
 
-export const STATUS_COLOURS: Record<string, number> = {
+const STATUS_COLOURS: Record<string, number> = {
   active: 32,
   created: 36,
   paid: 32,
@@ -58,7 +58,7 @@ export const STATUS_COLOURS: Record<string, number> = {
   expired: 33,
 }
 
-export interface CellStyle {
+interface CellStyle {
   colour: boolean
 }
 

@@ -253,7 +253,7 @@ const ANSI = /\u001b\[[0-9;]*m/g
 const visibleLength = (text: string) => [...text.replace(ANSI, '')].length
 
 /** Column widths (with 2 spaces of padding) that fit the terminal, shrinking the widest first. */
-export function fitWidths(rows: string[][], terminalWidth: number): number[] {
+function fitWidths(rows: string[][], terminalWidth: number): number[] {
   const count = Math.max(0, ...rows.map((row) => row.length))
   const widths = Array.from({ length: count }, (_, i) =>
     Math.max(1, ...rows.map((row) => visibleLength(row[i] ?? ''))),

@@ -9,7 +9,7 @@ import { type FieldErrors, PayError, validationError } from '../errors.js'
  * service (under the flag's name, exit 3).
  */
 
-export type Rule = (value: string, field: string) => string | undefined
+type Rule = (value: string, field: string) => string | undefined
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const AMOUNT = /^\d+(\.\d+)?$/
@@ -46,7 +46,7 @@ interface BooleanFieldSpec {
   boolean: true
 }
 
-export type FieldSpec = TextFieldSpec | BooleanFieldSpec
+type FieldSpec = TextFieldSpec | BooleanFieldSpec
 
 /** Field specs that several request bodies share. */
 export const COMMON_FIELDS = {

@@ -1,7 +1,7 @@
 import { plain, type Rec } from '../values.js'
 
 /** One client-side list filter: a flag's value compared with a field of each record. */
-export interface Filter {
+interface Filter {
   field: string
   /** The flag's value; undefined when the flag was not given. */
   value: string | boolean | undefined

@@ -22,8 +22,8 @@ import {
 } from './rules.js'
 import type { BusinessData, SandboxStore, StoreData } from './store.js'
 
-export const DEFAULT_PER_PAGE = 50
-export const MAX_PER_PAGE = 500
+const DEFAULT_PER_PAGE = 50
+const MAX_PER_PAGE = 500
 
 /** The business behind an API key. */
 export interface Caller {
@@ -66,7 +66,7 @@ function valid<T>(checked: Checked<T>): T {
 const linkNotFound = () => new HttpError(404, 'Payment link not found.')
 const subscriptionNotFound = () => new HttpError(404, 'Subscription not found.')
 
-export interface RequestContext {
+interface RequestContext {
   caller: Caller
   /** The decoded `{id}` of the route, if it has one. */
   id: string
@@ -80,7 +80,7 @@ export interface RequestContext {
   path: string
 }
 
-export type Handler = (context: RequestContext) => Promise<Reply> | Reply
+type Handler = (context: RequestContext) => Promise<Reply> | Reply
 
 interface Route {
   pattern: RegExp

@@ -4,11 +4,11 @@
  * an empty or blank string, or as an empty array counts as missing.
  */
 
-export type FieldErrors = Record<string, string[]>
+type FieldErrors = Record<string, string[]>
 export type RequestBody = Record<string, unknown>
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors }
 
-export interface TokenizationInput {
+interface TokenizationInput {
   email: string
   title: string
   description: string
@@ -28,20 +28,20 @@ export interface PaymentLinkInput {
   reference_2?: string
 }
 
-export interface NewSubscriptionInput {
+interface NewSubscriptionInput {
   package_id: string
   email: string
   phone_no?: string
 }
 
-export interface SubscriptionChanges {
+interface SubscriptionChanges {
   email?: string
   phone_no?: string
   status?: string
 }
 
 /** The subscription statuses a client may set; the spec states only `cancel`. */
-export const SETTABLE_SUBSCRIPTION_STATUSES: readonly string[] = ['cancel']
+const SETTABLE_SUBSCRIPTION_STATUSES: readonly string[] = ['cancel']
 
 const EMAIL =
   /^[^\s@"(),:;<>[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/

@@ -10,7 +10,7 @@ import { SandboxStore, StoreCorruptError } from './store.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
-export interface SandboxOptions {
+interface SandboxOptions {
   /** Directory of the store (created 0700 when missing). */
   dir: string
   /** API keys, each its own business. Default: `[SANDBOX_KEY]`. */

@@ -20,10 +20,10 @@ export interface StoreData {
 
 const STORE_FORMAT = 'pay-sandbox-store'
 const STORE_VERSION = 1
-export const STORE_FILE = 'store.json'
+const STORE_FILE = 'store.json'
 const LOCK_FILE = 'store.lock'
 
-export const emptyStore = (): StoreData => ({ format: STORE_FORMAT, version: STORE_VERSION, businesses: {} })
+const emptyStore = (): StoreData => ({ format: STORE_FORMAT, version: STORE_VERSION, businesses: {} })
 
 export class StoreCorruptError extends Error {
   constructor(
