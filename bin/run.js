@@ -9,13 +9,8 @@ if (major < 20 || (major === 20 && minor < 19)) {
 }
 process.env.OCLIF_DISABLE_ENGINE_WARNING = '1'
 
-// `pay links list | head -1`: the reader left, which is not an error.
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(0)
-  throw error
-})
-
 const { pay, saveCache } = loadBundle()
+pay.guardOutput()
 await pay
   .run(pay.moveLeadingGlobalFlags(process.argv.slice(2)), import.meta.url)
   .then(() => {

@@ -34,6 +34,10 @@ interface PayErrorOptions {
   errors?: FieldErrors
   /** A second line telling the user what to do next. */
   hint?: string
+  /** The Idempotency-Key of a POST that failed after it may have reached the service. */
+  idempotencyKey?: string
+  /** The request certainly never reached the service (refused connection, unknown host, TLS). */
+  unsent?: boolean
   cause?: unknown
 }
 
@@ -42,6 +46,8 @@ export class PayError extends Error {
   readonly status?: number
   readonly errors?: FieldErrors
   readonly hint?: string
+  readonly idempotencyKey?: string
+  readonly unsent?: boolean
 
   constructor(message: string, options: PayErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -50,6 +56,8 @@ export class PayError extends Error {
     this.status = options.status
     this.errors = options.errors
     this.hint = options.hint
+    this.idempotencyKey = options.idempotencyKey
+    this.unsent = options.unsent
   }
 
   get exitCode(): number {

@@ -12,7 +12,8 @@ export const isRecord = (value: unknown): value is Rec =>
 export function plain(value: unknown): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'string') return value
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (typeof value === 'number') return decimalText(value)
+  if (typeof value === 'boolean') return String(value)
   if (Array.isArray(value)) return value.length === 0 ? '[]' : JSON.stringify(value)
   return JSON.stringify(value)
 }
@@ -35,4 +36,21 @@ function caret(char: string): string {
 
 export function sanitizeText(text: string): string {
   return text.replace(CONTROL, caret)
+}
+
+/**
+ * A number in plain decimal notation, never exponent form: 1e-7 -> "0.0000001", 1e21 ->
+ * "1000000000000000000000". The digits are those of the shortest text that reads back as the
+ * same number (what String gives), only the decimal point is moved.
+ */
+export function decimalText(value: number): string {
+  const text = String(value)
+  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text)
+  if (!match) return text
+  const [, sign, whole, fraction = '', exponentText] = match
+  const digits = whole + fraction
+  const point = whole.length + Number(exponentText)
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
 }

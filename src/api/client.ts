@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import { PayError } from '../errors.js'
 import type { Rec } from '../values.js'
 import { readDeleted, readPage, readRecord } from './reader.js'
 import { type Method, Transport, type TransportOptions } from './transport.js'
 import type {
+  CreateOptions,
   LinkInput,
-  ListOptions,
-  ListResult,
+  ListPage,
   SubscriptionInput,
   SubscriptionUpdate,
   TokenInput,
@@ -46,20 +47,21 @@ export class PayApi {
     return this.transport.origin
   }
 
-  createToken(input: TokenInput): Promise<Rec> {
-    return this.record('POST', '/tokenizations/create-token', 'token', input)
+  createToken(input: TokenInput, options: CreateOptions = {}): Promise<Rec> {
+    return this.create('/tokenizations/create-token', 'token', input, options)
   }
 
-  createLink(input: LinkInput): Promise<Rec> {
-    return this.record('POST', '/payment-links', 'payment link', input)
+  createLink(input: LinkInput, options: CreateOptions = {}): Promise<Rec> {
+    return this.create('/payment-links', 'payment link', input, options)
   }
 
   getLink(linkId: string): Promise<Rec> {
     return this.record('GET', `/payment-links/${id(linkId)}`, 'payment link')
   }
 
-  listLinks(options: ListOptions = {}): Promise<ListResult> {
-    return this.list('/payment-links', 'payment link', options)
+  /** The payment links, page by page. */
+  linkPages(): AsyncGenerator<ListPage> {
+    return this.pages('/payment-links', 'payment link')
   }
 
   updateLink(linkId: string, input: LinkInput): Promise<Rec> {
@@ -70,16 +72,17 @@ export class PayApi {
     return this.delete(`/payment-links/${id(linkId)}`)
   }
 
-  createSubscription(input: SubscriptionInput): Promise<Rec> {
-    return this.record('POST', '/subscriptions', 'subscription', input)
+  createSubscription(input: SubscriptionInput, options: CreateOptions = {}): Promise<Rec> {
+    return this.create('/subscriptions', 'subscription', input, options)
   }
 
   getSubscription(subscriptionId: string): Promise<Rec> {
     return this.record('GET', `/subscriptions/${id(subscriptionId)}`, 'subscription')
   }
 
-  listSubscriptions(options: ListOptions = {}): Promise<ListResult> {
-    return this.list('/subscriptions', 'subscription', options)
+  /** The subscriptions, page by page. */
+  subscriptionPages(): AsyncGenerator<ListPage> {
+    return this.pages('/subscriptions', 'subscription')
   }
 
   updateSubscription(subscriptionId: string, input: SubscriptionUpdate): Promise<Rec> {
@@ -94,27 +97,53 @@ export class PayApi {
     readDeleted((await this.transport.send('DELETE', path, undefined, { anyBody: true })).body)
   }
 
+  /**
+   * A POST, sent once with an Idempotency-Key. When it fails after it may have reached the
+   * service (a timeout, a 5xx, a cut connection), the error says so and names the key, so that
+   * the very same request can be sent again with --idempotency-key.
+   */
+  private async create(path: string, noun: string, body: unknown, options: CreateOptions): Promise<Rec> {
+    const key = options.idempotencyKey ?? randomUUID()
+    try {
+      return readRecord((await this.transport.send('POST', path, body, { idempotencyKey: key })).body, noun)
+    } catch (error) {
+      if (!(error instanceof PayError) || error.kind !== 'unavailable' || error.unsent) throw error
+      throw new PayError(error.message, {
+        kind: error.kind,
+        status: error.status,
+        errors: error.errors,
+        idempotencyKey: key,
+        hint: [
+          `The ${noun} may have been created all the same (Idempotency-Key ${key}).`,
+          `To send this very request again, add --idempotency-key ${key}.`,
+          error.hint,
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      })
+    }
+  }
+
   private async record(method: Method, path: string, noun: string, body?: unknown): Promise<Rec> {
     const response = await this.transport.send(method, path, body)
     return readRecord(response.body, noun)
   }
 
   /**
-   * The first page, or with `all` every page: next_page_url is resolved against the page it
-   * came from, and the transport refuses one on another origin (the key never goes there).
+   * Every page of a list, one request each: next_page_url is resolved against the page it came
+   * from, and the transport refuses one on another origin (the key never goes there)., as they arrive. The next page is resolved only when
+   * it is asked for; a page seen before ends the walk.
    */
-  private async list(path: string, noun: string, options: ListOptions): Promise<ListResult> {
-    const items: Rec[] = []
+  private async *pages(path: string, noun: string): AsyncGenerator<ListPage> {
     const seen = new Set<string>()
-    let next: string | undefined = this.transport.url(path)
-    while (next !== undefined) {
-      seen.add(next)
-      const page = readPage((await this.transport.send('GET', next)).body, noun)
-      for (const item of page.items) items.push(item)
-      if (!options.all || page.next === undefined) return { items, more: page.next !== undefined }
-      const resolved = this.transport.url(resolveNext(page.next, next))
-      next = seen.has(resolved) ? undefined : resolved
+    let url: string | undefined = this.transport.url(path)
+    while (url !== undefined) {
+      seen.add(url)
+      const page = readPage((await this.transport.send('GET', url)).body, noun)
+      yield { items: page.items, more: page.next !== undefined }
+      if (page.next === undefined) return
+      const resolved: string = this.transport.url(resolveNext(page.next, url))
+      url = seen.has(resolved) ? undefined : resolved
     }
-    return { items, more: false }
   }
 }

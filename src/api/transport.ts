@@ -29,6 +29,8 @@ interface ApiResponse {
 }
 
 interface SendOptions {
+  /** The Idempotency-Key of a POST (one is made up when not given). */
+  idempotencyKey?: string
   /**
    * Accept a 2xx body that is not JSON (returned as text) instead of failing: for answers
    * whose body carries nothing the command needs, such as a delete.
@@ -55,6 +57,8 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
   CERT_NOT_YET_VALID: 'is not valid yet',
   ERR_TLS_CERT_ALTNAME_INVALID: 'is not for this host name',
 }
+/** Connection errors that mean the request never left: nothing can have been created. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'])
 const DEBUG_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after', 'location', 'x-request-id']
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
@@ -146,7 +150,7 @@ export class Transport {
       authorization: `Bearer ${this.options.apiKey}`,
       'user-agent': this.options.userAgent,
     }
-    if (method === 'POST') headers['idempotency-key'] = randomUUID()
+    if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID()
     const payload = body === undefined ? undefined : JSON.stringify(body)
     const retries = method === 'POST' ? 0 : this.options.retryLimit
 
@@ -157,6 +161,7 @@ export class Transport {
       for (const [name, value] of Object.entries(headers)) {
         this.trace(`> ${name}: ${name === 'authorization' ? 'Bearer [REDACTED]' : value}`)
       }
+      if (payload !== undefined) this.traceBody('>', payload)
       const started = Date.now()
       let response: Response<string> | undefined
       let failure: PayError
@@ -191,6 +196,7 @@ export class Transport {
         const value = response.headers[name]
         if (value !== undefined) this.trace(`< ${name}: ${sanitizeText(String(value))}`)
       }
+      this.traceBody('<', response.body)
       if (status >= 200 && status < 300) {
         if (options.anyBody) return { status, body: parseAnyBody(response.body) }
         const body = parseBody(status, response.body, response.headers['content-type'], (text) =>
@@ -225,6 +231,13 @@ export class Transport {
 
   private trace(line: string) {
     this.options.debug?.(this.redact(line))
+  }
+
+  /** A body in the --debug trace: pretty JSON, secrets redacted, cut past 4 KB. */
+  private traceBody(direction: '>' | '<', text: string) {
+    if (!this.options.debug || text === '') return
+    for (const line of debugBody(this.redact(text)).split('\n'))
+      this.trace(`${direction} ${sanitizeText(line)}`)
   }
 
   /** The key, wherever a server echoed it into text pay would print, as [REDACTED]. */
@@ -278,10 +291,12 @@ export class Transport {
       return new PayError(`Could not reach ${this.origin}: its TLS certificate ${certificate}.`, {
         kind: 'unavailable',
         hint: 'If the service uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
+        unsent: true,
       })
     }
     return new PayError(`Could not reach ${this.origin}: ${reasons[code] ?? (code || 'network error')}.`, {
       kind: 'unavailable',
+      unsent: NEVER_SENT.has(code),
     })
   }
 
@@ -314,6 +329,33 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
   if (!/^[a-z]{3}, /i.test(value.trim())) return undefined
   const date = Date.parse(value)
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}
+
+/** Longest body a --debug trace shows. */
+const DEBUG_BODY_LIMIT = 4096
+/** Fields whose values a --debug trace never shows (and those values wherever else they appear). */
+const SECRET_FIELD = /(^|_)(token|secret|password|api_?key|authorization)$/i
+
+/** A body as the --debug trace shows it: JSON pretty-printed with secrets redacted, cut past 4 KB. */
+function debugBody(text: string): string {
+  let shown = text
+  try {
+    const secrets = new Set<string>()
+    const parsed = JSON.parse(text, (key, value) => {
+      if (SECRET_FIELD.test(key) && typeof value === 'string' && value !== '') {
+        secrets.add(value)
+        return '[REDACTED]'
+      }
+      return value
+    })
+    shown = JSON.stringify(parsed, null, 2)
+    // The same secret inside another field (a token in an activation URL) is hidden too.
+    for (const secret of secrets) if (secret.length >= 4) shown = shown.split(secret).join('[REDACTED]')
+  } catch {
+    // not JSON: shown as it came
+  }
+  if (shown.length <= DEBUG_BODY_LIMIT) return shown
+  return `${shown.slice(0, DEBUG_BODY_LIMIT)}\n… (${shown.length - DEBUG_BODY_LIMIT} more characters not shown)`
 }
 
 async function loadGot(): Promise<Got> {

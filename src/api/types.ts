@@ -33,13 +33,14 @@ export interface SubscriptionUpdate {
   status?: string
 }
 
-export interface ListOptions {
-  /** Follow every page; otherwise only the first. */
-  all?: boolean
+/** One page of a list, as it arrived. */
+export interface ListPage {
+  items: Rec[]
+  /** Another page follows. */
+  more: boolean
 }
 
-export interface ListResult {
-  items: Rec[]
-  /** More pages exist that were not fetched. */
-  more: boolean
+export interface CreateOptions {
+  /** Sent as the Idempotency-Key header; one is made up when not given. */
+  idempotencyKey?: string
 }

@@ -10,13 +10,10 @@ import {
   isCancelled,
   SUBSCRIPTION_VIEW,
 } from '../resources/subscriptions.js'
-import { plain, type Rec, sanitizeText } from '../values.js'
-import { type Consent, confirmPlan } from './consent.js'
+import { plain, type Rec } from '../values.js'
+import { agree, type Consent } from './consent.js'
 import { CsvReport } from './report.js'
 import { type BulkResult, bulkOutcome, runBulk } from './runner.js'
-
-/** How many subscriptions a terminal confirmation describes one by one. */
-const DESCRIBE_LIMIT = 20
 
 interface CancelJob {
   api: PayApi
@@ -58,20 +55,13 @@ async function cancelOne(api: PayApi, id: string): Promise<string> {
  * progress bar on a terminal, one result per id, and Ctrl-C stopping new work cleanly.
  */
 export async function cancelSubscriptions(job: CancelJob): Promise<void> {
-  const { api, ids, out, io } = job
-  let details: string[] | undefined
-  if (io.canPrompt && !job.consent.yes && !job.consent.dryRun && ids.length <= DESCRIBE_LIMIT) {
-    const subs = await Promise.all(ids.map((id) => api.getSubscription(id).catch(() => undefined)))
-    details = ids.map((id, i) => {
-      const sub = subs[i]
-      return sub
-        ? sanitizeText(`  ${id}  ${describeSubscription(sub)}`)
-        : `  ${id}  (not found or not readable)`
-    })
-  }
+  const { api, out, io } = job
+  const ids = [...new Set(job.ids)]
+  const what = { action: 'cancel', done: 'cancelled', view: SUBSCRIPTION_VIEW }
+  const lookUp = { fetch: (id: string) => api.getSubscription(id), describe: describeSubscription }
+  const agreed = await agree(ids, what, job, lookUp)
+  if (!agreed) return
   const { noun, plural } = SUBSCRIPTION_VIEW
-  const plan = { action: 'cancel', done: 'cancelled', noun, plural, ids, target: job.target, details }
-  if (!(await confirmPlan(plan, job.consent, out, io))) return
   const report = job.reportFile === undefined ? undefined : new CsvReport(job.reportFile)
 
   const stop = new AbortController()
@@ -81,11 +71,13 @@ export async function cancelSubscriptions(job: CancelJob): Promise<void> {
       '\nStopping: no new cancellations; waiting for those in flight (Ctrl-C again to quit now).\n',
     )
   })
-  const progress = io.stderrIsTerminal ? new ProgressBar(out.stderr, ids.length) : undefined
+  const progress = io.stderrIsTerminal ? new ProgressBar(out.stderr, agreed.ids.length) : undefined
   let run: Awaited<ReturnType<typeof runBulk>>
   try {
-    run = await runBulk(ids, (id) => cancelOne(api, id), {
+    run = await runBulk(agreed.ids, (id) => cancelOne(api, id), {
       concurrency: job.concurrency,
+      skipped: agreed.skipped,
+      order: ids,
       stop: stop.signal,
       onResult: (result) => {
         report?.write(result)

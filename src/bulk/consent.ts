@@ -2,7 +2,10 @@ import type { Target } from '../cli/base-command.js'
 import type { IO } from '../cli/io.js'
 import { PayError } from '../errors.js'
 import type { Output } from '../render/output.js'
-import { sanitizeText } from '../values.js'
+import type { View } from '../render/views.js'
+import { type Rec, sanitizeText } from '../values.js'
+import { checkIds } from './ids.js'
+import { failedResult, type Skipped } from './runner.js'
 
 export interface Plan {
   /** "delete", "cancel" */
@@ -27,6 +30,9 @@ export interface Consent {
 
 const MAX_IDS_SHOWN = 20
 
+/** How many records a confirmation fetches to describe them one by one. */
+const DESCRIBE_LIMIT = 20
+
 /**
  * Shows what a destructive command will act on, then: --dry-run stops, --yes goes on, a
  * terminal asks, anything else refuses (exit 2) before a single request is sent.
@@ -42,8 +48,7 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
     `About to ${plan.action} ${count} ${noun}:`,
     `  profile:  ${plan.target.profile}`,
     `  base URL: ${plan.target.baseUrl}`,
-    `  ids:      ${shown}${more}`,
-    ...(plan.details ?? []),
+    ...(plan.details ?? [`  ids:      ${shown}${more}`]),
   ]
   if (plan.irreversible) lines.push('This cannot be undone.')
   out.stderr.write(`${lines.join('\n')}\n`)
@@ -62,17 +67,147 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
     return false
   }
   if (consent.yes) return true
-  if (!io.canPrompt) {
-    throw new PayError(`Refusing to ${plan.action} without confirmation: not on a terminal.`, {
+  await askOrRefuse(
+    `${capitalise(plan.action)} ${count} ${noun}?`,
+    `Nothing was ${plan.done}.`,
+    plan.action,
+    io,
+  )
+  return true
+}
+
+/**
+ * A change that needs a yes (a paid link, say): `warning` on stderr, then --yes goes on, a
+ * terminal asks, anything else refuses (exit 2) before the request is sent.
+ */
+export async function confirmRisk(
+  warning: string,
+  question: string,
+  action: string,
+  consent: Pick<Consent, 'yes'>,
+  out: Output,
+  io: IO,
+): Promise<void> {
+  out.warn(warning)
+  if (consent.yes) return
+  await askOrRefuse(question, 'Nothing was changed.', action, io)
+}
+
+async function askOrRefuse(question: string, nothingDone: string, action: string, io: IO): Promise<void> {
+  if (!io.canConfirm) {
+    throw new PayError(`Refusing to ${action} without confirmation: there is no terminal to confirm on.`, {
       kind: 'usage',
-      hint: 'Pass --yes to confirm, or --dry-run to see the plan. Nothing was sent.',
+      hint: `Pass --yes to confirm${action === 'change' ? '' : ', or --dry-run to see the plan'}. Nothing was sent.`,
     })
   }
   // Declining (or Ctrl-C at the question) is "cancelled", exit 130.
-  if (!(await io.confirm(`${capitalise(plan.action)} ${count} ${noun}?`))) {
-    throw new PayError(`Cancelled; nothing was ${plan.done}.`, { kind: 'cancelled' })
+  if (!(await io.confirm(question)))
+    throw new PayError('Cancelled.', { kind: 'cancelled', hint: nothingDone })
+}
+
+interface Inspection {
+  /** The ids to act on: every id, less those found not to exist. */
+  ids: string[]
+  /** One line per id, when they were looked at. */
+  details?: string[]
+  /** The ids found not to exist (404): reported, not planned. */
+  missing: Skipped[]
+}
+
+/**
+ * Before a person confirms (on a terminal, without --yes), up to 20 records are fetched so that
+ * the plan says what each one is; those that do not exist are left out of the plan and reported.
+ * With more ids, --yes, or no one to ask, nothing is fetched.
+ */
+async function inspect(
+  ids: string[],
+  lookUp: LookUp | undefined,
+  consent: Consent,
+  io: IO,
+): Promise<Inspection> {
+  if (!lookUp || consent.yes || !io.canConfirm || ids.length > DESCRIBE_LIMIT || ids.length === 0) {
+    return { ids, missing: [] }
   }
-  return true
+  const errors = new Map<string, unknown>()
+  const records = await Promise.all(
+    ids.map((id) =>
+      lookUp.fetch(id).catch((error: unknown) => {
+        errors.set(id, error)
+        return undefined
+      }),
+    ),
+  )
+  const isMissing = (id: string) => {
+    const error = errors.get(id)
+    return error instanceof PayError && error.kind === 'not_found'
+  }
+  const details = ids.flatMap((id, i) => {
+    if (isMissing(id)) return []
+    const record = records[i]
+    return [sanitizeText(`  ${id}  ${record ? lookUp.describe(record) : '(could not be read)'}`)]
+  })
+  return {
+    ids: ids.filter((id) => !isMissing(id)),
+    details,
+    missing: ids
+      .filter(isMissing)
+      .map((id) => ({ result: failedResult(id, errors.get(id)), error: errors.get(id) })),
+  }
+}
+
+/** How a workflow fetches and describes one record for the plan. */
+export interface LookUp {
+  fetch: (id: string) => Promise<Rec>
+  /** One line (not yet sanitised): what the record is. */
+  describe: (record: Rec) => string
+}
+
+export interface Agreement {
+  /** What to act on. */
+  ids: string[]
+  /** Left out before asking (not ids, not found), reported with the results. */
+  skipped: Skipped[]
+}
+
+/**
+ * Everything before a bulk run: entries that are not ids are left out (and said so), the
+ * records are looked up for the plan where a person will confirm (those that do not exist are
+ * left out), then the plan is shown and agreed to. Undefined after a dry run; nothing to ask
+ * when nothing is left to act on.
+ */
+export async function agree(
+  ids: string[],
+  what: { action: string; done: string; view: View; irreversible?: boolean },
+  job: { target: Target; consent: Consent; out: Output; io: IO },
+  lookUp?: LookUp,
+): Promise<Agreement | undefined> {
+  const { out, io, consent } = job
+  const checked = checkIds(ids)
+  if (checked.skipped.length > 0) {
+    const shown = checked.skipped.map((entry) => JSON.stringify(entry.result.id)).join(', ')
+    out.warn(
+      `Left out ${checked.skipped.length === 1 ? 'an entry that is not an id' : `${checked.skipped.length} entries that are not ids`}: ${shown}.`,
+    )
+  }
+  const inspection = await inspect(checked.valid, lookUp, consent, io)
+  if (inspection.missing.length > 0) {
+    const gone = inspection.missing.map((entry) => entry.result.id).join(', ')
+    out.warn(`Not found, left out: ${gone}.`)
+  }
+  const skipped = [...checked.skipped, ...inspection.missing]
+  if (inspection.ids.length === 0) return { ids: [], skipped }
+  const plan: Plan = {
+    action: what.action,
+    done: what.done,
+    noun: what.view.noun,
+    plural: what.view.plural,
+    ids: inspection.ids,
+    target: job.target,
+    details: inspection.details,
+    irreversible: what.irreversible,
+  }
+  if (!(await confirmPlan(plan, consent, out, io))) return undefined
+  return { ids: inspection.ids, skipped }
 }
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)

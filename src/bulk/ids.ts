@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { IO } from '../cli/io.js'
 import { PayError } from '../errors.js'
+import type { Skipped } from './runner.js'
 
 /**
  * Ids from a file or stdin: one per line; blank lines and `#` comments (whole-line or after
@@ -35,4 +36,30 @@ export async function collectIds(
   }
   if (wantsStdin) ids.push(...parseIdList(await io.readStdin()))
   return [...new Set(ids)]
+}
+
+/** Why an entry cannot be an id, or undefined when it can be one. */
+function notAnId(entry: string): string | undefined {
+  if (entry === '.' || entry === '..') return 'not an id'
+  if (/\s/.test(entry)) return 'not an id: it contains a space'
+  if (/["'`]/.test(entry)) return 'not an id: it contains a quote'
+  if (entry.includes(',')) return 'not an id: it contains a comma (one id per line)'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(entry)) return 'not an id: it contains a control character'
+  return undefined
+}
+
+/** The entries that can be ids, and those that cannot (reported as `invalid`, never sent). */
+export function checkIds(entries: string[]): { valid: string[]; skipped: Skipped[] } {
+  const valid: string[] = []
+  const skipped: Skipped[] = []
+  for (const entry of entries) {
+    const problem = notAnId(entry)
+    if (problem === undefined) valid.push(entry)
+    else {
+      const error = new PayError(`${JSON.stringify(entry)} is ${problem}.`, { kind: 'usage' })
+      skipped.push({ result: { id: entry, ok: false, status: 'invalid', error: problem }, error })
+    }
+  }
+  return { valid, skipped }
 }

@@ -4,8 +4,18 @@ import type { BulkRow } from '../render/output.js'
 /** One id's outcome, as printed by --json: `{id, ok, status, error}`. */
 export type BulkResult = BulkRow
 
+/** An id that was not run, with its result (not found, not an id) and the error behind it. */
+export interface Skipped {
+  result: BulkResult
+  error: unknown
+}
+
 interface BulkOptions {
   concurrency: number
+  /** Ids left out before the run, reported among the others. */
+  skipped?: Skipped[]
+  /** The order of the results: the input's, skipped ids included. Default: `ids`. */
+  order?: string[]
   /** Once aborted, no new id is started; those in flight finish. */
   stop?: AbortSignal
   /** Called as each id finishes, in completion order. */
@@ -23,7 +33,7 @@ interface BulkRun {
 }
 
 /** Turns a failure into a result: a 404 is "not_found", anything else "failed" with the reason. */
-function failedResult(id: string, error: unknown): BulkResult {
+export function failedResult(id: string, error: unknown): BulkResult {
   const payError = error instanceof PayError ? error : undefined
   return {
     id,
@@ -64,9 +74,12 @@ export async function runBulk(
   }
   const workers = Math.max(1, Math.min(options.concurrency, ids.length))
   await Promise.all(Array.from({ length: workers }, worker))
+  const skipped = new Map((options.skipped ?? []).map((entry) => [entry.result.id, entry]))
+  for (const [id, entry] of skipped) errors.set(id, entry.error)
   return {
-    results: ids.map(
+    results: (options.order ?? ids).map(
       (id) =>
+        skipped.get(id)?.result ??
         results.get(id) ?? {
           id,
           ok: false,

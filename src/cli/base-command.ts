@@ -8,11 +8,19 @@ import { type Connection, connectSandbox } from '../sandbox/connection.js'
 import { globalFlags } from './flags.js'
 import { type IO, ProcessIO } from './io.js'
 import { sandboxProfile } from './sandbox-profile.js'
+import { closest } from './suggest.js'
 
 type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
 >
 type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+const SANDBOX_KEYS_HINT =
+  'The sandbox running there was started with its own --key values: send one of them with ' +
+  'PAY_API_KEY, or restart it without --key to accept the built-in key.'
+
+/** How many records a list shows on a terminal when --limit is not given. */
+const DEFAULT_LIST_LIMIT = 30
 
 /** Where the command's requests go, for confirmations and messages. */
 export interface Target {
@@ -34,6 +42,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected readonly io: IO = new ProcessIO()
   protected out: Output = new Output(this.io, { json: this.argv.includes('--json') })
   private connection?: Connection
+  /** The credentials the command's requests went out with, to explain a refused key. */
+  private sentWith?: Credentials & { inProcess: boolean }
 
   async init(): Promise<void> {
     await super.init()
@@ -80,8 +90,23 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       baseUrl = this.connection.baseUrl
     }
     const api = this.client(baseUrl, credentials.apiKey)
+    this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
     const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
     return { api, target: { profile: credentials.profile ?? '(environment)', baseUrl: label } }
+  }
+
+  /**
+   * How much of a list to fetch: --all, and --limit, which is 30 by default on a terminal (as
+   * gh does) and unlimited when piped or with --json.
+   */
+  protected listScope() {
+    const { all = false, limit } = this.flags as { all?: boolean; limit?: number }
+    const onScreen = this.io.stdoutIsTerminal && !this.flags.json
+    return {
+      all,
+      limit: limit ?? (onScreen ? DEFAULT_LIST_LIMIT : undefined),
+      limitGiven: limit !== undefined,
+    }
   }
 
   /**
@@ -104,13 +129,36 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
   }
 
+  /** A key the service refused (401/403): which profile's key, sent where, and the way out. */
+  private explainRefusedKey(error: PayError): PayError {
+    const sent = this.sentWith
+    if (error.kind !== 'auth' || error.status === undefined || !sent) return error
+    const whose =
+      sent.keyFromEnv || sent.profile === undefined
+        ? 'The key in PAY_API_KEY'
+        : `The key of profile "${sent.profile}"`
+    let hint: string
+    if (sent.keyFromEnv || sent.profile === undefined)
+      hint = "Check PAY_API_KEY (it overrides any profile's key)."
+    else if (sent.builtIn)
+      hint = sent.inProcess ? 'The built-in sandbox accepts its own key only.' : SANDBOX_KEYS_HINT
+    else hint = `Run \`pay login -p ${sent.profile}\` to store a key this service accepts.`
+    const base = sent.builtIn ? sandboxProfile().baseUrl : sent.baseUrl
+    return new PayError(`${whose} was not accepted by ${base} (${error.status}: ${error.message})`, {
+      kind: 'auth',
+      status: error.status,
+      hint,
+    })
+  }
+
   async finally(error: Error | undefined): Promise<void> {
     await this.connection?.close()
     return super.finally(error)
   }
 
   async catch(error: Error & { exitCode?: number }): Promise<void> {
-    const payError = toPayError(error, this.id)
+    const flags = Object.keys({ ...globalFlags, ...this.ctor.flags })
+    const payError = this.explainRefusedKey(toPayError(error, this.id, flags))
     this.out.error(payError)
     if (this.argv.includes('--debug') && error.stack) this.out.stderr.write(`${error.stack}\n`)
     // Printed already: oclif must only exit, with our code.
@@ -121,9 +169,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 }
 
-/** Any error as a PayError: oclif's parse errors are usage errors, a cancelled prompt is 130. */
-function toPayError(error: Error, commandId?: string): PayError {
-  const help = `See \`pay ${commandId?.replace(/:/g, ' ') ?? ''} --help\`.`
+/**
+ * Any error as a PayError: oclif's parse errors are usage errors (a mistyped flag with the flag
+ * it most likely meant), a cancelled prompt is 130.
+ */
+function toPayError(error: Error, commandId?: string, flags: string[] = []): PayError {
+  let help = `See \`pay ${commandId?.replace(/:/g, ' ') ?? ''} --help\`.`
+  const unknown = (error as { flags?: unknown }).flags
+  if (
+    /^Nonexistent flags?: /.test(error.message ?? '') &&
+    Array.isArray(unknown) &&
+    typeof unknown[0] === 'string'
+  ) {
+    const guess = closest(unknown[0].replace(/^-+/, '').replace(/=.*$/, ''), flags)
+    if (guess) help = `Did you mean --${guess}? ${help}`
+  }
   const flagParse = /^Parsing --(\S+) \n\t([\s\S]*?)\nSee more help with --help$/.exec(error.message ?? '')
   if (flagParse) return new PayError(`--${flagParse[1]}: ${flagParse[2]}`, { kind: 'usage', hint: help })
   if (error instanceof PayError) return error

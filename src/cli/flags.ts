@@ -42,13 +42,18 @@ export const outputFlags = {
   columns: Flags.string({
     description: 'Comma-separated fields to show in the table or TSV (e.g. _id,status,amount).',
     helpGroup: 'OUTPUT',
-    parse: async (input) => input,
+    parse: async (input) => {
+      if (input.split(',').every((name) => name.trim() === '')) {
+        throw new Error('Expected at least one column name, e.g. --columns _id,status')
+      }
+      return input
+    },
   }),
   quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', helpGroup: 'OUTPUT' }),
 }
 
 /** --yes and --dry-run of the commands that ask before they delete or cancel. */
-export const consentFlags = (verb: 'deleted' | 'cancelled') => ({
+export const consentFlags = (verb: 'deleted' | 'cancelled' | 'changed') => ({
   yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
   'dry-run': Flags.boolean({ description: `Show what would be ${verb}; send nothing.` }),
 })
@@ -56,7 +61,25 @@ export const consentFlags = (verb: 'deleted' | 'cancelled') => ({
 /** The flags of `links delete` and `subs delete`. */
 export const deleteFlags = { ...consentFlags('deleted'), ...outputFlags }
 
-/** Fetch every page of a list, not only the first. */
-export const allPagesFlag = {
+/** How much of a list to fetch and show. */
+export const listFlags = {
   all: Flags.boolean({ description: 'Fetch every page, not only the first.' }),
+  limit: Flags.integer({
+    description: 'Show at most N records (matches, with filters). Default: 30 on a terminal, all when piped.',
+    min: 1,
+  }),
+}
+
+/** Every create takes the Idempotency-Key to send, so that a script can retry the same request. */
+export const createFlags = {
+  'idempotency-key': Flags.string({
+    description:
+      'Idempotency-Key to send (default: a new one). Reuse the key of a create that may have happened.',
+    parse: async (input) => {
+      if (!/^[\x21-\x7e]{1,255}$/.test(input)) {
+        throw new Error('Expected 1 to 255 visible ASCII characters (no spaces), e.g. a UUID')
+      }
+      return input
+    },
+  }),
 }

@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import tty from 'node:tty'
 import type { Screen, Stream } from '../render/output.js'
 
 /** A question with a free-text answer, checked as it is typed. */
@@ -15,6 +17,11 @@ export interface Question {
 export interface IO extends Screen {
   /** stdin and stdout are a terminal: pay may ask questions. */
   readonly canPrompt: boolean
+  /**
+   * A person can answer yes or no: on the terminal, or, when stdin carries data (`cat ids |
+   * pay subs cancel -`), on the controlling terminal (/dev/tty) that stderr shows, as gh does.
+   */
+  readonly canConfirm: boolean
   /** All of stdin as text (for --with-key and `-` id lists). */
   readStdin(): Promise<string>
   ask(question: Question): Promise<string>
@@ -37,12 +44,19 @@ export class ProcessIO implements IO {
   readonly stderrIsTerminal = Boolean(process.stderr.isTTY)
   readonly canPrompt = Boolean(process.stdin.isTTY && process.stdout.isTTY)
   readonly colour: boolean
+  private terminalAnswers?: boolean
   readonly stderrColour: boolean
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const colourAllowed = !env.NO_COLOR && env.TERM !== 'dumb'
     this.colour = this.stdoutIsTerminal && colourAllowed
     this.stderrColour = this.stderrIsTerminal && colourAllowed
+  }
+
+  get canConfirm(): boolean {
+    if (this.canPrompt) return true
+    this.terminalAnswers ??= this.stderrIsTerminal && hasTerminal()
+    return this.terminalAnswers
   }
 
   get width(): number {
@@ -67,7 +81,15 @@ export class ProcessIO implements IO {
 
   async confirm(message: string): Promise<boolean> {
     const { confirm } = await import('@inquirer/prompts')
-    return confirm({ message, default: false }, { output: process.stderr })
+    if (process.stdin.isTTY) return confirm({ message, default: false }, { output: process.stderr })
+    // stdin is data: the answer comes from the terminal itself.
+    const input = openTerminal()
+    if (!input) throw new Error('There is no terminal to confirm on.')
+    try {
+      return await confirm({ message, default: false }, { input, output: process.stderr })
+    } finally {
+      input.destroy()
+    }
   }
 
   onInterrupt(stop: () => void, options: { terminate?: boolean } = {}): () => void {
@@ -83,4 +105,58 @@ export class ProcessIO implements IO {
       for (const signal of signals) process.off(signal, onSignal)
     }
   }
+}
+
+/** Whether this process has a controlling terminal (none in CI, cron, or under a service). */
+function hasTerminal(): boolean {
+  try {
+    const fd = fs.openSync('/dev/tty', 'r')
+    const isTerminal = tty.isatty(fd)
+    fs.closeSync(fd)
+    return isTerminal
+  } catch {
+    return false
+  }
+}
+
+/** The controlling terminal for reading, or undefined when there is none. */
+function openTerminal(): tty.ReadStream | undefined {
+  let fd: number
+  try {
+    fd = fs.openSync('/dev/tty', 'r')
+  } catch {
+    return undefined
+  }
+  if (!tty.isatty(fd)) {
+    fs.closeSync(fd)
+    return undefined
+  }
+  return new tty.ReadStream(fd)
+}
+
+const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EIO: 'input/output error',
+  EBADF: 'it is closed',
+  EFBIG: 'the file is too large',
+}
+
+/**
+ * Output that cannot be written ends pay with one clean line and exit 1 (`> /dev/full`), never a
+ * stack trace; a reader that left (`pay links list | head -1`) ends it quietly with exit 0.
+ */
+export function guardOutput(): void {
+  // @oclif/core's own listener rethrows anything but EPIPE, which Node prints as a crash.
+  process.stdout.removeAllListeners('error')
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0)
+    const reason = WRITE_FAILURES[error.code ?? ''] ?? error.code ?? error.message
+    process.stderr.write(
+      `Error: could not write the output: ${reason}${error.code ? ` (${error.code})` : ''}.\n`,
+    )
+    process.exit(1)
+  })
+  // Nowhere left to say anything.
+  process.stderr.on('error', () => process.exit(1))
 }

@@ -52,7 +52,7 @@ export default class Login extends BaseCommand<typeof Login> {
 
     if (this.flags.verify) {
       try {
-        await this.client(baseUrl, apiKey).listLinks()
+        await this.client(baseUrl, apiKey).linkPages().next()
       } catch (error) {
         if (error instanceof PayError && error.kind === 'auth') {
           throw new PayError(`${baseUrl} did not accept the key (${error.status}); nothing was saved.`, {

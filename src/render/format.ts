@@ -1,4 +1,4 @@
-import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
+import { decimalText, isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { sanitizeCell } from './sanitize.js'
 
 /** The value at a dotted path, and the object holding it (for the currency next to an amount). */
@@ -32,6 +32,22 @@ function digitsFor(currency: string): number {
   return MINOR_UNITS.get(currency) ?? 2
 }
 
+let isoCodes: Set<string> | undefined
+
+/**
+ * Decimals of an ISO 4217 currency (JPY 0, EUR 2, BHD 3); undefined for a code that is no ISO
+ * currency (BTC), whose amounts may have any decimals. Asks Intl only for codes outside the
+ * table, so that most checks cost nothing.
+ */
+export function currencyDigits(code: string): number | undefined {
+  const upper = code.toUpperCase()
+  if (!/^[A-Z]{3}$/.test(upper)) return undefined
+  const known = MINOR_UNITS.get(upper)
+  if (known !== undefined) return known
+  isoCodes ??= new Set(Intl.supportedValuesOf('currency'))
+  return isoCodes.has(upper) ? 2 : undefined
+}
+
 /** "25.50 EUR", "1000 JPY"; an amount the service sent as text is shown as it came. */
 export function formatAmount(amount: unknown, currency: unknown): string {
   const code = typeof currency === 'string' ? currency : ''
@@ -40,7 +56,7 @@ export function formatAmount(amount: unknown, currency: unknown): string {
     const digits = code === '' ? -1 : digitsFor(code.toUpperCase())
     // Padded to the currency's digits (25.5 -> "25.50"), never rounded: 0.001 EUR stays 0.001.
     const fixed = digits >= 0 ? amount.toFixed(digits) : undefined
-    text = fixed !== undefined && Number(fixed) === amount ? fixed : String(amount)
+    text = fixed !== undefined && Number(fixed) === amount ? fixed : decimalText(amount)
   } else {
     text = plain(amount)
   }
@@ -79,9 +95,10 @@ export function cellText(record: Rec, path: string, style: CellStyle): string {
   return text
 }
 
-/** A field as one TSV cell: no colour, no truncation, tabs and newlines escaped. */
+/**
+ * A field as one TSV cell: no colour, no truncation, tabs and newlines escaped. An amount is the
+ * plain number (its currency has a column of its own), so that scripts can add them up.
+ */
 export function tsvCell(record: Rec, path: string): string {
-  const { value, parent } = lookup(record, path)
-  const leaf = path.split('.').pop()
-  return sanitizeCell(leaf === 'amount' ? formatAmount(value, parent?.currency) : plain(value))
+  return sanitizeCell(plain(lookup(record, path).value))
 }

@@ -1,10 +1,18 @@
-import { createRequire } from 'node:module'
 import type { Writable } from 'node:stream'
 import { PayError } from '../errors.js'
-import { plain, type Rec, sanitizeText } from '../values.js'
+import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { flagForField } from './fields.js'
 import { cellText, lookup, tsvCell } from './format.js'
 import { sanitizeCell, toJson } from './sanitize.js'
+import {
+  drawTable,
+  fieldKind,
+  LAST_RESORT,
+  layOut,
+  type TableColumn,
+  visibleLength,
+  wrapText,
+} from './table.js'
 import { columnHeader, type View } from './views.js'
 
 export type Stream = Writable & { isTTY?: boolean; columns?: number }
@@ -30,6 +38,15 @@ export interface BulkRow {
   /** What happened: "deleted", "cancelled", "already_cancelled", "not_found", "failed", "not_done". */
   status: string
   error: string | null
+}
+
+/** What a list command found (resources/filters.ts), for the notes under the list. */
+export interface ListOutcome {
+  items: unknown[]
+  more: 'pages' | 'limit' | undefined
+  pages: number
+  scanned: number
+  filtered: boolean
 }
 
 export interface OutputOptions {
@@ -69,27 +86,49 @@ export class Output {
     return this.screen.stdoutIsTerminal
   }
 
-  /** One record: JSON, its id (--quiet), a key/value table (terminal) or key<TAB>value lines. */
+  /**
+   * One record: JSON, its id (--quiet), a key/value table (terminal), key<TAB>value lines, or
+   * with --columns one TSV row of the values (so that `$(pay … --columns payment_url)` is the URL).
+   */
   record(record: Rec, view: View): void {
     if (this.json) return this.data(record)
     if (this.quiet) return this.ids([record], view)
-    const fields = this.pickColumns(view.recordFields, view, [record]).filter(
-      (field) => this.columns !== undefined || lookup(record, field).value !== undefined,
-    )
     if (!this.isTerminal) {
+      if (this.columns) {
+        const columns = this.pickColumns(view.recordFields, view, [record])
+        this.stdout.write(`${columns.map((field) => tsvCell(record, field)).join('\t')}\n`)
+        return
+      }
+      const fields = withCurrencies(view.recordFields).filter(
+        (field) => lookup(record, field).value !== undefined,
+      )
       this.stdout.write(fields.map((field) => `${field}\t${tsvCell(record, field)}\n`).join(''))
       return
     }
-    const rows = fields.map((field) => [this.bold(field), cellText(record, field, this)])
-    this.stdout.write(`${this.table(rows, undefined)}\n`)
+    const fields = this.pickColumns(view.recordFields, view, [record]).filter(
+      (field) => this.columns !== undefined || lookup(record, field).value !== undefined,
+    )
+    const keyWidth = Math.max(1, ...fields.map((field) => visibleLength(field)))
+    const valueWidth = Math.max(TEXT_WRAP_MIN, this.screen.width - keyWidth - 2)
+    const rows = fields.map((field) => {
+      const value = cellText(record, field, this)
+      return [this.bold(field), fieldKind(field) === 'text' ? wrapText(value, valueWidth) : value]
+    })
+    const widths = [keyWidth, Math.max(1, ...rows.map(([, value]) => longestLine(value)))]
+    this.stdout.write(`${drawTable(rows, widths)}\n`)
   }
 
-  /** Many records: one JSON array, ids (--quiet), a table (terminal) or TSV rows without header. */
+  /**
+   * Many records: one JSON array, ids (--quiet), a table (terminal) or TSV rows without header.
+   * TSV amounts are the plain number, with the currency in a column of its own.
+   */
   list(records: Rec[], view: View): void {
     if (this.json) return this.data(records)
     if (this.quiet) return this.ids(records, view)
-    const columns = this.pickColumns(view.listColumns, view, records)
     if (!this.isTerminal) {
+      const columns = this.columns
+        ? this.pickColumns(view.listColumns, view, records)
+        : withCurrencies(view.listColumns)
       this.stdout.write(
         records.map((record) => `${columns.map((c) => tsvCell(record, c)).join('\t')}\n`).join(''),
       )
@@ -99,14 +138,31 @@ export class Output {
       this.note(`No ${view.plural}.`)
       return
     }
-    const header = columns.map((column) => this.bold(columnHeader(column)))
+    const columns = this.pickColumns(view.listColumns, view, records)
+    const header = columns.map((column) => columnHeader(column))
     const rows = records.map((record) => columns.map((column) => cellText(record, column, this)))
-    this.stdout.write(`${this.table(rows, header)}\n`)
+    // Columns picked with --columns are all shown: the user asked for them.
+    const kinds = columns.map((column) => ({
+      kind: fieldKind(column),
+      dropRank: this.columns ? undefined : dropRank(view, column),
+    }))
+    this.table(kinds, rows, header)
   }
 
-  /** Under a list that showed only the first page. */
-  morePages(view: View): void {
-    this.stderr.write(`More ${view.plural} exist than this first page: add --all to fetch them all.\n`)
+  /**
+   * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
+   * when it took more than one request, and how to see what was left out.
+   */
+  listNotes(found: ListOutcome, view: View): void {
+    if (found.filtered && found.pages > 1) {
+      this.stderr.write(`Searched ${found.scanned} ${view.plural} on ${found.pages} pages.\n`)
+    }
+    if (found.more === 'pages') {
+      this.stderr.write(`More ${view.plural} exist than this first page: add --all to fetch them all.\n`)
+    } else if (found.more === 'limit') {
+      const what = found.filtered ? `matching ${view.plural}` : view.plural
+      this.stderr.write(`Showing the first ${found.items.length} ${what}: add --limit N or --all for more.\n`)
+    }
   }
 
   /** Per-id results of a bulk command: JSON array, ids done (--quiet), a table or TSV. */
@@ -131,9 +187,14 @@ export class Output {
       const text = sanitizeText(r.status)
       return this.colour ? `\u001b[${colourFor(r)}m${text}\u001b[39m` : text
     }
-    const header = ['ID', 'RESULT', 'ERROR'].map((h) => this.bold(h))
     const rows = results.map((r) => [sanitizeText(r.id), paint(r), sanitizeText(r.error ?? '')])
-    this.stdout.write(`${this.table(rows, header)}\n`)
+    this.table([{ kind: 'whole' }, { kind: 'whole' }, { kind: 'text' }], rows, ['ID', 'RESULT', 'ERROR'])
+  }
+
+  /** A bulk command given an empty list: an empty result (`[]` under --json) and a word on stderr. */
+  nothingToDo(message: string): void {
+    if (this.json) this.data([])
+    this.stderr.write(`${message}\n`)
   }
 
   /** Exact data as JSON on stdout. */
@@ -170,13 +231,16 @@ export class Output {
           message: error.message,
           ...(error.errors ? { errors: error.errors } : {}),
           ...(error.hint ? { hint: error.hint } : {}),
+          ...(error.idempotencyKey ? { idempotency_key: error.idempotencyKey } : {}),
         },
       }
       this.stderr.write(`${JSON.stringify(body).replace(/[\u007f-\u009f]/g, jsonEscape)}\n`)
       return
     }
-    const label = this.screen.stderrColour ? '\u001b[31mError:\u001b[39m' : 'Error:'
-    const lines = [`${label} ${sanitizeText(error.message)}`]
+    // Cancelled by the user (a "no", Ctrl-C) is no error: it is said plainly.
+    const label =
+      error.kind === 'cancelled' ? '' : this.screen.stderrColour ? '\u001b[31mError:\u001b[39m ' : 'Error: '
+    const lines = [`${label}${sanitizeText(error.message)}`]
     const entries = Object.entries(error.errors ?? {}).flatMap(([field, messages]) =>
       (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [
         flagForField(field),
@@ -190,11 +254,21 @@ export class Output {
     this.stderr.write(`${lines.join('\n')}\n`)
   }
 
+  /**
+   * The columns --columns names, as field names: a field (dotted for embedded records, like
+   * `package.currency`), `id` for `_id`, or a header as tables show it (`ID`, `STATUS`).
+   */
   private pickColumns(defaults: string[], view: View, records: Rec[]): string[] {
     if (!this.columns) return defaults
     const known = new Set([...view.listColumns, ...view.recordFields])
-    for (const record of records) for (const key of Object.keys(record)) known.add(key)
-    const picked = this.columns.map((column) => (column === 'id' ? '_id' : column))
+    for (const record of records) for (const path of fieldPaths(record)) known.add(path)
+    const byName = new Map<string, string>()
+    for (const field of known) {
+      byName.set(field.toLowerCase(), field)
+      byName.set(columnHeader(field).toLowerCase(), byName.get(columnHeader(field).toLowerCase()) ?? field)
+    }
+    byName.set('id', '_id')
+    const picked = this.columns.map((column) => byName.get(column.toLowerCase()) ?? column)
     const unknown = picked.filter((column) => !known.has(column))
     if (unknown.length > 0) {
       throw new PayError(`Unknown column ${unknown.map((c) => `"${c}"`).join(', ')} for --columns.`, {
@@ -209,74 +283,45 @@ export class Output {
     return this.colour ? `\u001b[1m${text}\u001b[22m` : text
   }
 
-  private table(rows: string[][], header: string[] | undefined): string {
-    const Table = loadTable()
-    const width = this.screen.width
-    const all = header ? [header, ...rows] : rows
-    const colWidths = fitWidths(all, width)
-    const table = new Table({
-      head: header ?? [],
-      colWidths,
-      wordWrap: false,
-      truncate: '…',
-      chars: BORDERLESS,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-    })
-    table.push(...rows)
-    return table.toString()
+  /** A list table fitted to the terminal (see table.ts): whole columns are never cut. */
+  private table(columns: TableColumn[], rows: string[][], header: string[]): void {
+    const layout = layOut(columns, [header, ...rows], this.screen.width, header)
+    const pick = (row: string[]) => layout.shown.map((i) => row[i] ?? '')
+    const text = drawTable(
+      rows.map(pick),
+      layout.widths,
+      pick(header).map((h) => this.bold(h)),
+    )
+    this.stdout.write(`${text}\n`)
   }
 }
 
 const jsonEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
 
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '',
+/** A value's column in a record table is never narrower than this, however long the field names. */
+const TEXT_WRAP_MIN = 20
+
+const longestLine = (text: string) => Math.max(...text.split('\n').map(visibleLength))
+
+function dropRank(view: View, column: string): number | undefined {
+  const first = view.dropOrder?.indexOf(column) ?? -1
+  if (first !== -1) return first
+  const last = view.lastResort?.indexOf(column) ?? -1
+  return last === -1 ? undefined : LAST_RESORT + last
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes to measure text
-const ANSI = /\u001b\[[0-9;]*m/g
+/** The columns with each amount followed by its currency, for TSV (where amounts are plain numbers). */
+function withCurrencies(columns: string[]): string[] {
+  return columns.flatMap((column) => {
+    if (column !== 'amount' && !column.endsWith('.amount')) return [column]
+    const currency = column.replace(/amount$/, 'currency')
+    return columns.includes(currency) ? [column] : [column, currency]
+  })
+}
 
-const visibleLength = (text: string) => [...text.replace(ANSI, '')].length
-
-/** Column widths (with 2 spaces of padding) that fit the terminal, shrinking the widest first. */
-function fitWidths(rows: string[][], terminalWidth: number): number[] {
-  const count = Math.max(0, ...rows.map((row) => row.length))
-  const widths = Array.from({ length: count }, (_, i) =>
-    Math.max(1, ...rows.map((row) => visibleLength(row[i] ?? ''))),
+/** Every field of a record as --columns names it: top-level keys, and one level into embedded records. */
+function fieldPaths(record: Rec): string[] {
+  return Object.entries(record).flatMap(([key, value]) =>
+    isRecord(value) ? [key, ...Object.keys(value).map((inner) => `${key}.${inner}`)] : [key],
   )
-  const budget = Math.max(terminalWidth - 2 * count, count * 4)
-  let total = widths.reduce((sum, w) => sum + w, 0)
-  while (total > budget) {
-    const widest = widths.indexOf(Math.max(...widths))
-    if (widths[widest] <= 8) break
-    widths[widest] -= 1
-    total -= 1
-  }
-  return widths.map((w) => w + 2)
-}
-
-type TableConstructor = new (
-  options: Record<string, unknown>,
-) => { push(...rows: unknown[]): void; toString(): string }
-
-let tableModule: TableConstructor | undefined
-
-/** cli-table3 is loaded only when a table is drawn: scripts and --json never pay for it. */
-function loadTable(): TableConstructor {
-  tableModule ??= createRequire(import.meta.url)('cli-table3') as TableConstructor
-  return tableModule
 }

@@ -11,6 +11,10 @@ export interface View {
   recordFields: string[]
   /** The field printed by --quiet; `_id` unless said otherwise. */
   idField?: string
+  /** List columns of little value that a narrow terminal drops first, in this order… */
+  dropOrder?: string[]
+  /** …and those it drops, in this order, only once free text is as short as it gets. */
+  lastResort?: string[]
 }
 
 const HEADERS: Record<string, string> = {

@@ -1,9 +1,11 @@
 import { Flags } from '@oclif/core'
 import type { LinkInput } from '../api/types.js'
+import { validationError } from '../errors.js'
+import { currencyDigits, formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { plain, type Rec } from '../values.js'
 import { COMMON_FIELDS, FieldSet, type FieldValues, rules } from './fields.js'
-import { matchesAll } from './filters.js'
+import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
 /** The fields of `links create` and `links update`: every field of spec 4.2. */
 export const LINK_FIELDS = new FieldSet({
@@ -54,23 +56,52 @@ export const LINK_VIEW: View = {
     'created_at',
     'updated_at',
   ],
+  dropOrder: ['created_at', 'reference', 'paid'],
+  lastResort: ['title', 'email'],
 }
+
+/** Link statuses (spec 3 states only Active). */
+const LINK_STATUSES: Statuses = { known: ['Active'], aliases: {} }
 
 /** The client-side filters of `links list`. */
 export const LINK_FILTER_FLAGS = {
-  status: Flags.string({ description: 'Only links with this status (e.g. Active); case-insensitive.' }),
+  status: Flags.string({ description: 'Only links with this status (Active); any case.' }),
   paid: Flags.boolean({ description: 'Only paid links (--no-paid: only unpaid).', allowNo: true }),
-  email: Flags.string({ description: 'Only links for this customer e-mail; case-insensitive.' }),
-  reference: Flags.string({ description: 'Only links with this reference.' }),
+  email: Flags.string({ description: 'Only links for this customer e-mail; any case.' }),
+  reference: Flags.string({ description: 'Only links with this reference; any case.' }),
 }
 
+/** The filter the flags describe; undefined when none was given. */
 export function linkFilter(flags: { status?: string; paid?: boolean; email?: string; reference?: string }) {
   return matchesAll([
-    { field: 'status', value: flags.status },
+    { field: 'status', value: canonicalStatus(flags.status, LINK_STATUSES) },
     { field: 'paid', value: flags.paid },
     { field: 'email', value: flags.email },
-    { field: 'reference', value: flags.reference, exact: true },
+    { field: 'reference', value: flags.reference },
   ])
+}
+
+/**
+ * An amount with more decimals than its currency has (1.5 JPY, 0.001 EUR) is refused here, as
+ * a 422 would be (exit 3, under --amount). Codes that are no ISO currency (BTC) take any.
+ */
+export function checkAmountDigits(values: { amount?: unknown; currency?: unknown }): void {
+  if (typeof values.amount !== 'string' || typeof values.currency !== 'string') return
+  const digits = currencyDigits(values.currency)
+  const decimals = values.amount.includes('.') ? values.amount.length - values.amount.indexOf('.') - 1 : 0
+  if (digits === undefined || decimals <= digits) return
+  const allowed = digits === 0 ? 'no decimals' : `at most ${digits} decimal${digits === 1 ? '' : 's'}`
+  throw validationError({
+    amount: [`The amount must have ${allowed} for ${values.currency.toUpperCase()}.`],
+  })
+}
+
+/** One line for a confirmation: title · amount · e-mail [status, paid] (not yet sanitised). */
+export function describeLink(link: Rec): string {
+  const what = [plain(link.title), formatAmount(link.amount, link.currency), plain(link.email)]
+    .filter((part) => part !== '')
+    .join(' · ')
+  return `${what}  [${plain(link.status)}${link.paid === true ? ', paid' : ''}]`
 }
 
 const OPTIONAL_TEXT_FIELDS = ['phone_no', 'description', 'redirect_url', 'reference', 'reference_2'] as const

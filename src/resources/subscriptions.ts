@@ -3,7 +3,7 @@ import { formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { isRecord, plain, type Rec } from '../values.js'
 import { COMMON_FIELDS, FieldSet, rules } from './fields.js'
-import { matchesAll } from './filters.js'
+import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
 /** The fields of `subs create` (spec 4.7). */
 export const SUBSCRIPTION_FIELDS = new FieldSet({
@@ -49,19 +49,28 @@ export const SUBSCRIPTION_VIEW: View = {
     'created_at',
     'updated_at',
   ],
+  dropOrder: ['created_at', 'package.frequency'],
+  lastResort: ['package.name', 'email'],
+}
+
+/** Subscription statuses (spec 3), and the words pay prints for them. */
+export const SUBSCRIPTION_STATUSES: Statuses = {
+  known: ['created', 'cancel'],
+  aliases: { cancelled: 'cancel', canceled: 'cancel' },
 }
 
 /** The client-side filters of `subs list`. */
 export const SUBSCRIPTION_FILTER_FLAGS = {
   status: Flags.string({
-    description: 'Only subscriptions with this status (e.g. created, cancel); case-insensitive.',
+    description: 'Only subscriptions with this status: created, cancel (or cancelled); any case.',
   }),
-  email: Flags.string({ description: 'Only subscriptions of this customer e-mail; case-insensitive.' }),
+  email: Flags.string({ description: 'Only subscriptions of this customer e-mail; any case.' }),
 }
 
+/** The filter the flags describe; undefined when none was given. */
 export function subscriptionFilter(flags: { status?: string; email?: string }) {
   return matchesAll([
-    { field: 'status', value: flags.status },
+    { field: 'status', value: canonicalStatus(flags.status, SUBSCRIPTION_STATUSES) },
     { field: 'email', value: flags.email },
   ])
 }

@@ -26,4 +26,6 @@ export const TOKEN_VIEW: View = {
     'created_at',
     'updated_at',
   ],
+  dropOrder: ['created_at'],
+  lastResort: ['title', 'email'],
 }

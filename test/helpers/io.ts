@@ -31,8 +31,10 @@ export interface TestIOOptions {
   width?: number
   /** What stdin holds. */
   stdin?: string
+  /** Not a terminal, but a person can confirm on the controlling terminal (stdin is data). */
+  terminalBehindPipe?: boolean
   /** Answers to questions and confirmations, in order (a confirmation takes a boolean). */
-  answers?: (string | boolean)[]
+  answers?: readonly (string | boolean)[]
 }
 
 /**
@@ -45,6 +47,7 @@ export class TestIO implements IO {
   readonly stdoutIsTerminal: boolean
   readonly stderrIsTerminal: boolean
   readonly canPrompt: boolean
+  readonly canConfirm: boolean
   readonly colour: boolean
   readonly stderrColour: boolean
   readonly width: number
@@ -63,6 +66,7 @@ export class TestIO implements IO {
     this.stdoutIsTerminal = terminal
     this.stderrIsTerminal = terminal
     this.canPrompt = terminal
+    this.canConfirm = terminal || (options.terminalBehindPipe ?? false)
     this.colour = terminal && (options.colour ?? false)
     this.stderrColour = this.colour
     this.width = options.width || 120

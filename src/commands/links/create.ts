@@ -1,7 +1,7 @@
 import type { LinkInput } from '../../api/types.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { outputFlags } from '../../cli/flags.js'
-import { LINK_FIELDS, LINK_VIEW } from '../../resources/links.js'
+import { createFlags, outputFlags } from '../../cli/flags.js'
+import { checkAmountDigits, LINK_FIELDS, LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Create a payment link'
@@ -16,7 +16,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     '<%= config.bin %> -p sandbox links create --email test@example.com --currency USD --amount 10 --title Test --json',
   ]
 
-  static flags = { ...LINK_FIELDS.flags, ...outputFlags }
+  static flags = { ...LINK_FIELDS.flags, ...createFlags, ...outputFlags }
 
   async run(): Promise<void> {
     const fields = LINK_FIELDS.fromFlags(this.flags)
@@ -24,8 +24,11 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     // On a terminal, a missing key or a refused base URL is reported before any question.
     const early = this.io.canPrompt ? await this.api() : undefined
     await LINK_FIELDS.fillMissing(fields, this.io)
+    checkAmountDigits(fields)
     const { api } = early ?? (await this.api())
-    const link = await api.createLink(fields as unknown as LinkInput)
+    const link = await api.createLink(fields as unknown as LinkInput, {
+      idempotencyKey: this.flags['idempotency-key'],
+    })
     this.out.record(link, LINK_VIEW)
   }
 }

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { deleteMany } from '../../bulk/delete.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { deleteFlags } from '../../cli/flags.js'
-import { LINK_VIEW } from '../../resources/links.js'
+import { describeLink, LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static summary = 'Delete payment links'
@@ -24,7 +24,12 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
 
   async run(): Promise<void> {
     const { api, target } = await this.api()
-    const remove = (id: string) => api.deleteLink(id)
-    await deleteMany({ ids: this.positionals, view: LINK_VIEW, remove, ...this.workflow(target) })
+    await deleteMany({
+      ids: this.positionals,
+      view: LINK_VIEW,
+      remove: (id) => api.deleteLink(id),
+      lookUp: { fetch: (id) => api.getLink(id), describe: describeLink },
+      ...this.workflow(target),
+    })
   }
 }

@@ -1,14 +1,17 @@
 import { Args } from '@oclif/core'
+import { confirmRisk } from '../../bulk/consent.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { outputFlags } from '../../cli/flags.js'
+import { consentFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
-import { LINK_FIELDS, LINK_VIEW, mergeLinkUpdate } from '../../resources/links.js'
+import { formatAmount } from '../../render/format.js'
+import { checkAmountDigits, LINK_FIELDS, LINK_VIEW, mergeLinkUpdate } from '../../resources/links.js'
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static summary = 'Change a payment link'
   static description =
     'Fetches the link, applies the flags given and sends the whole link back (the service ' +
-    'needs every required field on update). Fields without a flag keep their current value.'
+    'needs every required field on update). Fields without a flag keep their current value. ' +
+    'A paid link is changed only once confirmed (--yes off a terminal).'
 
   static examples = [
     '<%= config.bin %> links update 65a1f0c2e4b0a1b2c3d4e5f6 --amount 30.00',
@@ -18,7 +21,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static args = {
     id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
   }
-  static flags = { ...LINK_FIELDS.flags, ...outputFlags }
+  static flags = { ...LINK_FIELDS.flags, yes: consentFlags('changed').yes, ...outputFlags }
 
   async run(): Promise<void> {
     const changes = LINK_FIELDS.fromFlags(this.flags)
@@ -28,7 +31,14 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
     LINK_FIELDS.check(changes)
     const { api } = await this.api()
     const current = await api.getLink(this.args.id)
-    const updated = await api.updateLink(this.args.id, mergeLinkUpdate(current, changes))
+    const body = mergeLinkUpdate(current, changes)
+    if (changes.amount !== undefined || changes.currency !== undefined) checkAmountDigits(body)
+    if (current.paid === true) {
+      const paid = formatAmount(current.amount, current.currency)
+      const warning = `Payment link ${this.args.id} is already paid (${paid}); changing it does not change what the customer paid.`
+      await confirmRisk(warning, 'Change the paid link anyway?', 'change', this.flags, this.out, this.io)
+    }
+    const updated = await api.updateLink(this.args.id, body)
     this.out.record(updated, LINK_VIEW)
   }
 }

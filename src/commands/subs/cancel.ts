@@ -39,10 +39,16 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   async run(): Promise<void> {
     const ids = await collectIds(this.positionals, this.flags['from-file'], this.io)
     if (ids.length === 0) {
-      throw usageError(
-        'No subscription ids given.',
-        'Pass ids as arguments, --from-file FILE, or - to read stdin.',
-      )
+      const fromInput = this.positionals.includes('-') || this.flags['from-file'] !== undefined
+      if (!fromInput) {
+        throw usageError(
+          'No subscription ids given.',
+          'Pass ids as arguments, --from-file FILE, or - to read stdin.',
+        )
+      }
+      // An empty list from a pipe or a file (a filter that matched nothing) is not an error.
+      this.out.nothingToDo('Nothing to cancel.')
+      return
     }
     const { api, target } = await this.api()
     await cancelSubscriptions({

@@ -1,6 +1,6 @@
 import type { SubscriptionInput } from '../../api/types.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { outputFlags } from '../../cli/flags.js'
+import { createFlags, outputFlags } from '../../cli/flags.js'
 import { SUBSCRIPTION_FIELDS, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
@@ -14,14 +14,16 @@ export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
     '<%= config.bin %> subs create --package-id 6a1b2c3d4e5f6a7b8c9d0e1f --email jane@example.com --phone "+44 20 7946 0000" --json',
   ]
 
-  static flags = { ...SUBSCRIPTION_FIELDS.flags, ...outputFlags }
+  static flags = { ...SUBSCRIPTION_FIELDS.flags, ...createFlags, ...outputFlags }
 
   async run(): Promise<void> {
     const fields = SUBSCRIPTION_FIELDS.fromFlags(this.flags)
     SUBSCRIPTION_FIELDS.check(fields)
     await SUBSCRIPTION_FIELDS.fillMissing(fields, this.io)
     const { api } = await this.api()
-    const subscription = await api.createSubscription(fields as unknown as SubscriptionInput)
+    const subscription = await api.createSubscription(fields as unknown as SubscriptionInput, {
+      idempotencyKey: this.flags['idempotency-key'],
+    })
     this.out.record(subscription, SUBSCRIPTION_VIEW)
   }
 }

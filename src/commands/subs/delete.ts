@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { deleteMany } from '../../bulk/delete.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { deleteFlags } from '../../cli/flags.js'
-import { SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
+import { describeSubscription, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static summary = 'Delete subscriptions (cannot be undone)'
@@ -24,12 +24,12 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
 
   async run(): Promise<void> {
     const { api, target } = await this.api()
-    const remove = (id: string) => api.deleteSubscription(id)
     await deleteMany({
       ids: this.positionals,
       view: SUBSCRIPTION_VIEW,
-      remove,
       irreversible: true,
+      remove: (id) => api.deleteSubscription(id),
+      lookUp: { fetch: (id) => api.getSubscription(id), describe: describeSubscription },
       ...this.workflow(target),
     })
   }

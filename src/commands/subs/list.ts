@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
-import { allPagesFlag, outputFlags } from '../../cli/flags.js'
+import { listFlags, outputFlags } from '../../cli/flags.js'
+import { findRecords } from '../../resources/filters.js'
 import {
   SUBSCRIPTION_FILTER_FLAGS,
   SUBSCRIPTION_VIEW,
@@ -9,20 +10,24 @@ import {
 export default class SubsList extends BaseCommand<typeof SubsList> {
   static summary = 'List subscriptions'
   static description =
-    'Lists the subscriptions of the business. Filters apply to what was fetched: use --all to fetch every page first.'
+    'Lists the subscriptions of the business. Without filters it reads the first page (--all: ' +
+    'every page); filters search every page. On a terminal at most 30 are shown unless --limit ' +
+    'says otherwise.'
 
+  static aliases = ['subs:ls']
   static examples = [
     '<%= config.bin %> subs list',
-    '<%= config.bin %> subs list --all --status created -q',
-    '<%= config.bin %> subs list --email jane@example.com --json',
+    '<%= config.bin %> subs list --status created -q',
+    '<%= config.bin %> subs list --status cancelled --email jane@example.com --json',
   ]
 
-  static flags = { ...SUBSCRIPTION_FILTER_FLAGS, ...allPagesFlag, ...outputFlags }
+  static flags = { ...SUBSCRIPTION_FILTER_FLAGS, ...listFlags, ...outputFlags }
 
   async run(): Promise<void> {
+    const match = subscriptionFilter(this.flags)
     const { api } = await this.api()
-    const { items, more } = await api.listSubscriptions({ all: this.flags.all })
-    this.out.list(items.filter(subscriptionFilter(this.flags)), SUBSCRIPTION_VIEW)
-    if (more) this.out.morePages(SUBSCRIPTION_VIEW)
+    const found = await findRecords(api.subscriptionPages(), match, this.listScope())
+    this.out.list(found.items, SUBSCRIPTION_VIEW)
+    this.out.listNotes(found, SUBSCRIPTION_VIEW)
   }
 }

@@ -1,6 +1,6 @@
 import type { TokenInput } from '../../api/types.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { outputFlags } from '../../cli/flags.js'
+import { createFlags, outputFlags } from '../../cli/flags.js'
 import { TOKEN_FIELDS, TOKEN_VIEW } from '../../resources/tokens.js'
 
 export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
@@ -14,7 +14,7 @@ export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
     '<%= config.bin %> token create --email jane@example.com --title Card --description Billing --redirect-url https://shop.example/done --json',
   ]
 
-  static flags = { ...TOKEN_FIELDS.flags, ...outputFlags }
+  static flags = { ...TOKEN_FIELDS.flags, ...createFlags, ...outputFlags }
 
   async run(): Promise<void> {
     const fields = TOKEN_FIELDS.fromFlags(this.flags)
@@ -23,6 +23,11 @@ export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
     const early = this.io.canPrompt ? await this.api() : undefined
     await TOKEN_FIELDS.fillMissing(fields, this.io)
     const { api } = early ?? (await this.api())
-    this.out.record(await api.createToken(fields as unknown as TokenInput), TOKEN_VIEW)
+    this.out.record(
+      await api.createToken(fields as unknown as TokenInput, {
+        idempotencyKey: this.flags['idempotency-key'],
+      }),
+      TOKEN_VIEW,
+    )
   }
 }

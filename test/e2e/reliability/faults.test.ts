@@ -3,6 +3,7 @@ import os from 'node:os'
 import { afterAll, describe, expect, it } from 'vitest'
 import { envelope } from '../../helpers/fake-server.js'
 import {
+  CANARY_KEY,
   cutOff,
   expectNoStack,
   type FaultServer,
@@ -176,7 +177,11 @@ describe.concurrent('every fault, on a GET, a POST and a PUT', () => {
 
       expect(result.code).toBe(6)
       expect(result.stdout).toBe('')
-      expect(result.stderr).toBe(fault.stderr(server))
+      // A POST that may have arrived says so, with the key to send it again under.
+      const key = String(attempts[0].headers['idempotency-key'])
+      expect(result.stderr).toBe(
+        method.method === 'POST' ? withRetryHint(fault.stderr(server), key) : fault.stderr(server),
+      )
       expectNoStack(result.stderr)
       expect(server.requests.slice(0, method.before.length).map((r) => r.method)).toEqual(
         method.before.map(() => 'GET'),
@@ -207,11 +212,30 @@ describe.concurrent('the same faults with --json: one JSON error line on stderr'
     expect(result.stdout).toBe('')
     expect(result.stderr.endsWith('\n')).toBe(true)
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1)
+    const key = server.requests.find((request) => request.method === 'POST')?.headers['idempotency-key']
     expect(JSON.parse(result.stderr)).toEqual({
-      error: { status: 503, kind: 'unavailable', exit_code: 6, message: 'busy' },
+      error: {
+        status: 503,
+        kind: 'unavailable',
+        exit_code: 6,
+        message: 'busy',
+        ...(method.method === 'POST'
+          ? { idempotency_key: key, hint: withRetryHint('', String(key)).trim() }
+          : {}),
+      },
     })
   })
 })
+
+/** The stderr of a failed create that may have happened: the error, then how to send it again. */
+function withRetryHint(stderr: string, key: string): string {
+  const [first, ...rest] = stderr.split('\n')
+  const hint = [
+    `The payment link may have been created all the same (Idempotency-Key ${key}).`,
+    `To send this very request again, add --idempotency-key ${key}.`,
+  ]
+  return [first, ...hint, ...rest].join('\n')
+}
 
 describe.concurrent('transport: the key only ever goes to the base URL', () => {
   it.for([301, 302, 303, 307, 308].flatMap((status) => METHODS.map((m) => [status, m.method, m] as const)))(
@@ -223,10 +247,12 @@ describe.concurrent('transport: the key only ever goes to the base URL', () => {
       const result = await runPay(method.args, server.baseUrl)
       expect(result.code).toBe(6)
       expect(result.stdout).toBe('')
-      expect(result.stderr).toBe(
+      const stderr =
         `Error: The service answered ${status} with a redirect to ${elsewhere.baseUrl}; pay does not follow redirects.\n` +
-          'Redirects would carry the API key elsewhere. Check the base URL of the profile.\n',
-      )
+        'Redirects would carry the API key elsewhere. Check the base URL of the profile.\n'
+      // A POST answered with a redirect may have been acted on (POST, then redirect to the result).
+      const key = String(server.requests.find((r) => r.method === 'POST')?.headers['idempotency-key'])
+      expect(result.stderr).toBe(method.method === 'POST' ? withRetryHint(stderr, key) : stderr)
       expect(server.requests.filter((r) => r.method === method.method)).toHaveLength(1)
       expect(elsewhere.requests).toEqual([])
       tally.runs++
@@ -283,9 +309,56 @@ describe.concurrent('transport: the key only ever goes to the base URL', () => {
         '[debug] > user-agent: X\n' +
         '[debug] < 200 OK (N ms)\n' +
         '[debug] < content-type: application/json\n' +
-        '[debug] < x-request-id: req_42\n',
+        '[debug] < x-request-id: req_42\n' +
+        JSON.stringify(envelope(LINK), null, 2)
+          .split('\n')
+          .map((line) => `[debug] < ${line}\n`)
+          .join(''),
     )
     expect(result.stderr).toMatch(/^\[debug\] > user-agent: pay\//m)
+  })
+
+  it('--debug shows the bodies sent and received: pretty, secrets and the key redacted, cut past 4 KB', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const token = 'tok_4f9a8b7c6d5e4f3a2b1c'
+    const server = await serve(
+      { onTestFinished },
+      json(200, {
+        data: {
+          _id: 'tok_1',
+          token,
+          activation_url: `https://pay.example/tokens/${token}/activate`,
+          echo: `Bearer ${CANARY_KEY}`,
+          description: 'd'.repeat(5000),
+        },
+      }),
+    )
+    const args = ['token', 'create', '--email', 'a@b.co', '--title', 'T', '--description', 'D', '--debug']
+    const result = await runPay(args, server.baseUrl)
+    expect(result.code).toBe(0)
+    const trace = result.stderr.split('\n').filter((line) => line.startsWith('[debug] '))
+    expect(trace.filter((line) => /^\[debug\] > [{} ]/.test(line))).toEqual([
+      '[debug] > {',
+      '[debug] >   "email": "a@b.co",',
+      '[debug] >   "title": "T",',
+      '[debug] >   "description": "D"',
+      '[debug] > }',
+    ])
+    const received = trace.filter((line) => /^\[debug\] < [{} "…]/.test(line))
+    expect(received.slice(0, 6)).toEqual([
+      '[debug] < {',
+      '[debug] <   "data": {',
+      '[debug] <     "_id": "tok_1",',
+      '[debug] <     "token": "[REDACTED]",',
+      '[debug] <     "activation_url": "https://pay.example/tokens/[REDACTED]/activate",',
+      '[debug] <     "echo": "Bearer [REDACTED]",',
+    ])
+    expect(received.at(-1)).toMatch(/^\[debug\] < … \(\d+ more characters not shown\)$/)
+    expect(result.stderr.length).toBeLessThan(6000)
+    expect(result.stderr).not.toContain(token)
+    expect(result.stderr).not.toContain(CANARY_KEY)
   })
 })
 

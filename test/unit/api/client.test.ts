@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PayApi } from '../../../src/api/client.js'
 import type { TransportOptions } from '../../../src/api/transport.js'
+import type { ListPage } from '../../../src/api/types.js'
 import { PayError } from '../../../src/errors.js'
 import { envelope } from '../../helpers/fake-server.js'
 import {
@@ -102,6 +103,16 @@ describe.concurrent('records', () => {
   })
 })
 
+/** A list as the first page, or with `all` every page, the way the list commands walk it. */
+async function list(pages: AsyncGenerator<ListPage>, all = false) {
+  const items: unknown[] = []
+  for await (const page of pages) {
+    items.push(...page.items)
+    if (!all) return { items, more: page.more }
+  }
+  return { items, more: false }
+}
+
 describe.concurrent('lists', () => {
   const a = { _id: 'a' }
   const b = { _id: 'b' }
@@ -114,15 +125,15 @@ describe.concurrent('lists', () => {
     ['a paginated last page', paginated([a, b], null)],
   ])('reads %s', async ([, body], t) => {
     const server = await serve(t, json(200, body))
-    expect(await client(server).listLinks()).toEqual({ items: [a, b], more: false })
-    expect(await client(server).listSubscriptions({ all: true })).toEqual({ items: [a, b], more: false })
+    expect(await list(client(server).linkPages())).toEqual({ items: [a, b], more: false })
+    expect(await list(client(server).subscriptionPages(), true)).toEqual({ items: [a, b], more: false })
     expect(calls(server.requests)).toEqual(['GET /payment-links', 'GET /subscriptions'])
   })
 
   it('without all: the first page, and whether more exist', async (t) => {
     const server = await serve(t)
     server.script(json(200, paginated([a], `${server.baseUrl}/payment-links?page=2`)))
-    expect(await client(server).listLinks()).toEqual({ items: [a], more: true })
+    expect(await list(client(server).linkPages())).toEqual({ items: [a], more: true })
     expect(calls(server.requests)).toEqual(['GET /payment-links'])
   })
 
@@ -133,7 +144,7 @@ describe.concurrent('lists', () => {
       json(200, paginated([b], '?page=3')),
       json(200, paginated([], null)),
     )
-    expect(await client(`${server.baseUrl}/api`).listLinks({ all: true })).toEqual({
+    expect(await list(client(`${server.baseUrl}/api`).linkPages(), true)).toEqual({
       items: [a, b],
       more: false,
     })
@@ -150,14 +161,14 @@ describe.concurrent('lists', () => {
       json(200, paginated([a], `${server.baseUrl}/payment-links?page=2`)),
       json(200, paginated([b], `${server.baseUrl}/payment-links`)),
     )
-    expect(await client(server).listLinks({ all: true })).toEqual({ items: [a, b], more: false })
+    expect(await list(client(server).linkPages(), true)).toEqual({ items: [a, b], more: false })
     expect(server.requests).toHaveLength(2)
   })
 
   it('with all: a next_page_url on another origin is refused, nothing sent there', async (t) => {
     const other = await serve(t, json(200, [b]))
     const server = await serve(t, json(200, paginated([a], `${other.baseUrl}/payment-links?page=2`)))
-    const error = await rejection(client(server).listLinks({ all: true }))
+    const error = await rejection(list(client(server).linkPages(), true))
     expect(error.kind).toBe('unavailable')
     expect(error.message).toBe(
       `The service pointed to ${other.baseUrl}, outside ${server.baseUrl}; not following it.`,
@@ -168,7 +179,7 @@ describe.concurrent('lists', () => {
   it('with all: a bad page fails the whole list', async (t) => {
     const server = await serve(t)
     server.script(json(200, paginated([a], `${server.baseUrl}/payment-links?page=2`)), json(200, { data: 7 }))
-    const error = await rejection(client(server).listLinks({ all: true }))
+    const error = await rejection(list(client(server).linkPages(), true))
     expect(error.message).toBe(
       'Unexpected answer from the service: expected a list of payment links, got a number.',
     )

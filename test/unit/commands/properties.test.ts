@@ -96,8 +96,9 @@ describe('(d) amounts are sent byte for byte as typed', () => {
           'create',
           '--email',
           'a@b.co',
+          // A code that is no ISO currency: any number of decimals goes.
           '--currency',
-          'EUR',
+          'BTC',
           '--title',
           'T',
           '--amount',
@@ -115,7 +116,7 @@ describe('(d) amounts are sent byte for byte as typed', () => {
   it('links update ID --amount X sends "amount":"X", whatever the current amount', async () => {
     await fc.assert(
       fc.asyncProperty(AMOUNT, fc.oneof(fc.double({ noNaN: true }), fc.integer()), async (amount, was) => {
-        current = { _id: 'lnk_1', email: 'a@b.co', currency: 'EUR', amount: was, title: 'T' }
+        current = { _id: 'lnk_1', email: 'a@b.co', currency: 'BTC', amount: was, title: 'T' }
         const result = await run(['links', 'update', 'lnk_1', '--amount', amount])
         expect(result.code).toBe(0)
         expect(server.requests.map((r) => r.method)).toEqual(['GET', 'PUT'])
@@ -136,7 +137,7 @@ const READING_COMMANDS: string[][] = [
   ['links', 'get', 'lnk_1'],
   ['links', 'list'],
   ['links', 'list', '--all', '--status', 'active', '--paid', '--email', 'a@b.co', '--reference', 'r'],
-  ['links', 'update', 'lnk_1', '--title', 'T'],
+  ['links', 'update', 'lnk_1', '--title', 'T', '--yes'],
   ['links', 'delete', 'lnk_1', 'lnk_2', '--yes'],
   ['links', 'create', ...VALID['links create']],
   ['token', 'create', ...VALID['token create']],
@@ -229,7 +230,7 @@ describe('(b) answers nested deeper than anything can print', () => {
       ['links', 'get', 'lnk_1'],
       ['links', 'get', 'lnk_1', '--json'],
       ['links', 'list', '-q'],
-      ['links', 'update', 'lnk_1', '--title', 'T'],
+      ['links', 'update', 'lnk_1', '--title', 'T', '--yes'],
     ].map((args) => [args.join(' '), args]),
   )('%s: an unexpected answer (exit 6), not a stack overflow', async (_, args) => {
     answers = [{ status: 200, text: `{"data":{"_id":"lnk_1","title":${deep(100_000)}}}` }]

@@ -82,11 +82,29 @@ describe('LINK_FIELDS', () => {
 })
 
 describe('linkFilter', () => {
-  it('matches status and e-mail ignoring case, paid exactly, reference as typed', () => {
-    const match = linkFilter({ status: 'active', email: 'OLD@example.com', paid: false, reference: 'R-7' })
-    expect(match(CURRENT)).toBe(true)
-    expect(match({ ...CURRENT, paid: true })).toBe(false)
-    expect(linkFilter({ reference: 'r-7' })(CURRENT)).toBe(false)
-    expect(linkFilter({})(CURRENT)).toBe(true)
+  it('matches status, e-mail and reference in any case, paid exactly', () => {
+    const match = linkFilter({ status: 'ACTIVE', email: 'OLD@example.com', paid: false, reference: 'r-7' })
+    expect(match?.(CURRENT)).toBe(true)
+    expect(match?.({ ...CURRENT, paid: true })).toBe(false)
+    expect(linkFilter({ reference: 'R-8' })?.(CURRENT)).toBe(false)
+  })
+
+  it('is no filter at all when no flag was given', () => {
+    expect(linkFilter({})).toBeUndefined()
+  })
+
+  it('refuses a status the service does not have (exit 2), naming the ones it has', () => {
+    const error = (() => {
+      try {
+        linkFilter({ status: 'open' })
+      } catch (thrown) {
+        return thrown as PayError
+      }
+    })()
+    expect([error?.message, error?.hint, error?.exitCode]).toEqual([
+      'Unknown status "open" for --status.',
+      'Known: Active.',
+      2,
+    ])
   })
 })
