@@ -133,22 +133,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private explainRefusedKey(error: PayError): PayError {
     const sent = this.sentWith
     if (error.kind !== 'auth' || error.status === undefined || !sent) return error
-    const whose =
-      sent.keyFromEnv || sent.profile === undefined
-        ? 'The key in PAY_API_KEY'
-        : `The key of profile "${sent.profile}"`
+    const fromEnv = sent.keyFromEnv || sent.profile === undefined
+    const whose = fromEnv ? 'the key in PAY_API_KEY' : `the key of profile "${sent.profile}"`
     let hint: string
-    if (sent.keyFromEnv || sent.profile === undefined)
-      hint = "Check PAY_API_KEY (it overrides any profile's key)."
+    if (fromEnv) hint = "Check PAY_API_KEY (it overrides any profile's key)."
     else if (sent.builtIn)
       hint = sent.inProcess ? 'The built-in sandbox accepts its own key only.' : SANDBOX_KEYS_HINT
     else hint = `Run \`pay login -p ${sent.profile}\` to store a key this service accepts.`
     const base = sent.builtIn ? sandboxProfile().baseUrl : sent.baseUrl
-    return new PayError(`${whose} was not accepted by ${base} (${error.status}: ${error.message})`, {
-      kind: 'auth',
-      status: error.status,
-      hint,
-    })
+    // pay's own wording of a bare 401/403 ends in "(401)."; the service's own words are kept.
+    const said = /\((401|403)\)\.$/.test(error.message) ? '' : `: ${error.message}`
+    const message =
+      error.status === 403
+        ? `${base} does not allow ${whose} to do this (403${said})`
+        : `${base} did not accept ${whose} (${error.status}${said})`
+    return new PayError(message, { kind: 'auth', status: error.status, hint })
   }
 
   async finally(error: Error | undefined): Promise<void> {

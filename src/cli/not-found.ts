@@ -9,13 +9,18 @@ import { closest } from './suggest.js'
  * most likely meant, exit 2 (oclif's plugin-not-found exits 127 and only suggests on a TTY).
  */
 const commandNotFound: Hook<'command_not_found'> = async (options) => {
-  const typed = options.id.replace(/:/g, ' ')
+  // oclif puts every word before the first flag in the id (`subs rm ID1 ID2`): the command typed
+  // is a topic and one more word, or a mistyped topic and the word after it, or one word.
+  const words = options.id.split(':')
+  const topic = options.config.findTopic(words[0])
   const commands = options.config.commands
     .filter((command) => !command.hidden)
     .flatMap((command) => [command.id, ...command.aliases])
     .map((id) => id.replace(/:/g, ' '))
-  const guess = closest(typed, commands)
-  const topic = options.config.findTopic(options.id.split(':')[0])
+  const twoWords = words.slice(0, 2).join(' ')
+  const guessOfTwo = words.length > 1 ? closest(twoWords, commands) : undefined
+  const typed = topic || guessOfTwo ? twoWords : words[0]
+  const guess = topic ? closest(typed, commands) : (guessOfTwo ?? closest(typed, commands))
   const help = topic ? `pay ${topic.name} --help` : 'pay --help'
   const error = new PayError(`"${typed}" is not a pay command.${guess ? ` Did you mean "${guess}"?` : ''}`, {
     kind: 'usage',

@@ -43,7 +43,9 @@ export interface BulkRow {
 /** What a list command found (resources/filters.ts), for the notes under the list. */
 export interface ListOutcome {
   items: unknown[]
+  /** More records may exist than were shown: pages not fetched, or the limit reached. */
   more: 'pages' | 'limit' | undefined
+  /** Requests made and records looked at. */
   pages: number
   scanned: number
   filtered: boolean

@@ -1,5 +1,6 @@
 import type { ListPage } from '../api/types.js'
 import { usageError } from '../errors.js'
+import type { ListOutcome } from '../render/output.js'
 import { plain, type Rec } from '../values.js'
 
 /** One client-side list filter: a flag's value compared with a field of each record. */
@@ -52,14 +53,9 @@ export interface ListScope {
   limit?: number
 }
 
-export interface Found {
+/** What a list command found: the records, and what the notes under the list need. */
+export interface Found extends ListOutcome {
   items: Rec[]
-  /** More records may exist than were shown: pages not fetched, or the limit reached. */
-  more: 'pages' | 'limit' | undefined
-  /** Requests made and records looked at. */
-  pages: number
-  scanned: number
-  filtered: boolean
 }
 
 /**

@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
+import { markLinkPaid, type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
 import { tempDir } from './cli.js'
 
 /**
@@ -68,6 +68,8 @@ export interface TestSandbox {
   /** A raw authenticated request as the first business, to check what the sandbox holds. */
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the sandbox answers
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>
+  /** Marks a payment link paid, as the customer paying would. */
+  markPaid(linkId: string): Promise<void>
   /** Clients of the first and the second business. */
   a: Client
   b: Client
@@ -92,6 +94,9 @@ export async function startTestSandbox(
     async request(method, path, body) {
       const answer = await a.call(method, path, body)
       return { status: answer.status, body: answer.text ? JSON.parse(answer.text) : undefined }
+    },
+    async markPaid(linkId) {
+      if (!markLinkPaid(dir, linkId)) throw new Error(`no payment link ${linkId} to pay`)
     },
     a,
     b: clientFor(sandbox.baseUrl, keys[1] ?? KEY_B),

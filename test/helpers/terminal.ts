@@ -29,7 +29,7 @@ const run = promisify(execFile)
 export interface TerminalOptions {
   /** Merged over cleanEnv() (temp PAY_CONFIG_DIR/PAY_SANDBOX_DIR, no PAY_* from the shell). */
   env?: Record<string, string | undefined>
-  /** Columns and rows of the terminal; 200x50 unless given. */
+  /** Columns and rows of the terminal; 80x50 (a usual terminal) unless given. */
   width?: number
   height?: number
   /** Run this program instead of bin/run.js: [executable, ...args]. */
@@ -133,9 +133,11 @@ export async function startTerminal(args: string[], options: TerminalOptions = {
   let lastScreen: string | undefined
   const screen = async () => {
     if (serverGone) return lastScreen ?? ''
-    const text = await tmux('capture-pane', '-p', '-S', '-', '-t', SESSION)
+    // -J: a line the terminal wrapped comes back whole, as a person copying it gets it.
+    const text = await tmux('capture-pane', '-p', '-J', '-S', '-', '-t', SESSION)
     lastScreen = text
       .split('\n')
+      .map((line) => line.trimEnd())
       .filter((line) => !/^Pane is dead \(/.test(line))
       .join('\n')
       .replace(/\s+$/, '\n')
@@ -156,7 +158,7 @@ export async function startTerminal(args: string[], options: TerminalOptions = {
     '-s',
     SESSION,
     '-x',
-    String(options.width ?? 200),
+    String(options.width ?? 80),
     '-y',
     String(options.height ?? 50),
     '/bin/sh',

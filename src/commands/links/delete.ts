@@ -16,6 +16,7 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
     '<%= config.bin %> links delete 65a1f0c2e4b0a1b2c3d4e5f6 --dry-run',
   ]
 
+  static aliases = ['links:rm']
   static strict = false
   static args = {
     id: Args.string({ description: 'Payment link id(s) (_id).', required: true, ignoreStdin: true }),

@@ -16,6 +16,7 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
     '<%= config.bin %> subs delete 65b2a0c2e4b0a1b2c3d4e5f6 65b2a0c2e4b0a1b2c3d4e5f7 --yes --json',
   ]
 
+  static aliases = ['subs:rm']
   static strict = false
   static args = {
     id: Args.string({ description: 'Subscription id(s) (_id).', required: true, ignoreStdin: true }),

@@ -110,13 +110,27 @@ describe.concurrent('error bodies', () => {
   })
 
   it.for([
-    [401, 4, { message: 'Unauthenticated.' }, 'Error: Unauthenticated.\n'],
-    [403, 4, '', 'Error: The API key is not allowed to do this (403).\n'],
-    [404, 5, { message: 'Payment link not found.' }, 'Error: Payment link not found.\n'],
+    [
+      401,
+      4,
+      { message: 'Unauthenticated.' },
+      (base: string) =>
+        `Error: ${base} did not accept the key in PAY_API_KEY (401: Unauthenticated.)\n` +
+        "Check PAY_API_KEY (it overrides any profile's key).\n",
+    ],
+    [
+      403,
+      4,
+      '',
+      (base: string) =>
+        `Error: ${base} does not allow the key in PAY_API_KEY to do this (403)\n` +
+        "Check PAY_API_KEY (it overrides any profile's key).\n",
+    ],
+    [404, 5, { message: 'Payment link not found.' }, () => 'Error: Payment link not found.\n'],
   ] as const)('%i: exit %i', async ([status, exit, body, stderr], t) => {
     const server = await serve(t, body === '' ? raw(status, '') : json(status, body))
     const result = await runPay(['links', 'get', 'lnk_1'], server.baseUrl)
-    expect(result).toMatchObject({ code: exit, stdout: '', stderr })
+    expect(result).toMatchObject({ code: exit, stdout: '', stderr: stderr(server.baseUrl) })
     expect(server.requests).toHaveLength(1)
   })
 })

@@ -154,8 +154,8 @@ describe.concurrent('lists', () => {
       code: 0,
       stderr: '',
       stdout:
-        'lnk_1\tActive\tfalse\t1.00 EUR\tc1@example.com\tT1\t\t\n' +
-        'lnk_2\tActive\ttrue\t2.00 EUR\tc2@example.com\tT2\tR2\t\n',
+        'lnk_1\tActive\tfalse\t1\tEUR\tc1@example.com\tT1\t\t\n' +
+        'lnk_2\tActive\ttrue\t2\tEUR\tc2@example.com\tT2\tR2\t\n',
     })
   })
 
@@ -205,7 +205,11 @@ describe.concurrent('lists', () => {
       json(200, page([link(3, { paid: true })], 2, 2, null)),
     )
     const paid = await runPay(['links', 'list', '--all', '--paid', '-q'], server.baseUrl)
-    expect(paid).toMatchObject({ code: 0, stdout: 'lnk_2\nlnk_3\n', stderr: '' })
+    expect(paid).toMatchObject({
+      code: 0,
+      stdout: 'lnk_2\nlnk_3\n',
+      stderr: 'Searched 3 payment links on 2 pages.\n',
+    })
   })
 
   it('a next_page_url on another origin is refused: exit 6, the key never sent there', async (t) => {

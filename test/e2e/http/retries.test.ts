@@ -91,16 +91,50 @@ describe.concurrent('GET, PUT and DELETE are retried', () => {
 })
 
 describe.concurrent('a POST is never retried', () => {
-  it('POST answered 503: sent exactly once, exit 6', async (t) => {
+  it('POST answered 503: sent exactly once, exit 6, saying it may have happened and how to send it again', async (t) => {
     const server = await serve(t, json(503, { message: 'busy' }), json(200, envelope(LINK)))
     const result = await runPay(CREATE, server.baseUrl)
-    expect(result).toMatchObject({ code: 6, stdout: '', stderr: 'Error: busy\n' })
+    const key = server.requests[0].headers['idempotency-key']
+    expect(result).toMatchObject({
+      code: 6,
+      stdout: '',
+      stderr:
+        'Error: busy\n' +
+        `The payment link may have been created all the same (Idempotency-Key ${key}).\n` +
+        `To send this very request again, add --idempotency-key ${key}.\n`,
+    })
     expect(calls(server.requests)).toEqual(['POST /payment-links'])
+  })
+
+  it('--idempotency-key sends the key given, so a retry is the very same request', async (t) => {
+    const server = await serve(t, json(200, envelope(LINK)))
+    const key = '7d3c9a3e-3b1a-4c55-9d0e-0f6a1b2c3d4e'
+    const result = await runPay([...CREATE, '--idempotency-key', key], server.baseUrl)
+    expect(result.code).toBe(0)
+    expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual([key])
+    const bad = await runPay([...CREATE, '--idempotency-key', 'has space'], server.baseUrl)
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr:
+        'Error: --idempotency-key: Expected 1 to 255 visible ASCII characters (no spaces), e.g. a UUID\n' +
+        'See `pay links create --help`.\n',
+    })
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('a refused connection is certain not to have created anything: no retry hint', async () => {
+    const result = await runPay(CREATE, 'http://127.0.0.1:1')
+    expect(result).toMatchObject({
+      code: 6,
+      stdout: '',
+      stderr: 'Error: Could not reach http://127.0.0.1:1: connection refused.\n',
+    })
   })
 
   it('POST with a reset connection: sent exactly once, exit 6', async (t) => {
     const server = await serve(t, reset(), json(200, envelope(LINK)))
     const result = await runPay([...CREATE, '--json'], server.baseUrl)
+    const key = server.requests[0].headers['idempotency-key']
     expect(result.code).toBe(6)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(
@@ -110,6 +144,10 @@ describe.concurrent('a POST is never retried', () => {
           kind: 'unavailable',
           exit_code: 6,
           message: `Could not reach ${server.baseUrl}: the connection was reset.`,
+          hint:
+            `The payment link may have been created all the same (Idempotency-Key ${key}).\n` +
+            `To send this very request again, add --idempotency-key ${key}.`,
+          idempotency_key: key,
         },
       })}\n`,
     )

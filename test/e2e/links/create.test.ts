@@ -72,7 +72,8 @@ describe.concurrent('links create', () => {
         `_id\t${id}`,
         'status\tActive',
         'paid\tfalse',
-        'amount\t25.50 EUR',
+        'amount\t25.5',
+        'currency\tEUR',
         'email\tjane@example.com',
         'phone_no\t+44 20 7946 0958',
         'title\tInvoice 1042',
@@ -131,7 +132,8 @@ describe.concurrent('links create', () => {
         `_id\t${id}`,
         'status\tActive',
         'paid\tfalse',
-        'amount\t1000 JPY',
+        'amount\t1000',
+        'currency\tJPY',
         'email\tmin@example.com',
         'title\tMinimal',
         `payment_url\t${sandbox.baseUrl}/checkout/pay?id=${id}`,
@@ -220,19 +222,19 @@ describe.concurrent('links create', () => {
     expect(result.code).toBe(3)
   })
 
-  test('amounts are padded to the currency’s digits but never rounded', async () => {
+  test('piped, amounts are the plain number the service holds, in decimal notation, never rounded', async () => {
     const amounts: [string, string, string][] = [
-      ['25.5', 'EUR', '25.50 EUR'],
-      ['25.555', 'EUR', '25.555 EUR'],
-      ['0.001', 'EUR', '0.001 EUR'],
-      ['10.5', 'JPY', '10.5 JPY'],
-      ['1000', 'JPY', '1000 JPY'],
-      ['7', 'KWD', '7.000 KWD'],
+      ['25.5', 'EUR', '25.5\tEUR'],
+      ['25.50', 'EUR', '25.5\tEUR'],
+      ['0.0000001', 'BTC', '0.0000001\tBTC'],
+      ['1000', 'JPY', '1000\tJPY'],
+      ['7', 'KWD', '7\tKWD'],
+      ['123456789012345', 'USD', '123456789012345\tUSD'],
     ]
     const shown = new Map<string, string>()
     for (const [amount, currency, text] of amounts)
       shown.set((await seedLink(sandbox, { amount, currency }))._id, text)
-    const result = await runCli(['links', 'list', '--columns', '_id,amount'], { env: sandbox.env })
+    const result = await runCli(['links', 'list', '--columns', '_id,amount,currency'], { env: sandbox.env })
     expect(result.code).toBe(0)
     const rows = result.stdout.split('\n').filter((row) => shown.has(row.split('\t')[0]))
     expect(rows.reverse()).toEqual([...shown].map(([id, text]) => `${id}\t${text}`))

@@ -4,9 +4,10 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { closeTerminals, startTestTerminal } from '../../helpers/terminal.js'
 
 /**
- * `pay -p sandbox links delete` in a real terminal: the confirmation shows the profile, the base
- * URL and the ids; "n" cancels (exit 130), "y" deletes. The built-in sandbox profile talks to
- * the test sandbox through PAY_SANDBOX_PORT.
+ * `pay -p sandbox links delete` in a real terminal, 80 columns wide: the confirmation shows the
+ * profile, the base URL and what each link is (fetched); ids that do not exist are left out and
+ * reported; "n" cancels (exit 130), "y" deletes. The built-in sandbox profile talks to the test
+ * sandbox through PAY_SANDBOX_PORT.
  */
 
 let sandbox: TestSandbox
@@ -22,11 +23,14 @@ afterAll(async () => {
   await sandbox.close()
 })
 
-const confirmation = (ids: string[]) =>
+/** The plan: each link described, or with --yes (nothing fetched) the bare ids. */
+const confirmation = (ids: string[], described = true) =>
   `About to delete ${ids.length} payment link${ids.length === 1 ? '' : 's'}:\n` +
   '  profile:  sandbox\n' +
   `  base URL: ${sandbox.baseUrl}\n` +
-  `  ids:      ${ids.join(', ')}\n`
+  (described
+    ? ids.map((id) => `  ${id}  Seeded link · 10.00 EUR · seed@example.com  [Active]\n`).join('')
+    : `  ids:      ${ids.join(', ')}\n`)
 
 describe.concurrent('links delete on a terminal', () => {
   test('answering n: exit 130, nothing deleted', async (context) => {
@@ -36,7 +40,7 @@ describe.concurrent('links delete on a terminal', () => {
     expect(screen).toContain(confirmation([link._id]))
     await term.type('n', 'Enter')
     expect(await term.exitCode()).toBe(130)
-    expect(await term.screen()).toMatch(/^Error: Cancelled; nothing was deleted\.$/m)
+    expect(await term.screen()).toMatch(/^Cancelled\.\nNothing was deleted\.$/m)
     expect(await storedLink(sandbox, link._id)).toEqual(link)
   })
 
@@ -58,6 +62,23 @@ describe.concurrent('links delete on a terminal', () => {
     expect(await storedLink(sandbox, two._id)).toBeUndefined()
   })
 
+  test('an id that does not exist is left out of the question and reported (exit 7)', async (context) => {
+    const link = await seedLink(sandbox)
+    const gone = '0123456789abcdef01234567'
+    const term = await startTestTerminal(context, ['-p', 'sandbox', 'links', 'delete', gone, link._id], {
+      env,
+    })
+    const screen = await term.waitFor('Delete 1 payment link?')
+    expect(screen).toContain(`Warning: Not found, left out: ${gone}.\n${confirmation([link._id])}`)
+    await term.type('y', 'Enter')
+    expect(await term.exitCode()).toBe(7)
+    const after = await term.screen()
+    expect(after).toMatch(new RegExp(`^${gone} +not_found +Payment link not found\\.$`, 'm'))
+    expect(after).toMatch(new RegExp(`^${link._id} +deleted$`, 'm'))
+    expect(after).toMatch(/^Error: 1 of 2 payment links could not be deleted\.$/m)
+    expect(await storedLink(sandbox, link._id)).toBeUndefined()
+  })
+
   test('just Enter takes the default, which is no', async (context) => {
     const link = await seedLink(sandbox)
     const term = await startTestTerminal(context, ['-p', 'sandbox', 'links', 'delete', link._id], { env })
@@ -74,7 +95,7 @@ describe.concurrent('links delete on a terminal', () => {
     })
     expect(await term.exitCode()).toBe(0)
     const screen = await term.screen()
-    expect(screen).toContain(confirmation([link._id]))
+    expect(screen).toContain(confirmation([link._id], false))
     expect(screen).not.toContain('Delete 1 payment link?')
     expect(await storedLink(sandbox, link._id)).toBeUndefined()
   })

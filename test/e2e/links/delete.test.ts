@@ -119,7 +119,7 @@ describe.concurrent('links delete', () => {
       code: 2,
       stdout: '',
       stderr:
-        `${plan([link._id])}Error: Refusing to delete without confirmation: not on a terminal.\n` +
+        `${plan([link._id])}Error: Refusing to delete without confirmation: there is no terminal to confirm on.\n` +
         'Pass --yes to confirm, or --dry-run to see the plan. Nothing was sent.\n',
     })
     expect(await storedLink(sandbox, link._id)).toEqual(link)

@@ -46,12 +46,14 @@ afterAll(async () => {
 
 const pay = (...args: string[]) => runCli(args, { env: sandbox.env })
 
+/** A TSV row: the amount a plain number, its currency in the next cell. */
 const row = (link: Json, amount: string) =>
   [
     link._id,
     'Active',
     String(link.paid),
     amount,
+    link.currency,
     link.email,
     link.title,
     link.reference ?? '',
@@ -60,9 +62,9 @@ const row = (link: Json, amount: string) =>
     .join('\t')
     .concat('\n')
 
-const rowA = () => row(a, '10.00 EUR')
-const rowB = () => row(b, '20.00 USD')
-const rowC = () => row(c, '300 JPY')
+const rowA = () => row(a, '10')
+const rowB = () => row(b, '20')
+const rowC = () => row(c, '300')
 
 describe.concurrent('links get', () => {
   test('piped: key<TAB>value lines, no header, no colour', async () => {
@@ -74,7 +76,8 @@ describe.concurrent('links get', () => {
         `_id\t${a._id}`,
         'status\tActive',
         'paid\tfalse',
-        'amount\t10.00 EUR',
+        'amount\t10',
+        'currency\tEUR',
         'email\tann@example.com',
         'phone_no\t555-0100',
         'title\tAlpha',
@@ -99,12 +102,32 @@ describe.concurrent('links get', () => {
     expect(result.stdout).toBe(`${JSON.stringify(b, null, 2)}\n`)
   })
 
-  test('--columns picks the fields, in the order given', async () => {
+  test('--columns picks the fields, in the order given, as one TSV row of values', async () => {
     const result = await pay('links', 'get', a._id, '--columns', 'amount,_id,reference_2')
+    expect(result).toMatchObject({ code: 0, stderr: '', stdout: `10\t${a._id}\tR2-A\n` })
+  })
+
+  test('--columns with one field prints the bare value, for $(…) in scripts', async () => {
+    const result = await pay('links', 'get', a._id, '--columns', 'payment_url')
     expect(result).toMatchObject({
       code: 0,
       stderr: '',
-      stdout: `amount\t10.00 EUR\n_id\t${a._id}\nreference_2\tR2-A\n`,
+      stdout: `${sandbox.baseUrl}/checkout/pay?id=${a._id}\n`,
+    })
+  })
+
+  test('--columns takes the table headers too (ID, STATUS), in any case; an empty list is a usage error', async () => {
+    expect(await pay('links', 'get', a._id, '--columns', 'ID,status,Reference')).toMatchObject({
+      code: 0,
+      stdout: `${a._id}\tActive\tREF-A\n`,
+    })
+    const empty = await pay('links', 'get', a._id, '--columns=')
+    expect(empty).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: --columns: Expected at least one column name, e.g. --columns _id,status\n' +
+        'See `pay links get --help`.\n',
     })
   })
 
@@ -158,7 +181,7 @@ describe.concurrent('links list', () => {
     expect(result).toMatchObject({
       code: 0,
       stderr: '',
-      stdout: `${c._id}\t300 JPY\n${b._id}\t20.00 USD\n${a._id}\t10.00 EUR\n`,
+      stdout: `${c._id}\t300\n${b._id}\t20\n${a._id}\t10\n`,
     })
   })
 
@@ -194,16 +217,15 @@ describe.concurrent('links list', () => {
     })
   })
 
-  test('--reference matches exactly', async () => {
+  test('--reference matches in any case, like --email and --status', async () => {
     expect(await pay('links', 'list', '--reference', 'REF-A')).toMatchObject({
       code: 0,
       stderr: '',
       stdout: rowA(),
     })
-    expect(await pay('links', 'list', '--reference', 'ref-a', '--json')).toMatchObject({
-      code: 0,
-      stdout: '[]\n',
-    })
+    const json = await pay('links', 'list', '--reference', 'ref-a', '--json')
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.stdout)).toEqual([a])
   })
 
   test('--status, combined with the other filters', async () => {
@@ -218,11 +240,19 @@ describe.concurrent('links list', () => {
 
   test('nothing matches: empty TSV, or [] with --json, exit 0', async () => {
     const [tsv, json] = await Promise.all([
-      pay('links', 'list', '--status', 'Expired'),
-      pay('links', 'list', '--status', 'Expired', '--json'),
+      pay('links', 'list', '--email', 'nobody@example.com'),
+      pay('links', 'list', '--email', 'nobody@example.com', '--json'),
     ])
     expect(tsv).toMatchObject({ code: 0, stdout: '', stderr: '' })
     expect(json).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' })
+  })
+
+  test('a status the service does not have is a usage error naming those it has', async () => {
+    expect(await pay('links', 'list', '--status', 'Expired')).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: Unknown status "Expired" for --status.\nKnown: Active.\n',
+    })
   })
 })
 
@@ -282,19 +312,35 @@ describe('links list across pages (the sandbox serves 50 per page)', () => {
     expect(links[54]).toMatchObject({ title: 'Link 1', amount: 1, reference: 'OLDEST' })
   })
 
-  test.concurrent('filters apply after --all fetched every page', async () => {
-    const [all, firstPage, odd] = await Promise.all([
+  test.concurrent('filters search every page, --all or not, and say how far they searched', async () => {
+    const [all, withoutAll, odd] = await Promise.all([
       run('links', 'list', '--all', '--reference', 'OLDEST', '--columns', '_id,title,amount'),
-      run('links', 'list', '--reference', 'OLDEST', '--json'),
-      run('links', 'list', '--all', '--email', 'odd@example.com', '-q'),
+      run('links', 'list', '--reference', 'oldest', '--json'),
+      run('links', 'list', '--email', 'odd@example.com', '-q'),
     ])
-    expect(all).toMatchObject({ code: 0, stderr: '', stdout: `${ids[54]}\tLink 1\t1.00 EUR\n` })
-    expect(firstPage).toMatchObject({
-      code: 0,
-      stdout: '[]\n',
-      stderr: 'More payment links exist than this first page: add --all to fetch them all.\n',
-    })
+    const searched = 'Searched 55 payment links on 2 pages.\n'
+    expect(all).toMatchObject({ code: 0, stderr: searched, stdout: `${ids[54]}\tLink 1\t1\n` })
+    expect(withoutAll.code).toBe(0)
+    expect(JSON.parse(withoutAll.stdout).map((link: Json) => link._id)).toEqual([ids[54]])
+    expect(withoutAll.stderr).toBe(searched)
     expect(odd.stdout.trim().split('\n')).toHaveLength(28)
+  })
+
+  test.concurrent('--limit N stops after N matches, across pages, and says more may exist', async () => {
+    const [five, unfiltered] = await Promise.all([
+      run('links', 'list', '--email', 'odd@example.com', '--limit', '5', '-q'),
+      run('links', 'list', '--limit', '52', '-q'),
+    ])
+    expect(five).toMatchObject({
+      code: 0,
+      stdout: `${ids
+        .filter((_, i) => i % 2 === 0)
+        .slice(0, 5)
+        .join('\n')}\n`,
+      stderr: 'Showing the first 5 matching payment links: add --limit N or --all for more.\n',
+    })
+    expect(unfiltered.stdout.trim().split('\n')).toEqual(ids.slice(0, 52))
+    expect(unfiltered.stderr).toBe('Showing the first 52 payment links: add --limit N or --all for more.\n')
   })
 })
 

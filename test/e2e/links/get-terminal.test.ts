@@ -51,7 +51,7 @@ describe.concurrent('tables on a terminal', () => {
   })
 
   test('links list in colour: a header row, status coloured, no escape but pay’s own colours', async (context) => {
-    const term = await startTestTerminal(context, ['links', 'list'], { env: sandbox.env })
+    const term = await startTestTerminal(context, ['links', 'list'], { env: sandbox.env, width: 200 })
     expect(await term.exitCode()).toBe(0)
     const screen = await term.screen()
     expect(screen).toMatch(/^ID +STATUS +PAID +AMOUNT +EMAIL +TITLE +REFERENCE +CREATED$/m)

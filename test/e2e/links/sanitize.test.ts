@@ -51,7 +51,7 @@ describe.concurrent('control characters from the server', () => {
     expect(result.code).toBe(0)
     expect(rawControlBytes(Buffer.from(result.stdout))).toEqual([])
     expect(result.stdout).toBe(
-      `${link._id}\tActive\tfalse\t10.00 EUR\tseed@example.com\t${HOSTILE_TITLE_SHOWN}\t^[]0;owned^G\t${link.created_at}\n`,
+      `${link._id}\tActive\tfalse\t10\tEUR\tseed@example.com\t${HOSTILE_TITLE_SHOWN}\t^[]0;owned^G\t${link.created_at}\n`,
     )
   })
 
@@ -76,10 +76,14 @@ describe.concurrent('control characters from the server', () => {
     expect(JSON.parse(result.stdout)).toEqual([link])
   })
 
-  test('ids in the delete plan on stderr are shown in caret notation too', async () => {
+  test('an id holding control characters is left out, named without a raw control byte, never sent', async () => {
     const result = await pay('links', 'delete', 'bad\u001b[2Jid', '--dry-run')
-    expect(result.code).toBe(0)
+    expect(result.code).toBe(2)
     expect(rawControlBytes(Buffer.from(result.stderr))).toEqual([])
-    expect(result.stderr).toContain('  ids:      bad^[[2Jid\n')
+    expect(rawControlBytes(Buffer.from(result.stdout))).toEqual([])
+    expect(result.stderr).toBe(
+      'Warning: Left out an entry that is not an id: "bad\\u001b[2Jid".\n' +
+        'Error: "bad\\u001b[2Jid" is not an id: it contains a control character.\n',
+    )
   })
 })

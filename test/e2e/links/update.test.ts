@@ -56,7 +56,8 @@ describe.concurrent('links update', () => {
         `_id\t${before._id}`,
         'status\tActive',
         'paid\tfalse',
-        'amount\t30.00 EUR',
+        'amount\t30',
+        'currency\tEUR',
         'email\tjane@example.com',
         'phone_no\t555-0100',
         'title\tInvoice 1042 (corrected)',
@@ -132,6 +133,53 @@ describe.concurrent('links update', () => {
         '--redirect-url, --reference, --reference-2, --send-email.\n',
     })
     expect(await storedLink(sandbox, before._id)).toEqual(before)
+  })
+
+  test('a tiny amount shown and sent back in plain decimal notation (never 1e-7)', async () => {
+    const link = await seedLink(sandbox, { currency: 'BTC', amount: '0.0000001', title: 'tiny' })
+    const result = await pay(
+      'links',
+      'update',
+      link._id,
+      '--title',
+      'still tiny',
+      '--columns',
+      'title,amount',
+    )
+    expect(result).toMatchObject({ code: 0, stderr: '', stdout: 'still tiny\t0.0000001\n' })
+    expect(await storedLink(sandbox, link._id)).toMatchObject({ amount: 1e-7, title: 'still tiny' })
+  })
+
+  test('--amount with more decimals than the link’s currency (fetched): exit 3, nothing changed', async () => {
+    const link = await seedLink(sandbox, { currency: 'JPY', amount: '1000' })
+    const result = await pay('links', 'update', link._id, '--amount', '999.5')
+    expect(result).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: 'Error: The given data was invalid.\n  --amount  The amount must have no decimals for JPY.\n',
+    })
+    expect(await storedLink(sandbox, link._id)).toEqual(link)
+  })
+
+  test('a paid link is not changed off a terminal without --yes (exit 2); with --yes it is, with a warning', async () => {
+    const link = await seedLink(sandbox, { amount: '25.50' })
+    await sandbox.markPaid(link._id)
+    const paid = await storedLink(sandbox, link._id)
+    const warning =
+      `Warning: Payment link ${link._id} is already paid (25.50 EUR); ` +
+      'changing it does not change what the customer paid.\n'
+    const refused = await pay('links', 'update', link._id, '--amount', '30.00')
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        `${warning}Error: Refusing to change without confirmation: there is no terminal to confirm on.\n` +
+        'Pass --yes to confirm. Nothing was sent.\n',
+    })
+    expect(await storedLink(sandbox, link._id)).toEqual(paid)
+    const confirmed = await pay('links', 'update', link._id, '--amount', '30.00', '--yes', '--json')
+    expect(confirmed).toMatchObject({ code: 0, stderr: warning })
+    expect(JSON.parse(confirmed.stdout)).toMatchObject({ amount: 30, paid: true })
   })
 
   test('an unknown id: exit 5', async () => {

@@ -110,6 +110,34 @@ describe.concurrent('malformed values: exit 3, nothing sent', () => {
     expect(fake.requests).toEqual([])
   })
 
+  test.for([
+    ['1.5', 'JPY', 'The amount must have no decimals for JPY.'],
+    ['25.505', 'eur', 'The amount must have at most 2 decimals for EUR.'],
+    ['1.2345', 'BHD', 'The amount must have at most 3 decimals for BHD.'],
+  ])(
+    'links create --amount %s --currency %s: more decimals than the currency has',
+    async ([amount, currency, message], context) => {
+      const fake = await silentServer(context)
+      const result = await runCli(create(...withFields({ amount, currency })), { env: fakeEnv(fake) })
+      expect(result).toMatchObject({
+        code: 3,
+        stdout: '',
+        stderr: `Error: The given data was invalid.\n  --amount  ${message}\n`,
+      })
+      expect(fake.requests).toEqual([])
+    },
+  )
+
+  test('a code that is no ISO currency takes any decimals (--currency BTC --amount 0.0000001)', async (context) => {
+    const fake = await silentServer(context)
+    const result = await runCli(create(...withFields({ amount: '0.0000001', currency: 'BTC' })), {
+      env: fakeEnv(fake),
+    })
+    expect(fake.requests).toHaveLength(1)
+    expect(JSON.parse(fake.requests[0].body)).toMatchObject({ amount: '0.0000001', currency: 'BTC' })
+    expect(result.stderr).not.toContain('decimals')
+  })
+
   test('token create --email', async (context) => {
     const fake = await silentServer(context)
     const result = await runCli(

@@ -199,12 +199,16 @@ describe.concurrent('--from-file and --report', () => {
     expect(result.stderr).toBe(`${plan([a, b, c, d])}${summary({ cancelled: 4 })}`)
   })
 
-  test('no ids, or a file that cannot be read: exit 2', async () => {
-    const [empty, missing] = await Promise.all([
+  test('an empty list from a pipe is nothing to do (exit 0); no ids at all, or an unreadable file: exit 2', async () => {
+    const [empty, emptyJson, none, missing] = await Promise.all([
       pay(['subs', 'cancel', '-', '--yes'], { input: '# nothing here\n\n   \n' }),
+      pay(['subs', 'cancel', '-', '--yes', '--json'], { input: '' }),
+      pay(['subs', 'cancel', '--yes']),
       pay(['subs', 'cancel', '--from-file', path.join(dir, 'absent.txt'), '--yes']),
     ])
-    expect(empty).toMatchObject({
+    expect(empty).toMatchObject({ code: 0, stdout: '', stderr: 'Nothing to cancel.\n' })
+    expect(emptyJson).toMatchObject({ code: 0, stdout: '[]\n', stderr: 'Nothing to cancel.\n' })
+    expect(none).toMatchObject({
       code: 2,
       stdout: '',
       stderr:
@@ -215,6 +219,28 @@ describe.concurrent('--from-file and --report', () => {
       stdout: '',
       stderr: `Error: --from-file: cannot read ${path.join(dir, 'absent.txt')}: no such file.\n`,
     })
+  })
+})
+
+describe.concurrent('entries that cannot be ids', () => {
+  test('are named before the plan, never sent, and reported as invalid (exit 7)', async () => {
+    const [id] = await seedSubscriptions(sandbox, 1, { prefix: 'valid' })
+    const recorder = await proxy()
+    const result = await pay(['subs', 'cancel', '-', '--yes'], {
+      input: `a b\n${id}\n"quoted"\nx,y\n`,
+      baseUrl: recorder.baseUrl,
+    })
+    expect(result.code).toBe(7)
+    expect(result.stderr.split('\n')[0]).toBe(
+      'Warning: Left out 3 entries that are not ids: "a b", "\\"quoted\\"", "x,y".',
+    )
+    expect(result.stdout).toBe(
+      'a b\tinvalid\tnot an id: it contains a space\n' +
+        `${id}\tcancelled\t\n` +
+        '"quoted"\tinvalid\tnot an id: it contains a quote\n' +
+        'x,y\tinvalid\tnot an id: it contains a comma (one id per line)\n',
+    )
+    expect(recorder.requests.map((r) => r.path)).toEqual([`/subscriptions/${id}`, `/subscriptions/${id}`])
   })
 })
 
@@ -232,7 +258,7 @@ describe.concurrent('consent', () => {
       pay(['subs', 'cancel', ...ids, '--json'], { baseUrl: recorder.baseUrl }),
     ])
     const refusal =
-      'Error: Refusing to cancel without confirmation: not on a terminal.\n' +
+      'Error: Refusing to cancel without confirmation: there is no terminal to confirm on.\n' +
       'Pass --yes to confirm, or --dry-run to see the plan. Nothing was sent.\n'
     expect(fromStdin).toMatchObject({
       code: 2,
@@ -251,7 +277,7 @@ describe.concurrent('consent', () => {
           status: null,
           kind: 'usage',
           exit_code: 2,
-          message: 'Refusing to cancel without confirmation: not on a terminal.',
+          message: 'Refusing to cancel without confirmation: there is no terminal to confirm on.',
           hint: 'Pass --yes to confirm, or --dry-run to see the plan. Nothing was sent.',
         },
       })}\n`,

@@ -41,7 +41,8 @@ const create = async (fields: Record<string, string> = {}) => {
 
 const STARTER_PACKAGE_TSV = [
   'package.name\tStarter',
-  'package.amount\t120.00 USD',
+  'package.amount\t120',
+  'package.currency\tUSD',
   'package.frequency\tyearly',
   'package.date_charge_start\t2025-01-01',
 ]
@@ -283,29 +284,44 @@ describe.concurrent('subs list', () => {
     expect(JSON.parse(allJson.stdout)).toEqual(everything)
   })
 
-  test('--status and --email filter (case-insensitive) what was fetched', async () => {
-    const [cancel, jane, janeFirstPage, both, none] = await Promise.all([
+  test('--status and --email filter in any case, over every page, and say how far they searched', async () => {
+    const [cancel, byWord, jane, janeWithoutAll, both] = await Promise.all([
       pay(['subs', 'list', '--all', '--status', 'CANCEL', '-q'], listing),
+      pay(['subs', 'list', '--status', 'cancelled', '-q'], listing),
       pay(['subs', 'list', '--all', '--email', 'jane@example.COM', '-q'], listing),
       pay(['subs', 'list', '--email', 'jane@example.com', '-q'], listing),
       pay(['subs', 'list', '--all', '--status', 'created', '--email', 'jane@example.com'], listing),
-      pay(['subs', 'list', '--all', '--status', 'paused', '--json'], listing),
     ])
-    expect(cancel).toMatchObject({
-      code: 0,
-      stderr: '',
-      stdout: ids(everything.filter((sub) => cancelled.includes(sub._id))),
-    })
+    const searched = `Searched ${everything.length} subscriptions on 2 pages.\n`
+    const cancelledIds = ids(everything.filter((sub) => cancelled.includes(sub._id)))
+    expect(cancel).toMatchObject({ code: 0, stderr: searched, stdout: cancelledIds })
     expect(cancel.stdout.split('\n')).toHaveLength(cancelled.length + 1)
-    expect(jane).toMatchObject({ code: 0, stderr: '', stdout: ids(everything.slice(-3)) })
-    // The first page holds no jane: filters apply to what was fetched, and more exist.
-    expect(janeFirstPage).toMatchObject({ code: 0, stdout: '', stderr: MORE })
+    // The word pay prints ("cancelled") finds what the service calls "cancel".
+    expect(byWord).toMatchObject({ code: 0, stderr: searched, stdout: cancelledIds })
+    expect(jane).toMatchObject({ code: 0, stderr: searched, stdout: ids(everything.slice(-3)) })
+    // No page holds jane but the last: the filter searched them all without --all.
+    expect(janeWithoutAll).toMatchObject({ code: 0, stderr: searched, stdout: ids(everything.slice(-3)) })
     const row = (id: string) => {
       const sub = everything.find((s) => s._id === id)!
-      return `${id}\tcreated\tJane@Example.com\tStarter\t120.00 USD\tyearly\t${sub.created_at}\n`
+      return `${id}\tcreated\tJane@Example.com\tStarter\t120\tUSD\tyearly\t${sub.created_at}\n`
     }
-    expect(both).toMatchObject({ code: 0, stderr: '', stdout: `${row(janes[2])}${row(janes[0])}` })
-    expect(none).toMatchObject({ code: 0, stderr: '', stdout: '[]\n' })
+    expect(both).toMatchObject({ code: 0, stderr: searched, stdout: `${row(janes[2])}${row(janes[0])}` })
+  })
+
+  test('a status the service does not have is a usage error naming those it has', async () => {
+    expect(await pay(['subs', 'list', '--status', 'paused', '--json'], listing)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `${JSON.stringify({
+        error: {
+          status: null,
+          kind: 'usage',
+          exit_code: 2,
+          message: 'Unknown status "paused" for --status.',
+          hint: 'Known: created, cancel, cancelled (= cancel), canceled (= cancel).',
+        },
+      })}\n`,
+    })
   })
 })
 
@@ -385,7 +401,7 @@ describe.concurrent('subs delete', () => {
     expect(result).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: `${plan([sub._id])}Error: Refusing to delete without confirmation: not on a terminal.\nPass --yes to confirm, or --dry-run to see the plan. Nothing was sent.\n`,
+      stderr: `${plan([sub._id])}Error: Refusing to delete without confirmation: there is no terminal to confirm on.\nPass --yes to confirm, or --dry-run to see the plan. Nothing was sent.\n`,
     })
     expect((await held(sub._id)).status).toBe(200)
   })

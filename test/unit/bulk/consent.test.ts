@@ -162,7 +162,13 @@ describe('agree', () => {
 
   it('looks nothing up with --yes, or off a terminal, or past 20 ids', async () => {
     let fetched = 0
-    const counting = { ...lookUp, fetch: (id: string) => ((fetched += 1), lookUp.fetch(id)) }
+    const counting = {
+      ...lookUp,
+      fetch: (id: string) => {
+        fetched += 1
+        return lookUp.fetch(id)
+      },
+    }
     const many = Array.from({ length: 21 }, (_, i) => `l${i}`)
     for (const [ids, options, consent] of [
       [['l1', 'gone'], { terminal: true }, YES],

@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BIN, cleanEnv, ROOT, runCli } from '../../helpers/cli.js'
+import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
+import type { FakeServer } from '../../helpers/fake-server.js'
+import { startKeyServer } from '../../helpers/key-server.js'
+import { seedLink } from '../../helpers/links.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+
+/**
+ * What people type out of habit, and what they see when something is off: -h everywhere,
+ * `pay version`, the ls/rm aliases, "did you mean" for a mistyped command or flag (off a
+ * terminal too, exit 2), a refused key explained, and output that cannot be written.
+ */
+
+let sandbox: TestSandbox
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+})
+afterAll(() => sandbox.close())
+
+const pay = (...args: string[]) => runCli(args, { env: sandbox.env })
+const manifest = JSON.parse(fs.readFileSync(`${ROOT}/oclif.manifest.json`, 'utf8'))
+
+describe.concurrent('habits', () => {
+  test('-h shows the help of every command (exit 0)', async () => {
+    const ids = Object.keys(manifest.commands) as string[]
+    expect(ids.length).toBeGreaterThan(15)
+    const results = await Promise.all(ids.map((id) => runCli([...id.split(':'), '-h'])))
+    for (const [i, result] of results.entries()) {
+      expect({ id: ids[i], code: result.code }).toEqual({ id: ids[i], code: 0 })
+      expect(result.stdout).toContain(`$ pay ${ids[i].replace(/:/g, ' ')}`)
+    }
+  })
+
+  test('pay version, and with --json', async () => {
+    const [text, json] = await Promise.all([runCli(['version']), runCli(['version', '--json'])])
+    expect(text).toMatchObject({ code: 0, stderr: '' })
+    expect(text.stdout).toBe(`pay-cli/0.1.0 ${process.platform}-${process.arch} node-${process.version}\n`)
+    expect(JSON.parse(json.stdout)).toEqual({
+      version: '0.1.0',
+      node: process.versions.node,
+      platform: process.platform,
+      arch: process.arch,
+    })
+  })
+
+  test('links ls, links rm, subs ls and subs rm are the list and delete commands', async () => {
+    const link = await seedLink(sandbox)
+    const [ls, lsJson, rm, subsLs] = await Promise.all([
+      pay('links', 'ls', '-q'),
+      pay('links', 'list', '--json'),
+      pay('links', 'rm', link._id, '--dry-run'),
+      pay('subs', 'ls', '--json'),
+    ])
+    expect(ls.code).toBe(0)
+    expect(ls.stdout.split('\n')).toContain(link._id)
+    expect(JSON.parse(lsJson.stdout).map((l: { _id: string }) => l._id)).toEqual(ls.stdout.trim().split('\n'))
+    expect(rm).toMatchObject({ code: 0, stdout: '' })
+    expect(rm.stderr).toContain('Dry run: nothing was sent.\n')
+    expect(subsLs).toMatchObject({ code: 0, stdout: '[]\n' })
+    expect((await pay('subs', 'rm', '0123456789abcdef01234567', '--yes')).code).toBe(5)
+  })
+
+  test('a mistyped command: pay’s own error naming the likely one, exit 2, also with --json', async () => {
+    const [lst, lnks, nothing] = await Promise.all([
+      runCli(['links', 'lst']),
+      runCli(['lnks', 'list', '--json']),
+      runCli(['frobnicate']),
+    ])
+    expect(lst).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Error: "links lst" is not a pay command. Did you mean "links list"?\n' +
+        'See `pay links --help` for the commands there are.\n',
+    })
+    expect(lnks).toMatchObject({ code: 2, stdout: '' })
+    expect(JSON.parse(lnks.stderr)).toEqual({
+      error: {
+        status: null,
+        kind: 'usage',
+        exit_code: 2,
+        message: '"lnks list" is not a pay command. Did you mean "links list"?',
+        hint: 'See `pay --help` for the commands there are.',
+      },
+    })
+    expect(nothing).toMatchObject({
+      code: 2,
+      stderr: 'Error: "frobnicate" is not a pay command.\nSee `pay --help` for the commands there are.\n',
+    })
+  })
+
+  test('a mistyped flag: the flag it most likely meant, exit 2, nothing sent', async () => {
+    const result = await pay('links', 'create', '--ammount', '3', '--email', 'a@b.co')
+    expect(result).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: 'Error: Nonexistent flag: --ammount\nDid you mean --amount? See `pay links create --help`.\n',
+    })
+  })
+})
+
+describe.concurrent('a refused key says whose it was, where it went, and what to do', () => {
+  let service: FakeServer
+  beforeAll(async () => {
+    service = await startKeyServer(['sk_live_the_right_one'])
+  })
+  afterAll(() => service.close())
+
+  test('a stored profile: run pay login -p NAME', async () => {
+    const dir = freshConfigDir()
+    writeConfig(dir, {
+      current: 'live',
+      profiles: { live: { api_key: 'sk_live_revoked_one', base_url: service.baseUrl } },
+    })
+    const result = await runCli(['links', 'list'], { env: { PAY_CONFIG_DIR: dir } })
+    expect(result).toEqual({
+      code: 4,
+      signal: null,
+      stdout: '',
+      stderr:
+        `Error: ${service.baseUrl} did not accept the key of profile "live" (401: Unauthenticated.)\n` +
+        'Run `pay login -p live` to store a key this service accepts.\n',
+    })
+  })
+
+  test('the sandbox profile, served by a sandbox started with its own --key values', async () => {
+    const other = await startTestSandbox({ keys: ['sk_test_shop_only'] })
+    try {
+      const result = await runCli(['-p', 'sandbox', 'links', 'list'], {
+        env: { PAY_SANDBOX_PORT: new URL(other.baseUrl).port },
+      })
+      expect(result).toMatchObject({
+        code: 4,
+        stdout: '',
+        stderr:
+          `Error: ${other.baseUrl} did not accept the key of profile "sandbox" (401: Unauthenticated.)\n` +
+          'The sandbox running there was started with its own --key values: send one of them with ' +
+          'PAY_API_KEY, or restart it without --key to accept the built-in key.\n',
+      })
+    } finally {
+      await other.close()
+    }
+  })
+})
+
+describe('output that cannot be written', () => {
+  test('> /dev/full: one clean line on stderr, exit 1, no stack trace', async () => {
+    await seedLink(sandbox)
+    const full = fs.openSync('/dev/full', 'w')
+    const child = spawn(process.execPath, [BIN, 'links', 'list', '--json'], {
+      env: cleanEnv(sandbox.env),
+      stdio: ['ignore', full, 'pipe'],
+    })
+    let stderr = ''
+    child.stderr?.setEncoding('utf8').on('data', (chunk) => {
+      stderr += chunk
+    })
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    fs.closeSync(full)
+    expect({ code, stderr }).toEqual({
+      code: 1,
+      stderr: 'Error: could not write the output: no space left on device (ENOSPC).\n',
+    })
+  })
+})

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type Json, seedLink } from '../../helpers/links.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { closeTerminals, startTestTerminal } from '../../helpers/terminal.js'
+
+/**
+ * List tables at the widths support staff use: ids, amounts and statuses are never cut; free
+ * text gives way, then columns of little value are dropped. On a terminal at most 30 rows are
+ * shown unless --limit says otherwise.
+ */
+
+let sandbox: TestSandbox
+let links: Json[]
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  links = []
+  for (let i = 1; i <= 3; i += 1) {
+    links.push(
+      await seedLink(sandbox, {
+        email: `customer-${i}@example.com`,
+        amount: `125.0${i}`,
+        title: `Invoice 104${i} for consulting services in November`,
+        reference: `ORDER-${i}`,
+      }),
+    )
+  }
+  links.push(
+    await seedLink(sandbox, {
+      email: 'tiny@example.com',
+      currency: 'BTC',
+      amount: '0.0000001',
+      title: 'tiny',
+    }),
+  )
+  links.reverse()
+})
+
+afterAll(async () => {
+  await closeTerminals()
+  await sandbox.close()
+})
+
+const NO_COLOR = { NO_COLOR: '1' }
+
+describe.concurrent('links list on a terminal', () => {
+  test('at 80 columns: every id and amount whole, e-mail and title shortened, date and reference dropped', async (context) => {
+    const term = await startTestTerminal(context, ['links', 'list'], { env: { ...sandbox.env, ...NO_COLOR } })
+    expect(await term.exitCode()).toBe(0)
+    const lines = (await term.screen()).trimEnd().split('\n')
+    expect(lines).toEqual([
+      'ID                        STATUS  AMOUNT         EMAIL           TITLE',
+      `${links[0]._id}  Active  0.0000001 BTC  tiny@example.…  tiny`,
+      `${links[1]._id}  Active  125.03 EUR     customer-3@ex…  Invoice 1043 f…`,
+      `${links[2]._id}  Active  125.02 EUR     customer-2@ex…  Invoice 1042 f…`,
+      `${links[3]._id}  Active  125.01 EUR     customer-1@ex…  Invoice 1041 f…`,
+    ])
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
+  })
+
+  test('at 120 columns: e-mails whole, the title shortened, only the date dropped', async (context) => {
+    const term = await startTestTerminal(context, ['links', 'list'], {
+      env: { ...sandbox.env, ...NO_COLOR },
+      width: 120,
+    })
+    expect(await term.exitCode()).toBe(0)
+    const lines = (await term.screen()).trimEnd().split('\n')
+    expect(lines[0]).toBe(
+      'ID                        STATUS  PAID   AMOUNT         EMAIL                   TITLE                          REFERENCE',
+    )
+    expect(lines[2]).toBe(
+      `${links[1]._id}  Active  false  125.03 EUR     customer-3@example.com  Invoice 1043 for consulting …  ORDER-3`,
+    )
+  })
+
+  test('--limit caps the rows on a terminal and says so', async (context) => {
+    const term = await startTestTerminal(context, ['links', 'ls', '--limit', '2', '-q'], { env: sandbox.env })
+    expect(await term.exitCode()).toBe(0)
+    expect((await term.screen()).trimEnd().split('\n')).toEqual([
+      links[0]._id,
+      links[1]._id,
+      'Showing the first 2 payment links: add --limit N or --all for more.',
+    ])
+  })
+})
