@@ -4,6 +4,8 @@ import type { Rec } from '../values.js'
 import { readDeleted, readPage, readRecord } from './reader.js'
 import { type Method, Transport, type TransportOptions } from './transport.js'
 import type {
+  ChangeLog,
+  ChangeStart,
   CreateOptions,
   LinkInput,
   ListPage,
@@ -38,9 +40,11 @@ function resolveNext(next: string, page: string): string {
 /** The service's endpoints, one method each. Answers go through the tolerant reader. */
 export class PayApi {
   readonly transport: Transport
+  private readonly changes?: ChangeLog
 
-  constructor(options: TransportOptions) {
+  constructor(options: TransportOptions & { changes?: ChangeLog }) {
     this.transport = new Transport(options)
+    this.changes = options.changes
   }
 
   get origin(): string {
@@ -65,11 +69,11 @@ export class PayApi {
   }
 
   updateLink(linkId: string, input: LinkInput): Promise<Rec> {
-    return this.record('PUT', `/payment-links/${id(linkId)}`, 'payment link', input)
+    return this.update(`/payment-links/${id(linkId)}`, 'payment link', linkId, input)
   }
 
   deleteLink(linkId: string): Promise<void> {
-    return this.delete(`/payment-links/${id(linkId)}`)
+    return this.delete(`/payment-links/${id(linkId)}`, 'payment link', linkId)
   }
 
   createSubscription(input: SubscriptionInput, options: CreateOptions = {}): Promise<Rec> {
@@ -86,15 +90,46 @@ export class PayApi {
   }
 
   updateSubscription(subscriptionId: string, input: SubscriptionUpdate): Promise<Rec> {
-    return this.record('PUT', `/subscriptions/${id(subscriptionId)}`, 'subscription', input)
+    return this.update(`/subscriptions/${id(subscriptionId)}`, 'subscription', subscriptionId, input)
   }
 
   deleteSubscription(subscriptionId: string): Promise<void> {
-    return this.delete(`/subscriptions/${id(subscriptionId)}`)
+    return this.delete(`/subscriptions/${id(subscriptionId)}`, 'subscription', subscriptionId)
   }
 
-  private async delete(path: string): Promise<void> {
-    readDeleted((await this.transport.send('DELETE', path, undefined, { anyBody: true })).body)
+  private delete(path: string, noun: string, recordId: string): Promise<void> {
+    return this.change({ method: 'DELETE', path, resource: noun, id: recordId }, async () => {
+      const response = await this.transport.send('DELETE', path, undefined, { anyBody: true })
+      readDeleted(response.body)
+      return { status: response.status, result: undefined }
+    })
+  }
+
+  private update(path: string, noun: string, recordId: string, body: unknown): Promise<Rec> {
+    return this.change({ method: 'PUT', path, resource: noun, id: recordId }, async () => {
+      const response = await this.transport.send('PUT', path, body)
+      return { status: response.status, result: readRecord(response.body, noun) }
+    })
+  }
+
+  /**
+   * A request that changes something, told to the change log (the journal) before it is sent
+   * and again with its outcome: the status, or the kind of failure.
+   */
+  private async change<T>(
+    start: ChangeStart,
+    send: () => Promise<{ status: number; result: T; id?: string }>,
+  ): Promise<T> {
+    const finish = this.changes?.intent(start)
+    try {
+      const { status, result, id: createdId } = await send()
+      finish?.({ status, id: createdId })
+      return result
+    } catch (error) {
+      const failure = error instanceof PayError ? error : undefined
+      finish?.({ status: failure?.status, error: failure?.kind ?? 'general' })
+      throw error
+    }
   }
 
   /**
@@ -105,7 +140,15 @@ export class PayApi {
   private async create(path: string, noun: string, body: unknown, options: CreateOptions): Promise<Rec> {
     const key = options.idempotencyKey ?? randomUUID()
     try {
-      return readRecord((await this.transport.send('POST', path, body, { idempotencyKey: key })).body, noun)
+      return await this.change({ method: 'POST', path, resource: noun, idempotencyKey: key }, async () => {
+        const response = await this.transport.send('POST', path, body, { idempotencyKey: key })
+        const created = readRecord(response.body, noun)
+        return {
+          status: response.status,
+          result: created,
+          id: typeof created._id === 'string' ? created._id : undefined,
+        }
+      })
     } catch (error) {
       if (!(error instanceof PayError) || error.kind !== 'unavailable' || error.unsent) throw error
       throw new PayError(error.message, {
@@ -130,9 +173,9 @@ export class PayApi {
   }
 
   /**
-   * Every page of a list, one request each: next_page_url is resolved against the page it came
-   * from, and the transport refuses one on another origin (the key never goes there)., as they arrive. The next page is resolved only when
-   * it is asked for; a page seen before ends the walk.
+   * Every page of a list, one request each, as they arrive: next_page_url is resolved against
+   * the page it came from (only when the next page is asked for), and the transport refuses one
+   * on another origin (the key never goes there). A page seen before ends the walk.
    */
   private async *pages(path: string, noun: string): AsyncGenerator<ListPage> {
     const seen = new Set<string>()

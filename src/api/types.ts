@@ -44,3 +44,22 @@ export interface CreateOptions {
   /** Sent as the Idempotency-Key header; one is made up when not given. */
   idempotencyKey?: string
 }
+
+/** A request that changes something, as the change log hears of it before it is sent. */
+export interface ChangeStart {
+  method: string
+  path: string
+  /** "payment link", "subscription", "token". */
+  resource: string
+  /** The record's _id, when the path names one. */
+  id?: string
+  idempotencyKey?: string
+}
+
+/**
+ * Told of every change the client sends (the journal): the intent before the request, then
+ * through the function it returns, the outcome (the HTTP status, or the kind of failure).
+ */
+export interface ChangeLog {
+  intent(start: ChangeStart): (end: { status?: number; error?: string; id?: string }) => void
+}

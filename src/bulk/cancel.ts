@@ -1,9 +1,5 @@
 import type { PayApi } from '../api/client.js'
-import type { Target } from '../cli/base-command.js'
-import type { IO } from '../cli/io.js'
 import { PayError } from '../errors.js'
-import type { Output } from '../render/output.js'
-import { ProgressBar } from '../render/progress.js'
 import {
   CANCELLED_STATUS,
   describeSubscription,
@@ -11,26 +7,12 @@ import {
   SUBSCRIPTION_VIEW,
 } from '../resources/subscriptions.js'
 import { plain, type Rec } from '../values.js'
-import { agree, type Consent } from './consent.js'
-import { CsvReport } from './report.js'
-import { type BulkResult, bulkOutcome, runBulk } from './runner.js'
-
-interface CancelJob {
-  api: PayApi
-  ids: string[]
-  target: Target
-  consent: Consent
-  out: Output
-  io: IO
-  concurrency: number
-  /** --report: CSV written as results come in. */
-  reportFile?: string
-}
+import { actOnIds, type ByIdJob } from './by-id.js'
 
 /** Cancels one subscription: already cancelled is done; otherwise PUT status=cancel. */
-async function cancelOne(api: PayApi, id: string): Promise<string> {
+async function cancelOne(api: PayApi, id: string): Promise<{ status: string; record: Rec }> {
   const current = await api.getSubscription(id)
-  if (isCancelled(current)) return 'already_cancelled'
+  if (isCancelled(current)) return { status: 'already_cancelled', record: current }
   let updated: Rec
   try {
     updated = await api.updateSubscription(id, { status: CANCELLED_STATUS })
@@ -39,7 +21,7 @@ async function cancelOne(api: PayApi, id: string): Promise<string> {
     // what the service now holds rather than "failed" for a subscription that is cancelled.
     if (!(error instanceof PayError) || error.kind !== 'unavailable') throw error
     const after = await api.getSubscription(id).catch(() => undefined)
-    if (after && isCancelled(after)) return 'cancelled'
+    if (after && isCancelled(after)) return { status: 'cancelled', record: after }
     throw error
   }
   if (!isCancelled(updated)) {
@@ -47,66 +29,26 @@ async function cancelOne(api: PayApi, id: string): Promise<string> {
       kind: 'unavailable',
     })
   }
-  return 'cancelled'
+  return { status: 'cancelled', record: updated }
 }
 
 /**
- * `pay subs cancel`: the plan, consent, then the cancellations with bounded concurrency, a
- * progress bar on a terminal, one result per id, and Ctrl-C stopping new work cleanly.
+ * `pay subs cancel`: each subscription set to status "cancel" (one already cancelled is done,
+ * not a failure), in the bulk run of by-id.ts.
  */
-export async function cancelSubscriptions(job: CancelJob): Promise<void> {
-  const { api, out, io } = job
-  const ids = [...new Set(job.ids)]
-  const what = { action: 'cancel', done: 'cancelled', view: SUBSCRIPTION_VIEW }
-  const lookUp = { fetch: (id: string) => api.getSubscription(id), describe: describeSubscription }
-  const agreed = await agree(ids, what, job, lookUp)
-  if (!agreed) return
-  const { noun, plural } = SUBSCRIPTION_VIEW
-  const report = job.reportFile === undefined ? undefined : new CsvReport(job.reportFile)
-
-  const stop = new AbortController()
-  const stopListening = io.onInterrupt(() => {
-    stop.abort()
-    out.stderr.write(
-      '\nStopping: no new cancellations; waiting for those in flight (Ctrl-C again to quit now).\n',
-    )
-  })
-  const progress = io.stderrIsTerminal ? new ProgressBar(out.stderr, agreed.ids.length) : undefined
-  let run: Awaited<ReturnType<typeof runBulk>>
-  try {
-    run = await runBulk(agreed.ids, (id) => cancelOne(api, id), {
-      concurrency: job.concurrency,
-      skipped: agreed.skipped,
-      order: ids,
-      stop: stop.signal,
-      onResult: (result) => {
-        report?.write(result)
-        progress?.tick(result.status)
-      },
-    })
-  } finally {
-    stopListening()
-    progress?.clear()
-  }
-  for (const result of run.results) if (result.status === 'not_done') report?.write(result)
-  report?.close()
-
-  out.bulk(run.results)
-  out.stderr.write(`${summaryLine(run.results)}\n`)
-  if (report) out.stderr.write(`Report written to ${report.file}\n`)
-  const problem = bulkOutcome(run, noun, plural, 'cancelled')
-  if (problem) throw problem
-}
-
-function summaryLine(results: BulkResult[]): string {
-  const count = (status: string) => results.filter((r) => r.status === status).length
-  const parts = [
-    `${count('cancelled')} cancelled`,
-    `${count('already_cancelled')} already cancelled`,
-    `${count('not_found')} not found`,
-    `${count('failed')} failed`,
-  ]
-  const notDone = count('not_done')
-  if (notDone > 0) parts.push(`${notDone} not done`)
-  return `${parts.join(', ')} (of ${results.length}).`
+export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<void> {
+  return actOnIds(
+    {
+      command: 'pay subs cancel',
+      action: 'cancel',
+      done: 'cancelled',
+      acts: 'cancellations',
+      view: SUBSCRIPTION_VIEW,
+      doneStatuses: ['cancelled', 'already_cancelled'],
+      counted: ['cancelled', 'already_cancelled', 'not_found', 'failed'],
+      lookUp: { fetch: (id) => api.getSubscription(id), describe: describeSubscription },
+      work: (id) => cancelOne(api, id),
+    },
+    job,
+  )
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { IO } from '../cli/io.js'
-import { PayError } from '../errors.js'
+import { PayError, usageError } from '../errors.js'
+import { looksLikeReport, reportFrom, reportOptions } from './report.js'
 import type { Skipped } from './runner.js'
 
 /**
@@ -12,6 +13,12 @@ export function parseIdList(text: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.replace(/#.*/, '').trim())
     .filter((line) => line !== '')
+}
+
+/** Ids from a list or from a report pay wrote (its id column). */
+function idsIn(text: string, source: string): string[] {
+  if (!looksLikeReport(text)) return parseIdList(text)
+  return reportFrom(text, source, '--from-file').rows.map((row) => row.values.id ?? '')
 }
 
 /** Ids from arguments, `--from-file FILE` and `-` (stdin), in order, each once. */
@@ -32,10 +39,36 @@ export async function collectIds(
         (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
       throw new PayError(`--from-file: cannot read ${fromFile}: ${reason}.`, { kind: 'usage' })
     }
-    ids.push(...parseIdList(text))
+    ids.push(...idsIn(text, fromFile))
   }
-  if (wantsStdin) ids.push(...parseIdList(await io.readStdin()))
+  if (wantsStdin) ids.push(...idsIn(await io.readStdin(), 'stdin'))
   return [...new Set(ids)]
+}
+
+/** The flags of the bulk commands by id that say where ids come from and where results go. */
+export interface IdFlags {
+  'from-file'?: string
+  report?: string
+  append?: boolean
+  force?: boolean
+  resume?: string
+}
+
+/**
+ * What a bulk command by id works on: its ids (arguments, --from-file, stdin), the report it
+ * resumes, and the report it writes. No source of ids at all is a usage error; an empty list
+ * from a pipe or a file is not (there is just nothing to do).
+ */
+export async function idInput(args: string[], flags: IdFlags, io: Pick<IO, 'readStdin'>, plural: string) {
+  const given = args.length > 0 || flags['from-file'] !== undefined || flags.resume !== undefined
+  if (!given) {
+    throw usageError(
+      `No ${plural} ids given.`,
+      'Pass ids as arguments, --from-file FILE, or - to read stdin.',
+    )
+  }
+  const ids = await collectIds(args, flags['from-file'], io)
+  return { ids, ...reportOptions(flags) }
 }
 
 /** Why an entry cannot be an id, or undefined when it can be one. */

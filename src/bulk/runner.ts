@@ -32,13 +32,19 @@ interface BulkRun {
   errors: Map<string, unknown>
 }
 
-/** Turns a failure into a result: a 404 is "not_found", anything else "failed" with the reason. */
+/**
+ * Turns a failure into a result: a 404 is "not_found"; a create that may have reached the service
+ * (the error names its Idempotency-Key) is "unknown"; anything else "failed", with the reason.
+ */
 export function failedResult(id: string, error: unknown): BulkResult {
   const payError = error instanceof PayError ? error : undefined
+  let status = 'failed'
+  if (payError?.kind === 'not_found') status = 'not_found'
+  else if (payError?.idempotencyKey) status = 'unknown'
   return {
     id,
     ok: false,
-    status: payError?.kind === 'not_found' ? 'not_found' : 'failed',
+    status,
     error: payError?.message ?? (error instanceof Error ? error.message : String(error)),
   }
 }

@@ -1,8 +1,10 @@
 import { Command, Errors, type Interfaces } from '@oclif/core'
 import { PayApi } from '../api/client.js'
+import type { ChangeLog } from '../api/types.js'
 import { type Credentials, resolveCredentials } from '../config/credentials.js'
 import { redactKey } from '../config/profiles.js'
 import { PayError } from '../errors.js'
+import { Journal, journalFile } from '../journal/journal.js'
 import { Output } from '../render/output.js'
 import { type Connection, connectSandbox } from '../sandbox/connection.js'
 import { globalFlags } from './flags.js'
@@ -89,10 +91,24 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       this.connection = await connectSandbox(baseUrl, credentials.apiKey)
       baseUrl = this.connection.baseUrl
     }
-    const api = this.client(baseUrl, credentials.apiKey)
-    this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
     const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
-    return { api, target: { profile: credentials.profile ?? '(environment)', baseUrl: label } }
+    const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
+    const api = this.client(baseUrl, credentials.apiKey, this.journal(target))
+    this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
+    return { api, target }
+  }
+
+  /** The journal this run's changes are written to; undefined when PAY_JOURNAL=0. */
+  private journal(target: Target): Journal | undefined {
+    const file = journalFile()
+    if (file === undefined) return undefined
+    const context = {
+      command: `pay ${this.id?.replace(/:/g, ' ') ?? ''}`.trim(),
+      profile: target.profile,
+      baseUrl: target.baseUrl,
+      terminal: this.io.stderrIsTerminal,
+    }
+    return new Journal(file, context, (message) => this.out.warn(message))
   }
 
   /**
@@ -118,11 +134,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return { target, consent: { yes, dryRun }, out: this.out, io: this.io }
   }
 
-  /** A client for this base URL and key, with the command's timeout and --debug trace. */
-  protected client(baseUrl: string, apiKey: string): PayApi {
+  /** A client for this base URL and key, with the command's timeout, --debug trace and journal. */
+  protected client(baseUrl: string, apiKey: string, changes?: ChangeLog): PayApi {
     return new PayApi({
       baseUrl,
       apiKey,
+      changes,
       timeoutMs: this.flags.timeout * 1000,
       userAgent: `pay/${this.config.version} node/${process.versions.node}`,
       debug: this.flags.debug ? (line) => this.out.stderr.write(`[debug] ${line}\n`) : undefined,

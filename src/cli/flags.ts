@@ -58,8 +58,69 @@ export const consentFlags = (verb: 'deleted' | 'cancelled' | 'changed') => ({
   'dry-run': Flags.boolean({ description: `Show what would be ${verb}; send nothing.` }),
 })
 
-/** The flags of `links delete` and `subs delete`. */
-export const deleteFlags = { ...consentFlags('deleted'), ...outputFlags }
+/**
+ * The flags of the bulk commands by id (`subs cancel`, `links delete`, `subs delete`): where
+ * the ids come from, consent, concurrency, and the report (never overwritten silently).
+ */
+export const byIdFlags = (verb: 'deleted' | 'cancelled') => ({
+  'from-file': Flags.string({
+    char: 'f',
+    description: 'File with one id per line, or a --report CSV pay wrote (its id column); - for stdin.',
+  }),
+  ...consentFlags(verb),
+  concurrency: concurrencyFlag(),
+  ...reportFlags(),
+  ...outputFlags,
+})
+
+const concurrencyFlag = () =>
+  Flags.integer({ description: 'Requests in flight at once.', default: 4, min: 1, max: 64 })
+
+/** --report, --append, --force and --resume of the bulk commands (a report is never overwritten silently). */
+const reportFlags = (dependsOn?: string[]) => ({
+  report: Flags.string({
+    description: 'Write each result as a CSV line to this file, as it happens. An existing file is refused.',
+    exclusive: ['resume'],
+    dependsOn,
+  }),
+  append: Flags.boolean({ description: 'Add this run to an existing --report file.', dependsOn: ['report'] }),
+  force: Flags.boolean({
+    description: 'Replace an existing --report file.',
+    dependsOn: ['report'],
+    exclusive: ['append'],
+  }),
+  resume: Flags.string({
+    description:
+      'Carry on from a report an earlier run wrote: what it records done is skipped without a request, ' +
+      'the rest tried again, results appended to it. Give the input again to reach what it never got to.',
+    dependsOn,
+  }),
+})
+
+/** `links create --from-csv`: a link per row of a spreadsheet, resumable. */
+export const fromCsvFlags = {
+  'from-csv': Flags.string({
+    description:
+      'Create one link per row of this CSV file (- for stdin). Its header names the fields, as flags ' +
+      '(email,currency,amount,title,reference-2) or as the service names them (reference_2).',
+  }),
+  'skip-invalid': Flags.boolean({
+    description: 'Send the rows that pass the checks even when others do not (those are reported).',
+    dependsOn: ['from-csv'],
+  }),
+  'retry-unknown': Flags.boolean({
+    description:
+      'With --resume: send again rows whose POST may have reached the service, with the same Idempotency-Key.',
+    dependsOn: ['resume'],
+  }),
+  yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.', dependsOn: ['from-csv'] }),
+  'dry-run': Flags.boolean({
+    description: 'Show what would be created; send nothing.',
+    dependsOn: ['from-csv'],
+  }),
+  concurrency: concurrencyFlag(),
+  ...reportFlags(['from-csv']),
+}
 
 /** How much of a list to fetch and show. */
 export const listFlags = {

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream'
-import { PayError } from '../errors.js'
+import { type FieldErrors, PayError } from '../errors.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { flagForField } from './fields.js'
 import { cellText, lookup, tsvCell } from './format.js'
@@ -242,17 +242,14 @@ export class Output {
     // Cancelled by the user (a "no", Ctrl-C) is no error: it is said plainly.
     const label =
       error.kind === 'cancelled' ? '' : this.screen.stderrColour ? '\u001b[31mError:\u001b[39m ' : 'Error: '
-    const lines = [`${label}${sanitizeText(error.message)}`]
-    const entries = Object.entries(error.errors ?? {}).flatMap(([field, messages]) =>
-      (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [
-        flagForField(field),
-        message,
-      ]),
-    )
-    const width = Math.max(0, ...entries.map(([flag]) => flag.length))
-    for (const [flag, message] of entries)
-      lines.push(`  ${flag.padEnd(width)}  ${sanitizeText(String(message))}`)
+    const lines = [`${label}${sanitizeText(error.message)}`, ...fieldLines(error.errors)]
     if (error.hint) lines.push(sanitizeText(error.hint))
+    this.stderr.write(`${lines.join('\n')}\n`)
+  }
+
+  /** Rows of an input file that failed local checks: each line number, its fields under their flags. */
+  invalidRows(rows: { line: number; errors: FieldErrors }[]): void {
+    const lines = rows.flatMap(({ line, errors }) => [`Line ${line}:`, ...fieldLines(errors)])
     this.stderr.write(`${lines.join('\n')}\n`)
   }
 
@@ -296,6 +293,18 @@ export class Output {
     )
     this.stdout.write(`${text}\n`)
   }
+}
+
+/** Field errors as a 422 is shown: one line per message, under the flag's name, aligned. */
+function fieldLines(errors: FieldErrors | undefined): string[] {
+  const entries = Object.entries(errors ?? {}).flatMap(([field, messages]) =>
+    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [
+      flagForField(field),
+      message,
+    ]),
+  )
+  const width = Math.max(0, ...entries.map(([flag]) => flag.length))
+  return entries.map(([flag, message]) => `  ${flag.padEnd(width)}  ${sanitizeText(String(message))}`)
 }
 
 const jsonEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`

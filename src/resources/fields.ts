@@ -99,16 +99,47 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
 
   /** The local rules over the values present; all failures at once, as a 422 would list them. */
   check(values: FieldValues): void {
+    const errors = this.problems(values, false)
+    if (Object.keys(errors).length > 0) throw validationError(errors)
+  }
+
+  /**
+   * What a 422 would say of these values, under the service's field names: the rules of the
+   * values present and, with `required`, every required field missing.
+   */
+  problems(values: FieldValues, required: boolean): FieldErrors {
     const errors: FieldErrors = {}
     for (const spec of this.textSpecs()) {
       const value = values[spec.field]
-      if (typeof value !== 'string') continue
+      if (typeof value !== 'string') {
+        if (required && spec.question) errors[spec.field] = [`The ${spec.field} field is required.`]
+        continue
+      }
       for (const check of spec.rules ?? []) {
         const message = check(value, spec.field)
         if (message) errors[spec.field] = [...(errors[spec.field] ?? []), message]
       }
     }
-    if (Object.keys(errors).length > 0) throw validationError(errors)
+    return errors
+  }
+
+  /** The service field a column of an input file names: a flag (`reference-2`) or a field (`reference_2`). */
+  fieldOfColumn(column: string): string | undefined {
+    const name = column.trim().toLowerCase()
+    for (const [flag, spec] of Object.entries(this.specs)) {
+      if (name === flag || name === spec.field) return spec.field
+    }
+    return undefined
+  }
+
+  /** Whether a service field is a yes/no one (`send_email`). */
+  isBoolean(field: string): boolean {
+    return Object.values(this.specs).some((spec) => spec.field === field && spec.boolean === true)
+  }
+
+  /** The column names an input file may use: every flag name. */
+  get columnNames(): string[] {
+    return Object.keys(this.specs)
   }
 
   /**

@@ -63,6 +63,15 @@ export const LINK_VIEW: View = {
 /** Link statuses (spec 3 states only Active). */
 const LINK_STATUSES: Statuses = { known: ['Active'], aliases: {} }
 
+/** The result of each row of `links create --from-csv`. */
+export const CREATE_RESULT_VIEW: View = {
+  noun: 'row',
+  plural: 'rows',
+  listColumns: ['line', 'status', '_id', 'payment_url', 'error'],
+  recordFields: ['line', 'ok', 'status', '_id', 'payment_url', 'error', 'idempotency_key'],
+  dropOrder: ['error'],
+}
+
 /** The client-side filters of `links list`. */
 export const LINK_FILTER_FLAGS = {
   status: Flags.string({ description: 'Only links with this status (Active); any case.' }),
@@ -101,7 +110,10 @@ export function describeLink(link: Rec): string {
   const what = [plain(link.title), formatAmount(link.amount, link.currency), plain(link.email)]
     .filter((part) => part !== '')
     .join(' · ')
-  return `${what}  [${plain(link.status)}${link.paid === true ? ', paid' : ''}]`
+  const state = [plain(link.status), link.paid === true ? 'paid' : '']
+    .filter((part) => part !== '')
+    .join(', ')
+  return state === '' ? what : `${what}  [${state}]`
 }
 
 const OPTIONAL_TEXT_FIELDS = ['phone_no', 'description', 'redirect_url', 'reference', 'reference_2'] as const

@@ -36,6 +36,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   }
   env.PAY_CONFIG_DIR ??= tempDir('pay-config-')
   env.PAY_SANDBOX_DIR ??= tempDir('pay-sandbox-')
+  // The journal of changes goes to a file of the test's own, never the developer's.
+  env.PAY_JOURNAL_FILE ??= path.join(tempDir('pay-journal-'), 'journal.jsonl')
   // Nothing listens on port 1: the sandbox profile runs its sandbox in-process.
   env.PAY_SANDBOX_PORT ??= '1'
   for (const [key, value] of Object.entries(extra)) {

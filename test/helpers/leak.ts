@@ -161,6 +161,8 @@ export function leakEnvironment() {
         TMPDIR: dirs.tmp,
         PAY_CONFIG_DIR: dirs.config,
         PAY_SANDBOX_DIR: dirs.store,
+        // The journal in its default place, under XDG_DATA_HOME: scanned with the rest.
+        PAY_JOURNAL_FILE: undefined,
         ...c.env,
       },
     })

@@ -22,12 +22,15 @@ export type Fault =
 
 export interface Decision {
   delayMs?: number
+  /** Forwarded at once, then the server's answer held back this long (past a client's timeout). */
+  answerDelayMs?: number
   fault?: Fault
 }
 
 export interface ProxiedRequest {
   method: string
   path: string
+  headers: http.IncomingHttpHeaders
   /** The fault injected into this request's answer, if any. */
   fault?: Fault
   /** Whether the request reached the server behind the proxy. */
@@ -97,7 +100,13 @@ export async function startProxy(target: string, decide: Decide = () => ({})): P
       const method = req.method ?? 'GET'
       const path = req.url ?? '/'
       const decision = current({ method, path })
-      const recorded: ProxiedRequest = { method, path, fault: decision.fault, forwarded: false }
+      const recorded: ProxiedRequest = {
+        method,
+        path,
+        headers: req.headers,
+        fault: decision.fault,
+        forwarded: false,
+      }
       requests.push(recorded)
       try {
         if (decision.delayMs) await sleep(decision.delayMs)
@@ -111,6 +120,7 @@ export async function startProxy(target: string, decide: Decide = () => ({})): P
         recorded.forwarded = true
         const answer = await fetch(`${target}${path}`, { method, headers, body, redirect: 'manual' })
         const text = await answer.text()
+        if (decision.answerDelayMs) await sleep(decision.answerDelayMs)
         if (decision.fault === 'unavailable-after') return unavailable(res)
         if (decision.fault === 'reset-after') return reset(res)
         const contentType = answer.headers.get('content-type')

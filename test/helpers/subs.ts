@@ -75,7 +75,10 @@ export interface BulkJson {
   error: string | null
 }
 
-/** The --report CSV parsed: one object per data row (quoted fields with "" and commas handled). */
+/**
+ * The --report CSV parsed: one object per data row (quoted fields with "" and commas handled;
+ * the `# …` lines naming each run left out).
+ */
 export function parseCsv(text: string): { header: string[]; rows: Record<string, string>[] } {
   const records: string[][] = []
   let field = ''
@@ -83,6 +86,10 @@ export function parseCsv(text: string): { header: string[]; rows: Record<string,
   let quoted = false
   for (let i = 0; i < text.length; i += 1) {
     const char = text[i]
+    if (!quoted && field === '' && record.length === 0 && char === '#') {
+      while (i < text.length && text[i] !== '\n') i += 1
+      continue
+    }
     if (quoted) {
       if (char === '"' && text[i + 1] === '"') {
         field += '"'

@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core'
 import { deleteMany } from '../../bulk/delete.js'
+import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { deleteFlags } from '../../cli/flags.js'
+import { byIdFlags } from '../../cli/flags.js'
 import { describeLink, LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
@@ -19,18 +20,19 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static aliases = ['links:rm']
   static strict = false
   static args = {
-    id: Args.string({ description: 'Payment link id(s) (_id).', required: true, ignoreStdin: true }),
+    id: Args.string({ description: 'Payment link id(s); - reads ids from stdin.', ignoreStdin: true }),
   }
-  static flags = deleteFlags
+  static flags = byIdFlags('deleted')
 
   async run(): Promise<void> {
+    const input = await idInput(this.positionals, this.flags, this.io, 'payment link')
     const { api, target } = await this.api()
-    await deleteMany({
-      ids: this.positionals,
+    const deletion = {
+      command: 'pay links delete',
       view: LINK_VIEW,
-      remove: (id) => api.deleteLink(id),
-      lookUp: { fetch: (id) => api.getLink(id), describe: describeLink },
-      ...this.workflow(target),
-    })
+      remove: (id: string) => api.deleteLink(id),
+      lookUp: { fetch: (id: string) => api.getLink(id), describe: describeLink },
+    }
+    await deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
   }
 }

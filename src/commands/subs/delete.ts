@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core'
 import { deleteMany } from '../../bulk/delete.js'
+import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { deleteFlags } from '../../cli/flags.js'
+import { byIdFlags } from '../../cli/flags.js'
 import { describeSubscription, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
@@ -19,19 +20,20 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static aliases = ['subs:rm']
   static strict = false
   static args = {
-    id: Args.string({ description: 'Subscription id(s) (_id).', required: true, ignoreStdin: true }),
+    id: Args.string({ description: 'Subscription id(s); - reads ids from stdin.', ignoreStdin: true }),
   }
-  static flags = deleteFlags
+  static flags = byIdFlags('deleted')
 
   async run(): Promise<void> {
+    const input = await idInput(this.positionals, this.flags, this.io, 'subscription')
     const { api, target } = await this.api()
-    await deleteMany({
-      ids: this.positionals,
+    const deletion = {
+      command: 'pay subs delete',
       view: SUBSCRIPTION_VIEW,
       irreversible: true,
-      remove: (id) => api.deleteSubscription(id),
-      lookUp: { fetch: (id) => api.getSubscription(id), describe: describeSubscription },
-      ...this.workflow(target),
-    })
+      remove: (id: string) => api.deleteSubscription(id),
+      lookUp: { fetch: (id: string) => api.getSubscription(id), describe: describeSubscription },
+    }
+    await deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
   }
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../../helpers/cli.js'
 import { seedLink, storedLink } from '../../helpers/links.js'
@@ -30,7 +33,11 @@ describe.concurrent('links delete', () => {
   test('one id with --yes: deleted, one result row', async () => {
     const link = await seedLink(sandbox)
     const result = await pay('links', 'delete', link._id, '--yes')
-    expect(result).toMatchObject({ code: 0, stdout: `${link._id}\tdeleted\t\n`, stderr: plan([link._id]) })
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `${link._id}\tdeleted\t\n`,
+      stderr: `${plan([link._id])}1 deleted, 0 not found, 0 failed (of 1).\n`,
+    })
     expect(await storedLink(sandbox, link._id)).toBeUndefined()
   })
 
@@ -41,7 +48,7 @@ describe.concurrent('links delete', () => {
     expect(result).toMatchObject({
       code: 0,
       stdout: ids.map((id) => `${id}\tdeleted\t\n`).join(''),
-      stderr: plan(ids),
+      stderr: `${plan(ids)}3 deleted, 0 not found, 0 failed (of 3).\n`,
     })
     for (const id of ids) expect(await storedLink(sandbox, id)).toBeUndefined()
   })
@@ -53,7 +60,7 @@ describe.concurrent('links delete', () => {
     expect(result).toMatchObject({
       code: 7,
       stdout: `${one._id}\tdeleted\t\n${UNKNOWN}\tnot_found\tPayment link not found.\n${two._id}\tdeleted\t\n`,
-      stderr: `${plan(ids)}Error: 1 of 3 payment links could not be deleted.\n`,
+      stderr: `${plan(ids)}2 deleted, 1 not found, 0 failed (of 3).\nError: 1 of 3 payment links could not be deleted.\n`,
     })
     expect(await storedLink(sandbox, one._id)).toBeUndefined()
     expect(await storedLink(sandbox, two._id)).toBeUndefined()
@@ -83,7 +90,7 @@ describe.concurrent('links delete', () => {
     expect(result).toMatchObject({
       code: 5,
       stdout: `${UNKNOWN}\tnot_found\tPayment link not found.\n`,
-      stderr: `${plan([UNKNOWN])}Error: Payment link not found.\n`,
+      stderr: `${plan([UNKNOWN])}0 deleted, 1 not found, 0 failed (of 1).\nError: Payment link not found.\n`,
     })
   })
 
@@ -134,8 +141,49 @@ describe.concurrent('links delete', () => {
 
   test('no id: exit 2', async () => {
     const result = await pay('links', 'delete', '--yes')
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(/^Error: Missing 1 required arg:\nid/)
-    expect(result.code).toBe(2)
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: No payment link ids given.\nPass ids as arguments, --from-file FILE, or - to read stdin.\n',
+    })
+  })
+
+  test('ids from stdin or a file, a report per id, and --resume deleting only what is left', async () => {
+    const links = [await seedLink(sandbox), await seedLink(sandbox), await seedLink(sandbox)]
+    const ids = links.map((link) => link._id)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-delete-'))
+    const report = path.join(dir, 'deleted.csv')
+    const first = await runCli(['links', 'delete', '-', '--yes', '--report', report], {
+      env: sandbox.env,
+      input: `${ids[0]}\n`,
+    })
+    expect(first.code).toBe(0)
+    const refused = await runCli(['links', 'delete', ids[1], '--yes', '--report', report], {
+      env: sandbox.env,
+    })
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr:
+        `Error: --report: ${report} exists already.\n` +
+        'Pass --append to add this run to it, or --force to replace it (or resume it with --resume).\n',
+    })
+    expect(await storedLink(sandbox, ids[1])).toBeDefined()
+    const file = path.join(dir, 'ids.txt')
+    fs.writeFileSync(file, ids.join('\n'))
+    const resumed = await pay('links', 'delete', '--from-file', file, '--resume', report, '--yes')
+    expect(resumed).toMatchObject({
+      code: 0,
+      stdout: `${ids[1]}\tdeleted\t\n${ids[2]}\tdeleted\t\n`,
+    })
+    expect(resumed.stderr).toContain(`Skipping 1 payment link recorded done in ${report}.\n`)
+    expect(resumed.stderr).toContain('2 deleted, 0 not found, 0 failed (of 2); 1 done in an earlier run.\n')
+    for (const id of ids) expect(await storedLink(sandbox, id)).toBeUndefined()
+    const rows = fs
+      .readFileSync(report, 'utf8')
+      .split('\n')
+      .filter((line) => /^[0-9a-f]{24},/.test(line))
+      .map((line) => line.split(',').slice(0, 3).join(','))
+    expect(rows).toEqual(ids.map((id) => `${id},true,deleted`))
   })
 })

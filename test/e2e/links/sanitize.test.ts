@@ -83,6 +83,7 @@ describe.concurrent('control characters from the server', () => {
     expect(rawControlBytes(Buffer.from(result.stdout))).toEqual([])
     expect(result.stderr).toBe(
       'Warning: Left out an entry that is not an id: "bad\\u001b[2Jid".\n' +
+        '0 deleted, 0 not found, 0 failed, 1 invalid (of 1).\n' +
         'Error: "bad\\u001b[2Jid" is not an id: it contains a control character.\n',
     )
   })

@@ -168,21 +168,31 @@ describe.concurrent('--from-file and --report', () => {
     for (const id of known) expect(statuses.get(id)).toBe(doomed.includes(id) ? 'created' : 'cancel')
 
     const text = fs.readFileSync(report, 'utf8')
-    expect(text.startsWith('id,ok,status,error,at\n')).toBe(true)
+    // The first line names the run; then the header.
+    expect(text).toMatch(
+      new RegExp(
+        `^# pay subs cancel · profile \\(environment\\) · base URL ${recorder.baseUrl} · started \\S+Z\n` +
+          'id,ok,status,error,at,email,package\n',
+      ),
+    )
     const escaped = `"${UNAVAILABLE_MESSAGE.replace(/"/g, '""')}"`
     expect(escaped).toBe('"Service Unavailable, ""maintenance"" window"')
-    for (const id of doomed) expect(text).toMatch(new RegExp(`^${id},false,failed,${escaped},\\S+Z$`, 'm'))
+    for (const id of doomed) expect(text).toMatch(new RegExp(`^${id},false,failed,${escaped},\\S+Z,,$`, 'm'))
     const csv = parseCsv(text)
-    expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at'])
+    expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at', 'email', 'package'])
     expect(csv.rows.map((row) => row.id).sort()).toEqual([...ids].sort())
     for (const row of csv.rows) {
       const [status, error] = outcome(row.id)
+      // The e-mail and package, where the subscription was read.
+      const read = status === 'cancelled' || status === 'already_cancelled'
       expect(row).toEqual({
         id: row.id,
         ok: String(!['not_found', 'failed'].includes(status)),
         status,
         error,
         at: row.at,
+        email: read ? `file${known.indexOf(row.id)}@example.com` : '',
+        package: read ? 'Starter' : '',
       })
       expect(new Date(row.at).toISOString()).toBe(row.at)
     }

@@ -431,7 +431,11 @@ describe.concurrent('subs delete', () => {
   test('--yes deletes, saying it cannot be undone', async () => {
     const sub = await create()
     const result = await pay(['subs', 'delete', sub._id, '--yes'])
-    expect(result).toMatchObject({ code: 0, stdout: `${sub._id}\tdeleted\t\n`, stderr: plan([sub._id]) })
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `${sub._id}\tdeleted\t\n`,
+      stderr: `${plan([sub._id])}1 deleted, 0 not found, 0 failed (of 1).\n`,
+    })
     expect(await held(sub._id)).toEqual({ status: 404, body: { message: 'Subscription not found.' } })
   })
 
@@ -446,7 +450,7 @@ describe.concurrent('subs delete', () => {
       { id: b._id, ok: true, status: 'deleted', error: null },
     ])
     expect(result.stderr).toBe(
-      `${plan([a._id, unknown, b._id])}{"error":{"status":null,"kind":"partial","exit_code":7,"message":"1 of 3 subscriptions could not be deleted."}}\n`,
+      `${plan([a._id, unknown, b._id])}2 deleted, 1 not found, 0 failed (of 3).\n{"error":{"status":null,"kind":"partial","exit_code":7,"message":"1 of 3 subscriptions could not be deleted."}}\n`,
     )
     expect((await held(a._id)).status).toBe(404)
     expect((await held(b._id)).status).toBe(404)

@@ -34,7 +34,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 async function reportRows(file: string, rows: number) {
   const deadline = Date.now() + 20_000
   for (;;) {
-    const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').length - 2 : 0
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+    // Less the comment naming the run, the header and the empty end.
+    const lines = text.split('\n').filter((line) => line !== '' && !line.startsWith('#')).length - 1
     if (lines >= rows) return
     if (Date.now() > deadline) throw new Error(`The report ${file} has ${lines} rows, not ${rows}.`)
     await sleep(20)
@@ -87,7 +89,7 @@ test('Ctrl-C half-way: in-flight ones finish, no new request, every id reported 
   for (const r of notDone) expect(statuses.get(r.id)).toBe('created')
 
   const csv = parseCsv(fs.readFileSync(report, 'utf8'))
-  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at'])
+  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at', 'email', 'package'])
   expect(csv.rows.map((row) => row.id).sort()).toEqual([...ids].sort())
   const byId = new Map(results.map((r) => [r.id, r]))
   for (const row of csv.rows) {
@@ -133,7 +135,7 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
   const text = fs.readFileSync(report, 'utf8')
   expect(text.endsWith('\n')).toBe(true)
   const csv = parseCsv(text)
-  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at'])
+  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at', 'email', 'package'])
   expect(csv.rows.length).toBeGreaterThanOrEqual(20)
   expect(csv.rows.length).toBeLessThan(300)
   const listed = csv.rows.map((row) => row.id)
@@ -141,11 +143,42 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
   const statuses = await serverStatuses(sandbox)
   for (const row of csv.rows) {
     expect(ids).toContain(row.id)
-    expect(row).toEqual({ id: row.id, ok: 'true', status: 'cancelled', error: '', at: row.at })
+    expect(row).toEqual({
+      id: row.id,
+      ok: 'true',
+      status: 'cancelled',
+      error: '',
+      at: row.at,
+      email: `sigkill${ids.indexOf(row.id)}@example.com`,
+      package: 'Starter',
+    })
     expect(new Date(row.at).toISOString()).toBe(row.at)
     expect(statuses.get(row.id)).toBe('cancel')
   }
   // Besides those listed, at most the ones in flight at the kill were cancelled.
   const unlisted = ids.filter((id) => !listed.includes(id) && statuses.get(id) === 'cancel')
   expect(unlisted.length).toBeLessThanOrEqual(CONCURRENCY)
-})
+
+  // Resumed with the same input: what the report records done gets no request; every id ends
+  // cancelled, and each one was sent its PUT exactly once over both runs.
+  const resumed = await startCli(['subs', 'cancel', '-', '--yes', '--json', '--resume', report], {
+    env: { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl },
+    input: ids.join('\n'),
+  }).done
+  expect(resumed.code).toBe(0)
+  const again = JSON.parse(resumed.stdout) as BulkJson[]
+  expect(again.map((r) => r.id).sort()).toEqual(ids.filter((id) => !listed.includes(id)).sort())
+  expect(new Set(again.filter((r) => unlisted.includes(r.id)).map((r) => r.status))).toEqual(
+    new Set(unlisted.length > 0 ? ['already_cancelled'] : []),
+  )
+  expect(resumed.stderr).toContain(`Skipping ${listed.length} subscriptions recorded done in ${report}.\n`)
+  const after = await serverStatuses(sandbox)
+  expect(ids.map((id) => after.get(id))).toEqual(ids.map(() => 'cancel'))
+  const puts = (id: string) =>
+    proxy.requests.filter((r) => r.method === 'PUT' && r.path === `/subscriptions/${id}`).length
+  expect(ids.map(puts)).toEqual(ids.map(() => 1))
+  // The report now holds every id, the first run's rows untouched above the resumed run's.
+  const final = parseCsv(fs.readFileSync(report, 'utf8'))
+  expect(final.rows.slice(0, csv.rows.length)).toEqual(csv.rows)
+  expect(new Set(final.rows.map((row) => row.id))).toEqual(new Set(ids))
+}, 60_000)

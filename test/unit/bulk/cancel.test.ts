@@ -26,8 +26,7 @@ function job(ids: string[], io: TestIOOptions & { yes?: boolean; json?: boolean 
   return {
     io: testIO,
     run: () =>
-      cancelSubscriptions({
-        api,
+      cancelSubscriptions(api, {
         ids,
         concurrency: 1,
         target,
@@ -74,8 +73,7 @@ describe('cancelSubscriptions', () => {
         return api.getSubscription(id)
       },
     })
-    const error = await cancelSubscriptions({
-      api: interrupting,
+    const error = await cancelSubscriptions(interrupting, {
       ids,
       concurrency: 1,
       target,

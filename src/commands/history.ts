@@ -1,0 +1,50 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../cli/base-command.js'
+import { listFlags, outputFlags } from '../cli/flags.js'
+import { usageError } from '../errors.js'
+import { journalFile, readJournal } from '../journal/journal.js'
+import { changesFrom, HISTORY_VIEW, sinceMoment } from '../resources/history.js'
+
+export default class History extends BaseCommand<typeof History> {
+  static summary = 'Show the changes pay has sent, newest first'
+  static description =
+    'Every create, update, delete and cancel pay sends is written to a local journal (JSON lines, ' +
+    'mode 0600): its intent before the request, its outcome after. A change with no outcome ' +
+    '("unknown") was interrupted and may or may not have happened. The journal is ' +
+    "$PAY_JOURNAL_FILE, else journal.jsonl in pay's data directory; PAY_JOURNAL=0 turns it off."
+
+  static examples = [
+    '<%= config.bin %> history',
+    '<%= config.bin %> history --since 7d',
+    '<%= config.bin %> history --id 65a1f0c2e4b0a1b2c3d4e5f6 --json',
+  ]
+
+  static flags = {
+    since: Flags.string({
+      description: 'Only changes from then on: a date (2026-11-01) or a span (24h, 7d).',
+    }),
+    id: Flags.string({ description: 'Only the changes of this record (_id).' }),
+    ...listFlags,
+    ...outputFlags,
+  }
+
+  async run(): Promise<void> {
+    const file = journalFile()
+    if (file === undefined) throw usageError('The journal is off (PAY_JOURNAL=0).')
+    const since = this.flags.since === undefined ? undefined : sinceMoment(this.flags.since)
+    const changes = changesFrom(readJournal(file)).filter(
+      (change) =>
+        (since === undefined || Date.parse(String(change.at)) >= since) &&
+        (this.flags.id === undefined || change.id === this.flags.id),
+    )
+    const { limit } = this.listScope()
+    const shown = limit === undefined ? changes : changes.slice(0, limit)
+    this.out.list(shown, HISTORY_VIEW)
+    if (shown.length < changes.length) {
+      this.out.listNotes(
+        { items: shown, more: 'limit', pages: 1, scanned: changes.length, filtered: false },
+        HISTORY_VIEW,
+      )
+    }
+  }
+}

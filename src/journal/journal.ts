@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { ChangeLog, ChangeStart } from '../api/types.js'
+
+/**
+ * The journal: every change pay sends (create, update, delete, cancel), appended to a local JSON
+ * lines file, mode 0600, so that finance can show what was changed, by whom and when. Each
+ * change is written twice: its intent before the request, its outcome after, paired by `change`;
+ * a run killed in between leaves the intent, which says the change may have happened. Never the
+ * key, never a request body.
+ */
+
+export interface JournalEntry {
+  at: string
+  phase: 'intent' | 'outcome'
+  /** Pairs an intent with its outcome. */
+  change: string
+  command: string
+  profile: string
+  base_url: string
+  method: string
+  path: string
+  /** "payment link", "subscription", "token". */
+  resource: string
+  /** The record's _id: from the path, or (a create) from the answer. */
+  id?: string
+  idempotency_key?: string
+  /** Outcome: the HTTP status, or the kind of failure (`unavailable`, `validation`, …). */
+  status?: number
+  error?: string
+  user: string
+  terminal: boolean
+}
+
+/** Who and where, the same for every change of one run. */
+export interface JournalContext {
+  command: string
+  profile: string
+  baseUrl: string
+  terminal: boolean
+}
+
+/**
+ * `$PAY_JOURNAL_FILE`, else `journal.jsonl` in pay's data dir (`$XDG_DATA_HOME/pay`, else
+ * `~/.local/share/pay`); undefined when `PAY_JOURNAL=0` turns it off.
+ */
+export function journalFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.PAY_JOURNAL === '0') return undefined
+  if (env.PAY_JOURNAL_FILE) return path.resolve(env.PAY_JOURNAL_FILE)
+  const dataHome =
+    env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)
+      ? env.XDG_DATA_HOME
+      : path.join(env.HOME || os.homedir(), '.local', 'share')
+  return path.join(dataHome, 'pay', 'journal.jsonl')
+}
+
+function osUser(): string {
+  try {
+    return os.userInfo().username
+  } catch {
+    return process.env.USER ?? 'unknown'
+  }
+}
+
+export class Journal implements ChangeLog {
+  private readonly user = osUser()
+  private failed = false
+
+  constructor(
+    readonly file: string,
+    private readonly context: JournalContext,
+    /** Told once if the journal cannot be written (the change goes on, unrecorded). */
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Writes the intent; returns what writes the outcome. */
+  intent(start: ChangeStart): (end: { status?: number; error?: string; id?: string }) => void {
+    const change = randomUUID()
+    const base = {
+      change,
+      command: this.context.command,
+      profile: this.context.profile,
+      base_url: this.context.baseUrl,
+      method: start.method,
+      path: start.path,
+      resource: start.resource,
+      ...(start.idempotencyKey ? { idempotency_key: start.idempotencyKey } : {}),
+      user: this.user,
+      terminal: this.context.terminal,
+    }
+    this.append({
+      at: new Date().toISOString(),
+      phase: 'intent',
+      ...base,
+      ...(start.id ? { id: start.id } : {}),
+    })
+    return (end) => {
+      const id = end.id ?? start.id
+      this.append({
+        at: new Date().toISOString(),
+        phase: 'outcome',
+        ...base,
+        ...(id ? { id } : {}),
+        ...(end.status !== undefined ? { status: end.status } : {}),
+        ...(end.error ? { error: end.error } : {}),
+      })
+    }
+  }
+
+  private append(entry: JournalEntry): void {
+    if (this.failed) return
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 })
+      // One write of one line with O_APPEND: lines of processes writing at once never mix.
+      fs.appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
+    } catch (error) {
+      this.failed = true
+      this.warn(
+        `Could not write the journal ${this.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ` +
+          'the changes of this run go unrecorded. PAY_JOURNAL_FILE moves it, PAY_JOURNAL=0 turns it off.',
+      )
+    }
+  }
+}
+
+/** The entries of a journal file, oldest first; lines that are not entries are left out. */
+export function readJournal(file: string): JournalEntry[] {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  const entries: JournalEntry[] = []
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const entry = JSON.parse(line) as JournalEntry
+      if (typeof entry === 'object' && entry !== null && typeof entry.change === 'string') entries.push(entry)
+    } catch {
+      // A line cut short by a crash (kill -9 mid-write) is left out; the rest still reads.
+    }
+  }
+  return entries
+}

@@ -1,0 +1,105 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { Journal, journalFile, readJournal } from '../../../src/journal/journal.js'
+import { changesFrom, sinceMoment } from '../../../src/resources/history.js'
+import { tempDir } from '../../helpers/cli.js'
+
+const CONTEXT = {
+  command: 'pay links delete',
+  profile: 'live',
+  baseUrl: 'https://pay.example',
+  terminal: true,
+}
+
+describe('journalFile', () => {
+  it('is PAY_JOURNAL_FILE, else journal.jsonl in the data dir; PAY_JOURNAL=0 turns it off', () => {
+    expect(journalFile({ PAY_JOURNAL_FILE: '/srv/j.jsonl', HOME: '/home/u' })).toBe('/srv/j.jsonl')
+    expect(journalFile({ XDG_DATA_HOME: '/xdg', HOME: '/home/u' })).toBe('/xdg/pay/journal.jsonl')
+    expect(journalFile({ HOME: '/home/u' })).toBe('/home/u/.local/share/pay/journal.jsonl')
+    expect(journalFile({ PAY_JOURNAL: '0', PAY_JOURNAL_FILE: '/srv/j.jsonl' })).toBeUndefined()
+  })
+})
+
+describe('Journal', () => {
+  it('writes the intent, then the outcome, paired, in a 0600 file in a 0700 directory', () => {
+    const file = path.join(tempDir(), 'pay', 'journal.jsonl')
+    const journal = new Journal(file, CONTEXT, () => {})
+    const finish = journal.intent({
+      method: 'DELETE',
+      path: '/payment-links/l1',
+      resource: 'payment link',
+      id: 'l1',
+    })
+    const [intent] = readJournal(file)
+    expect(intent).toMatchObject({
+      phase: 'intent',
+      command: 'pay links delete',
+      profile: 'live',
+      base_url: 'https://pay.example',
+      method: 'DELETE',
+      path: '/payment-links/l1',
+      resource: 'payment link',
+      id: 'l1',
+      terminal: true,
+    })
+    finish({ status: 200 })
+    const [, outcome] = readJournal(file)
+    expect(outcome).toMatchObject({ phase: 'outcome', change: intent.change, id: 'l1', status: 200 })
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700)
+  })
+
+  it('says once that it cannot write, and lets the change go on', () => {
+    const dir = tempDir()
+    fs.writeFileSync(path.join(dir, 'pay'), 'a file where the directory should be')
+    const warnings: string[] = []
+    const journal = new Journal(path.join(dir, 'pay', 'journal.jsonl'), CONTEXT, (m) => warnings.push(m))
+    journal.intent({ method: 'PUT', path: '/x', resource: 'subscription' })({ status: 200 })
+    journal.intent({ method: 'PUT', path: '/y', resource: 'subscription' })
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(
+      /^Could not write the journal .*journal\.jsonl \(EEXIST\); the changes of this run go unrecorded\./,
+    )
+  })
+})
+
+describe('changesFrom', () => {
+  it('pairs each intent with its outcome, newest first; an intent alone is unknown; a torn line is left out', () => {
+    const file = path.join(tempDir(), 'journal.jsonl')
+    const journal = new Journal(file, CONTEXT, () => {})
+    journal.intent({
+      method: 'POST',
+      path: '/payment-links',
+      resource: 'payment link',
+      idempotencyKey: 'k1',
+    })({
+      status: 200,
+      id: 'l9',
+    })
+    journal.intent({ method: 'PUT', path: '/subscriptions/s1', resource: 'subscription', id: 's1' })({
+      status: 422,
+      error: 'validation',
+    })
+    journal.intent({ method: 'DELETE', path: '/payment-links/l2', resource: 'payment link', id: 'l2' })
+    fs.appendFileSync(file, '{"at":"2026-11-23T00:00:00.000Z","phase":"outco')
+    const changes = changesFrom(readJournal(file))
+    expect(changes.map((change) => [change.method, change.id, change.outcome])).toEqual([
+      ['DELETE', 'l2', 'unknown'],
+      ['PUT', 's1', 'failed validation 422'],
+      ['POST', 'l9', 'done 200'],
+    ])
+    expect(changes[2]).toMatchObject({ idempotency_key: 'k1', status: 200 })
+  })
+})
+
+describe('sinceMoment', () => {
+  it('takes a date, a date-time or a span back from now', () => {
+    const now = Date.parse('2026-11-23T12:00:00Z')
+    expect(sinceMoment('2026-11-01', now)).toBe(Date.parse('2026-11-01'))
+    expect(sinceMoment('2026-11-23T09:00:00Z', now)).toBe(Date.parse('2026-11-23T09:00:00Z'))
+    expect(sinceMoment('30m', now)).toBe(now - 30 * 60_000)
+    expect(sinceMoment('7d', now)).toBe(now - 7 * 86_400_000)
+    expect(() => sinceMoment('last week', now)).toThrow('--since: "last week" is neither a date nor a span.')
+  })
+})
