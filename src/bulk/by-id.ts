@@ -1,10 +1,8 @@
 import type { Target } from '../cli/base-command.js'
-import type { IO } from '../cli/io.js'
-import type { Output } from '../render/output.js'
 import { ProgressBar } from '../render/progress.js'
 import type { View } from '../render/views.js'
 import { isRecord, plain, type Rec } from '../values.js'
-import { agree, type Consent, type LookUp } from './consent.js'
+import { agree, type LookUp, type WorkflowContext } from './consent.js'
 import { CsvReport, type ReadReport, type ReportMode } from './report.js'
 import { type BulkResult, bulkOutcome, runBulk } from './runner.js'
 
@@ -28,13 +26,8 @@ export interface ByIdAction {
   work(id: string): Promise<{ status: string; record?: Rec }>
 }
 
-export interface ByIdJob {
+export interface ByIdJob extends WorkflowContext {
   ids: string[]
-  target: Target
-  consent: Consent
-  out: Output
-  io: IO
-  concurrency: number
   /** --report FILE, and what to do if it exists. */
   report?: { file: string; mode: ReportMode }
   /** --resume REPORT: what an earlier run recorded (appended to). */

@@ -28,6 +28,15 @@ export interface Consent {
   dryRun: boolean
 }
 
+/** What every bulk workflow is given by its command: where it sends, consent, the screen. */
+export interface WorkflowContext {
+  target: Target
+  consent: Consent
+  out: Output
+  io: IO
+  concurrency: number
+}
+
 const MAX_IDS_SHOWN = 20
 
 /** How many records a confirmation fetches to describe them one by one. */
@@ -178,7 +187,7 @@ export interface Agreement {
 export async function agree(
   ids: string[],
   what: { action: string; done: string; view: View; irreversible?: boolean },
-  job: { target: Target; consent: Consent; out: Output; io: IO },
+  job: Omit<WorkflowContext, 'concurrency'>,
   lookUp?: LookUp,
 ): Promise<Agreement | undefined> {
   const { out, io, consent } = job

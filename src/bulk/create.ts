@@ -1,10 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { PayApi } from '../api/client.js'
 import type { LinkInput } from '../api/types.js'
-import type { Target } from '../cli/base-command.js'
-import type { IO } from '../cli/io.js'
 import { type FieldErrors, PayError, usageError, validationError } from '../errors.js'
-import type { Output } from '../render/output.js'
 import { ProgressBar } from '../render/progress.js'
 import type { FieldValues } from '../resources/fields.js'
 import {
@@ -15,20 +12,15 @@ import {
   LINK_VIEW,
 } from '../resources/links.js'
 import { plain, type Rec } from '../values.js'
-import { type Consent, confirmPlan } from './consent.js'
+import { confirmPlan, type WorkflowContext } from './consent.js'
 import { type CsvRow, parseCsv } from './csv.js'
 import { CsvReport, type ReadReport, type ReportMode } from './report.js'
 import { bulkOutcome, runBulk, type Skipped } from './runner.js'
 
-export interface CsvCreateJob {
+export interface CsvCreateJob extends WorkflowContext {
   /** The CSV text, and where it came from (a file name, or "stdin"). */
   text: string
   source: string
-  target: Target
-  consent: Consent
-  out: Output
-  io: IO
-  concurrency: number
   /** Send the valid rows even when some are invalid (those are reported, not sent). */
   skipInvalid: boolean
   /** On --resume, send again the rows whose POST may have reached the service (same key). */
