@@ -51,8 +51,10 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
   const count = plan.ids.length
   const noun = count === 1 ? plan.noun : plan.plural
   // Ids may come from a file: shown in caret notation, like any text that reaches the terminal.
-  const shown = plan.ids.slice(0, MAX_IDS_SHOWN).map(sanitizeText).join(', ')
-  const more = count > MAX_IDS_SHOWN ? ` … and ${count - MAX_IDS_SHOWN} more` : ''
+  // On a terminal, as many ids as fit on one line; in a log, the first 20.
+  const fits = io.stderrIsTerminal ? idsFitting(plan.ids, io.width) : MAX_IDS_SHOWN
+  const shown = plan.ids.slice(0, fits).map(sanitizeText).join(', ')
+  const more = count > fits ? ` … and ${count - fits} more` : ''
   const lines = [
     `About to ${plan.action} ${count} ${noun}:`,
     `  profile:  ${plan.target.profile}`,
@@ -217,6 +219,18 @@ export async function agree(
   }
   if (!(await confirmPlan(plan, consent, out, io))) return undefined
   return { ids: inspection.ids, skipped }
+}
+
+/** How many ids fit on the plan's ids line in `width` columns, with room for "… and N more". */
+function idsFitting(ids: string[], width: number): number {
+  let used = '  ids:      '.length + ' … and 999999 more'.length
+  let fit = 0
+  for (const id of ids.slice(0, MAX_IDS_SHOWN)) {
+    used += [...id].length + (fit === 0 ? 0 : 2)
+    if (used > width && fit > 0) break
+    fit += 1
+  }
+  return fit
 }
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)

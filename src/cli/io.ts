@@ -59,8 +59,9 @@ export class ProcessIO implements IO {
     return this.terminalAnswers
   }
 
+  /** Columns of the terminal: stdout's, else stderr's (a plan shown while stdout is piped). */
   get width(): number {
-    return process.stdout.columns || 120
+    return process.stdout.columns || process.stderr.columns || 120
   }
 
   async readStdin(): Promise<string> {

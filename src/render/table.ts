@@ -45,7 +45,7 @@ const WHOLE_LEAVES = new Set([
 /** Whether a field is cut-proof (ids, amounts, statuses, URLs, dates, flags) or free text. */
 export function fieldKind(field: string): TableColumn['kind'] {
   const leaf = field.split('.').pop() ?? field
-  if (WHOLE_LEAVES.has(leaf) || /(^|_)id$/.test(leaf) || /_url$/.test(leaf) || /_at$/.test(leaf))
+  if (WHOLE_LEAVES.has(leaf) || /(^|_)id$/.test(leaf) || /_url$/.test(leaf) || /(^|_)at$/.test(leaf))
     return 'whole'
   return 'text'
 }
