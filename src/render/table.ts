@@ -40,6 +40,9 @@ const WHOLE_LEAVES = new Set([
   'current',
   'built_in',
   'api_key',
+  'method',
+  'resource',
+  'outcome',
 ])
 
 /** Whether a field is cut-proof (ids, amounts, statuses, URLs, dates, flags) or free text. */
