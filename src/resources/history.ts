@@ -25,6 +25,7 @@ export const HISTORY_VIEW: View = {
   ],
   idField: 'change',
   dropOrder: ['user', 'profile'],
+  lastResort: ['resource'],
 }
 
 /** What came of a change: `done 200`, `failed validation 422`, or `unknown` (no outcome written). */
