@@ -4,7 +4,10 @@
  *   dist/pay.cjs                one CommonJS bundle: oclif core, got, and every command;
  *   dist/commands/<topic>/<verb>.js   tiny ESM stubs re-exporting a command from the bundle,
  *                               so oclif's pattern discovery, the manifest, help and
- *                               autocomplete see ordinary command files.
+ *                               autocomplete see ordinary command files;
+ *   dist/keychain-helper.cjs    the keychain helper, a program of its own that pay runs as a
+ *                               child process (src/config/keychain.ts); only it loads the
+ *                               native @napi-rs/keyring, from node_modules (never bundled).
  * bin/loader.js loads the bundle with a V8 code cache, so most of its parsing and compiling is
  * skipped from the second run on.
  */
@@ -188,8 +191,9 @@ const result = await build({
   format: 'cjs',
   target: 'node20',
   outfile: path.join(outDir, 'pay.cjs'),
-  // Only reached by oclif's development mode, which a built pay never uses.
-  external: ['typescript', 'ts-node', 'tsx'],
+  // Only reached by oclif's development mode, which a built pay never uses; and the native
+  // keychain module, which only the keychain helper loads (below).
+  external: ['typescript', 'ts-node', 'tsx', '@napi-rs/keyring'],
   banner: {
     js:
       'var __payImport = globalThis.__payImport ?? ((specifier) => import(specifier));\n' +
@@ -203,6 +207,31 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 })
+
+// The keychain helper: small, so that the child process pay starts for a keychain call starts fast.
+// @napi-rs/keyring stays external: it picks its platform's native binary package at run time.
+await build({
+  stdin: {
+    contents: "require('./src/config/keychain-helper.ts').serveOneRequest()",
+    resolveDir: root,
+    sourcefile: 'keychain-helper-entry.ts',
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: path.join(outDir, 'keychain-helper.cjs'),
+  external: ['@napi-rs/keyring'],
+  legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+})
+// pay itself never loads the native module, not even lazily: a stuck call in it could hold up
+// pay's exit (src/config/keychain.ts). Only the helper may name it.
+if (fs.readFileSync(path.join(outDir, 'pay.cjs'), 'utf8').includes('@napi-rs/keyring'))
+  throw new Error('bundle: dist/pay.cjs requires @napi-rs/keyring; only the keychain helper may')
 
 for (const file of commandFiles) {
   const stub = path.join(outDir, 'commands', file.replace(/\.ts$/, '.js'))

@@ -2,6 +2,7 @@ import { Command, Errors, type Interfaces } from '@oclif/core'
 import { PayApi } from '../api/client.js'
 import type { ChangeLog } from '../api/types.js'
 import { type Credentials, resolveCredentials } from '../config/credentials.js'
+import type { KeychainOptions } from '../config/keychain.js'
 import { redactKey } from '../config/profiles.js'
 import { PayError } from '../errors.js'
 import { Journal, journalFile } from '../journal/journal.js'
@@ -69,11 +70,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
   }
 
-  protected credentials(): Credentials {
-    const credentials = resolveCredentials({
+  protected async credentials(): Promise<Credentials> {
+    const credentials = await resolveCredentials({
       profile: this.flags.profile,
       baseUrl: this.flags['base-url'],
       builtIn: sandboxProfile(),
+      keychain: this.keychainOptions(),
     })
     if (credentials.keyFromEnv) {
       this.out.stderr.write(
@@ -85,7 +87,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** The API client for the selected profile; the sandbox profile starts a sandbox if none runs. */
   protected async api(): Promise<{ api: PayApi; target: Target }> {
-    const credentials = this.credentials()
+    const credentials = await this.credentials()
     let baseUrl = credentials.baseUrl
     if (credentials.builtIn) {
       this.connection = await connectSandbox(baseUrl, credentials.apiKey)
@@ -96,6 +98,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const api = this.client(baseUrl, credentials.apiKey, this.journal(target))
     this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
     return { api, target }
+  }
+
+  /** How this command uses the system keychain: its --debug lines go with the HTTP trace. */
+  protected keychainOptions(): KeychainOptions {
+    return { debug: this.flags.debug ? (line) => this.out.stderr.write(`[debug] ${line}\n`) : undefined }
   }
 
   /** The journal this run's changes are written to; undefined when PAY_JOURNAL=0. */

@@ -10,18 +10,25 @@ export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Store an API key as a profile'
   static description =
     'Asks for the API key (masked) on a terminal, or reads it from stdin with --with-key. The key is ' +
-    'checked with one GET request unless --no-verify, then saved in the config file (mode 0600) ' +
-    'and the profile becomes the current one. No flag takes the key itself, so it never lands in ' +
-    'shell history.'
+    'checked with one GET request unless --no-verify, then stored in the system keychain (macOS ' +
+    'Keychain, Windows Credential Manager, the Secret Service on Linux); the config file records ' +
+    'only that it is there. With no keychain (or one that does not answer within 3 seconds) the key ' +
+    'goes to the config file (mode 0600), and pay says so; --insecure-storage puts it there on ' +
+    'purpose. The profile becomes the current one. Logging in again to a profile moves its key ' +
+    'to where this login stores it. No flag takes the key itself, so it never lands in shell history.'
 
   static examples = [
     '<%= config.bin %> login --base-url https://api.pay.example',
     '<%= config.bin %> login --profile live --base-url https://api.pay.example',
+    '<%= config.bin %> login --profile live --insecure-storage',
     'printf %s "$PAY_KEY" | <%= config.bin %> login --profile ci --base-url https://api.pay.example --with-key',
   ]
 
   static flags = {
     'with-key': Flags.boolean({ description: 'Read the API key from stdin (for CI).' }),
+    'insecure-storage': Flags.boolean({
+      description: 'Store the key in plain text in the config file (mode 0600), not in the system keychain.',
+    }),
     verify: Flags.boolean({
       description: 'Check the key with a GET before saving.',
       allowNo: true,
@@ -64,18 +71,35 @@ export default class Login extends BaseCommand<typeof Login> {
       }
     }
 
-    await saveProfile(name, { api_key: apiKey, base_url: baseUrl })
+    const saved = await saveProfile(name, {
+      apiKey,
+      baseUrl,
+      insecureStorage: this.flags['insecure-storage'],
+      keychain: this.keychainOptions(),
+    })
+    // Said in every output mode: a key in plain text is never a surprise. (--debug says why.)
+    if (saved.noKeychain !== undefined)
+      this.out.notice(`no system keychain: key stored in plain text in ${saved.file}`)
+    if (saved.staleKeychainEntry) {
+      const { account, reason } = saved.staleKeychainEntry
+      this.out.warn(
+        `The old key of profile "${name}" is still in the system keychain, which ${reason}; ` +
+          `delete it there (service "pay", account "${account}").`,
+      )
+    }
     const summary = {
       profile: name,
       base_url: baseUrl,
       api_key: redactKey(apiKey),
+      key_storage: saved.storage,
       current: true,
       verified: this.flags.verify,
     }
+    const where = saved.storage === 'keychain' ? 'in the system keychain' : 'in the config file'
     if (this.flags.json) this.out.data(summary)
     else
       this.out.note(
-        `Saved profile "${name}" (key ${summary.api_key}, ${baseUrl})${this.flags.verify ? ', key verified' : ''}. It is now the current profile.`,
+        `Saved profile "${name}" (key ${summary.api_key} ${where}, ${baseUrl})${this.flags.verify ? ', key verified' : ''}. It is now the current profile.`,
       )
   }
 

@@ -1,5 +1,6 @@
 import { PayError } from '../errors.js'
-import { type ConfigFile, configDir, configPath, readConfig } from './file.js'
+import { type ConfigFile, configDir, configPath, readConfig, type StoredProfile } from './file.js'
+import type { KeychainOptions } from './keychain.js'
 import { type BuiltInProfile, storedProfile } from './profiles.js'
 
 interface ResolveInput {
@@ -7,6 +8,7 @@ interface ResolveInput {
   baseUrl?: string
   builtIn: BuiltInProfile
   env?: NodeJS.ProcessEnv
+  keychain?: KeychainOptions
 }
 
 /** Where a command sends its requests, and with which key. */
@@ -22,10 +24,10 @@ export interface Credentials {
 }
 
 /**
- * Profile: --profile > PAY_PROFILE > current. Key: PAY_API_KEY > profile.
- * Base URL: --base-url > PAY_BASE_URL > profile.
+ * Profile: --profile > PAY_PROFILE > current. Key: PAY_API_KEY > profile (the config file, or
+ * the system keychain, which is asked only then). Base URL: --base-url > PAY_BASE_URL > profile.
  */
-export function resolveCredentials(input: ResolveInput): Credentials {
+export async function resolveCredentials(input: ResolveInput): Promise<Credentials> {
   const env = input.env ?? process.env
   const envKey = env.PAY_API_KEY || undefined
   const baseOverride = input.baseUrl || env.PAY_BASE_URL || undefined
@@ -72,9 +74,31 @@ export function resolveCredentials(input: ResolveInput): Credentials {
   }
   return {
     profile: name,
-    apiKey: envKey ?? stored.api_key,
+    apiKey: envKey ?? (await storedKey(name, stored, input.keychain)),
     baseUrl: baseOverride ?? stored.base_url,
     builtIn: false,
     keyFromEnv: envKey !== undefined,
   }
+}
+
+/** A stored profile's key: from the file, or from the system keychain (exit 4 when it is not there). */
+async function storedKey(name: string, profile: StoredProfile, options?: KeychainOptions): Promise<string> {
+  if (profile.key_storage !== 'keychain') return profile.api_key as string
+  const { readKeys } = await import('./keychain.js')
+  const account = profile.keychain_account as string
+  const read = await readKeys([account], options)
+  const key = read.ok ? read.keys.get(account) : undefined
+  if (key !== undefined) return key
+  if (read.ok) {
+    throw new PayError(`The key of profile "${name}" is no longer in the system keychain.`, {
+      kind: 'auth',
+      hint: `Run \`pay login -p ${name}\` to store it again.`,
+    })
+  }
+  throw new PayError(`The key of profile "${name}" is in the system keychain, which ${read.reason}.`, {
+    kind: 'auth',
+    hint:
+      'Unlock or start the keychain and try again, or set PAY_API_KEY. ' +
+      `To keep this key in the config file instead: \`pay login -p ${name} --insecure-storage\`.`,
+  })
 }

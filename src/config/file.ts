@@ -10,8 +10,12 @@ import { withFileLockSync } from './lock.js'
  * once both land. A damaged file is reported, never reset.
  */
 export interface StoredProfile {
-  api_key: string
   base_url: string
+  /** The key, when the file holds it (`--insecure-storage`, or no keychain at login). */
+  api_key?: string
+  /** "keychain": the key is in the system keychain, under `keychain_account`; the file holds none. */
+  key_storage?: 'keychain'
+  keychain_account?: string
 }
 
 export interface ConfigFile {
@@ -57,12 +61,26 @@ function parseConfig(file: string, text: string): ConfigFile {
     throw corrupt(file, '"profiles" is not an object.')
   }
   for (const [name, profile] of Object.entries(profiles)) {
-    const { api_key, base_url } = (profile ?? {}) as Partial<StoredProfile>
-    if (typeof api_key !== 'string' || typeof base_url !== 'string') {
-      throw corrupt(file, `profile "${name}" needs a string api_key and base_url.`)
-    }
+    const problem = profileProblem((profile ?? {}) as Record<string, unknown>)
+    if (problem) throw corrupt(file, `profile "${name}" ${problem}.`)
   }
   return { ...(raw as object), current, profiles: profiles as Record<string, StoredProfile> }
+}
+
+/** What is wrong with a stored profile, if anything: it needs a base URL and one place for its key. */
+function profileProblem(profile: Record<string, unknown>): string | undefined {
+  const { api_key, base_url, key_storage, keychain_account } = profile
+  if (key_storage === undefined) {
+    return typeof api_key === 'string' && typeof base_url === 'string'
+      ? undefined
+      : 'needs a string api_key and base_url'
+  }
+  if (key_storage !== 'keychain') return 'has a key_storage other than "keychain"'
+  if (typeof base_url !== 'string') return 'needs a string base_url'
+  if (typeof keychain_account !== 'string' || keychain_account === '')
+    return 'keeps its key in the keychain but names no keychain_account'
+  if (api_key !== undefined) return 'has an api_key although it keeps its key in the keychain'
+  return undefined
 }
 
 /**

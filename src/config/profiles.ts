@@ -1,5 +1,13 @@
 import { usageError } from '../errors.js'
-import { type ConfigFile, configDir, readConfig, type StoredProfile, updateConfig } from './file.js'
+import {
+  type ConfigFile,
+  configDir,
+  configPath,
+  readConfig,
+  type StoredProfile,
+  updateConfig,
+} from './file.js'
+import type { KeychainOptions } from './keychain.js'
 
 /**
  * Profiles: named pairs of API key and base URL in the config file, plus one built-in profile
@@ -26,39 +34,103 @@ export function storedProfile(config: ConfigFile, name: string): StoredProfile |
   return Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined
 }
 
+/**
+ * Where the key a profile is used with comes from: the system keychain, the config file,
+ * PAY_API_KEY (which overrides every profile's), or pay itself (the built-in sandbox).
+ */
+export type KeyStorage = 'keychain' | 'file' | 'env' | 'built-in'
+
+const storageOf = (profile: StoredProfile): 'keychain' | 'file' =>
+  profile.key_storage === 'keychain' ? 'keychain' : 'file'
+
+/** What the key column says of a keychain key that cannot be shown. */
+export const KEY_NOT_IN_KEYCHAIN = '(not in keychain)'
+export const KEYCHAIN_UNAVAILABLE = '(keychain unavailable)'
+
 /** A profile as shown to people: the key redacted. */
 interface ProfileSummary extends Record<string, unknown> {
   name: string
   current: boolean
   base_url: string
   api_key: string
+  key_storage: KeyStorage
   built_in: boolean
 }
 
-/** Every profile, the built-in one first, as they may be displayed. */
-export function profileSummaries(
+interface SummaryOptions {
+  env?: NodeJS.ProcessEnv
+  /** Only this profile (`profiles show`): no other profile's key is read from the keychain. */
+  only?: string
+  keychain?: KeychainOptions
+}
+
+/**
+ * Every profile, the built-in one first, as they may be displayed, and what could not be shown
+ * (a keychain entry gone, no keychain): lines for stderr. Keys in the keychain are read, all in
+ * one go, only to show them redacted; with PAY_API_KEY set none is read, since that key is the
+ * one every profile would be used with.
+ */
+export async function profileSummaries(
   builtIn: BuiltInProfile,
-  env: NodeJS.ProcessEnv = process.env,
-): ProfileSummary[] {
+  options: SummaryOptions = {},
+): Promise<{ profiles: ProfileSummary[]; problems: string[] }> {
+  const env = options.env ?? process.env
+  const envKey = env.PAY_API_KEY || undefined
   const config = readConfig(configDir(env))
+  const wanted = (name: string) => options.only === undefined || options.only === name
   const first: ProfileSummary = {
     name: builtIn.name,
     current: config.current === builtIn.name,
     base_url: builtIn.baseUrl,
     api_key: redactKey(builtIn.apiKey),
+    key_storage: 'built-in',
     built_in: true,
   }
   const stored = Object.entries(config.profiles)
-    .filter(([name]) => name !== builtIn.name)
+    .filter(([name]) => name !== builtIn.name && wanted(name))
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, profile]) => ({
+  const problems: string[] = []
+  const inKeychain = stored.filter(([, profile]) => storageOf(profile) === 'keychain')
+  // Keychain keys are read only to be shown: not when PAY_API_KEY replaces them all.
+  let keychainKeys: Map<string, string> | undefined
+  if (envKey === undefined && inKeychain.length > 0) {
+    const { readKeys } = await import('./keychain.js')
+    const read = await readKeys(
+      inKeychain.map(([, profile]) => profile.keychain_account as string),
+      options.keychain,
+    )
+    if (read.ok) keychainKeys = read.keys
+    else {
+      const names = inKeychain.map(([name]) => `"${name}"`).join(', ')
+      const whose = inKeychain.length === 1 ? `key of profile ${names}` : `keys of profiles ${names}`
+      problems.push(`The system keychain ${read.reason}: the ${whose} cannot be shown.`)
+    }
+  }
+  const keyShown = (name: string, profile: StoredProfile): string => {
+    if (profile.key_storage !== 'keychain') return redactKey(profile.api_key as string)
+    if (keychainKeys === undefined) return KEYCHAIN_UNAVAILABLE
+    const key = keychainKeys.get(profile.keychain_account as string)
+    if (key !== undefined) return redactKey(key)
+    problems.push(
+      `The key of profile "${name}" is no longer in the system keychain: run \`pay login -p ${name}\` to store it again.`,
+    )
+    return KEY_NOT_IN_KEYCHAIN
+  }
+  const summaries = stored.map(
+    ([name, profile]): ProfileSummary => ({
       name,
       current: config.current === name,
       base_url: profile.base_url,
-      api_key: redactKey(profile.api_key),
+      api_key: keyShown(name, profile),
+      key_storage: storageOf(profile),
       built_in: false,
-    }))
-  return [first, ...stored]
+    }),
+  )
+  const profiles = [...(wanted(builtIn.name) ? [first] : []), ...summaries]
+  if (envKey !== undefined) {
+    for (const profile of profiles) Object.assign(profile, { api_key: redactKey(envKey), key_storage: 'env' })
+  }
+  return { profiles, problems }
 }
 
 const noSuchProfile = (name: string) =>
@@ -90,22 +162,108 @@ export async function useProfile(name: string, builtIn: BuiltInProfile): Promise
   })
 }
 
-/** `pay profiles remove NAME`: whether it was the current profile. */
-export async function removeProfile(name: string, builtIn: BuiltInProfile): Promise<boolean> {
+/** What `pay profiles remove` did with the key besides forgetting the profile. */
+export interface Removal {
+  wasCurrent: boolean
+  keyStorage: 'keychain' | 'file'
+  /** The keychain entry: deleted, already gone, or left there because the keychain failed. */
+  keychain?:
+    | { deleted: true }
+    | { deleted: false; gone: true }
+    | { deleted: false; reason: string; account: string }
+}
+
+/** `pay profiles remove NAME`: the profile leaves the config file, then its key the keychain. */
+export async function removeProfile(
+  name: string,
+  builtIn: BuiltInProfile,
+  keychain: KeychainOptions = {},
+): Promise<Removal> {
   if (name === builtIn.name)
     throw usageError(`The ${builtIn.name} profile is built in and cannot be removed.`)
-  return changeProfile(name, builtIn, (config) => {
+  const { wasCurrent, removed } = await changeProfile(name, builtIn, (config) => {
+    const removed = storedProfile(config, name) as StoredProfile
     delete config.profiles[name]
     const wasCurrent = config.current === name
     if (wasCurrent) config.current = undefined
-    return wasCurrent
+    return { wasCurrent, removed }
   })
+  if (removed.key_storage !== 'keychain') return { wasCurrent, keyStorage: 'file' }
+  const account = removed.keychain_account as string
+  const { deleteKey } = await import('./keychain.js')
+  const deleted = await deleteKey(account, keychain)
+  return {
+    wasCurrent,
+    keyStorage: 'keychain',
+    keychain: deleted.ok
+      ? deleted.deleted
+        ? { deleted: true }
+        : { deleted: false, gone: true }
+      : { deleted: false, reason: deleted.reason, account },
+  }
 }
 
-/** `pay login`: stores the profile and makes it current. */
-export async function saveProfile(name: string, profile: StoredProfile): Promise<void> {
-  await updateConfig(configDir(), (config) => {
-    config.profiles[name] = profile
+interface NewProfile {
+  apiKey: string
+  baseUrl: string
+  /** `--insecure-storage`: the config file, on purpose. */
+  insecureStorage?: boolean
+  keychain?: KeychainOptions
+}
+
+/** Where `pay login` put the key. */
+export interface Saved {
+  storage: 'keychain' | 'file'
+  /** The config file. */
+  file: string
+  /** Why the keychain was not used, when it was meant to be: "… is not available (…)". */
+  noKeychain?: string
+  /** A keychain entry of this profile that --insecure-storage left behind, and why. */
+  staleKeychainEntry?: { account: string; reason: string }
+}
+
+/**
+ * `pay login`: stores the key in the system keychain (the config file then records only where
+ * it is), or in the config file when asked to or when there is no keychain; makes the profile
+ * current. Logging in again moves a file key into the keychain (and back, with
+ * --insecure-storage, deleting the keychain entry).
+ */
+export async function saveProfile(name: string, profile: NewProfile): Promise<Saved> {
+  const dir = configDir()
+  const file = configPath(dir)
+  const before = storedProfile(readConfig(dir), name)
+  const keychain = await import('./keychain.js')
+  const account = before?.keychain_account ?? keychain.keychainAccount(name, dir)
+  let noKeychain: string | undefined
+  if (!profile.insecureStorage) {
+    const stored = await keychain.storeKey(account, profile.apiKey, profile.keychain)
+    if (stored.ok) {
+      try {
+        await updateConfig(dir, (config) => {
+          config.profiles[name] = {
+            base_url: profile.baseUrl,
+            key_storage: 'keychain',
+            keychain_account: account,
+          }
+          config.current = name
+        })
+      } catch (error) {
+        // A new entry that no profile will name: taken out again.
+        if (before?.keychain_account === undefined) await keychain.deleteKey(account, profile.keychain)
+        throw error
+      }
+      return { storage: 'keychain', file }
+    }
+    noKeychain = stored.reason
+  }
+  await updateConfig(dir, (config) => {
+    config.profiles[name] = { api_key: profile.apiKey, base_url: profile.baseUrl }
     config.current = name
   })
+  const saved: Saved = { storage: 'file', file, noKeychain }
+  if (profile.insecureStorage && before?.key_storage === 'keychain') {
+    const deleted = await keychain.deleteKey(account, profile.keychain)
+    if (!deleted.ok) saved.staleKeychainEntry = { account, reason: deleted.reason }
+  }
+  return saved
 }

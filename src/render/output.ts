@@ -215,6 +215,11 @@ export class Output {
     this.stderr.write(`${sanitizeText(message)}\n`)
   }
 
+  /** A line on stderr, sanitised, in every output mode: what must not go unseen, worded as it is. */
+  notice(message: string): void {
+    this.stderr.write(`${sanitizeText(message)}\n`)
+  }
+
   /** A warning on stderr, shown even under --json (scripts log stderr). */
   warn(message: string): void {
     this.stderr.write(

@@ -40,6 +40,7 @@ const WHOLE_LEAVES = new Set([
   'current',
   'built_in',
   'api_key',
+  'key_storage',
   'method',
   'resource',
   'outcome',

@@ -21,6 +21,7 @@ const HEADERS: Record<string, string> = {
   _id: 'ID',
   base_url: 'BASE URL',
   api_key: 'KEY',
+  key_storage: 'STORAGE',
   'package.name': 'PACKAGE',
   created_at: 'CREATED',
   updated_at: 'UPDATED',

@@ -4,7 +4,7 @@ import type { View } from '../render/views.js'
 export const PROFILE_VIEW: View = {
   noun: 'profile',
   plural: 'profiles',
-  listColumns: ['name', 'current', 'base_url', 'api_key'],
-  recordFields: ['name', 'current', 'base_url', 'api_key', 'key_source', 'built_in'],
+  listColumns: ['name', 'current', 'base_url', 'api_key', 'key_storage'],
+  recordFields: ['name', 'current', 'base_url', 'api_key', 'key_storage', 'built_in'],
   idField: 'name',
 }

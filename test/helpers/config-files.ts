@@ -39,3 +39,14 @@ export function thrown(run: () => unknown): PayError {
   }
   throw new Error('expected an error')
 }
+
+/** The PayError that `promise` rejects with (the test fails if it resolves, or rejects with something else). */
+export async function rejected(promise: Promise<unknown>): Promise<PayError> {
+  try {
+    await promise
+  } catch (error) {
+    expect(error).toBeInstanceOf(PayError)
+    return error as PayError
+  }
+  throw new Error('expected an error')
+}

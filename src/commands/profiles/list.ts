@@ -6,11 +6,18 @@ import { PROFILE_VIEW } from '../../resources/profiles.js'
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static summary = 'List profiles'
-  static description = 'Shows every profile with its base URL and redacted key; `sandbox` is built in.'
+  static description =
+    'Shows every profile with its base URL, its redacted key and where the key is stored: `keychain` ' +
+    '(the system keychain), `file` (the config file), `env` (PAY_API_KEY, which overrides every ' +
+    "profile's key) or `built-in`. `sandbox` is built in."
   static examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json']
   static flags = { ...outputFlags }
 
   async run(): Promise<void> {
-    this.out.list(profileSummaries(sandboxProfile()), PROFILE_VIEW)
+    const { profiles, problems } = await profileSummaries(sandboxProfile(), {
+      keychain: this.keychainOptions(),
+    })
+    this.out.list(profiles, PROFILE_VIEW)
+    for (const problem of problems) this.out.notice(problem)
   }
 }

@@ -5,13 +5,35 @@ import { removeProfile } from '../../config/profiles.js'
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static summary = 'Remove a stored profile and its key'
+  static description =
+    'Removes the profile from the config file and, when its key is in the system keychain, deletes it ' +
+    'there too. When the keychain cannot be reached, the profile is removed all the same and pay says ' +
+    'which keychain entry is left.'
   static examples = ['<%= config.bin %> profiles remove old-live']
   static args = { name: Args.string({ description: 'Profile name.', required: true, ignoreStdin: true }) }
 
   async run(): Promise<void> {
     const { name } = this.args
-    const wasCurrent = await removeProfile(name, sandboxProfile())
-    if (this.flags.json) this.out.data({ removed: name, was_current: wasCurrent })
-    else this.out.note(`Removed profile "${name}".${wasCurrent ? ' No profile is current now.' : ''}`)
+    const removal = await removeProfile(name, sandboxProfile(), this.keychainOptions())
+    const { keychain } = removal
+    if (keychain && !keychain.deleted && 'reason' in keychain) {
+      this.out.warn(
+        `The key of profile "${name}" is still in the system keychain, which ${keychain.reason}; ` +
+          `delete it there (service "pay", account "${keychain.account}").`,
+      )
+    }
+    if (this.flags.json) {
+      this.out.data({
+        removed: name,
+        was_current: removal.wasCurrent,
+        key_storage: removal.keyStorage,
+        key_deleted: keychain === undefined || keychain.deleted || 'gone' in keychain,
+      })
+    } else {
+      const from = keychain?.deleted ? ' Its key was deleted from the system keychain.' : ''
+      this.out.note(
+        `Removed profile "${name}".${from}${removal.wasCurrent ? ' No profile is current now.' : ''}`,
+      )
+    }
   }
 }

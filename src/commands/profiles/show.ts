@@ -9,6 +9,9 @@ import { PROFILE_VIEW } from '../../resources/profiles.js'
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static summary = 'Show one profile (default: the one in use)'
+  static description =
+    'Shows the base URL, the redacted key and where the key is stored: `keychain`, `file`, `env` ' +
+    "(PAY_API_KEY overrides the profile's key) or `built-in`."
   static examples = ['<%= config.bin %> profiles show', '<%= config.bin %> profiles show live --json']
   static args = { name: Args.string({ description: 'Profile name.', ignoreStdin: true }) }
   static flags = { ...outputFlags }
@@ -19,9 +22,13 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
     if (name === undefined) {
       throw usageError('No profile is selected.', 'Name one, or run `pay login` / `pay profiles use NAME`.')
     }
-    const profile = profileSummaries(sandboxProfile()).find((candidate) => candidate.name === name)
+    const { profiles, problems } = await profileSummaries(sandboxProfile(), {
+      only: name,
+      keychain: this.keychainOptions(),
+    })
+    const [profile] = profiles
     if (!profile) throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
-    const keySource = process.env.PAY_API_KEY ? 'PAY_API_KEY (overrides the profile)' : 'profile'
-    this.out.record({ ...profile, key_source: keySource }, PROFILE_VIEW)
+    this.out.record(profile, PROFILE_VIEW)
+    for (const problem of problems) this.out.notice(problem)
   }
 }

@@ -14,9 +14,9 @@ describe('the built-in sandbox profile', () => {
     expect(sandboxProfile({ PAY_SANDBOX_PORT: '4999' }).baseUrl).toBe('http://127.0.0.1:4999')
   })
 
-  it('resolves without any config, and may be served in-process', () => {
+  it('resolves without any config, and may be served in-process', async () => {
     const env = { PAY_CONFIG_DIR: freshConfigDir(), PAY_SANDBOX_PORT: '4999' }
-    expect(resolveCredentials({ profile: 'sandbox', builtIn: sandboxProfile(env), env })).toEqual({
+    expect(await resolveCredentials({ profile: 'sandbox', builtIn: sandboxProfile(env), env })).toEqual({
       profile: 'sandbox',
       apiKey: SANDBOX_KEY,
       baseUrl: 'http://127.0.0.1:4999',

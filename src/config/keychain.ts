@@ -1,0 +1,186 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import type { HelperAnswer, HelperRequest } from './keychain-helper.js'
+
+/**
+ * Keys in the system keychain (macOS Keychain, Windows Credential Manager, the Secret Service on
+ * Linux), through @napi-rs/keyring, which only the helper program loads (keychain-helper.ts).
+ * Each operation runs that helper as a child process and waits for it at most 3 seconds: its
+ * calls are synchronous native calls that can block for ever, and a child process, unlike a
+ * worker thread or a libuv thread stuck in one, can be killed without holding up pay's exit.
+ * A keychain that does not answer in time counts as none.
+ */
+export const KEYCHAIN_SERVICE = 'pay'
+export const KEYCHAIN_TIMEOUT_MS = 3000
+
+export interface KeychainOptions {
+  /** The helper program to run (tests give their own); default: the one beside the bundle. */
+  helper?: string
+  timeoutMs?: number
+  /** A line for --debug: what was asked, how it went, how long it took. */
+  debug?: (line: string) => void
+  env?: NodeJS.ProcessEnv
+}
+
+/** No keychain, or one that failed: `reason` finishes the sentence "the system keychain …". */
+export interface KeychainFailure {
+  ok: false
+  reason: string
+}
+
+/**
+ * The keychain entry of a profile: its name and the config directory, so that two config
+ * directories (PAY_CONFIG_DIR) never share an entry. The config file records it.
+ */
+export const keychainAccount = (profile: string, configDir: string) => `${profile}@${configDir}`
+
+/** In the bundle, import.meta.url is dist/pay.cjs's, and the helper is dist/keychain-helper.cjs. */
+const bundledHelper = () => fileURLToPath(new URL('./keychain-helper.cjs', import.meta.url))
+
+/**
+ * The helper's environment: the caller's (D-Bus address, HOME, XDG dirs), without what would
+ * slow its start (NODE_EXTRA_CA_CERTS costs every node 40-60 ms, and it makes no TLS
+ * connection) or change its node (NODE_OPTIONS), and without Rust backtraces.
+ */
+function helperEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const result: NodeJS.ProcessEnv = { ...env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' }
+  delete result.NODE_OPTIONS
+  delete result.NODE_EXTRA_CA_CERTS
+  return result
+}
+
+function parseAnswer(text: string): HelperAnswer | undefined {
+  try {
+    const answer = JSON.parse(text) as HelperAnswer
+    return typeof answer === 'object' && answer !== null && typeof answer.ok === 'boolean'
+      ? answer
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Runs the helper on one request: its answer, or a failure when it cannot start, dies, answers
+ * nonsense or takes longer than the time allowed (then it is killed, and nothing of it is
+ * waited for: not its exit, not its pipes, which a process it started may still hold).
+ */
+function askHelper(request: HelperRequest, options: KeychainOptions): Promise<HelperAnswer> {
+  const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS
+  return new Promise((resolve) => {
+    let child: ChildProcess
+    try {
+      child = spawn(process.execPath, [options.helper ?? bundledHelper()], {
+        env: helperEnv(options.env ?? process.env),
+        stdio: ['pipe', 'pipe', 'ignore'],
+        windowsHide: true,
+      })
+    } catch (error) {
+      resolve({ ok: false, reason: `failed (its helper did not start: ${(error as Error).message})` })
+      return
+    }
+    let output = ''
+    let settled = false
+    const finish = (answer: HelperAnswer) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      child.stdout?.destroy()
+      child.stdin?.destroy()
+      child.unref()
+      resolve(answer)
+    }
+    const timer = setTimeout(
+      () =>
+        finish(parseAnswer(output) ?? { ok: false, reason: `did not answer within ${timeoutMs / 1000} s` }),
+      timeoutMs,
+    )
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk
+    })
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ ok: false, reason: `failed (its helper did not start: ${error.code ?? error.message})` }),
+    )
+    child.on('close', (code, signal) =>
+      finish(
+        parseAnswer(output) ?? {
+          ok: false,
+          reason: `failed (its helper ended with ${signal ?? `exit code ${code}`} and no answer)`,
+        },
+      ),
+    )
+    child.stdin?.on('error', () => {})
+    child.stdin?.end(JSON.stringify(request))
+  })
+}
+
+/** Runs one request, with a --debug line saying what happened (never a key). */
+async function run(request: HelperRequest, what: string, options: KeychainOptions): Promise<HelperAnswer> {
+  const started = performance.now()
+  const answer = await askHelper(request, options)
+  if (options.debug) {
+    const took = `${Math.round(performance.now() - started)} ms`
+    let outcome: string
+    if (!answer.ok) outcome = `the system keychain ${answer.reason}`
+    else if (answer.op === 'read') outcome = `${Object.keys(answer.keys).length} found`
+    else if (answer.op === 'delete') outcome = answer.deleted ? 'deleted' : 'there was none'
+    else outcome = 'stored'
+    options.debug(`keychain: ${what}: ${outcome} (${took}, service "${request.service}")`)
+  }
+  return answer
+}
+
+/** Stores a key under `account`, replacing any key there. */
+export async function storeKey(
+  account: string,
+  key: string,
+  options: KeychainOptions = {},
+): Promise<{ ok: true } | KeychainFailure> {
+  const answer = await run(
+    { op: 'store', service: KEYCHAIN_SERVICE, account, key },
+    `store "${account}"`,
+    options,
+  )
+  if (!answer.ok) return answer
+  return answer.op === 'store'
+    ? { ok: true }
+    : { ok: false, reason: 'failed (an answer to another question)' }
+}
+
+/** The keys of these accounts that the keychain holds. */
+export async function readKeys(
+  accounts: string[],
+  options: KeychainOptions = {},
+): Promise<{ ok: true; keys: Map<string, string> } | KeychainFailure> {
+  const answer = await run(
+    { op: 'read', service: KEYCHAIN_SERVICE, accounts },
+    `read ${accounts.map((account) => `"${account}"`).join(', ')}`,
+    options,
+  )
+  if (!answer.ok) return answer
+  if (answer.op !== 'read' || typeof answer.keys !== 'object' || answer.keys === null)
+    return { ok: false, reason: 'failed (an answer to another question)' }
+  const keys = new Map<string, string>()
+  for (const account of accounts) {
+    const key = Object.hasOwn(answer.keys, account) ? answer.keys[account] : undefined
+    if (typeof key === 'string' && key !== '') keys.set(account, key)
+  }
+  return { ok: true, keys }
+}
+
+/** Deletes the key of `account`; `deleted` is false when there was none. */
+export async function deleteKey(
+  account: string,
+  options: KeychainOptions = {},
+): Promise<{ ok: true; deleted: boolean } | KeychainFailure> {
+  const answer = await run(
+    { op: 'delete', service: KEYCHAIN_SERVICE, account },
+    `delete "${account}"`,
+    options,
+  )
+  if (!answer.ok) return answer
+  return answer.op === 'delete'
+    ? { ok: true, deleted: answer.deleted }
+    : { ok: false, reason: 'failed (an answer to another question)' }
+}
