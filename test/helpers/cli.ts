@@ -7,6 +7,9 @@ import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 export const BIN = path.join(ROOT, 'bin/run.js')
 
+/** A D-Bus session address where nothing listens: no system keychain. */
+export const NO_SESSION_BUS = 'unix:path=/nonexistent/pay-tests/no-session-bus'
+
 export interface CliResult {
   code: number | null
   signal: NodeJS.Signals | null
@@ -40,6 +43,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   env.PAY_JOURNAL_FILE ??= path.join(tempDir('pay-journal-'), 'journal.jsonl')
   // Nothing listens on port 1: the sandbox profile runs its sandbox in-process.
   env.PAY_SANDBOX_PORT ??= '1'
+  // No system keychain, as on a headless CI box, and never the developer's own: a D-Bus
+  // address where nothing listens (test/helpers/keyring.ts gives tests a keyring of their own).
+  env.DBUS_SESSION_BUS_ADDRESS = NO_SESSION_BUS
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key]
     else env[key] = value

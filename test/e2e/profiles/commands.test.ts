@@ -9,7 +9,7 @@ const KEYS = {
   alpha: 'sk_live_AlphaAlphaAl0002',
   mid: 'sk_test_MidMidMidMid0003',
 }
-const SANDBOX_ROW = 'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\n'
+const SANDBOX_ROW = 'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n'
 
 /** A config with three stored profiles (written out of order), `mid` current. */
 function threeProfiles(): string {
@@ -47,9 +47,9 @@ describe.concurrent('pay profiles list', () => {
       signal: null,
       stdout:
         SANDBOX_ROW +
-        'alpha\tfalse\thttps://alpha.example\tsk_l…0002\n' +
-        'mid\ttrue\thttps://mid.example\tsk_t…0003\n' +
-        'zeta\tfalse\thttps://zeta.example\tsk_l…0001\n',
+        'alpha\tfalse\thttps://alpha.example\tsk_l…0002\tfile\n' +
+        'mid\ttrue\thttps://mid.example\tsk_t…0003\tfile\n' +
+        'zeta\tfalse\thttps://zeta.example\tsk_l…0001\tfile\n',
       stderr: '',
     })
   })
@@ -63,6 +63,7 @@ describe.concurrent('pay profiles list', () => {
         current: false,
         base_url: 'http://127.0.0.1:1',
         api_key: 'sk_s…9e1d',
+        key_storage: 'built-in',
         built_in: true,
       },
       {
@@ -70,14 +71,23 @@ describe.concurrent('pay profiles list', () => {
         current: false,
         base_url: 'https://alpha.example',
         api_key: 'sk_l…0002',
+        key_storage: 'file',
         built_in: false,
       },
-      { name: 'mid', current: true, base_url: 'https://mid.example', api_key: 'sk_t…0003', built_in: false },
+      {
+        name: 'mid',
+        current: true,
+        base_url: 'https://mid.example',
+        api_key: 'sk_t…0003',
+        key_storage: 'file',
+        built_in: false,
+      },
       {
         name: 'zeta',
         current: false,
         base_url: 'https://zeta.example',
         api_key: 'sk_l…0001',
+        key_storage: 'file',
         built_in: false,
       },
     ])
@@ -98,10 +108,27 @@ describe.concurrent('pay profiles list', () => {
         current: false,
         base_url: 'http://127.0.0.1:1',
         api_key: 'sk_s…9e1d',
+        key_storage: 'built-in',
         built_in: true,
       },
     ])
     expect(fs.existsSync(dir)).toBe(false)
+  })
+
+  it('says `env` for every profile when PAY_API_KEY overrides their keys, showing that key redacted', async ({
+    expect,
+  }) => {
+    const result = await pay(threeProfiles(), ['profiles', 'list'], { PAY_API_KEY: 'sk_env_OverrideKey777' })
+    expect(result).toEqual({
+      code: 0,
+      signal: null,
+      stdout:
+        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_e…y777\tenv\n' +
+        'alpha\tfalse\thttps://alpha.example\tsk_e…y777\tenv\n' +
+        'mid\ttrue\thttps://mid.example\tsk_e…y777\tenv\n' +
+        'zeta\tfalse\thttps://zeta.example\tsk_e…y777\tenv\n',
+      stderr: '',
+    })
   })
 
   it('prints only names with -q', async ({ expect }) => {
@@ -127,11 +154,11 @@ describe.concurrent('pay profiles list', () => {
       expect(run.status).toBe(0)
       const lines = run.stdout.split('\r\n').map((line) => line.trimEnd())
       expect(lines).toEqual([
-        'NAME     CURRENT  BASE URL               KEY',
-        'sandbox  false    http://127.0.0.1:1     sk_s…9e1d',
-        'alpha    false    https://alpha.example  sk_l…0002',
-        'mid      true     https://mid.example    sk_t…0003',
-        'zeta     false    https://zeta.example   sk_l…0001',
+        'NAME     CURRENT  BASE URL               KEY        STORAGE',
+        'sandbox  false    http://127.0.0.1:1     sk_s…9e1d  built-in',
+        'alpha    false    https://alpha.example  sk_l…0002  file',
+        'mid      true     https://mid.example    sk_t…0003  file',
+        'zeta     false    https://zeta.example   sk_l…0001  file',
         '',
       ])
     },
@@ -181,7 +208,7 @@ describe.concurrent('pay profiles show', () => {
       signal: null,
       stdout:
         'name\tmid\ncurrent\ttrue\nbase_url\thttps://mid.example\napi_key\tsk_t…0003\n' +
-        'key_source\tprofile\nbuilt_in\tfalse\n',
+        'key_storage\tfile\nbuilt_in\tfalse\n',
       stderr: '',
     })
   })
@@ -194,13 +221,13 @@ describe.concurrent('pay profiles show', () => {
       current: false,
       base_url: 'https://zeta.example',
       api_key: 'sk_l…0001',
+      key_storage: 'file',
       built_in: false,
-      key_source: 'profile',
     })
     expect(keysHidden(result.stdout)).toBe(true)
   })
 
-  it('shows the profile chosen by -p or PAY_PROFILE, and says when PAY_API_KEY overrides its key', async ({
+  it('shows the profile chosen by -p or PAY_PROFILE, and the key of PAY_API_KEY, which overrides its own', async ({
     expect,
   }) => {
     const dir = threeProfiles()
@@ -214,9 +241,9 @@ describe.concurrent('pay profiles show', () => {
       name: 'zeta',
       current: false,
       base_url: 'https://zeta.example',
-      api_key: 'sk_l…0001',
+      api_key: 'sk_e…y777',
+      key_storage: 'env',
       built_in: false,
-      key_source: 'PAY_API_KEY (overrides the profile)',
     })
     expect(byEnv.stdout + byEnv.stderr).not.toContain('OverrideKey')
   })
@@ -261,7 +288,7 @@ describe.concurrent('pay profiles remove', () => {
     expect([result.code, result.stderr, JSON.parse(result.stdout)]).toEqual([
       0,
       '',
-      { removed: 'mid', was_current: true },
+      { removed: 'mid', was_current: true, key_storage: 'file', key_deleted: true },
     ])
     const config = readJson(configFile(dir))
     expect(config).toEqual({

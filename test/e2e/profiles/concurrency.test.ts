@@ -15,8 +15,13 @@ async function loginAll(dir: string, names: string[]) {
       }),
     ),
   )
+  // No keychain here (test/helpers/cli.ts): every key goes to the one file, under its lock.
   expect(results.map((r) => [r.code, r.stdout, r.stderr.split(' (')[0]])).toEqual(
-    names.map((name) => [0, '', `Saved profile "${name}"`]),
+    names.map((name) => [
+      0,
+      '',
+      `no system keychain: key stored in plain text in ${configFile(dir)}\nSaved profile "${name}"`,
+    ]),
   )
 }
 

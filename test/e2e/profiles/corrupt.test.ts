@@ -135,7 +135,9 @@ describe.concurrent('a config that cannot be written', () => {
     expect(result).toEqual({
       code: 0,
       signal: null,
-      stdout: 'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\na\ttrue\thttps://a.example\tsk_l…dK8y\n',
+      stdout:
+        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n' +
+        'a\ttrue\thttps://a.example\tsk_l…dK8y\tfile\n',
       stderr: '',
     })
     expect(modeOf(file).toString(8)).toBe('400')

@@ -52,7 +52,9 @@ describe.concurrent('pay login --with-key', () => {
       code: 0,
       signal: null,
       stdout: '',
-      stderr: `Saved profile "default" (key ${KEY_SHOWN}, ${accepting.baseUrl}), key verified. It is now the current profile.\n`,
+      stderr:
+        `no system keychain: key stored in plain text in ${configFile(dir)}\n` +
+        `Saved profile "default" (key ${KEY_SHOWN} in the config file, ${accepting.baseUrl}), key verified. It is now the current profile.\n`,
     })
     expect(accepting.requests).toHaveLength(1)
     const [request] = accepting.requests
@@ -124,7 +126,9 @@ describe.concurrent('pay login --with-key', () => {
       code: 0,
       signal: null,
       stdout: '',
-      stderr: `Saved profile "default" (key sk_t…0001, ${accepting.baseUrl}). It is now the current profile.\n`,
+      stderr:
+        `no system keychain: key stored in plain text in ${configFile(dir)}\n` +
+        `Saved profile "default" (key sk_t…0001 in the config file, ${accepting.baseUrl}). It is now the current profile.\n`,
     })
     expect(accepting.requests).toEqual([])
     expect(readJson(configFile(dir)).profiles.default.api_key).toBe('sk_test_unverified_0001')
@@ -147,11 +151,16 @@ describe.concurrent('pay login --with-key', () => {
     const { accepting } = await servers(onTestFinished)
     const dir = freshConfigDir()
     const result = await login(['--with-key', '--json', '--base-url', accepting.baseUrl], { dir, input: KEY })
-    expect([result.code, result.stderr]).toEqual([0, ''])
+    // The one line about a key in plain text is said under --json too.
+    expect([result.code, result.stderr]).toEqual([
+      0,
+      `no system keychain: key stored in plain text in ${configFile(dir)}\n`,
+    ])
     expect(JSON.parse(result.stdout)).toEqual({
       profile: 'default',
       base_url: accepting.baseUrl,
       api_key: KEY_SHOWN,
+      key_storage: 'file',
       current: true,
       verified: true,
     })
@@ -173,7 +182,8 @@ describe.concurrent('pay login --with-key', () => {
     expect([result.code, result.stdout, result.stderr]).toEqual([
       0,
       '',
-      `Saved profile "live" (key sk_l…jQ0s, ${other.baseUrl}), key verified. It is now the current profile.\n`,
+      `no system keychain: key stored in plain text in ${configFile(dir)}\n` +
+        `Saved profile "live" (key sk_l…jQ0s in the config file, ${other.baseUrl}), key verified. It is now the current profile.\n`,
     ])
     expect(readJson(configFile(dir))).toEqual({
       current: 'live',

@@ -45,12 +45,14 @@ describe.concurrent('config file and directory modes', () => {
     expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8'))).toEqual({ current: 'sandbox', profiles: {} })
   })
 
-  const reads: [string[], (base: string) => string][] = [
+  const reads: [string[], (base: string, file: string) => string][] = [
     [['profiles', 'list'], () => ''],
     [['links', 'list', '--json'], () => ''],
     [
       ['login', '--with-key', '--no-verify', '-p', 'live'],
-      (base) => `Saved profile "live" (key sk_l…lE9x, ${base}). It is now the current profile.\n`,
+      (base, file) =>
+        `no system keychain: key stored in plain text in ${file}\n` +
+        `Saved profile "live" (key sk_l…lE9x in the config file, ${base}). It is now the current profile.\n`,
     ],
   ]
   it.for(reads)(
@@ -66,7 +68,7 @@ describe.concurrent('config file and directory modes', () => {
         0o755,
       )
       const result = await runCli(args, { input: KEY, env: { PAY_CONFIG_DIR: dir } })
-      expect([result.code, result.stderr]).toEqual([0, stderr(server.baseUrl)])
+      expect([result.code, result.stderr]).toEqual([0, stderr(server.baseUrl, file)])
       expect(modeOf(file).toString(8)).toBe('600')
       expect(modeOf(dir).toString(8)).toBe('700')
     },

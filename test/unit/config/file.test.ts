@@ -48,6 +48,13 @@ describe('readConfig', () => {
     })
   })
 
+  it('reads a profile whose key is in the keychain: the file names the entry, and holds no key', () => {
+    const dir = freshConfigDir()
+    const profile = { base_url: 'https://a.example', key_storage: 'keychain', keychain_account: `a@${dir}` }
+    writeConfig(dir, { current: 'a', profiles: { a: profile } })
+    expect(readConfig(dir)).toEqual({ current: 'a', profiles: { a: profile } })
+  })
+
   it.each([
     ['{"profiles": nope}', "it is not valid JSON (Unexpected token 'o')."],
     [
@@ -74,6 +81,26 @@ describe('readConfig', () => {
       'profile "a" needs a string api_key and base_url.',
     ],
     ['{"profiles": {"a": null}}', 'profile "a" needs a string api_key and base_url.'],
+    [
+      '{"profiles": {"a": {"base_url": "u", "key_storage": "keychain"}}}',
+      'profile "a" keeps its key in the keychain but names no keychain_account.',
+    ],
+    [
+      '{"profiles": {"a": {"base_url": "u", "key_storage": "keychain", "keychain_account": ""}}}',
+      'profile "a" keeps its key in the keychain but names no keychain_account.',
+    ],
+    [
+      '{"profiles": {"a": {"base_url": "u", "key_storage": "keychain", "keychain_account": "a@/d", "api_key": "sk_live_SECRETKEYVALUE123"}}}',
+      'profile "a" has an api_key although it keeps its key in the keychain.',
+    ],
+    [
+      '{"profiles": {"a": {"key_storage": "keychain", "keychain_account": "a@/d"}}}',
+      'profile "a" needs a string base_url.',
+    ],
+    [
+      '{"profiles": {"a": {"base_url": "u", "api_key": "k", "key_storage": "vault"}}}',
+      'profile "a" has a key_storage other than "keychain".',
+    ],
   ])('reports %j as corrupt without quoting the file', (content, reason) => {
     const dir = freshConfigDir()
     const file = writeConfig(dir, content)
