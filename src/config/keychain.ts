@@ -62,8 +62,8 @@ function parseAnswer(text: string): HelperAnswer | undefined {
 
 /**
  * Runs the helper on one request: its answer, or a failure when it cannot start, dies, answers
- * nonsense or takes longer than the time allowed (then it is killed, and nothing of it is
- * waited for: not its exit, not its pipes, which a process it started may still hold).
+ * nonsense or takes longer than the time allowed. Then, or once it has answered, it is killed if
+ * still running, and nothing of it is waited for: not its exit, not its pipes.
  */
 function askHelper(request: HelperRequest, options: KeychainOptions): Promise<HelperAnswer> {
   const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS
@@ -92,12 +92,14 @@ function askHelper(request: HelperRequest, options: KeychainOptions): Promise<He
       resolve(answer)
     }
     const timer = setTimeout(
-      () =>
-        finish(parseAnswer(output) ?? { ok: false, reason: `did not answer within ${timeoutMs / 1000} s` }),
+      () => finish({ ok: false, reason: `did not answer within ${timeoutMs / 1000} s` }),
       timeoutMs,
     )
+    // Done as soon as the answer is whole: a process the helper started may hold its stdout open.
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk
+      const answer = parseAnswer(output)
+      if (answer) finish(answer)
     })
     child.on('error', (error: NodeJS.ErrnoException) =>
       finish({ ok: false, reason: `failed (its helper did not start: ${error.code ?? error.message})` }),
