@@ -97,8 +97,9 @@ async function storedKey(name: string, profile: StoredProfile, options?: Keychai
   }
   throw new PayError(`The key of profile "${name}" is in the system keychain, which ${read.reason}.`, {
     kind: 'auth',
-    hint:
-      'Unlock or start the keychain and try again, or set PAY_API_KEY. ' +
-      `To keep this key in the config file instead: \`pay login -p ${name} --insecure-storage\`.`,
+    hint: read.turnedOff
+      ? 'Unset PAY_KEYCHAIN to use it, or set PAY_API_KEY.'
+      : 'Unlock or start the keychain and try again, or set PAY_API_KEY. ' +
+        `To keep this key in the config file instead: \`pay login -p ${name} --insecure-storage\`.`,
   })
 }

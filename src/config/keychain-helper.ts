@@ -22,13 +22,26 @@ export type HelperAnswer =
   | { ok: false; reason: string }
 
 /**
+ * An item that went between the search and the reading of it: another program (another pay)
+ * deleted an entry of the service meanwhile. The search is then simply made again.
+ */
+const VANISHED = /Object does not exist|No such interface|UnknownObject/i
+const VANISHED_ATTEMPTS = 10
+
+/**
  * The keys of `service` by account, from the platform's store itself. On Linux this talks to the
  * Secret Service directly, so it fails when there is none, where @napi-rs/keyring's Entry would
  * quietly use the kernel's keyutils instead (a keyring that forgets everything at logout, which is
  * no place for a key pay said was in the keychain).
  */
 function keysOf(service: string): Map<string, string> {
-  return new Map(findCredentials(service).map((credential) => [credential.account, credential.password]))
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return new Map(findCredentials(service).map((credential) => [credential.account, credential.password]))
+    } catch (error) {
+      if (attempt === VANISHED_ATTEMPTS || !VANISHED.test(String((error as Error)?.message))) throw error
+    }
+  }
 }
 
 function answer(request: HelperRequest): HelperAnswer {
@@ -67,6 +80,7 @@ export function reasonOf(error: unknown): string {
   if (/IsLocked|is locked|locked object|unlock prompt/i.test(message)) return 'is locked'
   if (/dismissed/i.test(message)) return 'asked for a password nobody could give'
   if (/no result found/i.test(message)) return 'has no keyring to store keys in'
+  if (VANISHED.test(message)) return 'failed (its entries kept changing while pay read them)'
   const short = message.replace(/[^\x20-\x7e]/g, '').slice(0, 120)
   return `failed (${short || 'no reason given'})`
 }
@@ -93,14 +107,17 @@ export function serveOneRequest(): void {
       process.stdout.write(JSON.stringify({ ok: false, reason: 'failed (an unreadable request)' }))
       return
     }
-    let result: HelperAnswer
-    try {
-      result = answer(request)
-    } catch (error) {
-      const reason = reasonOf(error)
-      const leaky = request.op === 'store' && holdsPartOf(reason, request.key)
-      result = { ok: false, reason: leaky ? 'failed (its message withheld)' : reason }
-    }
-    process.stdout.write(JSON.stringify(result))
+    process.stdout.write(JSON.stringify(respond(request)))
   })
+}
+
+/** The answer to one request; a failure of the platform's store summed up in a reason. */
+export function respond(request: HelperRequest): HelperAnswer {
+  try {
+    return answer(request)
+  } catch (error) {
+    const reason = reasonOf(error)
+    const leaky = request.op === 'store' && holdsPartOf(reason, request.key)
+    return { ok: false, reason: leaky ? 'failed (its message withheld)' : reason }
+  }
 }

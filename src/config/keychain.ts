@@ -26,6 +26,8 @@ export interface KeychainOptions {
 export interface KeychainFailure {
   ok: false
   reason: string
+  /** PAY_KEYCHAIN=0: pay was told not to use one. */
+  turnedOff?: true
 }
 
 /**
@@ -40,14 +42,20 @@ const bundledHelper = () => fileURLToPath(new URL('./keychain-helper.cjs', impor
 /**
  * The helper's environment: the caller's (D-Bus address, HOME, XDG dirs), without what would
  * slow its start (NODE_EXTRA_CA_CERTS costs every node 40-60 ms, and it makes no TLS
- * connection) or change its node (NODE_OPTIONS), and without Rust backtraces.
+ * connection) or change its node (NODE_OPTIONS), without pay's own settings (PAY_API_KEY
+ * among them: a key the helper has no use for, in an environment `ps e` shows), and without
+ * Rust backtraces.
  */
 function helperEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const result: NodeJS.ProcessEnv = { ...env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' }
+  const result: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(env)) if (!name.startsWith('PAY_')) result[name] = value
   delete result.NODE_OPTIONS
   delete result.NODE_EXTRA_CA_CERTS
-  return result
+  return { ...result, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' }
 }
+
+/** `PAY_KEYCHAIN=0`: pay uses no system keychain, as on a machine without one. */
+export const keychainTurnedOff = (env: NodeJS.ProcessEnv) => env.PAY_KEYCHAIN === '0'
 
 function parseAnswer(text: string): HelperAnswer | undefined {
   try {
@@ -118,9 +126,15 @@ function askHelper(request: HelperRequest, options: KeychainOptions): Promise<He
 }
 
 /** Runs one request, with a --debug line saying what happened (never a key). */
-async function run(request: HelperRequest, what: string, options: KeychainOptions): Promise<HelperAnswer> {
+async function run(
+  request: HelperRequest,
+  what: string,
+  options: KeychainOptions,
+): Promise<HelperAnswer | KeychainFailure> {
   const started = performance.now()
-  const answer = await askHelper(request, options)
+  const answer: HelperAnswer | KeychainFailure = keychainTurnedOff(options.env ?? process.env)
+    ? { ok: false, reason: 'is turned off (PAY_KEYCHAIN=0)', turnedOff: true }
+    : await askHelper(request, options)
   if (options.debug) {
     const took = `${Math.round(performance.now() - started)} ms`
     let outcome: string
