@@ -10,6 +10,17 @@ export const BIN = path.join(ROOT, 'bin/run.js')
 /** A D-Bus session address where nothing listens: no system keychain. */
 export const NO_SESSION_BUS = 'unix:path=/nonexistent/pay-tests/no-session-bus'
 
+/**
+ * No system keychain for the runs of the tests, as on a headless CI box, and never the
+ * developer's own. On Linux: a D-Bus address where nothing listens, and no XDG_RUNTIME_DIR (whose
+ * `bus` socket the keychain library would try next), so that the real "no keychain" path is
+ * what runs; test/helpers/keyring.ts gives the keychain tests a keyring of their own. Elsewhere
+ * (macOS Keychain, Windows Credential Manager, always there): PAY_KEYCHAIN=0, which pay treats
+ * the same way.
+ */
+export const NO_KEYCHAIN_ENV: Record<string, string> =
+  process.platform === 'linux' ? { DBUS_SESSION_BUS_ADDRESS: NO_SESSION_BUS } : { PAY_KEYCHAIN: '0' }
+
 export interface CliResult {
   code: number | null
   signal: NodeJS.Signals | null
@@ -43,9 +54,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   env.PAY_JOURNAL_FILE ??= path.join(tempDir('pay-journal-'), 'journal.jsonl')
   // Nothing listens on port 1: the sandbox profile runs its sandbox in-process.
   env.PAY_SANDBOX_PORT ??= '1'
-  // No system keychain, as on a headless CI box, and never the developer's own: a D-Bus
-  // address where nothing listens (test/helpers/keyring.ts gives tests a keyring of their own).
-  env.DBUS_SESSION_BUS_ADDRESS = NO_SESSION_BUS
+  Object.assign(env, NO_KEYCHAIN_ENV)
+  if (process.platform === 'linux') delete env.XDG_RUNTIME_DIR
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key]
     else env[key] = value

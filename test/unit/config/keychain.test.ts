@@ -49,7 +49,7 @@ function isAlive(pid: number): boolean {
 const answer = (value: unknown) => `process.stdout.write(${JSON.stringify(JSON.stringify(value))})`
 
 describe('the keychain, through its helper process', () => {
-  it('stores a key: sent on stdin, never in argv; the helper runs without NODE_OPTIONS or CA certs', async () => {
+  it('stores a key: sent on stdin, never in argv; the helper runs without NODE_OPTIONS, CA certs or PAY_*', async () => {
     const { helper, seen } = fakeHelper(answer({ ok: true, op: 'store' }))
     const env = {
       ...process.env,
@@ -57,6 +57,8 @@ describe('the keychain, through its helper process', () => {
       NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt',
       DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
       RUST_BACKTRACE: '1',
+      PAY_API_KEY: 'sk_live_FromTheEnvironment_9',
+      PAY_PROFILE: 'live',
     }
     expect(await storeKey('live@/cfg', 'sk_live_StoredKey_0001', { helper, env })).toEqual({ ok: true })
     const {
@@ -77,6 +79,7 @@ describe('the keychain, through its helper process', () => {
     expect(argv.slice(1)).toEqual([helper])
     expect(helperEnv.NODE_OPTIONS).toBeUndefined()
     expect(helperEnv.NODE_EXTRA_CA_CERTS).toBeUndefined()
+    expect(Object.keys(helperEnv).filter((name) => name.startsWith('PAY_'))).toEqual([])
     expect([helperEnv.DBUS_SESSION_BUS_ADDRESS, helperEnv.RUST_BACKTRACE]).toEqual([
       'unix:path=/run/user/1000/bus',
       '0',
@@ -156,6 +159,22 @@ describe('the keychain, through its helper process', () => {
   it('fails cleanly when the helper program is missing', async () => {
     const read = await readKeys(['a'], { helper: path.join(tempDir(), 'no-such-helper.cjs') })
     expect(read).toEqual({ ok: false, reason: 'failed (its helper ended with exit code 1 and no answer)' })
+  })
+
+  it('starts no helper when PAY_KEYCHAIN=0', async () => {
+    const { helper } = fakeHelper(answer({ ok: true, op: 'store' }))
+    const env = { ...process.env, PAY_KEYCHAIN: '0' }
+    const off = { ok: false, reason: 'is turned off (PAY_KEYCHAIN=0)', turnedOff: true }
+    expect(await storeKey('a', 'sk_live_StoredKey_0001', { helper, env })).toEqual(off)
+    expect(await readKeys(['a'], { helper, env })).toEqual(off)
+    expect(await deleteKey('a', { helper, env })).toEqual(off)
+    expect(fs.existsSync(path.join(path.dirname(helper), 'seen.json'))).toBe(false)
+    // Only "0" turns it off.
+    expect(
+      await storeKey('a', 'sk_live_StoredKey_0001', { helper, env: { ...env, PAY_KEYCHAIN: '1' } }),
+    ).toEqual({
+      ok: true,
+    })
   })
 
   it('names entries by profile and config directory, under the service "pay", with 3 s to answer', () => {

@@ -1,0 +1,339 @@
+import fs from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type CliResult, runCli } from '../../helpers/cli.js'
+import { configFile, freshConfigDir, modeOf, readJson, writeConfig } from '../../helpers/config-files.js'
+import type { FakeServer } from '../../helpers/fake-server.js'
+import { startKeyServer } from '../../helpers/key-server.js'
+import { type KeyringSession, RUN_KEYRING_TESTS, startKeyring } from '../../helpers/keyring.js'
+import { filesUnder } from '../../helpers/leak.js'
+
+/**
+ * Keys in a real Secret Service (gnome-keyring in a private D-Bus session, test/helpers/keyring.ts):
+ * where `pay login` puts them, that commands read them from there, that the config dir holds no
+ * trace of them, and what happens when an entry vanishes or the profile goes.
+ */
+
+const KEY = 'sk_live_Kc7hN2pQ4sW6yB8d'
+const KEY_SHOWN = 'sk_l…yB8d'
+const OTHER_KEY = 'sk_live_Ot3rM5nJ7kL9vX1z'
+
+/** No file under `dir` holds the key, nor any 8 characters of it in a row (UTF-8 or UTF-16). */
+function expectKeyInNoFile(dir: string, key: string): void {
+  const pieces = Array.from({ length: key.length - 7 }, (_, i) => key.slice(i, i + 8))
+  const files = filesUnder(dir)
+  expect(files.length).toBeGreaterThan(0)
+  for (const file of files) {
+    const bytes = fs.readFileSync(file)
+    for (const piece of pieces) {
+      for (const encoding of ['utf8', 'utf16le'] as const) {
+        if (bytes.includes(Buffer.from(piece, encoding)))
+          throw new Error(`${file} holds ${JSON.stringify(piece)} of the key (${encoding})`)
+      }
+    }
+  }
+}
+
+describe.runIf(RUN_KEYRING_TESTS).concurrent('keys in the system keychain (a real Secret Service)', () => {
+  // One keyring for the file (each test its own config dir, so its own entries); a service per test.
+  let keyring: KeyringSession
+  beforeAll(async () => {
+    keyring = await startKeyring()
+  })
+  afterAll(() => keyring?.close())
+
+  /** A service accepting KEY and OTHER_KEY, and pay pointed at it with a config dir of its own. */
+  async function setUp(onTestFinished: (fn: () => Promise<void>) => void) {
+    const server: FakeServer = await startKeyServer([KEY, OTHER_KEY])
+    onTestFinished(() => server.close())
+    const pay = (
+      dir: string,
+      args: string[],
+      options: { input?: string; env?: Record<string, string> } = {},
+    ) => runCli(args, { input: options.input, env: { ...keyring.env, PAY_CONFIG_DIR: dir, ...options.env } })
+    const login = (dir: string, args: string[], key = KEY) =>
+      pay(dir, ['login', '--with-key', '--base-url', server.baseUrl, ...args], { input: `${key}\n` })
+    const requestsWith = (key: string) =>
+      server.requests.filter((request) => request.headers.authorization === `Bearer ${key}`).length
+    return { server, pay, login, requestsWith }
+  }
+
+  it('pay login stores the key there: secret-tool reads it, and no file under the config dir holds it', async ({
+    onTestFinished,
+  }) => {
+    const { server, login } = await setUp(onTestFinished)
+    const dir = freshConfigDir()
+    const result = await login(dir, ['-p', 'live'])
+    expect(result).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderr: `Saved profile "live" (key ${KEY_SHOWN} in the system keychain, ${server.baseUrl}), key verified. It is now the current profile.\n`,
+    })
+    expect(readJson(configFile(dir))).toEqual({
+      current: 'live',
+      profiles: {
+        live: { base_url: server.baseUrl, key_storage: 'keychain', keychain_account: `live@${dir}` },
+      },
+    })
+    expect(keyring.lookup(`live@${dir}`)).toBe(KEY)
+    expectKeyInNoFile(dir, KEY)
+    expect(modeOf(configFile(dir)).toString(8)).toBe('600')
+  })
+
+  it('commands take the key from there; profiles list and show say "keychain" and show it redacted', async ({
+    onTestFinished,
+  }) => {
+    const { server, pay, login, requestsWith } = await setUp(onTestFinished)
+    const dir = freshConfigDir()
+    expect((await login(dir, ['-p', 'live', '--json'])).code).toBe(0)
+    const before = requestsWith(KEY)
+    const listed = await pay(dir, ['links', 'list', '--json'])
+    expect([listed.code, listed.stdout, listed.stderr]).toEqual([0, '[]\n', ''])
+    expect(requestsWith(KEY)).toBe(before + 1)
+
+    const profiles = await pay(dir, ['profiles', 'list'])
+    expect(profiles).toEqual({
+      code: 0,
+      signal: null,
+      stdout:
+        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n' +
+        `live\ttrue\t${server.baseUrl}\t${KEY_SHOWN}\tkeychain\n`,
+      stderr: '',
+    })
+    const shown = await pay(dir, ['profiles', 'show', '--json'])
+    expect([shown.code, shown.stderr, JSON.parse(shown.stdout)]).toEqual([
+      0,
+      '',
+      {
+        name: 'live',
+        current: true,
+        base_url: server.baseUrl,
+        api_key: KEY_SHOWN,
+        key_storage: 'keychain',
+        built_in: false,
+      },
+    ])
+    expectKeyInNoFile(dir, KEY)
+  })
+
+  it('--debug says what was asked of the keychain and how long it took, never the key', async ({
+    onTestFinished,
+  }) => {
+    const { pay, login } = await setUp(onTestFinished)
+    const dir = freshConfigDir()
+    await login(dir, ['-p', 'live'])
+    const result = await pay(dir, ['links', 'list', '--debug'])
+    expect(result.code).toBe(0)
+    expect(result.stderr.split('\n')[0]).toMatch(
+      new RegExp(`^\\[debug\\] keychain: read "live@${dir}": 1 found \\(\\d+ ms, service "pay"\\)$`),
+    )
+  })
+
+  it('profiles remove deletes the keychain entry too', async ({ onTestFinished }) => {
+    const { pay, login } = await setUp(onTestFinished)
+    const dir = freshConfigDir()
+    await login(dir, ['-p', 'live'])
+    await login(dir, ['-p', 'other'], OTHER_KEY)
+    expect(keyring.accounts()).toEqual(expect.arrayContaining([`live@${dir}`, `other@${dir}`]))
+    expect(await pay(dir, ['profiles', 'remove', 'live'])).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderr: 'Removed profile "live". Its key was deleted from the system keychain.\n',
+    })
+    expect(keyring.lookup(`live@${dir}`)).toBeUndefined()
+    expect(keyring.accounts()).not.toContain(`live@${dir}`)
+    expect(keyring.lookup(`other@${dir}`)).toBe(OTHER_KEY)
+    const json = await pay(dir, ['profiles', 'remove', 'other', '--json'])
+    expect([json.code, json.stderr, JSON.parse(json.stdout)]).toEqual([
+      0,
+      '',
+      { removed: 'other', was_current: true, key_storage: 'keychain', key_deleted: true },
+    ])
+    expect(keyring.lookup(`other@${dir}`)).toBeUndefined()
+  })
+
+  it('an entry that vanished: exit 4 naming the profile and pay login -p NAME, nothing sent', async ({
+    onTestFinished,
+  }) => {
+    const { server, pay, login } = await setUp(onTestFinished)
+    const dir = freshConfigDir()
+    await login(dir, ['-p', 'live'])
+    keyring.clear(`live@${dir}`)
+    const requests = server.requests.length
+    const result = await pay(dir, ['links', 'list'])
+    expect(result).toEqual({
+      code: 4,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Error: The key of profile "live" is no longer in the system keychain.\n' +
+        'Run `pay login -p live` to store it again.\n',
+    })
+    expect(server.requests.length).toBe(requests)
+    expect(await pay(dir, ['profiles', 'list'])).toEqual({
+      code: 0,
+      signal: null,
+      stdout:
+        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n' +
+        `live\ttrue\t${server.baseUrl}\t(not in keychain)\tkeychain\n`,
+      stderr:
+        'The key of profile "live" is no longer in the system keychain: run `pay login -p live` to store it again.\n',
+    })
+    // PAY_API_KEY needs no keychain; logging in again stores the key anew.
+    const withEnv = await pay(dir, ['links', 'list', '--json'], { env: { PAY_API_KEY: KEY } })
+    expect([withEnv.code, withEnv.stdout]).toEqual([0, '[]\n'])
+    expect((await login(dir, ['-p', 'live'])).code).toBe(0)
+    expect((await pay(dir, ['links', 'list'])).code).toBe(0)
+    expect(keyring.lookup(`live@${dir}`)).toBe(KEY)
+  })
+
+  it('a file key keeps working; pay login -p NAME again moves it into the keychain', async ({
+    onTestFinished,
+  }) => {
+    const { server, pay, requestsWith } = await setUp(onTestFinished)
+    const dir = freshConfigDir()
+    writeConfig(dir, { current: 'old', profiles: { old: { api_key: KEY, base_url: server.baseUrl } } })
+    const before = requestsWith(KEY)
+    expect((await pay(dir, ['links', 'list'])).code).toBe(0)
+    expect((await pay(dir, ['profiles', 'show', '--json'])).stdout).toContain('"key_storage": "file"')
+    expect(requestsWith(KEY)).toBe(before + 1)
+    expect(keyring.lookup(`old@${dir}`)).toBeUndefined()
+
+    const moved = await pay(dir, ['login', '-p', 'old', '--with-key', '--no-verify'], { input: KEY })
+    expect([moved.code, moved.stderr]).toEqual([
+      0,
+      `Saved profile "old" (key ${KEY_SHOWN} in the system keychain, ${server.baseUrl}). It is now the current profile.\n`,
+    ])
+    expect(readJson(configFile(dir)).profiles.old).toEqual({
+      base_url: server.baseUrl,
+      key_storage: 'keychain',
+      keychain_account: `old@${dir}`,
+    })
+    expect(keyring.lookup(`old@${dir}`)).toBe(KEY)
+    expectKeyInNoFile(dir, KEY)
+    expect((await pay(dir, ['links', 'list'])).code).toBe(0)
+    expect(requestsWith(KEY)).toBe(before + 2)
+  })
+
+  it('--insecure-storage keeps the key in the file on purpose, and takes it out of the keychain', async ({
+    onTestFinished,
+  }) => {
+    const { server, pay, login } = await setUp(onTestFinished)
+    const dir = freshConfigDir()
+    await login(dir, ['-p', 'live'])
+    expect(keyring.lookup(`live@${dir}`)).toBe(KEY)
+    const result = await login(dir, ['-p', 'live', '--insecure-storage'], OTHER_KEY)
+    expect([result.code, result.stderr]).toEqual([
+      0,
+      `Saved profile "live" (key sk_l…vX1z in the config file, ${server.baseUrl}), key verified. It is now the current profile.\n`,
+    ])
+    expect(readJson(configFile(dir)).profiles.live).toEqual({ api_key: OTHER_KEY, base_url: server.baseUrl })
+    expect(keyring.lookup(`live@${dir}`)).toBeUndefined()
+    const listed = await pay(dir, ['profiles', 'list'])
+    expect(listed.stdout).toContain(`live\ttrue\t${server.baseUrl}\tsk_l…vX1z\tfile\n`)
+  })
+
+  it('PAY_KEYCHAIN=0: the key goes to the file though there is a keychain, which is not touched', async ({
+    onTestFinished,
+  }) => {
+    const { server, pay, login } = await setUp(onTestFinished)
+    const dir = freshConfigDir()
+    const result = await pay(dir, ['login', '--with-key', '-p', 'ci', '--base-url', server.baseUrl], {
+      input: KEY,
+      env: { PAY_KEYCHAIN: '0' },
+    })
+    expect([result.code, result.stderr]).toEqual([
+      0,
+      `no system keychain: key stored in plain text in ${configFile(dir)}\n` +
+        `Saved profile "ci" (key ${KEY_SHOWN} in the config file, ${server.baseUrl}), key verified. It is now the current profile.\n`,
+    ])
+    expect(readJson(configFile(dir)).profiles.ci).toEqual({ api_key: KEY, base_url: server.baseUrl })
+    expect(keyring.lookup(`ci@${dir}`)).toBeUndefined()
+    // Without it, logging in again moves the key into the keychain.
+    expect((await login(dir, ['-p', 'ci'])).code).toBe(0)
+    expect(keyring.lookup(`ci@${dir}`)).toBe(KEY)
+    expectKeyInNoFile(dir, KEY)
+  })
+
+  it('two config dirs never share an entry, even for the same profile name', async ({ onTestFinished }) => {
+    const { pay, login, requestsWith } = await setUp(onTestFinished)
+    const [a, b] = [freshConfigDir(), freshConfigDir()]
+    await login(a, [])
+    await login(b, [], OTHER_KEY)
+    expect([keyring.lookup(`default@${a}`), keyring.lookup(`default@${b}`)]).toEqual([KEY, OTHER_KEY])
+    const [before, otherBefore] = [requestsWith(KEY), requestsWith(OTHER_KEY)]
+    expect((await pay(a, ['links', 'list'])).code).toBe(0)
+    expect((await pay(b, ['links', 'list'])).code).toBe(0)
+    expect([requestsWith(KEY), requestsWith(OTHER_KEY)]).toEqual([before + 1, otherBefore + 1])
+  })
+})
+
+describe.runIf(RUN_KEYRING_TESTS)('a locked keyring', () => {
+  it('counts as no keychain: login falls back to the file, a keychain profile exits 4 saying so', async () => {
+    const keyring = await startKeyring()
+    const server = await startKeyServer([KEY])
+    try {
+      const env = (dir: string) => ({ ...keyring.env, PAY_CONFIG_DIR: dir })
+      const run = (dir: string, args: string[], input?: string): Promise<CliResult> =>
+        runCli(args, { input, env: env(dir) })
+      const stored = freshConfigDir()
+      const args = ['login', '--with-key', '--no-verify', '--base-url', server.baseUrl]
+      expect((await run(stored, args, KEY)).code).toBe(0)
+      keyring.lock()
+
+      expect(await run(stored, ['links', 'list'])).toEqual({
+        code: 4,
+        signal: null,
+        stdout: '',
+        stderr:
+          'Error: The key of profile "default" is in the system keychain, which is locked.\n' +
+          'Unlock or start the keychain and try again, or set PAY_API_KEY. To keep this key in the ' +
+          'config file instead: `pay login -p default --insecure-storage`.\n',
+      })
+      const dir = freshConfigDir()
+      expect(await run(dir, args, KEY)).toEqual({
+        code: 0,
+        signal: null,
+        stdout: '',
+        stderr:
+          `no system keychain: key stored in plain text in ${configFile(dir)}\n` +
+          `Saved profile "default" (key ${KEY_SHOWN} in the config file, ${server.baseUrl}). It is now the current profile.\n`,
+      })
+      expect(readJson(configFile(dir)).profiles.default).toEqual({ api_key: KEY, base_url: server.baseUrl })
+    } finally {
+      await Promise.all([keyring.close(), server.close()])
+    }
+  })
+})
+
+describe.runIf(RUN_KEYRING_TESTS)('other entries of the service coming and going', () => {
+  it('do not throw a read off (another pay removing profiles meanwhile)', async () => {
+    const keyring = await startKeyring()
+    const server = await startKeyServer([KEY])
+    try {
+      const dir = freshConfigDir()
+      const env = { ...keyring.env, PAY_CONFIG_DIR: dir }
+      const login = ['login', '--with-key', '--no-verify', '--base-url', server.baseUrl]
+      expect((await runCli(login, { input: KEY, env })).code).toBe(0)
+      // Entries of other profiles (other config dirs): twenty that stay, and more stored and
+      // deleted again, one after another, while pay reads its own. An entry found by a search
+      // may be gone when pay comes to read it.
+      for (let i = 0; i < 20; i += 1) await keyring.store(`other-${i}@/elsewhere`, `secret-${i}`)
+      let churning = true
+      const churn = (async () => {
+        for (let i = 0; churning; i += 1) await keyring.storeAndClear(`churn-${i}@/elsewhere`, `secret-${i}`)
+      })()
+      const reads = await Promise.all(
+        Array.from({ length: 8 }, () => runCli(['links', 'list', '--json'], { env })),
+      )
+      churning = false
+      await churn
+      expect(reads.map((read) => [read.code, read.stdout, read.stderr])).toEqual(
+        Array.from({ length: 8 }, () => [0, '[]\n', '']),
+      )
+    } finally {
+      await Promise.all([keyring.close(), server.close()])
+    }
+  })
+})
