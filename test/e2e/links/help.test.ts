@@ -85,7 +85,9 @@ describe('every command in oclif.manifest.json', () => {
         const text = typeof example === 'string' ? example : example.command
         // The command itself, possibly at the end of a pipeline or after an environment variable.
         expect(text).toMatch(
-          new RegExp(`(^|\\| )([A-Z_]+=\\S+ )?<%= config.bin %> (-p \\S+ )?${command.id.replace(/:/g, ' ')}\\b`),
+          new RegExp(
+            `(^|\\| )([A-Z_]+=\\S+ )?<%= config.bin %> (-p \\S+ )?${command.id.replace(/:/g, ' ')}\\b`,
+          ),
         )
       }
     },
