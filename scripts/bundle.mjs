@@ -188,8 +188,10 @@ const result = await build({
   format: 'cjs',
   target: 'node20',
   outfile: path.join(outDir, 'pay.cjs'),
-  // Only reached by oclif's development mode, which a built pay never uses.
-  external: ['typescript', 'ts-node', 'tsx'],
+  // typescript, ts-node, tsx: only reached by oclif's development mode, which a built pay never
+  // uses. jq-wasm (1.3 MB, most of it the WebAssembly binary in base64): loaded from
+  // node_modules by src/render/jq.ts only when --jq is given, so no other run reads or compiles it.
+  external: ['typescript', 'ts-node', 'tsx', 'jq-wasm'],
   banner: {
     js:
       'var __payImport = globalThis.__payImport ?? ((specifier) => import(specifier));\n' +

@@ -5,6 +5,7 @@ import { type Credentials, resolveCredentials } from '../config/credentials.js'
 import { Journal, journalFile } from '../config/journal.js'
 import { redactKey } from '../config/profiles.js'
 import { PayError } from '../errors.js'
+import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
 import { type Connection, connectSandbox } from '../sandbox/connection.js'
 import { globalFlags } from './flags.js'
@@ -58,9 +59,17 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
     this.positionals = argv as string[]
-    const { columns, quiet } = flags as { columns?: string; quiet?: boolean }
+    const { columns, quiet, jq, jsonl } = flags as {
+      columns?: string
+      quiet?: boolean
+      jq?: string
+      jsonl?: boolean
+    }
     this.out = new Output(this.io, {
       json: this.flags.json,
+      // Checked before anything is sent: a typo in the expression costs no request.
+      jq: jq === undefined ? undefined : await JqProgram.compile(jq),
+      jsonl,
       quiet,
       columns: columns
         ?.split(',')
@@ -113,11 +122,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /**
    * How much of a list to fetch: --all, and --limit, which is 30 by default on a terminal (as
-   * gh does) and unlimited when piped or with --json.
+   * gh does) and unlimited when piped or with --json, --jq or --jsonl.
    */
   protected listScope() {
     const { all = false, limit } = this.flags as { all?: boolean; limit?: number }
-    const onScreen = this.io.stdoutIsTerminal && !this.flags.json
+    const onScreen = this.io.stdoutIsTerminal && !this.out.json
     return {
       all,
       limit: limit ?? (onScreen ? DEFAULT_LIST_LIMIT : undefined),

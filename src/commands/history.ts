@@ -42,7 +42,7 @@ export default class History extends BaseCommand<typeof History> {
     this.out.list(shown, HISTORY_VIEW)
     if (shown.length < changes.length) {
       this.out.listNotes(
-        { items: shown, more: 'limit', pages: 1, scanned: changes.length, filtered: false },
+        { shown: shown.length, more: 'limit', pages: 1, scanned: changes.length, filtered: false },
         HISTORY_VIEW,
       )
     }
