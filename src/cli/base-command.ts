@@ -37,6 +37,8 @@ export interface Target {
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static baseFlags = globalFlags
+  /** A 422's fields are shown as the service names them, not as flags (`pay api`, which has none). */
+  static fieldsAsSent = false
 
   protected flags!: CommandFlags<T>
   protected args!: CommandArgs<T>
@@ -70,6 +72,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       // Checked before anything is sent: a typo in the expression costs no request.
       jq: jq === undefined ? undefined : await JqProgram.compile(jq),
       jsonl,
+      fieldsAsSent: (this.ctor as typeof BaseCommand).fieldsAsSent,
       quiet,
       columns: columns
         ?.split(',')

@@ -63,6 +63,8 @@ export interface OutputOptions {
   jsonl?: boolean
   quiet?: boolean
   columns?: string[]
+  /** A 422's fields are shown as sent (`pay api`), not as the flags that set them. */
+  fieldsAsSent?: boolean
 }
 
 /**
@@ -78,6 +80,7 @@ export class Output {
   readonly jsonl: boolean
   readonly quiet: boolean
   readonly columns?: string[]
+  private readonly fieldLabel: (field: string) => string
   readonly stdout: Stream
   readonly stderr: Stream
 
@@ -91,6 +94,7 @@ export class Output {
     this.json = this.jsonErrors || this.jq !== undefined || this.jsonl
     this.quiet = options.quiet ?? false
     this.columns = options.columns
+    this.fieldLabel = options.fieldsAsSent ? (field) => sanitizeText(field) : flagForField
     this.stdout = screen.stdout
     this.stderr = screen.stderr
   }
@@ -317,14 +321,17 @@ export class Output {
     // Cancelled by the user (a "no", Ctrl-C) is no error: it is said plainly.
     const label =
       error.kind === 'cancelled' ? '' : this.screen.stderrColour ? '\u001b[31mError:\u001b[39m ' : 'Error: '
-    const lines = [`${label}${sanitizeText(error.message)}`, ...fieldLines(error.errors)]
+    const lines = [`${label}${sanitizeText(error.message)}`, ...fieldLines(error.errors, this.fieldLabel)]
     if (error.hint) lines.push(sanitizeText(error.hint))
     this.stderr.write(`${lines.join('\n')}\n`)
   }
 
   /** Rows of an input file that failed local checks: each line number, its fields under their flags. */
   invalidRows(rows: { line: number; errors: FieldErrors }[]): void {
-    const lines = rows.flatMap(({ line, errors }) => [`Line ${line}:`, ...fieldLines(errors)])
+    const lines = rows.flatMap(({ line, errors }) => [
+      `Line ${line}:`,
+      ...fieldLines(errors, this.fieldLabel),
+    ])
     this.stderr.write(`${lines.join('\n')}\n`)
   }
 
@@ -384,12 +391,9 @@ function drained(stream: Stream): Promise<void> {
 }
 
 /** Field errors as a 422 is shown: one line per message, under the flag's name, aligned. */
-function fieldLines(errors: FieldErrors | undefined): string[] {
+function fieldLines(errors: FieldErrors | undefined, label: (field: string) => string): string[] {
   const entries = Object.entries(errors ?? {}).flatMap(([field, messages]) =>
-    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [
-      flagForField(field),
-      message,
-    ]),
+    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [label(field), message]),
   )
   const width = Math.max(0, ...entries.map(([flag]) => flag.length))
   return entries.map(([flag, message]) => `  ${flag.padEnd(width)}  ${sanitizeText(String(message))}`)
