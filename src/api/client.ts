@@ -271,7 +271,7 @@ export class PayApi {
       try {
         parseBody(status, text, contentType)
       } catch (error) {
-        return { response, error: error as PayError }
+        return { response, error: this.mayHaveHappened(error, key) as PayError }
       }
     }
     return {

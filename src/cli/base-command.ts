@@ -219,7 +219,11 @@ function toPayError(error: Error, commandId?: string, flags: string[] = []): Pay
     return new PayError('Cancelled.', { kind: 'cancelled' })
   }
   if (error instanceof Errors.CLIError && (error as Errors.CLIError).oclif?.exit === 2) {
-    return new PayError(error.message.replace(/\nSee more help with --help$/, ''), {
+    // oclif's note on flags that take many values does not hold for pay's (one value each).
+    const message = error.message
+      .replace(/\nSee more help with --help$/, '')
+      .replace(/\n+Note: [^\n]* allow multiple values\.[\s\S]*beginning of arguments\.$/, '')
+    return new PayError(message, {
       kind: 'usage',
       hint: help,
     })

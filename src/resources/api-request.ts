@@ -182,10 +182,10 @@ function serialize(value: Value): string {
   return JSON.stringify(value)
 }
 
+/** The fields in the query string, keys as given (`tags[]=a` too), values as text. */
 function withQuery(path: string, entries: [string, Value][]): string {
   const query = new URLSearchParams()
   for (const [key, value] of entries) {
-    if (isContainer(value)) throw usageError(`"${key}": a query string holds text, not a list or object.`)
     query.append(key, value instanceof JsonNumber ? value.text : value === null ? '' : String(value))
   }
   return `${path}${path.includes('?') ? '&' : '?'}${query}`
