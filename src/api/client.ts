@@ -265,7 +265,8 @@ export class PayApi {
   /** A response as `pay api` shows it: its JSON, and the error its status means (none for a 2xx JSON or empty body). */
   private answer(response: RawResponse, key: string | undefined): Answer {
     const { status, text, contentType } = response
-    const json = readJson(text)
+    const parsed = readJson(text)
+    const json = parsed && { value: this.transport.redactValue(parsed.value, text) }
     if (status >= 200 && status < 300) {
       if (json !== undefined || text.trim() === '') return { response, json }
       try {
@@ -277,7 +278,10 @@ export class PayApi {
     return {
       response,
       json,
-      error: this.mayHaveHappened(errorFromResponse(status, text, contentType), key) as PayError,
+      error: this.mayHaveHappened(
+        errorFromResponse(status, text, contentType, this.transport.redact),
+        key,
+      ) as PayError,
     }
   }
 

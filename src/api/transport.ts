@@ -173,10 +173,10 @@ export class Transport {
       const response = await this.exchange(method, pathOrUrl, payload, options)
       const { status, text, contentType } = response
       if (status >= 200 && status < 300) {
-        if (options.anyBody) return { status, body: parseAnyBody(text) }
-        return { status, body: parseBody(status, text, contentType) }
+        if (options.anyBody) return { status, body: this.redactValue(parseAnyBody(text), text) }
+        return { status, body: this.redactValue(parseBody(status, text, contentType), text) }
       }
-      throw errorFromResponse(status, text, contentType)
+      throw errorFromResponse(status, text, contentType, this.redact)
     } catch (error) {
       throw this.scrub(error)
     }
@@ -329,8 +329,24 @@ export class Transport {
       this.trace(`${direction} ${sanitizeText(line)}`)
   }
 
-  /** The key, wherever a server echoed it into text pay would print, as [REDACTED]. */
-  private redact(text: string): string {
+  /**
+   * A parsed JSON value with the key redacted from its strings: a body can hold the key written
+   * with \u escapes, which only parsing reveals.
+   */
+  redactValue(value: unknown, source?: string): unknown {
+    // Without a backslash in its text, a body's strings are its text's, already redacted.
+    if (source !== undefined && !source.includes('\\')) return value
+    const key = this.options.apiKey
+    const text = JSON.stringify(value)
+    if (key.length < 4 || text === undefined || !text.includes(key)) return value
+    return JSON.parse(text.split(key).join('[REDACTED]'))
+  }
+
+  /**
+   * The key, wherever a server echoed it into text pay would print, as [REDACTED]. Also for
+   * text taken out of a body (a JSON string's escapes can spell the key).
+   */
+  readonly redact = (text: string): string => {
     const key = this.options.apiKey
     return key.length >= 4 && text.includes(key) ? text.split(key).join('[REDACTED]') : text
   }
