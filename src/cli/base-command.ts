@@ -4,7 +4,7 @@ import type { ChangeLog } from '../api/types.js'
 import { type Credentials, resolveCredentials } from '../config/credentials.js'
 import { Journal, journalFile } from '../config/journal.js'
 import { redactKey } from '../config/profiles.js'
-import { PayError } from '../errors.js'
+import { PayError, usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
 import { type Connection, connectSandbox } from '../sandbox/connection.js'
@@ -66,6 +66,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       quiet?: boolean
       jq?: string
       jsonl?: boolean
+    }
+    // Checked here rather than with oclif's `exclusive`, whose usage line shows empty groups.
+    const shaping = jq !== undefined ? '--jq' : jsonl ? '--jsonl' : undefined
+    const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
+    if (shaping && picking) {
+      throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)
     }
     this.out = new Output(this.io, {
       json: this.flags.json,

@@ -43,7 +43,6 @@ export const jqFlag = {
     description:
       'Filter the JSON output with a jq expression (jq 1.7.1); strings print raw, other values as JSON, one per line. Implies --json.',
     helpGroup: 'OUTPUT',
-    exclusive: ['columns', 'quiet'],
   }),
 }
 
@@ -140,7 +139,6 @@ export const listFlags = {
     description:
       'Print one JSON record per line, each page as it arrives (with --jq, the expression runs on each record).',
     helpGroup: 'OUTPUT',
-    exclusive: ['columns', 'quiet'],
   }),
   limit: Flags.integer({
     description: 'Show at most N records (matches, with filters). Default: 30 on a terminal, all when piped.',

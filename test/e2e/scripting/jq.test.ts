@@ -115,10 +115,15 @@ describe('--jq', () => {
     expect(before).toMatchObject({ code: 0, stdout: 'T\n' })
   })
 
-  test('--jq cannot be combined with --columns or --quiet', async () => {
+  test('--jq and --jsonl cannot be combined with --columns or --quiet', async () => {
     const result = await pay('links', 'list', '--jq', '.', '--columns', '_id')
-    expect(result.code).toBe(2)
-    expect(result.stderr).toContain('--columns=_id cannot also be provided when using --jq')
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: --columns cannot be combined with --jq, which prints JSON.\n',
+    })
+    const quiet = await pay('subs', 'list', '--jsonl', '-q')
+    expect(quiet.stderr).toBe('Error: --quiet cannot be combined with --jsonl, which prints JSON.\n')
   })
 })
 
