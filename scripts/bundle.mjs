@@ -188,8 +188,10 @@ const result = await build({
   format: 'cjs',
   target: 'node20',
   outfile: path.join(outDir, 'pay.cjs'),
-  // Only reached by oclif's development mode, which a built pay never uses.
-  external: ['typescript', 'ts-node', 'tsx'],
+  // typescript, ts-node, tsx: only reached by oclif's development mode, which a built pay never
+  // uses. libsql: a native module (a prebuilt binary per platform, in packages of its own), loaded
+  // from node_modules when the sandbox's store first opens (src/sandbox/store.ts), never at start.
+  external: ['typescript', 'ts-node', 'tsx', 'libsql'],
   banner: {
     js:
       'var __payImport = globalThis.__payImport ?? ((specifier) => import(specifier));\n' +
