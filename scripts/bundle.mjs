@@ -191,7 +191,9 @@ const result = await build({
   // typescript, ts-node, tsx: only reached by oclif's development mode, which a built pay never
   // uses. jq-wasm (1.3 MB, most of it the WebAssembly binary in base64): loaded from
   // node_modules by src/render/jq.ts only when --jq is given, so no other run reads or compiles it.
-  external: ['typescript', 'ts-node', 'tsx', 'jq-wasm'],
+  // libsql: a native module (a prebuilt binary per platform, in packages of its own), loaded
+  // from node_modules when the sandbox's store first opens (src/sandbox/store.ts), never at start.
+  external: ['typescript', 'ts-node', 'tsx', 'jq-wasm', 'libsql'],
   banner: {
     js:
       'var __payImport = globalThis.__payImport ?? ((specifier) => import(specifier));\n' +

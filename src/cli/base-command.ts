@@ -8,6 +8,7 @@ import { PayError, usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
 import { type Connection, connectSandbox } from '../sandbox/connection.js'
+import { sanitizeText } from '../values.js'
 import { globalFlags } from './flags.js'
 import { type IO, ProcessIO } from './io.js'
 import { sandboxProfile } from './sandbox-profile.js'
@@ -108,12 +109,24 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (credentials.builtIn) {
       this.connection = await connectSandbox(baseUrl, credentials.apiKey)
       baseUrl = this.connection.baseUrl
+      this.tell(this.connection.notices)
     }
     const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
     const api = this.client(baseUrl, credentials.apiKey, this.journal(target))
     this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
     return { api, target }
+  }
+
+  /**
+   * What opening the sandbox's store did (an old store imported): on stderr, even under --json or
+   * -q, since it changed the user's files.
+   */
+  protected tell(notices: { warning: boolean; message: string }[]): void {
+    for (const { warning, message } of notices) {
+      if (warning) this.out.warn(message)
+      else this.out.stderr.write(`${sanitizeText(message)}\n`)
+    }
   }
 
   /** The journal this run's changes are written to; undefined when PAY_JOURNAL=0. */

@@ -464,7 +464,7 @@ describe('the key never leaks', () => {
     const scanned = scanFiles((file) => file.endsWith('inject-crash.cjs'))
     const under = (dir: string) => scanned.filter((file) => file.startsWith(`${dir}${path.sep}`))
     // The files the runs are known to write were there to be scanned.
-    expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.json')
+    expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.db')
     expect(under(dirs.reports).length).toBe(2)
     if (!(process.versions.node.split('.').map(Number)[0] >= 22)) {
       expect(under(path.join(dirs.cache, 'pay')).some((file) => /v8-.*\.bin$/.test(file))).toBe(true)

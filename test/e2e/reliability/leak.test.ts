@@ -177,7 +177,7 @@ describe('the key never leaks', () => {
     const scanned = scanFiles((file) => file.endsWith('inject-crash.cjs'))
     const under = (dir: string) => scanned.filter((file) => file.startsWith(`${dir}${path.sep}`))
     // The files the runs are known to write were there to be scanned.
-    expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.json')
+    expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.db')
     expect(under(dirs.data)).toContain(path.join(dirs.data, 'pay', 'journal.jsonl'))
     expect(under(dirs.reports).length).toBe(2)
     if (!(process.versions.node.split('.').map(Number)[0] >= 22)) {
