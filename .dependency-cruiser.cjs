@@ -11,22 +11,21 @@ module.exports = {
       comment: 'The API client knows nothing of the screen, the terminal, profiles, the sandbox or the commands.',
       severity: 'error',
       from: { path: part('api') },
-      to: { path: part('render', 'cli', 'config', 'sandbox', 'resources', 'bulk', 'journal', 'commands') },
+      to: { path: part('render', 'cli', 'config', 'sandbox', 'resources', 'bulk', 'commands') },
     },
     {
       name: 'sandbox-stands-alone',
       comment: 'The service never shares code with its client: the sandbox imports nothing of pay but errors.ts.',
       severity: 'error',
       from: { path: part('sandbox') },
-      // TEMPORARY: the JSON store's file lock, until the store moves to SQLite (issue 13).
-      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/errors\\.ts$', '^src/config/lock\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/errors\\.ts$'] },
     },
     {
       name: 'render-is-the-screen-only',
       comment: 'Rendering knows nothing of profiles, the sandbox, the terminal object, the workflows or the commands.',
       severity: 'error',
       from: { path: part('render') },
-      to: { path: part('config', 'sandbox', 'cli', 'resources', 'bulk', 'journal', 'commands') },
+      to: { path: part('config', 'sandbox', 'cli', 'resources', 'bulk', 'commands') },
     },
     {
       name: 'render-uses-api-types-only',
@@ -37,23 +36,11 @@ module.exports = {
     },
     {
       name: 'config-is-independent',
-      comment: 'Profiles and credentials know nothing of the client, the screen, the sandbox or the commands.',
+      comment:
+        "pay's own files (profiles, keys, the journal) know nothing of the client, the screen, the sandbox or the commands.",
       severity: 'error',
       from: { path: part('config') },
-      to: { path: part('api', 'render', 'sandbox', 'cli', 'resources', 'bulk', 'journal', 'commands') },
-    },
-    {
-      name: 'journal-is-independent',
-      comment: 'The journal writes and reads a file; it knows nothing of pay but the types of the API client.',
-      severity: 'error',
-      from: { path: part('journal') },
-      to: { path: part('render', 'cli', 'config', 'sandbox', 'resources', 'bulk', 'commands') },
-    },
-    {
-      name: 'journal-uses-api-types-only',
-      severity: 'error',
-      from: { path: part('journal') },
-      to: { path: part('api'), dependencyTypesNot: ['type-only'] },
+      to: { path: part('api', 'render', 'sandbox', 'cli', 'resources', 'bulk', 'commands') },
     },
     {
       name: 'leaves-import-nothing',

@@ -191,9 +191,13 @@ const result = await build({
   format: 'cjs',
   target: 'node20',
   outfile: path.join(outDir, 'pay.cjs'),
-  // Only reached by oclif's development mode, which a built pay never uses; and the native
-  // keychain module, which only the keychain helper loads (below).
-  external: ['typescript', 'ts-node', 'tsx', '@napi-rs/keyring'],
+  // typescript, ts-node, tsx: only reached by oclif's development mode, which a built pay never
+  // uses. jq-wasm (1.3 MB, most of it the WebAssembly binary in base64): loaded from
+  // node_modules by src/render/jq.ts only when --jq is given, so no other run reads or compiles it.
+  // libsql: a native module (a prebuilt binary per platform, in packages of its own), loaded
+  // from node_modules when the sandbox's store first opens (src/sandbox/store.ts), never at start.
+  // @napi-rs/keyring: the native keychain module, which only the keychain helper loads (below).
+  external: ['typescript', 'ts-node', 'tsx', 'jq-wasm', 'libsql', '@napi-rs/keyring'],
   banner: {
     js:
       'var __payImport = globalThis.__payImport ?? ((specifier) => import(specifier));\n' +

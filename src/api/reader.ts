@@ -75,6 +75,17 @@ export function parseAnyBody(text: string): unknown {
   }
 }
 
+/** Any body as JSON, when it is (and not nested beyond what pay prints): `{value}`, else undefined. */
+export function readJson(text: string): { value: unknown } | undefined {
+  if (text.trim() === '') return undefined
+  try {
+    const value: unknown = JSON.parse(text)
+    return nestedDeeperThan(value, MAX_JSON_DEPTH) ? undefined : { value }
+  } catch {
+    return undefined
+  }
+}
+
 function fieldErrors(value: unknown): FieldErrors | undefined {
   if (!isRecord(value)) return undefined
   const errors: FieldErrors = {}

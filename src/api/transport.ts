@@ -4,7 +4,12 @@ import { PayError } from '../errors.js'
 import { sanitizeText } from '../values.js'
 import { errorFromResponse, parseAnyBody, parseBody } from './reader.js'
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** Methods that may be sent again (RFC 9110 idempotent): retried on transient failures. */
+const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE'])
+/** Methods that carry an Idempotency-Key and are sent once: they may have acted before failing. */
+export const carriesIdempotencyKey = (method: Method) => method === 'POST' || method === 'PATCH'
 
 export interface TransportOptions {
   baseUrl: string
@@ -28,14 +33,34 @@ interface ApiResponse {
   body: unknown
 }
 
+/** An answer whatever its status, as `pay api` shows it. The key is redacted from all of it. */
+export interface RawResponse {
+  status: number
+  statusMessage: string
+  httpVersion: string
+  /** Header names and values as they came, in order. */
+  headers: [string, string][]
+  contentType?: string
+  /** The body as text. */
+  text: string
+}
+
 interface SendOptions {
-  /** The Idempotency-Key of a POST (one is made up when not given). */
+  /** The Idempotency-Key of a POST or PATCH (one is made up when not given). */
   idempotencyKey?: string
   /**
    * Accept a 2xx body that is not JSON (returned as text) instead of failing: for answers
    * whose body carries nothing the command needs, such as a delete.
    */
   anyBody?: boolean
+}
+
+export interface RawRequestOptions {
+  /** The body, sent exactly as given (JSON text). */
+  body?: string
+  /** Headers to send besides pay's own (which they may replace), never Authorization. */
+  headers?: Record<string, string>
+  idempotencyKey?: string
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504])
@@ -60,6 +85,21 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
 /** Connection errors that mean the request never left: nothing can have been created. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'])
 const DEBUG_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after', 'location', 'x-request-id']
+
+/** Request headers a --debug trace shows as [REDACTED]: credentials, cookies, anything named like a secret. */
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|password|api-?key|session/i
+
+/** Headers a caller may not set: the key goes only where pay sends it, and HTTP framing is got's. */
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+])
+
+export const isReservedHeader = (name: string) => RESERVED_HEADERS.has(name.toLowerCase())
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
@@ -129,18 +169,41 @@ export class Transport {
     options: SendOptions = {},
   ): Promise<ApiResponse> {
     try {
-      return await this.attempt(method, pathOrUrl, body, options)
+      const payload = body === undefined ? undefined : JSON.stringify(body)
+      const response = await this.exchange(method, pathOrUrl, payload, options)
+      const { status, text, contentType } = response
+      if (status >= 200 && status < 300) {
+        if (options.anyBody) return { status, body: this.redactValue(parseAnyBody(text), text) }
+        return { status, body: this.redactValue(parseBody(status, text, contentType), text) }
+      }
+      throw errorFromResponse(status, text, contentType, this.redact)
     } catch (error) {
       throw this.scrub(error)
     }
   }
 
-  private async attempt(
+  /**
+   * Any request, with the same key, deadline, retries (idempotent methods only), redirect refusal
+   * and --debug trace as every other; the answer whatever its status, once retries are spent.
+   */
+  async request(method: Method, pathOrUrl: string, options: RawRequestOptions = {}): Promise<RawResponse> {
+    try {
+      return await this.exchange(method, pathOrUrl, options.body, options)
+    } catch (error) {
+      throw this.scrub(error)
+    }
+  }
+
+  /**
+   * One request and its retries: the last answer (any status but a redirect, which is refused),
+   * with the key redacted from its text and headers. Connection failures and the deadline throw.
+   */
+  private async exchange(
     method: Method,
     pathOrUrl: string,
-    body: unknown,
-    options: SendOptions,
-  ): Promise<ApiResponse> {
+    payload: string | undefined,
+    options: SendOptions & { headers?: Record<string, string> },
+  ): Promise<RawResponse> {
     const url = this.url(pathOrUrl)
     const got = await loadGot()
     const deadline = Date.now() + this.options.timeoutMs
@@ -150,16 +213,22 @@ export class Transport {
       authorization: `Bearer ${this.options.apiKey}`,
       'user-agent': this.options.userAgent,
     }
-    if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID()
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const retries = method === 'POST' ? 0 : this.options.retryLimit
+    if (carriesIdempotencyKey(method)) headers['idempotency-key'] = options.idempotencyKey ?? randomUUID()
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (isReservedHeader(name)) {
+        throw new PayError(`The ${name} header is pay's to set.`, { kind: 'usage' })
+      }
+      headers[name.toLowerCase()] = value
+    }
+    const retries = IDEMPOTENT.has(method) ? this.options.retryLimit : 0
 
     for (let attempt = 0; ; attempt += 1) {
       const remaining = deadline - Date.now()
       if (remaining <= 0) throw this.timedOut()
       this.trace(`> ${method} ${url}`)
       for (const [name, value] of Object.entries(headers)) {
-        this.trace(`> ${name}: ${name === 'authorization' ? 'Bearer [REDACTED]' : value}`)
+        if (name === 'authorization') this.trace('> authorization: Bearer [REDACTED]')
+        else this.trace(`> ${name}: ${SECRET_HEADER.test(name) ? '[REDACTED]' : sanitizeText(value)}`)
       }
       if (payload !== undefined) this.traceBody('>', payload)
       const started = Date.now()
@@ -197,34 +266,54 @@ export class Transport {
         if (value !== undefined) this.trace(`< ${name}: ${sanitizeText(String(value))}`)
       }
       this.traceBody('<', response.body)
-      if (status >= 200 && status < 300) {
-        if (options.anyBody) return { status, body: parseAnyBody(response.body) }
-        const body = parseBody(status, response.body, response.headers['content-type'], (text) =>
-          this.redact(text),
-        )
-        return { status, body }
-      }
       if (status >= 300 && status < 400) throw this.redirected(status, response.headers.location)
-      failure = errorFromResponse(status, response.body, response.headers['content-type'], (text) =>
-        this.redact(text),
-      )
-      if (attempt >= retries || !RETRYABLE_STATUS.has(status)) throw failure
-      await this.backoff(attempt, response.headers['retry-after'], deadline, failure)
+      const answer = this.answer(response)
+      if (attempt >= retries || !RETRYABLE_STATUS.has(status)) return answer
+      const wait = this.retryWait(attempt, response.headers['retry-after'], deadline)
+      if (wait === undefined) return answer
+      await this.pause(attempt, wait)
     }
   }
 
+  /** A response as pay keeps it: the key redacted from the body, the status line and the headers. */
+  private answer(response: Response<string>): RawResponse {
+    const headers: [string, string][] = []
+    const raw = response.rawHeaders
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.push([this.redact(raw[i]), this.redact(raw[i + 1])])
+    const contentType = response.headers['content-type']
+    return {
+      status: response.statusCode,
+      statusMessage: this.redact(response.statusMessage ?? ''),
+      httpVersion: response.httpVersion,
+      headers,
+      contentType: contentType === undefined ? undefined : this.redact(contentType),
+      text: this.redact(response.body),
+    }
+  }
+
+  /** Waits before retrying after a connection failure, or throws it when the deadline would pass. */
   private async backoff(
     attempt: number,
     retryAfter: string | undefined,
     deadline: number,
     failure: PayError,
   ) {
+    const wait = this.retryWait(attempt, retryAfter, deadline)
+    if (wait === undefined) throw failure
+    await this.pause(attempt, wait)
+  }
+
+  /** How long to wait before the next attempt; undefined when that would pass the deadline. */
+  private retryWait(attempt: number, retryAfter: string | undefined, deadline: number): number | undefined {
     const asked = parseRetryAfter(retryAfter)
     const wait =
       asked === undefined
         ? this.options.retryBaseMs * 2 ** attempt
         : Math.min(asked, this.options.retryAfterCapMs)
-    if (Date.now() + wait >= deadline) throw failure
+    return Date.now() + wait >= deadline ? undefined : wait
+  }
+
+  private async pause(attempt: number, wait: number) {
     this.trace(`retrying in ${wait} ms (attempt ${attempt + 2} of ${this.options.retryLimit + 1})`)
     await new Promise((resolve) => setTimeout(resolve, wait))
   }
@@ -240,8 +329,24 @@ export class Transport {
       this.trace(`${direction} ${sanitizeText(line)}`)
   }
 
-  /** The key, wherever a server echoed it into text pay would print, as [REDACTED]. */
-  private redact(text: string): string {
+  /**
+   * A parsed JSON value with the key redacted from its strings: a body can hold the key written
+   * with \u escapes, which only parsing reveals.
+   */
+  redactValue(value: unknown, source?: string): unknown {
+    // Without a backslash in its text, a body's strings are its text's, already redacted.
+    if (source !== undefined && !source.includes('\\')) return value
+    const key = this.options.apiKey
+    const text = JSON.stringify(value)
+    if (key.length < 4 || text === undefined || !text.includes(key)) return value
+    return JSON.parse(text.split(key).join('[REDACTED]'))
+  }
+
+  /**
+   * The key, wherever a server echoed it into text pay would print, as [REDACTED]. Also for
+   * text taken out of a body (a JSON string's escapes can spell the key).
+   */
+  readonly redact = (text: string): string => {
     const key = this.options.apiKey
     return key.length >= 4 && text.includes(key) ? text.split(key).join('[REDACTED]') : text
   }

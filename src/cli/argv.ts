@@ -1,10 +1,11 @@
 /**
  * oclif takes the first words of argv as the command id, so `pay -p sandbox links list`
  * would look for a command named `-p`. Global flags written before the command are moved
- * after it, where oclif's parser expects them.
+ * after it, where oclif's parser expects them; so are --jq and --jsonl, which are written like
+ * --json (`pay --jq '.[]._id' links list`). A command that does not take them says so.
  */
-const GLOBAL_FLAGS_WITH_VALUE = new Set(['-p', '--profile', '--timeout', '--base-url'])
-const GLOBAL_BOOLEAN_FLAGS = new Set(['--json', '--debug'])
+const GLOBAL_FLAGS_WITH_VALUE = new Set(['-p', '--profile', '--timeout', '--base-url', '--jq'])
+const GLOBAL_BOOLEAN_FLAGS = new Set(['--json', '--debug', '--jsonl'])
 
 export function moveLeadingGlobalFlags(argv: string[]): string[] {
   const leading: string[] = []

@@ -2,12 +2,14 @@ import { Command, Errors, type Interfaces } from '@oclif/core'
 import { PayApi } from '../api/client.js'
 import type { ChangeLog } from '../api/types.js'
 import { type Credentials, resolveCredentials } from '../config/credentials.js'
+import { Journal, journalFile } from '../config/journal.js'
 import type { KeychainOptions } from '../config/keychain.js'
 import { redactKey } from '../config/profiles.js'
-import { PayError } from '../errors.js'
-import { Journal, journalFile } from '../journal/journal.js'
+import { PayError, usageError } from '../errors.js'
+import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
 import { type Connection, connectSandbox } from '../sandbox/connection.js'
+import { sanitizeText } from '../values.js'
 import { globalFlags } from './flags.js'
 import { type IO, ProcessIO } from './io.js'
 import { sandboxProfile } from './sandbox-profile.js'
@@ -37,6 +39,8 @@ export interface Target {
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static baseFlags = globalFlags
+  /** A 422's fields are shown as the service names them, not as flags (`pay api`, which has none). */
+  static fieldsAsSent = false
 
   protected flags!: CommandFlags<T>
   protected args!: CommandArgs<T>
@@ -59,9 +63,24 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
     this.positionals = argv as string[]
-    const { columns, quiet } = flags as { columns?: string; quiet?: boolean }
+    const { columns, quiet, jq, jsonl } = flags as {
+      columns?: string
+      quiet?: boolean
+      jq?: string
+      jsonl?: boolean
+    }
+    // Checked here rather than with oclif's `exclusive`, whose usage line shows empty groups.
+    const shaping = jq !== undefined ? '--jq' : jsonl ? '--jsonl' : undefined
+    const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
+    if (shaping && picking) {
+      throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)
+    }
     this.out = new Output(this.io, {
       json: this.flags.json,
+      // Checked before anything is sent: a typo in the expression costs no request.
+      jq: jq === undefined ? undefined : await JqProgram.compile(jq),
+      jsonl,
+      fieldsAsSent: (this.ctor as typeof BaseCommand).fieldsAsSent,
       quiet,
       columns: columns
         ?.split(',')
@@ -92,6 +111,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (credentials.builtIn) {
       this.connection = await connectSandbox(baseUrl, credentials.apiKey)
       baseUrl = this.connection.baseUrl
+      this.tell(this.connection.notices)
     }
     const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
@@ -103,6 +123,17 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** How this command uses the system keychain: its --debug lines go with the HTTP trace. */
   protected keychainOptions(): KeychainOptions {
     return { debug: this.flags.debug ? (line) => this.out.stderr.write(`[debug] ${line}\n`) : undefined }
+  }
+
+  /**
+   * What opening the sandbox's store did (an old store imported): on stderr, even under --json or
+   * -q, since it changed the user's files.
+   */
+  protected tell(notices: { warning: boolean; message: string }[]): void {
+    for (const { warning, message } of notices) {
+      if (warning) this.out.warn(message)
+      else this.out.stderr.write(`${sanitizeText(message)}\n`)
+    }
   }
 
   /** The journal this run's changes are written to; undefined when PAY_JOURNAL=0. */
@@ -120,11 +151,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /**
    * How much of a list to fetch: --all, and --limit, which is 30 by default on a terminal (as
-   * gh does) and unlimited when piped or with --json.
+   * gh does) and unlimited when piped or with --json, --jq or --jsonl.
    */
   protected listScope() {
     const { all = false, limit } = this.flags as { all?: boolean; limit?: number }
-    const onScreen = this.io.stdoutIsTerminal && !this.flags.json
+    const onScreen = this.io.stdoutIsTerminal && !this.out.json
     return {
       all,
       limit: limit ?? (onScreen ? DEFAULT_LIST_LIMIT : undefined),
@@ -214,7 +245,11 @@ function toPayError(error: Error, commandId?: string, flags: string[] = []): Pay
     return new PayError('Cancelled.', { kind: 'cancelled' })
   }
   if (error instanceof Errors.CLIError && (error as Errors.CLIError).oclif?.exit === 2) {
-    return new PayError(error.message.replace(/\nSee more help with --help$/, ''), {
+    // oclif's note on flags that take many values does not hold for pay's (one value each).
+    const message = error.message
+      .replace(/\nSee more help with --help$/, '')
+      .replace(/\n+Note: [^\n]* allow multiple values\.[\s\S]*beginning of arguments\.$/, '')
+    return new PayError(message, {
       kind: 'usage',
       hint: help,
     })

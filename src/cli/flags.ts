@@ -37,8 +37,18 @@ export const globalFlags = {
   }),
 }
 
+/** --jq: a jq expression over the JSON output (every command that prints records, and `pay api`). */
+export const jqFlag = {
+  jq: Flags.string({
+    description:
+      'Filter the JSON output with a jq expression (jq 1.7.1); strings print raw, other values as JSON, one per line. Implies --json.',
+    helpGroup: 'OUTPUT',
+  }),
+}
+
 /** Output-shaping flags for commands that print records. */
 export const outputFlags = {
+  ...jqFlag,
   columns: Flags.string({
     description: 'Comma-separated fields to show in the table or TSV (e.g. _id,status,amount).',
     helpGroup: 'OUTPUT',
@@ -125,6 +135,11 @@ export const fromCsvFlags = {
 /** How much of a list to fetch and show. */
 export const listFlags = {
   all: Flags.boolean({ description: 'Fetch every page, not only the first.' }),
+  jsonl: Flags.boolean({
+    description:
+      'Print one JSON record per line, each page as it arrives (with --jq, the expression runs on each record).',
+    helpGroup: 'OUTPUT',
+  }),
   limit: Flags.integer({
     description: 'Show at most N records (matches, with filters). Default: 30 on a terminal, all when piped.',
     min: 1,

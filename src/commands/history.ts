@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { listFlags, outputFlags } from '../cli/flags.js'
+import { journalFile, readJournal } from '../config/journal.js'
 import { usageError } from '../errors.js'
-import { journalFile, readJournal } from '../journal/journal.js'
 import { changesFrom, HISTORY_VIEW, sinceMoment } from '../resources/history.js'
 
 export default class History extends BaseCommand<typeof History> {
@@ -42,7 +42,7 @@ export default class History extends BaseCommand<typeof History> {
     this.out.list(shown, HISTORY_VIEW)
     if (shown.length < changes.length) {
       this.out.listNotes(
-        { items: shown, more: 'limit', pages: 1, scanned: changes.length, filtered: false },
+        { shown: shown.length, more: 'limit', pages: 1, scanned: changes.length, filtered: false },
         HISTORY_VIEW,
       )
     }

@@ -1,9 +1,11 @@
 import type { Writable } from 'node:stream'
+import type { RawResponse } from '../api/transport.js'
 import { type FieldErrors, PayError } from '../errors.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { flagForField } from './fields.js'
 import { cellText, lookup, tsvCell } from './format.js'
-import { sanitizeCell, toJson } from './sanitize.js'
+import type { JqProgram } from './jq.js'
+import { sanitizeCell, toJson, toJsonLine } from './sanitize.js'
 import {
   drawTable,
   fieldKind,
@@ -42,7 +44,8 @@ export interface BulkRow {
 
 /** What a list command found (resources/filters.ts), for the notes under the list. */
 export interface ListOutcome {
-  items: unknown[]
+  /** Records shown. */
+  shown: number
   /** More records may exist than were shown: pages not fetched, or the limit reached. */
   more: 'pages' | 'limit' | undefined
   /** Requests made and records looked at. */
@@ -52,9 +55,16 @@ export interface ListOutcome {
 }
 
 export interface OutputOptions {
+  /** --json: data as JSON, and errors as JSON on stderr. */
   json?: boolean
+  /** --jq: data through this jq program (data as JSON, errors as chosen with --json). */
+  jq?: JqProgram
+  /** --jsonl: lists as one JSON record per line. */
+  jsonl?: boolean
   quiet?: boolean
   columns?: string[]
+  /** A 422's fields are shown as sent (`pay api`), not as the flags that set them. */
+  fieldsAsSent?: boolean
 }
 
 /**
@@ -62,9 +72,15 @@ export interface OutputOptions {
  * TSV or ids); messages, warnings and errors go to stderr.
  */
 export class Output {
+  /** Data is printed as JSON: --json, --jq or --jsonl. */
   readonly json: boolean
+  /** Errors are printed as JSON (--json). */
+  readonly jsonErrors: boolean
+  readonly jq?: JqProgram
+  readonly jsonl: boolean
   readonly quiet: boolean
   readonly columns?: string[]
+  private readonly fieldLabel: (field: string) => string
   readonly stdout: Stream
   readonly stderr: Stream
 
@@ -72,9 +88,13 @@ export class Output {
     private readonly screen: Screen,
     options: OutputOptions = {},
   ) {
-    this.json = options.json ?? false
+    this.jq = options.jq
+    this.jsonl = options.jsonl ?? false
+    this.jsonErrors = options.json ?? false
+    this.json = this.jsonErrors || this.jq !== undefined || this.jsonl
     this.quiet = options.quiet ?? false
     this.columns = options.columns
+    this.fieldLabel = options.fieldsAsSent ? (field) => sanitizeText(field) : flagForField
     this.stdout = screen.stdout
     this.stderr = screen.stderr
   }
@@ -125,6 +145,7 @@ export class Output {
    * TSV amounts are the plain number, with the currency in a column of its own.
    */
   list(records: Rec[], view: View): void {
+    if (this.jsonl) return this.lines(records)
     if (this.json) return this.data(records)
     if (this.quiet) return this.ids(records, view)
     if (!this.isTerminal) {
@@ -155,6 +176,21 @@ export class Output {
    * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
    * when it took more than one request, and how to see what was left out.
    */
+  /**
+   * A list arriving in batches (a page's worth each): with --jsonl each batch is printed as it
+   * comes, waiting for a slow reader, so memory holds one page; otherwise the list is printed whole.
+   */
+  async listFrom(batches: AsyncIterable<Rec[]>, view: View): Promise<void> {
+    if (!this.jsonl) {
+      const records: Rec[] = []
+      for await (const batch of batches) for (const record of batch) records.push(record)
+      return this.list(records, view)
+    }
+    for await (const batch of batches) {
+      if (!this.stdout.write(this.linesText(batch))) await drained(this.stdout)
+    }
+  }
+
   listNotes(found: ListOutcome, view: View): void {
     if (found.filtered && found.pages > 1) {
       this.stderr.write(`Searched ${found.scanned} ${view.plural} on ${found.pages} pages.\n`)
@@ -163,7 +199,7 @@ export class Output {
       this.stderr.write(`More ${view.plural} exist than this first page: add --all to fetch them all.\n`)
     } else if (found.more === 'limit') {
       const what = found.filtered ? `matching ${view.plural}` : view.plural
-      this.stderr.write(`Showing the first ${found.items.length} ${what}: add --limit N or --all for more.\n`)
+      this.stderr.write(`Showing the first ${found.shown} ${what}: add --limit N or --all for more.\n`)
     }
   }
 
@@ -199,9 +235,52 @@ export class Output {
     this.stderr.write(`${message}\n`)
   }
 
-  /** Exact data as JSON on stdout. */
+  /** Exact data as JSON on stdout (pretty), or what --jq makes of it. */
   data(value: unknown): void {
+    if (this.jq) return this.filtered(JSON.stringify(value))
     this.stdout.write(`${toJson(value)}\n`)
+  }
+
+  /**
+   * A document as it came (`pay api`): JSON pretty on a terminal and compact when piped, as gh
+   * does, or what --jq makes of it.
+   */
+  document(value: unknown): void {
+    if (this.jq) return this.filtered(JSON.stringify(value))
+    this.stdout.write(`${this.isTerminal ? toJson(value) : toJsonLine(value)}\n`)
+  }
+
+  /** The status line and headers of an answer (`pay api -i`), on stderr (stdout carries the body). */
+  responseHead(response: RawResponse): void {
+    const status = `HTTP/${response.httpVersion} ${response.status} ${response.statusMessage}`.trimEnd()
+    const lines = [status, ...response.headers.map(([name, value]) => `${name}: ${value}`)]
+    this.stderr.write(`${lines.map((line) => sanitizeText(line)).join('\n')}\n\n`)
+  }
+
+  /** Records one a line (--jsonl): compact JSON, or with --jq the program run on each. */
+  private lines(records: Rec[]): void {
+    this.stdout.write(this.linesText(records))
+  }
+
+  private linesText(records: Rec[]): string {
+    if (this.jq) return this.jqText(records.map((record) => JSON.stringify(record)).join('\n'))
+    return records.map((record) => `${toJsonLine(record)}\n`).join('')
+  }
+
+  /** JSON text through --jq, printed; a jq error after it. */
+  private filtered(json: string): void {
+    this.stdout.write(this.jqText(json))
+  }
+
+  /** What --jq makes of JSON text; its messages go to stderr, its error is thrown once the output is out. */
+  private jqText(json: string): string {
+    const result = this.jq!.run(json)
+    if (result.messages) this.stderr.write(result.messages)
+    if (result.error) {
+      this.stdout.write(result.text)
+      throw result.error
+    }
+    return result.text
   }
 
   ids(records: Rec[], view: View): void {
@@ -229,7 +308,7 @@ export class Output {
 
   /** An error on stderr: one clean message, field errors under their flags, or JSON under --json. */
   error(error: PayError): void {
-    if (this.json) {
+    if (this.jsonErrors) {
       const body = {
         error: {
           status: error.status ?? null,
@@ -247,14 +326,17 @@ export class Output {
     // Cancelled by the user (a "no", Ctrl-C) is no error: it is said plainly.
     const label =
       error.kind === 'cancelled' ? '' : this.screen.stderrColour ? '\u001b[31mError:\u001b[39m ' : 'Error: '
-    const lines = [`${label}${sanitizeText(error.message)}`, ...fieldLines(error.errors)]
+    const lines = [`${label}${sanitizeText(error.message)}`, ...fieldLines(error.errors, this.fieldLabel)]
     if (error.hint) lines.push(sanitizeText(error.hint))
     this.stderr.write(`${lines.join('\n')}\n`)
   }
 
   /** Rows of an input file that failed local checks: each line number, its fields under their flags. */
   invalidRows(rows: { line: number; errors: FieldErrors }[]): void {
-    const lines = rows.flatMap(({ line, errors }) => [`Line ${line}:`, ...fieldLines(errors)])
+    const lines = rows.flatMap(({ line, errors }) => [
+      `Line ${line}:`,
+      ...fieldLines(errors, this.fieldLabel),
+    ])
     this.stderr.write(`${lines.join('\n')}\n`)
   }
 
@@ -300,13 +382,23 @@ export class Output {
   }
 }
 
+/** Resolves when a stream that refused more (write returned false) has drained. */
+function drained(stream: Stream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done)
+      stream.off('close', done)
+      resolve()
+    }
+    stream.on('drain', done)
+    stream.on('close', done)
+  })
+}
+
 /** Field errors as a 422 is shown: one line per message, under the flag's name, aligned. */
-function fieldLines(errors: FieldErrors | undefined): string[] {
+function fieldLines(errors: FieldErrors | undefined, label: (field: string) => string): string[] {
   const entries = Object.entries(errors ?? {}).flatMap(([field, messages]) =>
-    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [
-      flagForField(field),
-      message,
-    ]),
+    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [label(field), message]),
   )
   const width = Math.max(0, ...entries.map(([flag]) => flag.length))
   return entries.map(([flag, message]) => `  ${flag.padEnd(width)}  ${sanitizeText(String(message))}`)

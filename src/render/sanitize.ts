@@ -5,10 +5,19 @@ export function sanitizeCell(text: string): string {
   return sanitizeText(text).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n')
 }
 
-/** JSON text with DEL and C1 controls escaped too (JSON.stringify escapes only C0). */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
+/** DEL, C1 controls, U+2028 and U+2029 in JSON text as \\u escapes: they can only sit in its strings. */
+export const escapeControls = (json: string) =>
+  json.replace(
     /[\u007f-\u009f\u2028\u2029]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )
+
+/** JSON text with DEL and C1 controls escaped too (JSON.stringify escapes only C0). */
+export function toJson(value: unknown): string {
+  return escapeControls(JSON.stringify(value, null, 2))
+}
+
+/** The same on one line (--jsonl, piped `pay api`). */
+export function toJsonLine(value: unknown): string {
+  return escapeControls(JSON.stringify(value))
 }

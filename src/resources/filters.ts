@@ -53,36 +53,49 @@ export interface ListScope {
   limit?: number
 }
 
-/** What a list command found: the records, and what the notes under the list need. */
-export interface Found extends ListOutcome {
-  items: Rec[]
+/** A walk over a list's pages: the matching records in batches, then what the notes need. */
+export interface RecordWalk {
+  /** The records to show, a page's worth at a time, as the pages arrive. */
+  batches: AsyncIterable<Rec[]>
+  /** Known once the batches are spent. */
+  outcome(): ListOutcome
 }
 
 /**
  * Walks the pages of a list: with a filter every page is searched (until `limit` matches);
- * without one only the first page is read, unless `all` or an explicit limit asks for more.
+ * without one only the first page is read, unless `all` or an explicit limit asks for more. The
+ * next page is requested only once the batch of the one before has been taken, so a reader that
+ * prints each batch (--jsonl) holds one page at a time.
  */
-export async function findRecords(
+export function walkRecords(
   pages: AsyncIterable<ListPage>,
   match: ((record: Rec) => boolean) | undefined,
   scope: ListScope & { limitGiven: boolean },
-): Promise<Found> {
-  const items: Rec[] = []
+): RecordWalk {
   const walk = scope.all || match !== undefined || scope.limitGiven
-  let count = 0
-  let scanned = 0
-  for await (const page of pages) {
-    count += 1
-    for (const [index, record] of page.items.entries()) {
-      scanned += 1
-      if (match && !match(record)) continue
-      items.push(record)
-      const rest = index < page.items.length - 1 || page.more
-      if (scope.limit !== undefined && items.length >= scope.limit && rest) {
-        return { items, more: 'limit', pages: count, scanned, filtered: Boolean(match) }
+  const outcome: ListOutcome = { shown: 0, more: undefined, pages: 0, scanned: 0, filtered: Boolean(match) }
+  async function* batches(): AsyncGenerator<Rec[]> {
+    for await (const page of pages) {
+      outcome.pages += 1
+      const batch: Rec[] = []
+      for (const [index, record] of page.items.entries()) {
+        outcome.scanned += 1
+        if (match && !match(record)) continue
+        batch.push(record)
+        outcome.shown += 1
+        const rest = index < page.items.length - 1 || page.more
+        if (scope.limit !== undefined && outcome.shown >= scope.limit && rest) {
+          outcome.more = 'limit'
+          yield batch
+          return
+        }
+      }
+      if (batch.length > 0) yield batch
+      if (!walk && page.more) {
+        outcome.more = 'pages'
+        return
       }
     }
-    if (!walk && page.more) return { items, more: 'pages', pages: count, scanned, filtered: false }
   }
-  return { items, more: undefined, pages: count, scanned, filtered: Boolean(match) }
+  return { batches: batches(), outcome: () => ({ ...outcome }) }
 }

@@ -1,5 +1,5 @@
+import type { JournalEntry } from '../config/journal.js'
 import { usageError } from '../errors.js'
-import type { JournalEntry } from '../journal/journal.js'
 import type { View } from '../render/views.js'
 import type { Rec } from '../values.js'
 

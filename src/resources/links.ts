@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import type { LinkInput } from '../api/types.js'
-import { validationError } from '../errors.js'
+import { PayError, validationError } from '../errors.js'
 import { currencyDigits, formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { plain, type Rec } from '../values.js'
@@ -137,4 +137,14 @@ export function mergeLinkUpdate(current: Rec, changes: FieldValues): LinkInput {
   }
   if (given.send_email !== undefined) merged.send_email = given.send_email
   return merged
+}
+
+/** The address where the customer pays, checked, for `links open`, `links qr` and `--open`. */
+export function paymentUrlOf(link: Rec): string {
+  const url = link.payment_url
+  // Nothing but a plain web address goes to a browser or into a QR code.
+  if (typeof url === 'string' && /^https?:\/\/[^\s\p{Cc}]+$/iu.test(url)) return url
+  throw new PayError(`The service gave no usable payment_url for payment link ${String(link._id ?? '')}.`, {
+    kind: 'general',
+  })
 }

@@ -1,10 +1,13 @@
 import http from 'node:http'
 import { SANDBOX_KEY, sandboxDir } from './constants.js'
+import type { Notice } from './legacy.js'
 
 export interface Connection {
   baseUrl: string
   /** The sandbox runs inside this process for this one command. */
   inProcess: boolean
+  /** What opening the in-process sandbox's store did that a person should hear of. */
+  notices: Notice[]
   close(): Promise<void>
 }
 
@@ -29,7 +32,7 @@ function sandboxIsUp(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
  * process on a free loopback port, on the same store, for the length of the command.
  */
 export async function connectSandbox(baseUrl: string, apiKey: string): Promise<Connection> {
-  if (await sandboxIsUp(baseUrl)) return { baseUrl, inProcess: false, close: async () => {} }
+  if (await sandboxIsUp(baseUrl)) return { baseUrl, inProcess: false, notices: [], close: async () => {} }
   const { startSandbox } = await import('./server.js')
   const sandbox = await startSandbox({
     dir: sandboxDir(),
@@ -37,5 +40,10 @@ export async function connectSandbox(baseUrl: string, apiKey: string): Promise<C
     port: 0,
     checkoutOrigin: baseUrl,
   })
-  return { baseUrl: sandbox.baseUrl, inProcess: true, close: () => sandbox.close() }
+  return {
+    baseUrl: sandbox.baseUrl,
+    inProcess: true,
+    notices: sandbox.notices,
+    close: () => sandbox.close(),
+  }
 }

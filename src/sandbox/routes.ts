@@ -20,7 +20,7 @@ import {
   type PaymentLinkInput,
   type RequestBody,
 } from './rules.js'
-import type { BusinessData, SandboxStore, StoreData } from './store.js'
+import type { SandboxStore } from './store.js'
 
 const DEFAULT_PER_PAGE = 50
 const MAX_PER_PAGE = 500
@@ -140,40 +140,24 @@ function buildSubscription(fields: SubscriptionRecord): SubscriptionRecord {
   })
 }
 
-function businessOf(data: StoreData, caller: Caller): BusinessData {
-  data.businesses[caller.keyHash] ??= {
-    business_id: caller.businessId,
-    tokenizations: {},
-    payment_links: {},
-    subscriptions: {},
-  }
-  return data.businesses[caller.keyHash]
-}
-
-/** A record by id, never something inherited (`constructor`, `__proto__`). */
-export function ownRecord<T>(records: Record<string, T> | undefined, id: string): T | undefined {
-  return records && Object.hasOwn(records, id) ? records[id] : undefined
-}
-
-function removeFrom(records: Record<string, unknown>, id: string): boolean {
-  if (!Object.hasOwn(records, id)) return false
-  delete records[id]
-  return true
-}
-
 function positiveInteger(text: string | null): number | undefined {
   if (text === null || !/^[0-9]{1,9}$/.test(text)) return undefined
   const value = Number(text)
   return value >= 1 ? value : undefined
 }
 
-/** Laravel's length-aware paginator (without `links`), newest first. */
-function paginate<T>(newestFirst: T[], context: RequestContext) {
+/**
+ * Laravel's length-aware paginator (without `links`), newest first: `read` fetches one page
+ * (offset, limit) and the total.
+ */
+function paginate<T>(
+  context: RequestContext,
+  read: (offset: number, limit: number) => { total: number; records: T[] },
+) {
   const perPage = Math.min(positiveInteger(context.query.get('per_page')) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE)
   const page = positiveInteger(context.query.get('page')) ?? 1
-  const total = newestFirst.length
+  const { total, records: data } = read((page - 1) * perPage, perPage)
   const lastPage = Math.max(1, Math.ceil(total / perPage))
-  const data = newestFirst.slice((page - 1) * perPage, page * perPage)
   const path = `${context.origin}${context.path}`
   const pageUrl = (target: number) => {
     const query = new URLSearchParams({ page: String(target) })
@@ -229,149 +213,134 @@ export class SandboxRoutes {
     },
   ]
 
-  private readBusiness(caller: Caller): BusinessData | undefined {
-    return this.store.read().businesses[caller.keyHash]
+  private createTokenization({ caller, body, checkoutOrigin }: RequestContext): Reply {
+    const input = valid(checkTokenization(body))
+    const now = nowIso()
+    const token = newToken()
+    const tokenization: TokenizationRecord = definedOnly({
+      _id: newObjectId(),
+      email: input.email,
+      phone_no: input.phone_no,
+      redirect_url: input.redirect_url,
+      title: input.title,
+      description: input.description,
+      token,
+      activation_url: `${checkoutOrigin}/checkout/tokens/${token}/activate?test=true`,
+      created_at: now,
+      updated_at: now,
+    })
+    this.store.insertTokenization(caller, tokenization)
+    return success(tokenization)
   }
 
-  private async createTokenization({ caller, body, checkoutOrigin }: RequestContext): Promise<Reply> {
-    const input = valid(checkTokenization(body))
-    const record = await this.store.mutate((data) => {
-      const now = nowIso()
-      const token = newToken()
-      const tokenization: TokenizationRecord = definedOnly({
-        _id: newObjectId(),
-        email: input.email,
-        phone_no: input.phone_no,
-        redirect_url: input.redirect_url,
-        title: input.title,
-        description: input.description,
-        token,
-        activation_url: `${checkoutOrigin}/checkout/tokens/${token}/activate?test=true`,
+  private createLink({ caller, body, checkoutOrigin }: RequestContext): Reply {
+    const input = valid(checkPaymentLink(body))
+    const id = newObjectId()
+    const now = nowIso()
+    const link = buildLink(
+      {
+        _id: id,
+        status: 'Active',
+        payment_url: `${checkoutOrigin}/checkout/pay?id=${id}`,
+        business_id: caller.businessId,
+        paid: false,
         created_at: now,
         updated_at: now,
-      })
-      businessOf(data, caller).tokenizations[tokenization._id] = tokenization
-      return tokenization
-    })
-    return success(record)
-  }
-
-  private async createLink({ caller, body, checkoutOrigin }: RequestContext): Promise<Reply> {
-    const input = valid(checkPaymentLink(body))
-    const record = await this.store.mutate((data) => {
-      const id = newObjectId()
-      const now = nowIso()
-      const link = buildLink(
-        {
-          _id: id,
-          status: 'Active',
-          payment_url: `${checkoutOrigin}/checkout/pay?id=${id}`,
-          business_id: caller.businessId,
-          paid: false,
-          created_at: now,
-          updated_at: now,
-        },
-        input,
-      )
-      businessOf(data, caller).payment_links[id] = link
-      return link
-    })
-    return success(record)
+      },
+      input,
+    )
+    this.store.insert('payment_links', caller, link)
+    return success(link)
   }
 
   private getLink({ caller, id }: RequestContext): Reply {
-    const link = ownRecord(this.readBusiness(caller)?.payment_links, id)
+    const link = this.store.get('payment_links', caller, id)
     if (!link) throw linkNotFound()
     return success(link)
   }
 
   private listLinks(context: RequestContext): Reply {
-    const links = Object.values(this.readBusiness(context.caller)?.payment_links ?? {})
-    return success(paginate(links.reverse(), context))
+    return success(
+      paginate(context, (offset, limit) => this.store.page('payment_links', context.caller, offset, limit)),
+    )
   }
 
   /** A full replacement of the editable fields; optional fields not sent are dropped. */
-  private async updateLink({ caller, id, body }: RequestContext): Promise<Reply> {
+  private updateLink({ caller, id, body }: RequestContext): Reply {
     // Laravel resolves the route's record before it validates the body: 404 wins over 422.
-    if (!ownRecord(this.readBusiness(caller)?.payment_links, id)) throw linkNotFound()
+    if (!this.store.get('payment_links', caller, id)) throw linkNotFound()
     const input = valid(checkPaymentLink(body))
-    const updated = await this.store.mutate((data) => {
-      const links = businessOf(data, caller).payment_links
-      const current = ownRecord(links, id)
+    const updated = this.store.write(() => {
+      const current = this.store.get('payment_links', caller, id)
       if (!current) return undefined
       const unchanged = EDITABLE_LINK_FIELDS.every((field) => current[field] === input[field])
       if (unchanged) return current
-      links[id] = buildLink({ ...current, updated_at: laterIso(current.updated_at) }, input)
-      return links[id]
+      const next = buildLink({ ...current, updated_at: laterIso(current.updated_at) }, input)
+      this.store.replace('payment_links', caller, next)
+      return next
     })
     if (!updated) throw linkNotFound()
     return success(updated)
   }
 
-  private async deleteLink({ caller, id }: RequestContext): Promise<Reply> {
-    if (!ownRecord(this.readBusiness(caller)?.payment_links, id)) throw linkNotFound()
-    const deleted = await this.store.mutate((data) => removeFrom(businessOf(data, caller).payment_links, id))
-    if (!deleted) throw linkNotFound()
+  private deleteLink({ caller, id }: RequestContext): Reply {
+    if (!this.store.remove('payment_links', caller, id)) throw linkNotFound()
     return success(null)
   }
 
-  private async createSubscription({ caller, body }: RequestContext): Promise<Reply> {
+  private createSubscription({ caller, body }: RequestContext): Reply {
     const packageIds = new Set(caller.packages.map((pkg) => pkg._id))
     const input = valid(checkNewSubscription(body, packageIds))
-    const record = await this.store.mutate((data) => {
-      const now = nowIso()
-      const subscription = buildSubscription({
-        _id: newObjectId(),
-        package_id: input.package_id,
-        email: input.email,
-        phone_no: input.phone_no,
-        status: 'created',
-        package: caller.packages.find((pkg) => pkg._id === input.package_id)!,
-        payment_links: [],
-        created_at: now,
-        updated_at: now,
-      })
-      businessOf(data, caller).subscriptions[subscription._id] = subscription
-      return subscription
+    const now = nowIso()
+    const subscription = buildSubscription({
+      _id: newObjectId(),
+      package_id: input.package_id,
+      email: input.email,
+      phone_no: input.phone_no,
+      status: 'created',
+      package: caller.packages.find((pkg) => pkg._id === input.package_id)!,
+      payment_links: [],
+      created_at: now,
+      updated_at: now,
     })
-    return success(record)
+    this.store.insert('subscriptions', caller, subscription)
+    return success(subscription)
   }
 
   private getSubscription({ caller, id }: RequestContext): Reply {
-    const subscription = ownRecord(this.readBusiness(caller)?.subscriptions, id)
+    const subscription = this.store.get('subscriptions', caller, id)
     if (!subscription) throw subscriptionNotFound()
     return success(subscription)
   }
 
   private listSubscriptions(context: RequestContext): Reply {
-    const subscriptions = Object.values(this.readBusiness(context.caller)?.subscriptions ?? {})
-    return success(paginate(subscriptions.reverse(), context))
+    return success(
+      paginate(context, (offset, limit) => this.store.page('subscriptions', context.caller, offset, limit)),
+    )
   }
 
   /** Sets the fields sent; `updated_at` moves only when something changed (as Eloquent does). */
-  private async updateSubscription({ caller, id, body }: RequestContext): Promise<Reply> {
-    if (!ownRecord(this.readBusiness(caller)?.subscriptions, id)) throw subscriptionNotFound()
+  private updateSubscription({ caller, id, body }: RequestContext): Reply {
+    if (!this.store.get('subscriptions', caller, id)) throw subscriptionNotFound()
     const changes = valid(checkSubscriptionChanges(body))
-    const updated = await this.store.mutate((data) => {
-      const subscriptions = businessOf(data, caller).subscriptions
-      const current = ownRecord(subscriptions, id)
+    const updated = this.store.write(() => {
+      const current = this.store.get('subscriptions', caller, id)
       if (!current) return undefined
       const next = buildSubscription({ ...current, ...changes })
       const unchanged = (['email', 'phone_no', 'status'] as const).every(
         (field) => next[field] === current[field],
       )
       if (unchanged) return current
-      subscriptions[id] = { ...next, updated_at: laterIso(current.updated_at) }
-      return subscriptions[id]
+      const changed = { ...next, updated_at: laterIso(current.updated_at) }
+      this.store.replace('subscriptions', caller, changed)
+      return changed
     })
     if (!updated) throw subscriptionNotFound()
     return success(updated)
   }
 
-  private async deleteSubscription({ caller, id }: RequestContext): Promise<Reply> {
-    if (!ownRecord(this.readBusiness(caller)?.subscriptions, id)) throw subscriptionNotFound()
-    const deleted = await this.store.mutate((data) => removeFrom(businessOf(data, caller).subscriptions, id))
-    if (!deleted) throw subscriptionNotFound()
+  private deleteSubscription({ caller, id }: RequestContext): Reply {
+    if (!this.store.remove('subscriptions', caller, id)) throw subscriptionNotFound()
     return success(null)
   }
 }

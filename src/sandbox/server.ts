@@ -1,12 +1,12 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { LockTimeoutError } from '../config/lock.js'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
+import type { Notice } from './legacy.js'
 import { laterIso, type PackageRecord, type PaymentLinkRecord } from './records.js'
-import { type Caller, HttpError, ownRecord, type Reply, SandboxRoutes } from './routes.js'
+import { type Caller, HttpError, type Reply, SandboxRoutes } from './routes.js'
 import type { RequestBody } from './rules.js'
-import { SandboxStore, StoreCorruptError } from './store.js'
+import { SandboxStore, StoreBusyError, StoreCorruptError, StoreVersionError, setAside } from './store.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -31,6 +31,10 @@ export interface RunningSandbox {
   keys: string[]
   /** The seeded packages of each key's business. */
   packages: Record<string, PackageRecord[]>
+  /** The database file. */
+  database: string
+  /** What opening the store did that a person should hear of (an import of an old store). */
+  notices: Notice[]
   /** Stops accepting, closes idle keep-alive sockets, resolves once every connection is closed. */
   close(): Promise<void>
 }
@@ -98,8 +102,10 @@ function errorReply(error: unknown): Reply {
   if (error instanceof HttpError) {
     return { status: error.status, body: { message: error.message, ...error.extra }, headers: error.headers }
   }
-  if (error instanceof StoreCorruptError) return { status: 500, body: { message: error.message } }
-  if (error instanceof LockTimeoutError) {
+  if (error instanceof StoreCorruptError || error instanceof StoreVersionError) {
+    return { status: 500, body: { message: error.message } }
+  }
+  if (error instanceof StoreBusyError) {
     return {
       status: 503,
       body: { message: 'The sandbox store is busy; try again.' },
@@ -242,19 +248,47 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     if (!/^\S+$/.test(key))
       throw new TypeError('A sandbox API key must be non-empty and contain no whitespace.')
   }
-  const sandbox = new SandboxServer(new SandboxStore(dir), keys, options.checkoutOrigin)
-  await sandbox.listen(host, port)
+  const store = new SandboxStore(dir)
+  const sandbox = new SandboxServer(store, keys, options.checkoutOrigin)
+  try {
+    await sandbox.listen(host, port)
+  } catch (error) {
+    store.close()
+    throw error
+  }
   return {
     baseUrl: sandbox.baseUrl,
     keys,
     packages: Object.fromEntries(keys.map((key) => [key, listPackages(key)])),
-    close: () => sandbox.close(),
+    database: store.file,
+    notices: store.notices,
+    close: async () => {
+      await sandbox.close()
+      store.close()
+    },
   }
 }
 
-/** Empties the store in `dir`, also when its file is corrupt. */
-export function resetSandbox(dir: string): void {
-  new SandboxStore(dir).reset()
+/**
+ * Empties the store in `dir`. A store that cannot be opened (corrupt, or from a newer pay) is set
+ * aside first, never deleted: returns where it was kept.
+ */
+export function resetSandbox(dir: string): { keptAs?: string } {
+  let store: SandboxStore
+  let keptAs: string | undefined
+  try {
+    store = new SandboxStore(dir)
+  } catch (error) {
+    if (!(error instanceof StoreCorruptError || error instanceof StoreVersionError)) throw error
+    keptAs = setAside(dir)
+    store = new SandboxStore(dir)
+  }
+  try {
+    store.empty()
+  } finally {
+    store.close()
+  }
+  return { keptAs }
 }
 
 /**
@@ -262,14 +296,17 @@ export function resetSandbox(dir: string): void {
  * record, or undefined when no business has that link. Paying a paid link changes nothing.
  */
 export function markLinkPaid(dir: string, linkId: string): PaymentLinkRecord | undefined {
-  return new SandboxStore(dir).mutateSync((data) => {
-    for (const business of Object.values(data.businesses)) {
-      const link = ownRecord(business.payment_links, linkId)
-      if (!link) continue
-      if (link.paid) return link
-      business.payment_links[linkId] = { ...link, paid: true, updated_at: laterIso(link.updated_at) }
-      return business.payment_links[linkId]
-    }
-    return undefined
-  })
+  const store = new SandboxStore(dir)
+  try {
+    return payLink(store, linkId)
+  } finally {
+    store.close()
+  }
+}
+
+/** Sets `paid` on a link (and moves `updated_at`) unless it is paid already. */
+function payLink(store: SandboxStore, linkId: string): PaymentLinkRecord | undefined {
+  return store.changeLink(linkId, (link) =>
+    link.paid ? link : { ...link, paid: true, updated_at: laterIso(link.updated_at) },
+  )?.after
 }

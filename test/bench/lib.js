@@ -256,7 +256,7 @@ export function machine() {
 }
 
 /**
- * A copy of the built pay (bin/run.js, dist/, package.json, manifest; node_modules linked) in
+ * A copy of the built pay (bin/run.js and loader.js, dist/, package.json, manifest; node_modules linked) in
  * this run's temp dir, so that a `npm run build` in the work tree during the benchmark neither
  * breaks it nor mixes two builds in one table. Returns the copy's bin/run.js.
  */
@@ -266,7 +266,9 @@ export function snapshotPay() {
   }
   const dir = tempDir('pay')
   fs.mkdirSync(path.join(dir, 'bin'))
-  fs.copyFileSync(PAY, path.join(dir, 'bin/run.js'))
+  // bin/run.js and the start-up loader beside it (as package.json's "files" ships them).
+  for (const file of ['run.js', 'loader.js'])
+    fs.copyFileSync(path.join(ROOT, 'bin', file), path.join(dir, 'bin', file))
   fs.cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true })
   for (const file of ['package.json', 'oclif.manifest.json']) {
     fs.copyFileSync(path.join(ROOT, file), path.join(dir, file))

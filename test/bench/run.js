@@ -5,11 +5,12 @@
  *
  *   npm run build && npm run bench
  *   npm run bench -- --quick           fewer runs, to check the harness
- *   npm run bench -- --only get,list   some of: get, version, list, cancel
+ *   npm run bench -- --only get,list   some of: get, version, list, cancel, jq
  *   BENCH_SKIP_NODE_VERSIONS=1         no Node 22/24 rows (they install node from npm once)
  *   BENCH_NO_HYPERFINE=1 / BENCH_NO_GNU_TIME=1   use the node fallbacks
  *
- * One file per measurement: bench-get.js, bench-version.js, bench-list.js, bench-cancel.js; the
+ * One file per measurement: bench-get.js, bench-version.js, bench-list.js, bench-cancel.js,
+ * bench-jq.js; the
  * clients pay is compared with: minimal-*.mjs; the server: fixture-server.js (fixed answers) or
  * the sandbox itself (bulk cancel). Downloads (Stripe CLI, node 22/24) go to test/bench/.cache/.
  */
@@ -18,11 +19,18 @@ import os from 'node:os'
 import path from 'node:path'
 import { benchCancel } from './bench-cancel.js'
 import { benchGet } from './bench-get.js'
+import { benchJq } from './bench-jq.js'
 import { benchList } from './bench-list.js'
 import { benchVersion } from './bench-version.js'
 import { BENCH, DROPPED_ENV, HYPERFINE, log, machine, QUICK, snapshotPay } from './lib.js'
 
-const MEASUREMENTS = { get: benchGet, version: benchVersion, list: benchList, cancel: benchCancel }
+const MEASUREMENTS = {
+  get: benchGet,
+  version: benchVersion,
+  list: benchList,
+  cancel: benchCancel,
+  jq: benchJq,
+}
 
 const onlyIndex = process.argv.indexOf('--only')
 const only = onlyIndex === -1 ? Object.keys(MEASUREMENTS) : process.argv[onlyIndex + 1].split(',')

@@ -45,7 +45,13 @@ export function tempDir(prefix = 'pay-test-'): string {
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('PAY_') && value !== undefined && key !== 'NO_COLOR' && key !== 'FORCE_COLOR')
+    if (
+      !key.startsWith('PAY_') &&
+      value !== undefined &&
+      key !== 'NO_COLOR' &&
+      key !== 'FORCE_COLOR' &&
+      key !== 'BROWSER'
+    )
       env[key] = value
   }
   env.PAY_CONFIG_DIR ??= tempDir('pay-config-')

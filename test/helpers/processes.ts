@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { build } from 'esbuild'
-import { tempDir } from './cli.js'
+import { ROOT, tempDir } from './cli.js'
 import type { Json } from './links.js'
 
 /**
@@ -11,10 +12,17 @@ import type { Json } from './links.js'
  * and killed at the end of each test (`afterEach(killStarted)`).
  */
 
-/** Bundles a source file (`test/helpers/sandbox-main.ts`) into a runnable .mjs in a temp dir. */
+/**
+ * Bundles a source file (`test/helpers/sandbox-main.ts`) into a runnable .mjs in a temp dir. The
+ * native libsql stays outside, found through a node_modules link to pay's own, as the built pay
+ * finds it.
+ */
 export async function bundleEntry(entry: string): Promise<{ file: string; inputs: string[] }> {
-  const file = path.join(tempDir('pay-bundle-'), `${path.basename(entry, '.ts')}.mjs`)
+  const dir = tempDir('pay-bundle-')
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
+  const file = path.join(dir, `${path.basename(entry, '.ts')}.mjs`)
   const result = await build({
+    external: ['libsql'],
     entryPoints: [path.resolve(entry)],
     bundle: true,
     platform: 'node',

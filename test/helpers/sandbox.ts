@@ -1,6 +1,11 @@
 import http from 'node:http'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import type Libsql from 'libsql'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
+import type { LegacyStore } from '../../src/sandbox/legacy.js'
 import { markLinkPaid, type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
+import { SandboxStore, STORE_FILE } from '../../src/sandbox/store.js'
 import { tempDir } from './cli.js'
 
 /**
@@ -149,3 +154,42 @@ export function rawRequest(
     }
   })
 }
+
+const libsql = () => createRequire(import.meta.url)('libsql') as typeof Libsql
+
+/** Sets the schema version of a sandbox database, as a later pay would have left it. */
+export function setUserVersion(file: string, version: number): void {
+  const db = new (libsql())(file)
+  try {
+    db.exec(`PRAGMA user_version = ${version}`)
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * What the sandbox in `dir` holds, in the shape of pay 0.1's store.json
+ * (`{format, version, businesses: {<sha256 of key>: {business_id, tokenizations, payment_links,
+ * subscriptions}}}`, records keyed by _id in creation order): for tests that look at the store
+ * itself. The database must pass SQLite's integrity check first.
+ */
+export function readStore(dir: string): LegacyStore {
+  const db = new (libsql())(path.join(dir, STORE_FILE))
+  try {
+    const check = db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]
+    if (check.length !== 1 || check[0].integrity_check !== 'ok') {
+      throw new Error(`the sandbox store in ${dir} fails its integrity check: ${JSON.stringify(check)}`)
+    }
+  } finally {
+    db.close()
+  }
+  const store = new SandboxStore(dir)
+  try {
+    return store.snapshot()
+  } finally {
+    store.close()
+  }
+}
+
+/** readStore as text, to compare the whole store before and after. */
+export const storeText = (dir: string): string => JSON.stringify(readStore(dir))

@@ -1,11 +1,13 @@
 import fs from 'node:fs'
+import { Flags } from '@oclif/core'
 import type { LinkInput } from '../../api/types.js'
 import { createLinksFromCsv } from '../../bulk/create.js'
 import { reportOptions } from '../../bulk/report.js'
 import { BaseCommand } from '../../cli/base-command.js'
+import { showInBrowser } from '../../cli/browser.js'
 import { createFlags, fromCsvFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
-import { checkAmountDigits, LINK_FIELDS, LINK_VIEW } from '../../resources/links.js'
+import { checkAmountDigits, LINK_FIELDS, LINK_VIEW, paymentUrlOf } from '../../resources/links.js'
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Create a payment link'
@@ -20,11 +22,21 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     '<%= config.bin %> links create --email jane@example.com --currency EUR --amount 25.50 --title "Invoice 1042"',
     '<%= config.bin %> links create --email jane@example.com --currency EUR --amount 99 --title "Deposit" --reference ORDER-7 --send-email',
     '<%= config.bin %> -p sandbox links create --email test@example.com --currency USD --amount 10 --title Test --json',
+    '<%= config.bin %> links create --email jane@example.com --currency EUR --amount 25.50 --title "Invoice 1042" --open',
     '<%= config.bin %> links create --from-csv invoices.csv --report invoices-report.csv',
     '<%= config.bin %> links create --from-csv invoices.csv --resume invoices-report.csv',
   ]
 
-  static flags = { ...LINK_FIELDS.flags, ...createFlags, ...fromCsvFlags, ...outputFlags }
+  static flags = {
+    ...LINK_FIELDS.flags,
+    ...createFlags,
+    open: Flags.boolean({
+      description: 'Open the payment page in the browser once the link is created.',
+      exclusive: ['from-csv'],
+    }),
+    ...fromCsvFlags,
+    ...outputFlags,
+  }
 
   async run(): Promise<void> {
     if (this.flags['from-csv'] !== undefined) return this.fromCsv(this.flags['from-csv'])
@@ -39,6 +51,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
       idempotencyKey: this.flags['idempotency-key'],
     })
     this.out.record(link, LINK_VIEW)
+    if (this.flags.open) await showInBrowser(this.out, paymentUrlOf(link))
   }
 
   private async fromCsv(source: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
-import { findRecords } from '../../resources/filters.js'
+import { walkRecords } from '../../resources/filters.js'
 import { LINK_FILTER_FLAGS, LINK_VIEW, linkFilter } from '../../resources/links.js'
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
@@ -23,8 +23,8 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
   async run(): Promise<void> {
     const match = linkFilter(this.flags)
     const { api } = await this.api()
-    const found = await findRecords(api.linkPages(), match, this.listScope())
-    this.out.list(found.items, LINK_VIEW)
-    this.out.listNotes(found, LINK_VIEW)
+    const found = walkRecords(api.linkPages(), match, this.listScope())
+    await this.out.listFrom(found.batches, LINK_VIEW)
+    this.out.listNotes(found.outcome(), LINK_VIEW)
   }
 }

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
-import { findRecords } from '../../resources/filters.js'
+import { walkRecords } from '../../resources/filters.js'
 import {
   SUBSCRIPTION_FILTER_FLAGS,
   SUBSCRIPTION_VIEW,
@@ -26,8 +26,8 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
   async run(): Promise<void> {
     const match = subscriptionFilter(this.flags)
     const { api } = await this.api()
-    const found = await findRecords(api.subscriptionPages(), match, this.listScope())
-    this.out.list(found.items, SUBSCRIPTION_VIEW)
-    this.out.listNotes(found, SUBSCRIPTION_VIEW)
+    const found = walkRecords(api.subscriptionPages(), match, this.listScope())
+    await this.out.listFrom(found.batches, SUBSCRIPTION_VIEW)
+    this.out.listNotes(found.outcome(), SUBSCRIPTION_VIEW)
   }
 }

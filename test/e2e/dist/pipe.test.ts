@@ -23,6 +23,10 @@ describe('a reader that closes the pipe early', () => {
   for (const args of [
     ['links', 'list'],
     ['links', 'list', '--json'],
+    ['links', 'list', '--jsonl'],
+    ['links', 'list', '--jq', '.[]._id'],
+    ['api', '/payment-links'],
+    ['api', '/payment-links', '--paginate', '--jq', '.[]'],
   ]) {
     test(`pay ${args.join(' ')} | head -c 100`, async () => {
       const child = spawn(process.execPath, [BIN, ...args], {

@@ -83,9 +83,11 @@ describe('every command in oclif.manifest.json', () => {
       expect(command.examples?.length ?? 0).toBeGreaterThan(0)
       for (const example of command.examples ?? []) {
         const text = typeof example === 'string' ? example : example.command
-        // The command itself, possibly at the end of a pipeline.
+        // The command itself, possibly at the end of a pipeline or after an environment variable.
         expect(text).toMatch(
-          new RegExp(`(^|\\| )<%= config.bin %> (-p \\S+ )?${command.id.replace(/:/g, ' ')}\\b`),
+          new RegExp(
+            `(^|\\| )([A-Z_]+=\\S+ )?<%= config.bin %> (-p \\S+ )?${command.id.replace(/:/g, ' ')}\\b`,
+          ),
         )
       }
     },

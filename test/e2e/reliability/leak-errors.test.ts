@@ -83,6 +83,11 @@ describe('the key never leaks', () => {
         response.writeHead(500, { 'content-type': 'application/json' })
         response.end(`"${CUT_FILLER}\\u0073${key(request).slice(1)} trailing words"`)
       }),
+      // A 200 whose record holds the key in \u escapes: printed data must not reveal it either.
+      escapedRecord: await faulty((request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(`{"data":{"_id":"lnk_1","title":"\\u0073${key(request).slice(1)}"}}`)
+      }),
       redirect: await faulty((request, response) => {
         response.writeHead(302, { location: `https://elsewhere.example/login?key=${key(request)}` })
         response.end()
@@ -236,6 +241,62 @@ describe('the key never leaks', () => {
         env: leakEnv(servers.redirect),
         code: 6,
       }),
+      // pay api prints bodies and, with -i, the status line and headers: all of them echoing the key.
+      ...inModes({
+        label: 'api -i 401 echoing the key',
+        args: ['api', '/payment-links/lnk_1', '-i'],
+        env: leakEnv(servers.unauthorized),
+        code: 4,
+      }),
+      ...inModes({
+        label: 'api -i POST 422 echoing the key',
+        args: ['api', '/payment-links', '-f', 'title=T', '-i'],
+        env: leakEnv(servers.invalid),
+        code: 3,
+      }),
+      ...inModes({
+        label: 'api --paginate -i 503 echoing the key',
+        args: ['api', '/payment-links', '--paginate', '-i', '--jq', '.'],
+        env: leakEnv(servers.unavailable),
+        code: 6,
+      }),
+      { label: 'api 500 text cut mid-key', args: ['api', '/x', '-i'], env: leakEnv(servers.text), code: 6 },
+      {
+        label: 'api 502 HTML title',
+        args: ['api', '/x', '--debug'],
+        env: leakEnv(servers.htmlTitle),
+        code: 6,
+      },
+      ...inModes({
+        label: 'api 500 JSON string, escaped key',
+        args: ['api', '/x', '--jq', '.'],
+        env: leakEnv(servers.jsonString),
+        code: 6,
+      }),
+      ...inModes({
+        label: 'api of a record holding the escaped key',
+        args: ['api', '/payment-links/lnk_1'],
+        env: leakEnv(servers.escapedRecord),
+        code: 0,
+      }),
+      ...inModes({
+        label: 'links get --jq of a record holding the escaped key',
+        args: [...GET, '--jq', '.title'],
+        env: leakEnv(servers.escapedRecord),
+        code: 0,
+      }),
+      {
+        label: 'api 302 to a URL holding the key',
+        args: ['api', '/x', '-i'],
+        env: leakEnv(servers.redirect),
+        code: 6,
+      },
+      {
+        label: 'api refused Authorization header holding the key',
+        args: ['api', '/x', '-H', `Authorization: Bearer ${CANARY}`, '--debug'],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 2,
+      },
       // timeouts, refused and cut-off connections
       { label: 'timeout', args: [...GET, '--timeout', '1'], env: leakEnv(servers.hang), code: 6 },
       {
@@ -403,7 +464,7 @@ describe('the key never leaks', () => {
     const scanned = scanFiles((file) => file.endsWith('inject-crash.cjs'))
     const under = (dir: string) => scanned.filter((file) => file.startsWith(`${dir}${path.sep}`))
     // The files the runs are known to write were there to be scanned.
-    expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.json')
+    expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.db')
     expect(under(dirs.reports).length).toBe(2)
     if (!(process.versions.node.split('.').map(Number)[0] >= 22)) {
       expect(under(path.join(dirs.cache, 'pay')).some((file) => /v8-.*\.bin$/.test(file))).toBe(true)

@@ -32,7 +32,7 @@ describe('the key never leaks', () => {
     const stored = JSON.parse(fs.readFileSync(path.join(dirs.config, 'config.json'), 'utf8'))
     expect(stored.profiles.live.api_key).toBe(CANARY) // the one file allowed to hold it
 
-    const links = await Promise.all(Array.from({ length: 10 }, seedLink))
+    const links = await Promise.all(Array.from({ length: 12 }, seedLink))
     const subs = await Promise.all(Array.from({ length: 10 }, seedSub))
     const id = (list: { _id: string }[]) => list.shift()!._id
     const perMode = (make: (mode: string) => LeakCase): LeakCase[] =>
@@ -87,6 +87,41 @@ describe('the key never leaks', () => {
         code: 0,
       })),
       ...perMode(() => ({ label: 'subs delete', args: ['subs', 'delete', id(subs), '--yes'], code: 0 })),
+      // Scripting: pay api (a GET, a POST, --paginate, -i) and --jq / --jsonl.
+      ...inModes({ label: 'api GET -i', args: ['api', '/payment-links', '-i'], code: 0 }),
+      ...inModes({
+        label: 'api POST',
+        args: [
+          'api',
+          '/payment-links',
+          '-f',
+          'email=a@b.co',
+          '-f',
+          'currency=EUR',
+          '-f',
+          'amount=1',
+          '-f',
+          'title=T',
+        ],
+        code: 0,
+      }),
+      ...inModes({
+        label: 'api --paginate --jq',
+        args: ['api', '/payment-links', '--paginate', '--jq', 'length'],
+        code: 0,
+      }),
+      ...inModes({ label: 'links list --jq', args: ['links', 'list', '--all', '--jq', '.[]._id'], code: 0 }),
+      ...inModes({ label: 'links list --jsonl', args: ['links', 'list', '--all', '--jsonl'], code: 0 }),
+      ...perMode(() => ({
+        label: 'links get --jq',
+        args: ['links', 'get', id(links), '--jq', '.title'],
+        code: 0,
+      })),
+      ...inModes({
+        label: 'subs list --jsonl --jq',
+        args: ['subs', 'list', '--jsonl', '--jq', '.package.name'],
+        code: 0,
+      }),
       ...inModes({ label: 'profiles list', args: ['profiles', 'list'], code: 0 }),
       ...inModes({ label: 'profiles show', args: ['profiles', 'show', 'live'], code: 0 }),
       // PAY_API_KEY over a profile: pay says so, with the key redacted.
@@ -142,7 +177,7 @@ describe('the key never leaks', () => {
     const scanned = scanFiles((file) => file.endsWith('inject-crash.cjs'))
     const under = (dir: string) => scanned.filter((file) => file.startsWith(`${dir}${path.sep}`))
     // The files the runs are known to write were there to be scanned.
-    expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.json')
+    expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.db')
     expect(under(dirs.data)).toContain(path.join(dirs.data, 'pay', 'journal.jsonl'))
     expect(under(dirs.reports).length).toBe(2)
     if (!(process.versions.node.split('.').map(Number)[0] >= 22)) {

@@ -1,8 +1,6 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Json } from '../../helpers/links.js'
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { readStore, startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { closeTerminals, startTestTerminal } from '../../helpers/terminal.js'
 
 /** `pay token create` in a real terminal: the missing required flags are asked for. */
@@ -20,7 +18,7 @@ afterAll(async () => {
 
 /** The tokenizations the sandbox stored (the service has no endpoint to read them back). */
 function storedTokenizations(): Json[] {
-  const store = JSON.parse(fs.readFileSync(path.join(sandbox.dir, 'store.json'), 'utf8'))
+  const store = readStore(sandbox.dir)
   return Object.values(store.businesses as Record<string, Json>).flatMap((business) =>
     Object.values(business.tokenizations),
   )

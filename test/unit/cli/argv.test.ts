@@ -19,6 +19,22 @@ describe('moveLeadingGlobalFlags', () => {
     ])
   })
 
+  it('moves --jq and its expression, and --jsonl, as it moves --json', () => {
+    expect(moveLeadingGlobalFlags(['--jq', '.[]._id', '--jsonl', 'links', 'list'])).toEqual([
+      'links',
+      'list',
+      '--jq',
+      '.[]._id',
+      '--jsonl',
+    ])
+    expect(moveLeadingGlobalFlags(['--jq=.title', 'links', 'get', 'x'])).toEqual([
+      'links',
+      'get',
+      'x',
+      '--jq=.title',
+    ])
+  })
+
   it('keeps them before a `--` separator, and leaves everything else alone', () => {
     expect(moveLeadingGlobalFlags(['--debug', 'subs', 'cancel', '--', '-x'])).toEqual([
       'subs',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ListPage } from '../../../src/api/types.js'
-import { findRecords } from '../../../src/resources/filters.js'
+import { walkRecords } from '../../../src/resources/filters.js'
 import { subscriptionFilter } from '../../../src/resources/subscriptions.js'
 
 /** Pages of `size` records numbered from 0; counts the pages read. */
@@ -21,7 +21,15 @@ function pagesOf(total: number, size: number) {
 
 const ids = (items: { _id?: unknown }[]) => items.map((item) => item._id)
 
-describe('findRecords', () => {
+/** The whole of a walk: its records in one array, and its outcome. */
+async function findRecords(...args: Parameters<typeof walkRecords>) {
+  const walk = walkRecords(...args)
+  const items: Record<string, unknown>[] = []
+  for await (const batch of walk.batches) items.push(...batch)
+  return { ...walk.outcome(), items }
+}
+
+describe('walkRecords', () => {
   it('without a filter reads only the first page, and says more exist', async () => {
     const { pages, read } = pagesOf(120, 50)
     const found = await findRecords(pages, undefined, { all: false, limitGiven: false })
@@ -80,5 +88,21 @@ describe('findRecords', () => {
     expect([found.items.length, found.more, read.pages]).toEqual([30, 'limit', 1])
     const everything = await findRecords(pagesOf(120, 50).pages, undefined, { all: true, limitGiven: false })
     expect([everything.items.length, everything.more, everything.pages]).toEqual([120, undefined, 3])
+  })
+
+  it('gives the matches of each page as one batch, and reads the next page only once a batch is taken', async () => {
+    const { pages, read } = pagesOf(120, 50)
+    const walk = walkRecords(pages, subscriptionFilter({ status: 'created' }), {
+      all: true,
+      limitGiven: false,
+    })
+    const seen: number[][] = []
+    for await (const batch of walk.batches) seen.push([batch.length, read.pages])
+    expect(seen).toEqual([
+      [45, 1],
+      [45, 2],
+      [18, 3],
+    ])
+    expect(walk.outcome()).toEqual({ shown: 108, more: undefined, pages: 3, scanned: 120, filtered: true })
   })
 })

@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listPackages, MAX_BODY_BYTES } from '../../../src/sandbox/server.js'
 import { type Json, LINK_TEXT_FIELDS } from '../../helpers/links.js'
@@ -8,6 +6,7 @@ import {
   KEY_A,
   rawRequest,
   startTestSandbox,
+  storeText,
   type TestSandbox,
   VALID_LINK,
   VALID_TOKEN,
@@ -220,7 +219,7 @@ describe('bad bodies on every endpoint that takes one', () => {
         'text/plain',
       )
 
-      const before = fs.readFileSync(path.join(t.dir, 'store.json'), 'utf8')
+      const before = storeText(t.dir)
       const expected: Record<string, [number, Json]> = {}
       const actual: Record<string, [number, Json]> = {}
       for (const c of cases) {
@@ -230,7 +229,7 @@ describe('bad bodies on every endpoint that takes one', () => {
       }
       expect(actual).toEqual(expected)
       expect(Object.keys(actual)).toHaveLength(cases.length) // labels are unique
-      expect(fs.readFileSync(path.join(t.dir, 'store.json'), 'utf8')).toBe(before)
+      expect(storeText(t.dir)).toBe(before)
       expect((await t.a.call(endpoint.method, route, endpoint.valid())).status).toBe(200)
     },
   )

@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listPackages } from '../../../src/sandbox/server.js'
 import type { Json } from '../../helpers/links.js'
@@ -9,6 +7,7 @@ import {
   KEY_B,
   rawRequest,
   startTestSandbox,
+  storeText,
   type TestSandbox,
   VALID_LINK,
 } from '../../helpers/sandbox.js'
@@ -23,7 +22,6 @@ describe('isolation on every endpoint', () => {
     B: { links: [] as string[], subs: [] as string[] },
   }
   const packagesOf = (key: string) => listPackages(key).map((pkg) => pkg._id)
-  const storeText = () => fs.readFileSync(path.join(t.dir, 'store.json'), 'utf8')
 
   beforeAll(async () => {
     t = await startTestSandbox()
@@ -73,13 +71,13 @@ describe('isolation on every endpoint', () => {
     'B: %s of each of A’s records answers as for an id nobody has, and the store is byte-for-byte unchanged',
     async (_label, method, kind, body, notFound) => {
       const prefix = kind === 'links' ? '/payment-links' : '/subscriptions'
-      const before = storeText()
+      const before = storeText(t.dir)
       const answersOfA = await Promise.all(ids.A[kind].map((id) => t.a.call('GET', `${prefix}/${id}`)))
       for (const id of [...ids.A[kind], NOBODYS_ID]) {
         const answer = await t.b.call(method, `${prefix}/${id}`, body)
         expect([id, answer.status, answer.json]).toEqual([id, 404, notFound])
       }
-      expect(storeText()).toBe(before)
+      expect(storeText(t.dir)).toBe(before)
       const answersAfter = await Promise.all(ids.A[kind].map((id) => t.a.call('GET', `${prefix}/${id}`)))
       expect(answersAfter.map((answer) => JSON.stringify(answer.json.data))).toEqual(
         answersOfA.map((answer) => JSON.stringify(answer.json.data)),
@@ -118,7 +116,7 @@ describe('isolation on every endpoint', () => {
   })
 
   it('B subscribing to A’s package gets the unknown package_id answer (422), and nothing is stored', async () => {
-    const before = storeText()
+    const before = storeText(t.dir)
     for (const packageId of [...packagesOf(KEY_A), NOBODYS_ID]) {
       const answer = await t.b.call('POST', '/subscriptions', {
         package_id: packageId,
@@ -130,7 +128,7 @@ describe('isolation on every endpoint', () => {
         invalid({ package_id: ['The selected package_id is invalid.'] }),
       ])
     }
-    expect(storeText()).toBe(before)
+    expect(storeText(t.dir)).toBe(before)
   })
 })
 

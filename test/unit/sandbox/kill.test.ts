@@ -1,11 +1,9 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listPackages } from '../../../src/sandbox/server.js'
 import type { Json } from '../../helpers/links.js'
 import { exited, killStarted } from '../../helpers/processes.js'
-import { clientFor, KEY_A, KEY_B, tempDir, VALID_TOKEN } from '../../helpers/sandbox.js'
+import { clientFor, KEY_A, KEY_B, storeText, tempDir, VALID_TOKEN } from '../../helpers/sandbox.js'
 import {
   isChangeOf,
   isNewLink,
@@ -201,8 +199,8 @@ describe('kill -9', () => {
       expect(outcome.unanswered, context).toBe(KILL_WORKERS) // every worker was cut off by the kill
       acknowledged += outcome.acknowledged
 
-      // The file a restart reads is whole (a temp file of a killed write may be left beside it).
-      const text = fs.readFileSync(path.join(dir, 'store.json'), 'utf8')
+      // The store a restart reads is whole (SQLite's integrity check passes).
+      const text = storeText(dir)
       expect(JSON.parse(text), context).toMatchObject({ format: 'pay-sandbox-store', version: 1 })
 
       sandbox = await startMain(dir)

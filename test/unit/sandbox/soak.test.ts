@@ -1,12 +1,18 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keyHash } from '../../../src/sandbox/business.js'
 import { listPackages } from '../../../src/sandbox/server.js'
 import type { Json } from '../../helpers/links.js'
 import { exited, killStarted } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A, KEY_B, tempDir, VALID_TOKEN } from '../../helpers/sandbox.js'
+import {
+  type Client,
+  clientFor,
+  KEY_A,
+  KEY_B,
+  readStore,
+  tempDir,
+  VALID_TOKEN,
+} from '../../helpers/sandbox.js'
 import {
   isChangeOf,
   isNewLink,
@@ -372,11 +378,11 @@ describe('soak', () => {
       }
       expect(mismatches.slice(0, 20)).toEqual([])
 
-      // Tokenizations have no read endpoint: the store file must hold each one as answered.
+      // Tokenizations have no read endpoint: the store must hold each one as answered.
       sandbox.child.kill('SIGTERM')
       await exited(sandbox.child)
       expect(sandbox.child.exitCode).toBe(0)
-      const stored = JSON.parse(fs.readFileSync(path.join(dir, 'store.json'), 'utf8'))
+      const stored = readStore(dir)
       for (const business of businesses) {
         const own = stored.businesses[keyHash(business.key)]
         expect(own.tokenizations).toStrictEqual(Object.fromEntries(business.tokenizations))

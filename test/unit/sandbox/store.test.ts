@@ -1,15 +1,19 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { keyHash } from '../../../src/sandbox/business.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../../src/sandbox/constants.js'
 import { markLinkPaid, resetSandbox, startSandbox } from '../../../src/sandbox/server.js'
 import {
   KEY_A,
   KEY_B,
+  readStore,
+  setUserVersion,
   startTestSandbox,
   type TestSandbox,
   tempDir,
   VALID_LINK,
+  VALID_TOKEN,
 } from '../../helpers/sandbox.js'
 
 const running: TestSandbox[] = []
@@ -42,19 +46,21 @@ describe('constants', () => {
 })
 
 describe('the store file', () => {
-  it('is created 0600 in a 0700 dir, and holds no raw key', async () => {
+  it('is created 0600 (with its WAL files) in a 0700 dir, and holds no raw key', async () => {
     const dir = path.join(tempDir(), 'nested', 'sandbox')
     const t = await start(dir)
     await t.a.call('POST', '/payment-links', VALID_LINK)
     await t.b.call('POST', '/payment-links', VALID_LINK)
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
-    const file = path.join(dir, 'store.json')
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
-    const text = fs.readFileSync(file, 'utf8')
-    expect(text).not.toContain(KEY_A)
-    expect(text).not.toContain(KEY_B)
-    expect(Object.keys(JSON.parse(text).businesses)).toHaveLength(2)
-    expect(fs.readdirSync(dir).sort()).toEqual(['store.json'])
+    expect(fs.readdirSync(dir).sort()).toEqual(['store.db', 'store.db-shm', 'store.db-wal'])
+    for (const name of fs.readdirSync(dir)) {
+      expect(fs.statSync(path.join(dir, name)).mode & 0o777, name).toBe(0o600)
+      const bytes = fs.readFileSync(path.join(dir, name))
+      expect(bytes.includes(KEY_A), name).toBe(false)
+      expect(bytes.includes(KEY_B), name).toBe(false)
+    }
+    expect(Object.keys(readStore(dir).businesses)).toHaveLength(2)
+    expect(t.sandbox.database).toBe(path.join(dir, 'store.db'))
   })
 
   it('keeps records across a restart', async () => {
@@ -65,32 +71,37 @@ describe('the store file', () => {
     expect((await second.a.call('GET', `/payment-links/${link._id}`)).json.data).toEqual(link)
   })
 
-  it('answers 500 naming a corrupt file, leaves it untouched, and reset repairs it', async () => {
-    const t = await start()
-    const file = path.join(t.dir, 'store.json')
-    fs.writeFileSync(file, '{"format": "pay-sandbox-store", "businesses": {')
-    for (const [method, route, body] of [
-      ['GET', '/payment-links', undefined],
-      ['POST', '/payment-links', VALID_LINK],
-    ] as const) {
-      const answer = await t.a.call(method, route, body)
-      expect(answer.status).toBe(500)
-      expect(answer.json.message).toContain(`The sandbox store ${file} is corrupt (not valid JSON`)
-      expect(answer.json.message).toContain('"pay sandbox reset" empties it.')
-    }
-    expect(() => markLinkPaid(t.dir, '000000000000000000000000')).toThrow(
-      `The sandbox store ${file} is corrupt`,
-    )
-    expect(fs.readFileSync(file, 'utf8')).toBe('{"format": "pay-sandbox-store", "businesses": {')
-    expect((await t.a.call('GET', '/_sandbox/health')).status).toBe(200)
+  it('refuses a file that is no database, naming it, leaves it untouched, and reset sets it aside', async () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'store.db')
+    const garbage = '{"format": "pay-sandbox-store", "businesses": {'.repeat(200)
+    fs.writeFileSync(file, garbage)
+    const message = `The sandbox store ${file} is corrupt (file is not a database). It was left untouched; "pay sandbox reset" sets it aside and starts an empty one.`
+    await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(message)
+    expect(() => markLinkPaid(dir, '000000000000000000000000')).toThrow(message)
+    expect(fs.readFileSync(file, 'utf8')).toBe(garbage)
 
-    fs.writeFileSync(file, '{"some": "other file"}')
-    expect((await t.a.call('GET', '/payment-links')).json.message).toContain('(not a pay sandbox store)')
-
-    resetSandbox(t.dir)
+    expect(resetSandbox(dir)).toEqual({ keptAs: `${file}.corrupt` })
+    expect(fs.readFileSync(`${file}.corrupt`, 'utf8')).toBe(garbage)
+    const t = await start(dir)
     const answer = await t.a.call('GET', '/payment-links')
     expect(answer.status).toBe(200)
     expect(answer.json.data.total).toBe(0)
+    expect((await t.a.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
+  })
+
+  it('refuses a database of a newer pay (a later schema version), and reset sets it aside', async () => {
+    const dir = tempDir()
+    const t = await start(dir)
+    await t.a.call('POST', '/payment-links', VALID_LINK)
+    await t.sandbox.close()
+    setUserVersion(path.join(dir, 'store.db'), 7)
+    await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(
+      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to 1).`,
+    )
+    expect(resetSandbox(dir).keptAs).toBe(path.join(dir, 'store.db.corrupt'))
+    const again = await start(dir)
+    expect((await again.a.call('GET', '/payment-links')).json.data.total).toBe(0)
   })
 })
 
@@ -105,6 +116,8 @@ describe('unexpected failures', () => {
     expect((await t.a.call('GET', '/_sandbox/health')).status).toBe(200)
     fs.mkdirSync(t.dir)
     expect((await t.a.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
+    // The new database is where the sandbox says it is, not a file that was deleted.
+    expect(readStore(t.dir).businesses[keyHash(KEY_A)].payment_links).not.toEqual({})
   })
 })
 
@@ -114,19 +127,21 @@ describe('resetSandbox', () => {
     const link = (await t.a.call('POST', '/payment-links', VALID_LINK)).json.data
     const packageId = t.sandbox.packages[KEY_A][0]._id
     await t.a.call('POST', '/subscriptions', { package_id: packageId, email: 'a@example.com' })
-    fs.writeFileSync(path.join(t.dir, 'store.json.999999.tmp'), 'left by a killed writer')
-    resetSandbox(t.dir)
+    await t.b.call('POST', '/tokenizations/create-token', VALID_TOKEN)
+    expect(resetSandbox(t.dir)).toEqual({ keptAs: undefined })
     expect((await t.a.call('GET', `/payment-links/${link._id}`)).status).toBe(404)
     expect((await t.a.call('GET', '/subscriptions')).json.data.total).toBe(0)
-    expect(fs.readdirSync(t.dir).sort()).toEqual(['store.json'])
+    expect(readStore(t.dir).businesses).toEqual({})
+    expect(fs.readdirSync(t.dir).filter((name) => !name.startsWith('store.db'))).toEqual([])
     const again = await t.a.call('POST', '/subscriptions', { package_id: packageId, email: 'a@example.com' })
     expect(again.status).toBe(200)
+    expect((await t.a.call('GET', '/subscriptions')).json.data.total).toBe(1)
   })
 
   it('creates a missing dir', () => {
     const dir = path.join(tempDir(), 'absent')
     resetSandbox(dir)
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'store.json'), 'utf8')).businesses).toEqual({})
+    expect(readStore(dir).businesses).toEqual({})
   })
 })
 

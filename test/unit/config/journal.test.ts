@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Journal, journalFile, readJournal } from '../../../src/journal/journal.js'
+import { Journal, journalFile, readJournal } from '../../../src/config/journal.js'
 import { changesFrom, sinceMoment } from '../../../src/resources/history.js'
 import { tempDir } from '../../helpers/cli.js'
 

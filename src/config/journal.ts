@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { ChangeLog, ChangeStart } from '../api/types.js'
 
 /**
  * The journal: every change pay sends (create, update, delete, cancel), appended to a local JSON
@@ -32,6 +31,25 @@ export interface JournalEntry {
   error?: string
   user: string
   terminal: boolean
+}
+
+/**
+ * A change about to be sent, as the API client describes it (the client's ChangeLog calls
+ * `intent`; config knows nothing of the client, so the shape is stated here).
+ */
+export interface ChangeIntent {
+  method: string
+  path: string
+  resource: string
+  id?: string
+  idempotencyKey?: string
+}
+
+/** How a change ended: its HTTP status, or the kind of failure. */
+export interface ChangeEnd {
+  status?: number
+  error?: string
+  id?: string
 }
 
 /** Who and where, the same for every change of one run. */
@@ -64,7 +82,7 @@ function osUser(): string {
   }
 }
 
-export class Journal implements ChangeLog {
+export class Journal {
   private readonly user = osUser()
   private failed = false
 
@@ -76,7 +94,7 @@ export class Journal implements ChangeLog {
   ) {}
 
   /** Writes the intent; returns what writes the outcome. */
-  intent(start: ChangeStart): (end: { status?: number; error?: string; id?: string }) => void {
+  intent(start: ChangeIntent): (end: ChangeEnd) => void {
     const change = randomUUID()
     const base = {
       change,

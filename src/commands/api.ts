@@ -1,0 +1,105 @@
+import { Args, Flags } from '@oclif/core'
+import { BaseCommand } from '../cli/base-command.js'
+import { jqFlag } from '../cli/flags.js'
+import { apiRequest, METHODS } from '../resources/api-request.js'
+
+export default class Api extends BaseCommand<typeof Api> {
+  static summary = 'Send any request to the service, as pay sends its own'
+  static description =
+    'Sends a request to PATH under the base URL of the profile, with its key, timeout, retries ' +
+    '(GET, PUT and DELETE only), redirect refusal and --debug trace, and prints the answer as JSON: ' +
+    'pretty on a terminal, compact when piped. The exit code is that of the status (a 404 exits 5, ' +
+    'and its body is still printed). A POST or PATCH carries an Idempotency-Key and is sent once. ' +
+    'Fields go into a JSON body (for a GET, into the query string): -f sends text, -F sends true, ' +
+    'false, null and numbers as such and reads @file (or @- for stdin). The key goes only to the ' +
+    "profile's base URL: a URL on another origin is refused, and no Authorization header can be given."
+
+  static examples = [
+    '<%= config.bin %> api /payment-links',
+    '<%= config.bin %> api /payment-links --paginate --jq ".[] | select(.paid) | ._id"',
+    '<%= config.bin %> api /payment-links -f email=jane@example.com -f currency=EUR -f amount=25.50 -f title="Invoice 1042"',
+    '<%= config.bin %> api -X PUT /subscriptions/65b2a0c2e4b0a1b2c3d4e5f6 -f status=cancel',
+    '<%= config.bin %> api -X POST /subscriptions --input subscription.json -i',
+    '<%= config.bin %> api /payment-links -X GET -F per_page=200 -F page=2',
+  ]
+
+  static fieldsAsSent = true
+
+  static args = {
+    path: Args.string({
+      description: 'Path under the base URL (/payment-links), with a query if any; or a URL on its origin.',
+      required: true,
+      ignoreStdin: true,
+    }),
+  }
+
+  static flags = {
+    method: Flags.string({
+      char: 'X',
+      description: `HTTP method: ${METHODS.join(', ')} (default: GET, or POST when fields or --input are given).`,
+    }),
+    'raw-field': Flags.string({
+      char: 'f',
+      description: 'A string field, key=value (key[sub]=value nests, key[]=value adds to a list).',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    field: Flags.string({
+      char: 'F',
+      description: 'A typed field, key=value: true, false, null and numbers as JSON; @file or @- reads text.',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    input: Flags.string({ description: 'A file holding the JSON body to send as it is; - for stdin.' }),
+    header: Flags.string({
+      char: 'H',
+      description: "An extra header, 'Name: value' (never Authorization).",
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    include: Flags.boolean({
+      char: 'i',
+      description: 'Print the status line and headers of the answer on stderr.',
+    }),
+    paginate: Flags.boolean({
+      description: 'Follow next_page_url and print the items of every page as one array.',
+    }),
+    ...jqFlag,
+  }
+
+  async run(): Promise<void> {
+    const request = await apiRequest(
+      {
+        path: this.args.path,
+        method: this.flags.method,
+        rawFields: this.flags['raw-field'],
+        fields: this.flags.field,
+        headers: this.flags.header,
+        input: this.flags.input,
+        paginate: this.flags.paginate,
+      },
+      this.io,
+    )
+    const { api } = await this.api()
+    if (this.flags.paginate) {
+      const items: unknown[] = []
+      for await (const page of api.rawPages(request.path, request.headers)) {
+        if (this.flags.include) this.out.responseHead(page.response)
+        if (page.error) {
+          if (page.json) this.out.document(page.json.value)
+          throw page.error
+        }
+        items.push(...(page.items ?? []))
+      }
+      this.out.document(items)
+      return
+    }
+    const answer = await api.request(request.method, request.path, {
+      body: request.body,
+      headers: request.headers,
+    })
+    if (this.flags.include) this.out.responseHead(answer.response)
+    if (answer.json) this.out.document(answer.json.value)
+    if (answer.error) throw answer.error
+  }
+}

@@ -1,0 +1,37 @@
+import { Args, Flags } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
+import { showInBrowser } from '../../cli/browser.js'
+import { paymentUrlOf } from '../../resources/links.js'
+
+export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
+  static summary = "Open a payment link's page in the browser"
+  static description =
+    'Prints the payment_url of the link on stdout and opens it in the browser: the BROWSER ' +
+    "command when set (the URL is added as its last argument), else the system's opener. " +
+    '--no-browser only prints it; --json prints {_id, payment_url}.'
+
+  static examples = [
+    '<%= config.bin %> links open 65a1f0c2e4b0a1b2c3d4e5f6',
+    '<%= config.bin %> links open 65a1f0c2e4b0a1b2c3d4e5f6 --no-browser',
+    'BROWSER=firefox <%= config.bin %> links open 65a1f0c2e4b0a1b2c3d4e5f6',
+  ]
+
+  static args = {
+    id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
+  }
+  static flags = {
+    browser: Flags.boolean({
+      description: 'Open the page in the browser (--no-browser: only print its URL).',
+      allowNo: true,
+      default: true,
+    }),
+  }
+
+  async run(): Promise<void> {
+    const { api } = await this.api()
+    const url = paymentUrlOf(await api.getLink(this.args.id))
+    if (this.flags.json) this.out.data({ _id: this.args.id, payment_url: url })
+    else this.io.stdout.write(`${url}\n`)
+    if (this.flags.browser) await showInBrowser(this.out, url)
+  }
+}

@@ -1,0 +1,56 @@
+import { Args, Flags } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
+import { PayError, usageError } from '../../errors.js'
+import { qrImageType, qrLines, writeQrImage } from '../../render/qr.js'
+import { paymentUrlOf } from '../../resources/links.js'
+
+export default class LinksQr extends BaseCommand<typeof LinksQr> {
+  static summary = "A payment link's page as a QR code"
+  static description =
+    'Draws the payment_url of the link as a QR code on the terminal, for the customer to scan, ' +
+    'with the URL under it; --output writes a PNG or SVG image instead (an existing file is ' +
+    'replaced only with --force). --json prints {_id, payment_url, output} and draws nothing.'
+
+  static examples = [
+    '<%= config.bin %> links qr 65a1f0c2e4b0a1b2c3d4e5f6',
+    '<%= config.bin %> links qr 65a1f0c2e4b0a1b2c3d4e5f6 --output invoice-1042.png',
+  ]
+
+  static args = {
+    id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
+  }
+  static flags = {
+    output: Flags.string({
+      char: 'o',
+      description: 'Write the QR code to this image file (.png or .svg) instead of the terminal.',
+      parse: async (file) => {
+        if (!qrImageType(file)) throw usageError(`${file} is not a .png or .svg file name.`)
+        return file
+      },
+    }),
+    force: Flags.boolean({ description: 'Replace the --output file if it exists.', dependsOn: ['output'] }),
+  }
+
+  async run(): Promise<void> {
+    const { api } = await this.api()
+    const url = paymentUrlOf(await api.getLink(this.args.id))
+    const file = this.flags.output
+    if (file === undefined) {
+      if (this.flags.json) this.out.data({ _id: this.args.id, payment_url: url })
+      else this.io.stdout.write(`${[...qrLines(url, this.io.colour), url].join('\n')}\n`)
+      return
+    }
+    try {
+      await writeQrImage(file, url, { replace: this.flags.force })
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'EEXIST')
+        throw usageError(`--output ${file}: the file exists.`, 'Add --force to replace it.')
+      throw new PayError(`--output ${file}: cannot write it: ${(error as Error).message}.`, {
+        kind: 'general',
+      })
+    }
+    if (this.flags.json) this.out.data({ _id: this.args.id, payment_url: url, output: file })
+    else this.out.note(`Wrote the QR code of ${url} to ${file}.`)
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The sandbox database's tables and their versions. `PRAGMA user_version` holds the number of
+ * migrations applied; opening a database applies the missing ones in one transaction. The next
+ * change to the tables is one more entry at the end of MIGRATIONS (never an edit of an earlier
+ * one: a database out there has run it).
+ */
+
+/** What a migration may use of a connection. */
+export interface Executor {
+  exec(sql: string): unknown
+}
+
+export interface Migration {
+  /** What it changes, for the reader of this file. */
+  summary: string
+  up(db: Executor): void
+}
+
+/** The resource tables: one per resource, its records as the API answers them (JSON text). */
+const RESOURCE_TABLES = ['tokenizations', 'payment_links', 'subscriptions'] as const
+
+/**
+ * Version 1: the store of pay's JSON-file sandbox, as tables.
+ * - `businesses`: one row per API key that wrote something, by the sha256 of the key (never the
+ *   key), with the number of links and subscriptions it holds (kept by triggers) so that a
+ *   list's `total` is one row read, not a count over the table.
+ * - one table per resource: `seq` (the rowid) is the order of creation, so a list is newest
+ *   first by the (business, seq) index; `(business, id)` finds a record of the business.
+ *   Payment links are also found by id alone (the public payment page), tokenizations by token
+ *   (the activation page), which also records when a token was activated: the API's record of a
+ *   tokenization has no such field.
+ * - `secrets`: the key the customer pages sign their form tokens with.
+ * - `imports`: the store.json files imported, by sha256, so that one is never imported twice.
+ */
+const VERSION_1: Migration = {
+  summary: 'the tables of the JSON store of pay 0.1',
+  up(db) {
+    db.exec(`
+      CREATE TABLE businesses (
+        id INTEGER PRIMARY KEY,
+        key_hash TEXT NOT NULL UNIQUE,
+        business_id INTEGER NOT NULL,
+        payment_links INTEGER NOT NULL DEFAULT 0,
+        subscriptions INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE tokenizations (
+        seq INTEGER PRIMARY KEY,
+        business INTEGER NOT NULL REFERENCES businesses (id),
+        id TEXT NOT NULL,
+        token TEXT NOT NULL,
+        activated_at TEXT,
+        record TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX tokenizations_by_business_id ON tokenizations (business, id);
+      CREATE UNIQUE INDEX tokenizations_by_token ON tokenizations (token);
+      CREATE TABLE payment_links (
+        seq INTEGER PRIMARY KEY,
+        business INTEGER NOT NULL REFERENCES businesses (id),
+        id TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX payment_links_by_business_id ON payment_links (business, id);
+      CREATE INDEX payment_links_by_business_seq ON payment_links (business, seq);
+      CREATE INDEX payment_links_by_id ON payment_links (id);
+      CREATE TABLE subscriptions (
+        seq INTEGER PRIMARY KEY,
+        business INTEGER NOT NULL REFERENCES businesses (id),
+        id TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX subscriptions_by_business_id ON subscriptions (business, id);
+      CREATE INDEX subscriptions_by_business_seq ON subscriptions (business, seq);
+      CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+      CREATE TABLE imports (sha256 TEXT PRIMARY KEY, file TEXT NOT NULL, records INTEGER NOT NULL, imported_at TEXT NOT NULL);
+    `)
+    for (const table of ['payment_links', 'subscriptions']) {
+      db.exec(`
+        CREATE TRIGGER ${table}_counted AFTER INSERT ON ${table} BEGIN
+          UPDATE businesses SET ${table} = ${table} + 1 WHERE id = NEW.business;
+        END;
+        CREATE TRIGGER ${table}_uncounted AFTER DELETE ON ${table} BEGIN
+          UPDATE businesses SET ${table} = ${table} - 1 WHERE id = OLD.business;
+        END;
+      `)
+    }
+  },
+}
+
+/** Every version of the tables, oldest first: index i takes a database from version i to i + 1. */
+export const MIGRATIONS: readonly Migration[] = [VERSION_1]
+
+export type ResourceTable = (typeof RESOURCE_TABLES)[number]
+
+/** A table that lists (and counts) its records. */
+export type Listed = 'payment_links' | 'subscriptions'
+
+const BUSINESS = '(SELECT id FROM businesses WHERE key_hash = ?)'
+
+/**
+ * Every statement the store runs on behalf of a request. Each finds its rows through an index
+ * (test/unit/sandbox/schema.test.ts checks the query plans): none reads a whole table.
+ */
+export const STATEMENTS = {
+  business: 'INSERT INTO businesses (key_hash, business_id) VALUES (?, ?) ON CONFLICT (key_hash) DO NOTHING',
+  get: (table: ResourceTable) => `SELECT record FROM ${table} WHERE business = ${BUSINESS} AND id = ?`,
+  insert: (table: Listed) => `INSERT INTO ${table} (business, id, record) VALUES (${BUSINESS}, ?, ?)`,
+  insertTokenization: `INSERT INTO tokenizations (business, id, token, record) VALUES (${BUSINESS}, ?, ?, ?)`,
+  update: (table: Listed) => `UPDATE ${table} SET record = ? WHERE business = ${BUSINESS} AND id = ?`,
+  remove: (table: Listed) => `DELETE FROM ${table} WHERE business = ${BUSINESS} AND id = ?`,
+  total: (table: Listed) => `SELECT ${table} AS total FROM businesses WHERE key_hash = ?`,
+  page: (table: Listed) =>
+    `SELECT record FROM ${table} WHERE business = ${BUSINESS} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+  linkById: 'SELECT seq, record FROM payment_links WHERE id = ? ORDER BY seq LIMIT 1',
+  updateLinkBySeq: 'UPDATE payment_links SET record = ? WHERE seq = ?',
+  tokenization: 'SELECT seq, record, activated_at FROM tokenizations WHERE token = ?',
+  activate: 'UPDATE tokenizations SET activated_at = ? WHERE seq = ? AND activated_at IS NULL',
+  secret: 'SELECT value FROM secrets WHERE name = ?',
+  addSecret: 'INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING',
+} as const

@@ -1,0 +1,207 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runCli, tempDir } from '../../helpers/cli.js'
+import { envelope, type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
+import { fakeEnv, type Json, linkCreateArgs, seedLink } from '../../helpers/links.js'
+import { decodeModules, decodePng, plainDrawingModules, svgModules } from '../../helpers/qr.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+
+/** `links open`, `links create --open` and `links qr`, against a real sandbox (stdout piped). */
+
+let sandbox: TestSandbox
+let link: Json
+let fake: FakeServer
+const MISSING = '65a1f0c2e4b0a1b2c3d4e5f6'
+/** Shell syntax a careless `sh -c "$BROWSER $URL"` would run. */
+const SHELL_LOOKING_URL = ['https://pay.example/p?a=$(touch', '{IFS}pwned)&b=`id`'].join('$')
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  link = await seedLink(sandbox, { title: 'Invoice 1042' })
+  // A service that answers odd payment_urls: a shell-looking one, and one no browser should get.
+  fake = await startFakeServer((request, response) => {
+    const id = request.path.split('/').pop()
+    const url = id === 'shell' ? SHELL_LOOKING_URL : 'javascript:alert(1)'
+    sendJson(response, 200, envelope({ _id: id, payment_url: url }))
+  })
+})
+
+afterAll(async () => {
+  await sandbox.close()
+  await fake.close()
+})
+
+/** A BROWSER command that writes the arguments it was given to a file, one per line. */
+function fakeBrowser(): { command: string; opened: () => string | undefined; dir: string } {
+  const dir = tempDir('pay-browser-')
+  const command = path.join(dir, 'browser')
+  fs.writeFileSync(command, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/opened"\n`, { mode: 0o755 })
+  const file = path.join(dir, 'opened')
+  return { command, dir, opened: () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined) }
+}
+
+const pay = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env: { ...sandbox.env, ...env } })
+
+describe.concurrent('links open', () => {
+  test('prints the payment_url on stdout and hands it to BROWSER', async () => {
+    const browser = fakeBrowser()
+    const result = await pay(['links', 'open', link._id], { BROWSER: browser.command })
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `${link.payment_url}\n`,
+      stderr: `Opening ${link.payment_url} in your browser.\n`,
+    })
+    expect(browser.opened()).toBe(`${link.payment_url}\n`)
+  })
+
+  test('BROWSER may carry its own arguments; the URL comes last', async () => {
+    const browser = fakeBrowser()
+    const result = await pay(['links', 'open', link._id], { BROWSER: `${browser.command} --new-window` })
+    expect(result.code).toBe(0)
+    expect(browser.opened()).toBe(`--new-window\n${link.payment_url}\n`)
+  })
+
+  test('--no-browser only prints the URL', async () => {
+    const browser = fakeBrowser()
+    const result = await pay(['links', 'open', link._id, '--no-browser'], { BROWSER: browser.command })
+    expect(result).toMatchObject({ code: 0, stdout: `${link.payment_url}\n`, stderr: '' })
+    expect(browser.opened()).toBeUndefined()
+  })
+
+  test('--json prints the id and URL as JSON', async () => {
+    const result = await pay(['links', 'open', link._id, '--no-browser', '--json'])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ _id: link._id, payment_url: link.payment_url })
+    expect(result.stderr).toBe('')
+  })
+
+  test('a browser that cannot start is a warning: the URL is printed, exit 0', async () => {
+    const result = await pay(['links', 'open', link._id], { BROWSER: 'no-such-browser-here' })
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `${link.payment_url}\n`,
+      stderr:
+        `Opening ${link.payment_url} in your browser.\n` +
+        'Warning: could not open a browser: BROWSER (no-such-browser-here) exited with 127 (command not found). ' +
+        'Open the URL yourself, or set BROWSER.\n',
+    })
+  })
+
+  test('an unknown id: exit 5, nothing printed or opened', async () => {
+    const browser = fakeBrowser()
+    const result = await pay(['links', 'open', MISSING], { BROWSER: browser.command })
+    expect(result).toMatchObject({ code: 5, stdout: '', stderr: 'Error: Payment link not found.\n' })
+    expect(browser.opened()).toBeUndefined()
+  })
+
+  test('the URL reaches BROWSER as data: shell text in it runs nothing', async () => {
+    const browser = fakeBrowser()
+    const result = await runCli(['links', 'open', 'shell'], {
+      env: { ...fakeEnv(fake), BROWSER: `cd ${browser.dir} && ${browser.command}` },
+    })
+    const url = SHELL_LOOKING_URL
+    expect(result).toMatchObject({ code: 0, stdout: `${url}\n` })
+    expect(browser.opened()).toBe(`${url}\n`)
+    expect(fs.existsSync(path.join(browser.dir, 'pwned'))).toBe(false)
+  })
+
+  test('a payment_url that is no web address is refused: exit 1, no browser', async () => {
+    const browser = fakeBrowser()
+    const result = await runCli(['links', 'open', 'script'], {
+      env: { ...fakeEnv(fake), BROWSER: browser.command },
+    })
+    expect(result).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: The service gave no usable payment_url for payment link script.\n',
+    })
+    expect(browser.opened()).toBeUndefined()
+  })
+})
+
+describe.concurrent('links create --open', () => {
+  test('creates the link, prints it, and opens its payment page', async () => {
+    const browser = fakeBrowser()
+    const result = await pay([...linkCreateArgs(), '--open', '--json'], {
+      BROWSER: browser.command,
+    })
+    expect(result.code).toBe(0)
+    const created = JSON.parse(result.stdout)
+    expect(created.payment_url).toBe(`${sandbox.baseUrl}/checkout/pay?id=${created._id}`)
+    expect(browser.opened()).toBe(`${created.payment_url}\n`)
+  })
+
+  test('is not taken with --from-csv', async () => {
+    const result = await pay(['links', 'create', '--from-csv', 'rows.csv', '--open'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--from-csv=rows.csv cannot also be provided when using --open')
+  })
+})
+
+describe.concurrent('links qr', () => {
+  test('piped: the drawing decodes to the payment_url, which follows it on the last line', async () => {
+    const result = await pay(['links', 'qr', link._id])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toBe('')
+    const lines = result.stdout.split('\n')
+    expect(lines.pop()).toBe('')
+    expect(lines.pop()).toBe(link.payment_url)
+    expect(lines.join('')).toMatch(/^[ █▀▄]+$/)
+    expect(decodeModules(plainDrawingModules(lines))).toBe(link.payment_url)
+  })
+
+  test('--output FILE.png writes an image that decodes to the payment_url', async () => {
+    const file = path.join(tempDir(), 'link.png')
+    const result = await pay(['links', 'qr', link._id, '--output', file])
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `Wrote the QR code of ${link.payment_url} to ${file}.\n`,
+    })
+    expect(decodePng(file)).toBe(link.payment_url)
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['link.png'])
+  })
+
+  test('--output FILE.svg writes an SVG of the same code; --json says so', async () => {
+    const file = path.join(tempDir(), 'link.svg')
+    const result = await pay(['links', 'qr', link._id, '-o', file, '--json'])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ _id: link._id, payment_url: link.payment_url, output: file })
+    const svg = fs.readFileSync(file, 'utf8')
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+    expect(decodeModules(svgModules(svg))).toBe(link.payment_url)
+  })
+
+  test('an unknown id: exit 5 and no file', async () => {
+    const dir = tempDir()
+    const result = await pay(['links', 'qr', MISSING, '--output', path.join(dir, 'x.png')])
+    expect(result).toMatchObject({ code: 5, stdout: '', stderr: 'Error: Payment link not found.\n' })
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+
+  test('an existing file is kept unless --force', async () => {
+    const file = path.join(tempDir(), 'keep.png')
+    fs.writeFileSync(file, 'mine')
+    const refused = await pay(['links', 'qr', link._id, '--output', file])
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Error: --output ${file}: the file exists.\nAdd --force to replace it.\n`,
+    })
+    expect(fs.readFileSync(file, 'utf8')).toBe('mine')
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['keep.png'])
+    const forced = await pay(['links', 'qr', link._id, '--output', file, '--force'])
+    expect(forced.code).toBe(0)
+    expect(decodePng(file)).toBe(link.payment_url)
+  })
+
+  test('an image name other than .png or .svg is a usage error naming --output', async () => {
+    const result = await pay(['links', 'qr', link._id, '--output', 'code.jpg'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      'Error: --output: code.jpg is not a .png or .svg file name.\nSee `pay links qr --help`.\n',
+    )
+  })
+})
