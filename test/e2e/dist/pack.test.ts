@@ -3,13 +3,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { cleanEnv, ROOT, tempDir } from '../../helpers/cli.js'
+import { RUN_KEYRING_TESTS, startKeyring } from '../../helpers/keyring.js'
 
 /**
  * The packed tarball installs with `npm install -g` into an empty prefix (registry only) and
  * the installed `pay` works. Uses the dist/ that `npm test` built.
  */
 describe('npm pack, then npm install -g', () => {
-  test('the installed pay runs --version, --help and links create against the sandbox', () => {
+  test('the installed pay runs --version, --help, links create against the sandbox, and its keychain helper', async () => {
     const work = tempDir('pay-pack-')
     const npm = (args: string[], cwd = ROOT) =>
       execFileSync('npm', args, {
@@ -77,5 +78,34 @@ describe('npm pack, then npm install -g', () => {
     const files = execFileSync('tar', ['-tzf', path.join(work, tarball as string)], { encoding: 'utf8' })
     expect(files).not.toMatch(/package\/(src|test|scripts)\//)
     expect(files).toContain('package/dist/pay.cjs')
+    expect(files).toContain('package/dist/keychain-helper.cjs')
+
+    // The keychain helper loads @napi-rs/keyring's prebuilt binary from the installed package:
+    // with no D-Bus it is the native module that answers there is no Secret Service.
+    if (process.platform !== 'linux') return
+    const key = 'sk_live_PackedKey_00aa11bb'
+    const login = (extra: Record<string, string>) =>
+      spawnSync(pay, ['login', '--with-key', '--no-verify', '--base-url', 'https://pay.example', '--debug'], {
+        cwd: work,
+        env: { ...env, PAY_CONFIG_DIR: tempDir('pay-config-'), ...extra },
+        input: key,
+        encoding: 'utf8',
+      })
+    const headless = login({})
+    expect(headless.status).toBe(0)
+    expect(headless.stderr).toMatch(
+      /^\[debug\] keychain: store "default@.+": the system keychain is not available \(no D-Bus session or Secret Service\) \(\d+ ms, service "pay"\)$/m,
+    )
+    if (!RUN_KEYRING_TESTS) return
+    const keyring = await startKeyring()
+    try {
+      const stored = login(keyring.env)
+      expect(stored.status).toBe(0)
+      expect(stored.stderr).toContain('(key sk_l…11bb in the system keychain, https://pay.example)')
+      expect(keyring.accounts()).toHaveLength(1)
+      expect(keyring.lookup(keyring.accounts()[0])).toBe(key)
+    } finally {
+      await keyring.close()
+    }
   }, 240_000)
 })
