@@ -13,8 +13,9 @@ export default class Login extends BaseCommand<typeof Login> {
     'checked with one GET request unless --no-verify, then stored in the system keychain (macOS ' +
     'Keychain, Windows Credential Manager, the Secret Service on Linux); the config file records ' +
     'only that it is there. With no keychain (or one that does not answer within 3 seconds) the key ' +
-    'goes to the config file (mode 0600), and pay says so; --insecure-storage puts it there on ' +
-    'purpose. The profile becomes the current one. Logging in again to a profile moves its key ' +
+    'goes to the config file (mode 0600), and pay says so; PAY_KEYCHAIN=0 makes every login do that ' +
+    '(for CI); --insecure-storage puts it there on purpose, with no warning. The profile becomes the ' +
+    'current one. Logging in again to a profile moves its key ' +
     'to where this login stores it. No flag takes the key itself, so it never lands in shell history.'
 
   static examples = [
