@@ -30,7 +30,9 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
         key_deleted: keychain === undefined || keychain.deleted || 'gone' in keychain,
       })
     } else {
-      const from = keychain?.deleted ? ' Its key was deleted from the system keychain.' : ''
+      let from = ''
+      if (keychain?.deleted) from = ' Its key was deleted from the system keychain.'
+      else if (keychain && 'gone' in keychain) from = ' Its key was no longer in the system keychain.'
       this.out.note(
         `Removed profile "${name}".${from}${removal.wasCurrent ? ' No profile is current now.' : ''}`,
       )

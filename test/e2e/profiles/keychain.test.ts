@@ -151,6 +151,16 @@ describe.runIf(RUN_KEYRING_TESTS).concurrent('keys in the system keychain (a rea
       { removed: 'other', was_current: true, key_storage: 'keychain', key_deleted: true },
     ])
     expect(keyring.lookup(`other@${dir}`)).toBeUndefined()
+    // An entry already gone: the profile goes, and pay says the key was not there.
+    await login(dir, ['-p', 'gone'])
+    keyring.clear(`gone@${dir}`)
+    expect(await pay(dir, ['profiles', 'remove', 'gone'])).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Removed profile "gone". Its key was no longer in the system keychain. No profile is current now.\n',
+    })
   })
 
   it('an entry that vanished: exit 4 naming the profile and pay login -p NAME, nothing sent', async ({
