@@ -2,6 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
+import { answerOnce } from './idempotency.js'
 import type { Notice } from './legacy.js'
 import { laterIso, type PackageRecord, type PaymentLinkRecord } from './records.js'
 import { type Caller, HttpError, type Reply, SandboxRoutes } from './routes.js'
@@ -126,7 +127,7 @@ class SandboxServer {
   baseUrl = ''
 
   constructor(
-    store: SandboxStore,
+    private readonly store: SandboxStore,
     keys: string[],
     private readonly checkoutOrigin?: string,
   ) {
@@ -211,7 +212,15 @@ class SandboxServer {
       if (id === undefined) throw new HttpError(404, 'Not found.')
       const host = request.headers.host
       const origin = host && HOST_HEADER.test(host) ? `http://${host}` : this.baseUrl
-      return handler({ caller, id, query, body, origin, checkoutOrigin: this.checkoutOrigin ?? origin, path })
+      const context = { caller, id, query, body, origin, checkoutOrigin: this.checkoutOrigin ?? origin, path }
+      const key = method === 'POST' ? idempotencyKeyOf(request) : undefined
+      if (key === undefined) return handler(context)
+      return answerOnce(this.store, { business: caller, key, path, body }, () => {
+        const reply = handler(context)
+        // The look-up and the handler's writes are one transaction, which cannot wait for anything.
+        if (reply instanceof Promise) throw new TypeError(`POST ${path} must answer at once.`)
+        return reply
+      })
     }
     throw new HttpError(404, 'Not found.')
   }
@@ -222,6 +231,13 @@ class SandboxServer {
     if (!caller) throw new HttpError(401, 'Unauthenticated.', {}, { 'WWW-Authenticate': 'Bearer' })
     return caller
   }
+}
+
+/** The Idempotency-Key header of a request; none when absent or blank. */
+function idempotencyKeyOf(request: http.IncomingMessage): string | undefined {
+  const value = request.headers['idempotency-key']
+  const key = (Array.isArray(value) ? value[0] : value)?.trim()
+  return key ? key : undefined
 }
 
 function methodNotAllowed(allowed: string[]): HttpError {

@@ -97,7 +97,7 @@ describe('the store file', () => {
     await t.sandbox.close()
     setUserVersion(path.join(dir, 'store.db'), 7)
     await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(
-      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to 1).`,
+      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to 2).`,
     )
     expect(resetSandbox(dir).keptAs).toBe(path.join(dir, 'store.db.corrupt'))
     const again = await start(dir)
