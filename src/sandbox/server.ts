@@ -24,6 +24,19 @@ interface SandboxOptions {
    * the in-process sandbox listens on a throw-away port but names its well-known address.
    */
   checkoutOrigin?: string
+  /** Called once per request, when its answer was sent (or its connection closed without one). */
+  onRequest?: (entry: RequestLogEntry) => void
+}
+
+/** One request, for the request log: nothing a client sent but the method and a redacted path. */
+export interface RequestLogEntry {
+  method: string
+  /** The path and query, values that may be secrets replaced by [REDACTED] (loggedPath). */
+  path: string
+  /** The status sent; undefined when the connection closed before an answer was sent. */
+  status: number | undefined
+  /** From the request's arrival to the last byte of the answer. */
+  ms: number
 }
 
 export interface RunningSandbox {
@@ -38,6 +51,51 @@ export interface RunningSandbox {
   notices: Notice[]
   /** Stops accepting, closes idle keep-alive sockets, resolves once every connection is closed. */
   close(): Promise<void>
+}
+
+/** Query parameters whose values the request log shows: paging, and a link's id (the payment page). */
+const LOGGED_PARAMETERS = new Set(['page', 'per_page', 'id', 'test'])
+
+const REDACTED = '[REDACTED]'
+
+/**
+ * The path and query of a request as the request log shows them: a query value is shown only for
+ * the parameters in LOGGED_PARAMETERS, the token of an activation page never, and any part that
+ * holds one of the sandbox's API keys (a key pasted in a URL) is replaced as a whole.
+ */
+export function loggedPath(rawUrl: string, keys: readonly string[]): string {
+  const holdsKey = (text: string) => {
+    let decoded = text
+    try {
+      decoded = decodeURIComponent(text.replace(/\+/g, ' '))
+    } catch {}
+    return keys.some((key) => text.includes(key) || decoded.includes(key))
+  }
+  const queryStart = rawUrl.indexOf('?')
+  const rawPath = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart)
+  const segments = rawPath.split('/').map((segment, i, all) => {
+    if (holdsKey(segment)) return REDACTED
+    // /checkout/tokens/<token>/activate: the token activates the customer's card.
+    if (i === 3 && all[1] === 'checkout' && all[2] === 'tokens' && segment !== '') return REDACTED
+    return segment
+  })
+  if (queryStart === -1) return segments.join('/')
+  const query = rawUrl
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      const name = equals === -1 ? pair : pair.slice(0, equals)
+      if (holdsKey(name)) return REDACTED
+      if (equals === -1) return name
+      const value = pair.slice(equals + 1)
+      let decodedName = name
+      try {
+        decodedName = decodeURIComponent(name)
+      } catch {}
+      return LOGGED_PARAMETERS.has(decodedName) && !holdsKey(value) ? pair : `${name}=${REDACTED}`
+    })
+  return `${segments.join('/')}?${query.join('&')}`
 }
 
 const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/
@@ -128,8 +186,9 @@ class SandboxServer {
 
   constructor(
     private readonly store: SandboxStore,
-    keys: string[],
+    private readonly keys: string[],
     private readonly checkoutOrigin?: string,
+    private readonly onRequest?: (entry: RequestLogEntry) => void,
   ) {
     this.routes = new SandboxRoutes(store)
     for (const key of keys) {
@@ -141,6 +200,7 @@ class SandboxServer {
       })
     }
     this.server = http.createServer((request, response) => {
+      if (this.onRequest) this.logWhenDone(request, response)
       this.handle(request, response).catch(() => response.destroy())
     })
   }
@@ -164,6 +224,18 @@ class SandboxServer {
       setTimeout(() => this.server.closeAllConnections(), 2000).unref()
     })
     return this.closing
+  }
+
+  private logWhenDone(request: http.IncomingMessage, response: http.ServerResponse): void {
+    const started = process.hrtime.bigint()
+    response.once('close', () => {
+      this.onRequest?.({
+        method: request.method ?? '',
+        path: loggedPath(request.url ?? '/', this.keys),
+        status: response.writableFinished ? response.statusCode : undefined,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      })
+    })
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -265,7 +337,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       throw new TypeError('A sandbox API key must be non-empty and contain no whitespace.')
   }
   const store = new SandboxStore(dir)
-  const sandbox = new SandboxServer(store, keys, options.checkoutOrigin)
+  const sandbox = new SandboxServer(store, keys, options.checkoutOrigin, options.onRequest)
   try {
     await sandbox.listen(host, port)
   } catch (error) {
