@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
+import { globalFlags } from '../../cli/flags.js'
 import { type PayError, usageError } from '../../errors.js'
 import { formatAmount } from '../../render/format.js'
 import { sandboxIsUp } from '../../sandbox/connection.js'
@@ -22,6 +23,12 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     '<%= config.bin %> sandbox start --port 4011 --quiet',
     '<%= config.bin %> sandbox start --key sk_test_shop_a --key sk_test_shop_b',
   ]
+
+  /**
+   * It is the service, not a client of one: no profile, base URL or timeout to take, so none is
+   * shown or accepted. (Typed as the base's: BaseCommand reads only json and debug before run().)
+   */
+  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
 
   static flags = {
     port: Flags.integer({

@@ -153,7 +153,7 @@ describe('pay sandbox start', () => {
     )
   })
 
-  it('exits 2 on a bad --port, an unknown flag, or a --host that is not this machine', async () => {
+  it('exits 2 on a bad --port, an unknown or client flag, or a --host that is not this machine', async () => {
     const badPort = await runCli(['sandbox', 'start', '--port', 'http'])
     expect(badPort.code).toBe(2)
     expect(badPort.stderr).toBe(
@@ -162,6 +162,13 @@ describe('pay sandbox start', () => {
     const unknown = await runCli(['sandbox', 'start', '--bogus'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('Nonexistent flag: --bogus')
+    // It serves; it is no client: no profile, base URL or timeout, shown or taken.
+    const help = await runCli(['sandbox', 'start', '--help'])
+    expect(help.stdout).toContain('$ pay sandbox start [--json] [--debug] [--port <value>]')
+    expect(help.stdout).not.toMatch(/--profile|--base-url|--timeout/)
+    const clientFlag = await runCli(['sandbox', 'start', '--port', '0', '--timeout', '2'])
+    expect(clientFlag).toMatchObject({ code: 2, stdout: '' })
+    expect(clientFlag.stderr).toBe('Error: Nonexistent flag: --timeout\nSee `pay sandbox start --help`.\n')
     // 192.0.2.1 is TEST-NET-1: documentation only, no machine's address.
     const elsewhere = await runCli(['sandbox', 'start', '--port', '0', '--host', '192.0.2.1'])
     expect(elsewhere).toMatchObject({ code: 2, stdout: '' })
