@@ -1,5 +1,5 @@
 /**
- * 5. The sandbox's store as it grows (issue 13): with 1,000, 10,000 and 100,000 payment links in
+ * 6. The sandbox's store as it grows (issue 13): with 1,000, 10,000 and 100,000 payment links in
  * it, (a) writes per second of 16 concurrent clients creating links against `pay sandbox start`,
  * and (b) an in-process `pay -p sandbox links get ID --json` (the sandbox started inside the
  * command, on that store), also on an empty store (one link: the one fetched). Ratios to the
@@ -222,7 +222,7 @@ export async function benchStore({ pay }) {
   }
   const mb = (bytes) => `${(bytes / 1024 ** 2).toFixed(1)} MB`
   return {
-    title: '5. The sandbox store as it grows (SQLite)',
+    title: '6. The sandbox store as it grows (SQLite)',
     rows,
     notes: [
       `Stores seeded untimed by seed-store.ts through the store module (batches of 10,000 inserts a ` +
