@@ -18,6 +18,9 @@ import { type Listed, MIGRATIONS, type Migration, type ResourceTable, STATEMENTS
 
 type Database = Libsql.Database
 
+/** The first bytes of every SQLite database file. */
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+
 /** The database file in the sandbox directory. */
 export const STORE_FILE = 'store.db'
 
@@ -479,7 +482,18 @@ export class SandboxStore {
   }
 
   private open(): Connection {
-    fs.closeSync(fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600))
+    const fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600)
+    try {
+      // SQLite takes a file shorter than its 100-byte header for an empty database and writes over
+      // it: a short file that is not one is refused like any other, and left as it is.
+      const head = Buffer.alloc(SQLITE_MAGIC.length)
+      const read = fs.readSync(fd, head, 0, head.length, 0)
+      if (read > 0 && !head.subarray(0, read).equals(SQLITE_MAGIC.subarray(0, read))) {
+        throw new StoreCorruptError(this.file, 'file is not a database')
+      }
+    } finally {
+      fs.closeSync(fd)
+    }
     const Database = loadLibsql()
     const db = new Database(this.file)
     try {
