@@ -211,7 +211,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   async catch(error: Error & { exitCode?: number }): Promise<void> {
-    const flags = Object.keys({ ...globalFlags, ...this.ctor.flags })
+    const flags = Object.keys({ ...(this.ctor as typeof BaseCommand).baseFlags, ...this.ctor.flags })
     const payError = this.explainRefusedKey(toPayError(error, this.id, flags))
     this.out.error(payError)
     if (this.argv.includes('--debug') && error.stack) this.out.stderr.write(`${error.stack}\n`)

@@ -12,7 +12,7 @@ export interface Connection {
 }
 
 /** True when a pay sandbox answers at baseUrl (any other server there does not count). */
-function sandboxIsUp(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
+export function sandboxIsUp(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const request = http.get(
       `${baseUrl}/_sandbox/health`,

@@ -50,7 +50,7 @@ export class HttpError extends Error {
   }
 }
 
-const VALIDATION_MESSAGE = 'The given data was invalid.'
+export const VALIDATION_MESSAGE = 'The given data was invalid.'
 
 const success = (data: unknown): Reply => ({
   status: 200,

@@ -86,8 +86,35 @@ const VERSION_1: Migration = {
   },
 }
 
+/**
+ * Version 2: the `Idempotency-Key`s of the business's POSTs, with the answer each one got, so that
+ * a POST sent again with its key is answered the same without creating anything twice (kept 24 h,
+ * as Stripe keeps them).
+ * - `fingerprint`: sha256 of the request (path and body), to refuse the key on another request;
+ * - `status`, `response`: the answer as sent (the JSON text of its body);
+ * - `created_at`: milliseconds since the epoch, indexed so that expired keys are found and
+ *   deleted without reading the table.
+ */
+const VERSION_2: Migration = {
+  summary: 'idempotency keys',
+  up(db) {
+    db.exec(`
+      CREATE TABLE idempotency_keys (
+        business INTEGER NOT NULL REFERENCES businesses (id),
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        response TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (business, key)
+      );
+      CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+    `)
+  },
+}
+
 /** Every version of the tables, oldest first: index i takes a database from version i to i + 1. */
-export const MIGRATIONS: readonly Migration[] = [VERSION_1]
+export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2]
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]
 
@@ -116,4 +143,11 @@ export const STATEMENTS = {
   activate: 'UPDATE tokenizations SET activated_at = ? WHERE seq = ? AND activated_at IS NULL',
   secret: 'SELECT value FROM secrets WHERE name = ?',
   addSecret: 'INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING',
+  recall: `SELECT fingerprint, status, response, created_at FROM idempotency_keys WHERE business = ${BUSINESS} AND key = ?`,
+  remember: `INSERT INTO idempotency_keys (business, key, fingerprint, status, response, created_at) VALUES (${BUSINESS}, ?, ?, ?, ?, ?)
+    ON CONFLICT (business, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
+    response = excluded.response, created_at = excluded.created_at`,
+  /** A few expired keys at a time, oldest first: a write never pays for a long backlog at once. */
+  forget:
+    'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 16)',
 } as const

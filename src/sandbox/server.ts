@@ -2,6 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
+import { answerOnce } from './idempotency.js'
 import type { Notice } from './legacy.js'
 import { laterIso, type PackageRecord, type PaymentLinkRecord } from './records.js'
 import { type Caller, HttpError, type Reply, SandboxRoutes } from './routes.js'
@@ -23,6 +24,19 @@ interface SandboxOptions {
    * the in-process sandbox listens on a throw-away port but names its well-known address.
    */
   checkoutOrigin?: string
+  /** Called once per request, when its answer was sent (or its connection closed without one). */
+  onRequest?: (entry: RequestLogEntry) => void
+}
+
+/** One request, for the request log: nothing a client sent but the method and a redacted path. */
+export interface RequestLogEntry {
+  method: string
+  /** The path and query, values that may be secrets replaced by [REDACTED] (loggedPath). */
+  path: string
+  /** The status sent; undefined when the connection closed before an answer was sent. */
+  status: number | undefined
+  /** From the request's arrival to the last byte of the answer. */
+  ms: number
 }
 
 export interface RunningSandbox {
@@ -37,6 +51,51 @@ export interface RunningSandbox {
   notices: Notice[]
   /** Stops accepting, closes idle keep-alive sockets, resolves once every connection is closed. */
   close(): Promise<void>
+}
+
+/** Query parameters whose values the request log shows: paging, and a link's id (the payment page). */
+const LOGGED_PARAMETERS = new Set(['page', 'per_page', 'id', 'test'])
+
+const REDACTED = '[REDACTED]'
+
+/**
+ * The path and query of a request as the request log shows them: a query value is shown only for
+ * the parameters in LOGGED_PARAMETERS, the token of an activation page never, and any part that
+ * holds one of the sandbox's API keys (a key pasted in a URL) is replaced as a whole.
+ */
+export function loggedPath(rawUrl: string, keys: readonly string[]): string {
+  const holdsKey = (text: string) => {
+    let decoded = text
+    try {
+      decoded = decodeURIComponent(text.replace(/\+/g, ' '))
+    } catch {}
+    return keys.some((key) => text.includes(key) || decoded.includes(key))
+  }
+  const queryStart = rawUrl.indexOf('?')
+  const rawPath = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart)
+  const segments = rawPath.split('/').map((segment, i, all) => {
+    if (holdsKey(segment)) return REDACTED
+    // /checkout/tokens/<token>/activate: the token activates the customer's card.
+    if (i === 3 && all[1] === 'checkout' && all[2] === 'tokens' && segment !== '') return REDACTED
+    return segment
+  })
+  if (queryStart === -1) return segments.join('/')
+  const query = rawUrl
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      const name = equals === -1 ? pair : pair.slice(0, equals)
+      if (holdsKey(name)) return REDACTED
+      if (equals === -1) return name
+      const value = pair.slice(equals + 1)
+      let decodedName = name
+      try {
+        decodedName = decodeURIComponent(name)
+      } catch {}
+      return LOGGED_PARAMETERS.has(decodedName) && !holdsKey(value) ? pair : `${name}=${REDACTED}`
+    })
+  return `${segments.join('/')}?${query.join('&')}`
 }
 
 const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/
@@ -126,9 +185,10 @@ class SandboxServer {
   baseUrl = ''
 
   constructor(
-    store: SandboxStore,
-    keys: string[],
+    private readonly store: SandboxStore,
+    private readonly keys: string[],
     private readonly checkoutOrigin?: string,
+    private readonly onRequest?: (entry: RequestLogEntry) => void,
   ) {
     this.routes = new SandboxRoutes(store)
     for (const key of keys) {
@@ -140,6 +200,7 @@ class SandboxServer {
       })
     }
     this.server = http.createServer((request, response) => {
+      if (this.onRequest) this.logWhenDone(request, response)
       this.handle(request, response).catch(() => response.destroy())
     })
   }
@@ -163,6 +224,18 @@ class SandboxServer {
       setTimeout(() => this.server.closeAllConnections(), 2000).unref()
     })
     return this.closing
+  }
+
+  private logWhenDone(request: http.IncomingMessage, response: http.ServerResponse): void {
+    const started = process.hrtime.bigint()
+    response.once('close', () => {
+      this.onRequest?.({
+        method: request.method ?? '',
+        path: loggedPath(request.url ?? '/', this.keys),
+        status: response.writableFinished ? response.statusCode : undefined,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      })
+    })
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -211,7 +284,15 @@ class SandboxServer {
       if (id === undefined) throw new HttpError(404, 'Not found.')
       const host = request.headers.host
       const origin = host && HOST_HEADER.test(host) ? `http://${host}` : this.baseUrl
-      return handler({ caller, id, query, body, origin, checkoutOrigin: this.checkoutOrigin ?? origin, path })
+      const context = { caller, id, query, body, origin, checkoutOrigin: this.checkoutOrigin ?? origin, path }
+      const key = method === 'POST' ? idempotencyKeyOf(request) : undefined
+      if (key === undefined) return handler(context)
+      return answerOnce(this.store, { business: caller, key, path, body }, () => {
+        const reply = handler(context)
+        // The look-up and the handler's writes are one transaction, which cannot wait for anything.
+        if (reply instanceof Promise) throw new TypeError(`POST ${path} must answer at once.`)
+        return reply
+      })
     }
     throw new HttpError(404, 'Not found.')
   }
@@ -222,6 +303,13 @@ class SandboxServer {
     if (!caller) throw new HttpError(401, 'Unauthenticated.', {}, { 'WWW-Authenticate': 'Bearer' })
     return caller
   }
+}
+
+/** The Idempotency-Key header of a request; none when absent or blank. */
+function idempotencyKeyOf(request: http.IncomingMessage): string | undefined {
+  const value = request.headers['idempotency-key']
+  const key = (Array.isArray(value) ? value[0] : value)?.trim()
+  return key ? key : undefined
 }
 
 function methodNotAllowed(allowed: string[]): HttpError {
@@ -249,7 +337,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       throw new TypeError('A sandbox API key must be non-empty and contain no whitespace.')
   }
   const store = new SandboxStore(dir)
-  const sandbox = new SandboxServer(store, keys, options.checkoutOrigin)
+  const sandbox = new SandboxServer(store, keys, options.checkoutOrigin, options.onRequest)
   try {
     await sandbox.listen(host, port)
   } catch (error) {

@@ -18,6 +18,9 @@ import { type Listed, MIGRATIONS, type Migration, type ResourceTable, STATEMENTS
 
 type Database = Libsql.Database
 
+/** The first bytes of every SQLite database file. */
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+
 /** The database file in the sandbox directory. */
 export const STORE_FILE = 'store.db'
 
@@ -77,6 +80,15 @@ const TABLES: readonly ResourceTable[] = ['tokenizations', 'payment_links', 'sub
 
 interface Row {
   record: string
+}
+
+/** The answer a POST got, kept under its Idempotency-Key. */
+export interface RememberedAnswer {
+  /** sha256 of the request it answered (path and body). */
+  fingerprint: string
+  status: number
+  /** The body as sent: JSON text. */
+  response: string
 }
 
 /** One open connection and the file it was opened on. */
@@ -298,13 +310,61 @@ export class SandboxStore {
     return Buffer.from((this.run(STATEMENTS.secret, 'get', name) as { value: Uint8Array }).value)
   }
 
-  /** Deletes every record of every business, in one transaction. */
+  /**
+   * The answer a POST with this `Idempotency-Key` got, unless there was none since `since`
+   * (milliseconds since the epoch).
+   */
+  recall(business: BusinessKey, key: string, since: number): RememberedAnswer | undefined {
+    const row = this.run(STATEMENTS.recall, 'get', business.keyHash, key) as
+      | (RememberedAnswer & { created_at: number })
+      | undefined
+    if (!row || Number(row.created_at) < since) return undefined
+    return { fingerprint: row.fingerprint, status: Number(row.status), response: row.response }
+  }
+
+  /**
+   * Keeps the answer of a POST under its `Idempotency-Key` (replacing an expired one), and deletes
+   * a few keys older than `expired`. Called inside the transaction that made what it answers.
+   */
+  remember(business: BusinessKey, key: string, answer: RememberedAnswer, now: number, expired: number): void {
+    this.write(() => {
+      this.run(STATEMENTS.business, 'run', business.keyHash, business.businessId)
+      this.run(
+        STATEMENTS.remember,
+        'run',
+        business.keyHash,
+        key,
+        answer.fingerprint,
+        answer.status,
+        answer.response,
+        now,
+      )
+      this.run(STATEMENTS.forget, 'run', expired)
+    })
+  }
+
+  /**
+   * Deletes every record of every business and every idempotency key, in one transaction; then
+   * gives the space they took back (VACUUM, and a checkpoint that truncates the WAL), so that an
+   * emptied store is a small file again. The secret of the customer pages and the list of imported
+   * store.json files stay. A server running on the same directory sees the empty store at once.
+   */
   empty(): void {
     this.write(() => {
       const db = this.db()
+      db.exec('DELETE FROM idempotency_keys')
       for (const table of TABLES) db.exec(`DELETE FROM ${table}`)
       db.exec('DELETE FROM businesses')
     })
+    try {
+      const db = this.db()
+      db.exec('VACUUM')
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    } catch (error) {
+      // Another process kept writing past the busy timeout: the records are gone all the same.
+      const code = errorCode(error)
+      if (code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') throw error
+    }
   }
 
   /**
@@ -422,7 +482,18 @@ export class SandboxStore {
   }
 
   private open(): Connection {
-    fs.closeSync(fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600))
+    const fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600)
+    try {
+      // SQLite takes a file shorter than its 100-byte header for an empty database and writes over
+      // it: a short file that is not one is refused like any other, and left as it is.
+      const head = Buffer.alloc(SQLITE_MAGIC.length)
+      const read = fs.readSync(fd, head, 0, head.length, 0)
+      if (read > 0 && !head.subarray(0, read).equals(SQLITE_MAGIC.subarray(0, read))) {
+        throw new StoreCorruptError(this.file, 'file is not a database')
+      }
+    } finally {
+      fs.closeSync(fd)
+    }
     const Database = loadLibsql()
     const db = new Database(this.file)
     try {

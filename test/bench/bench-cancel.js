@@ -19,7 +19,10 @@ export async function benchCancel({ pay }) {
     PAY_CONFIG_DIR: path.join(home, 'pay-config'),
     XDG_CACHE_HOME: path.join(home, 'cache'),
   })
-  const sandbox = await startJsonChild([NODE, pay, 'sandbox', 'start', '--port', '0', '--json'], baseEnv)
+  const sandbox = await startJsonChild(
+    [NODE, pay, 'sandbox', 'start', '--port', '0', '--json', '--quiet'],
+    baseEnv,
+  )
   try {
     const { base_url: baseUrl, keys, packages } = sandbox.info
     const env = { ...baseEnv, PAY_API_KEY: keys[0], PAY_BASE_URL: baseUrl }
@@ -82,9 +85,9 @@ export async function benchCancel({ pay }) {
         },
       ],
       notes: [
-        `Sandbox: \`pay sandbox start --port 0 --json\` (this build), own PAY_SANDBOX_DIR; each request ` +
-          'that changes the store rewrites its JSON file (fsync, rename), so much of these times is ' +
-          'the sandbox, the same for every client. Per id: GET, then PUT {"status":"cancel"}; 4 in ' +
+        `Sandbox: \`pay sandbox start --port 0 --json --quiet\` (this build), own PAY_SANDBOX_DIR, its ` +
+          'SQLite store (each change one transaction), the same for every client. Per id: GET, then ' +
+          'PUT {"status":"cancel"}; 4 in ' +
           `flight for pay and the minimal script. Every run starts on an emptied store with ${COUNT} ` +
           'fresh subscriptions (seeded by 16 concurrent POSTs, not timed).',
       ],

@@ -83,6 +83,9 @@ export async function benchGet({ pay }) {
       HOME: home,
       XDG_CONFIG_HOME: path.join(home, 'config'),
       STRIPE_CLI_TELEMETRY_OPTOUT: '1',
+      // A session bus that is not there: without the variable, the Stripe CLI's keyring starts a
+      // dbus-daemon (dbus-launch) at every run where dbus is installed, and leaves it running.
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(home, 'no-dbus')}`,
     })
     const hasLink = (stdout) =>
       stdout.includes(`"_id": "${id}"`) ? undefined : `no link ${id} in the output`
@@ -111,7 +114,9 @@ export async function benchGet({ pay }) {
         `Stripe CLI ${stripe.version}: the Go binary of npm package \`${stripe.pkg}\` (installed with ` +
           '`--ignore-scripts`, so nothing was downloaded from elsewhere), run as `stripe get --api-key … ' +
           '--api-base http://127.0.0.1:PORT /v1/payment_links/ID` with STRIPE_CLI_TELEMETRY_OPTOUT=1 and ' +
-          `a temporary HOME. Addresses it connected to in one run (strace): ${connections([stripe.binary, ...stripeArgs], env)}. ` +
+          'a temporary HOME, DBUS_SESSION_BUS_ADDRESS leading nowhere (else its keyring starts a ' +
+          'dbus-daemon at every run). Addresses it connected to in one run (strace): ' +
+          `${connections([stripe.binary, ...stripeArgs], env)}. ` +
           '"via npm" is the `stripe` command an npm install puts on PATH: a node script spawning the binary.',
       )
     } else {

@@ -183,10 +183,11 @@ export function peakRss(argv, env, runs = RSS_RUNS) {
 
 /**
  * Starts a long-running child that prints one JSON line on stdout once ready; resolves with
- * that JSON and a stop() that ends the child (by its pid) and waits for it.
+ * that JSON and a stop() that ends the child (by its pid) and waits for it. Its stderr is the
+ * bench's unless `stderr: 'ignore'` (/dev/null).
  */
-export function startJsonChild(argv, env) {
-  const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'inherit'] })
+export function startJsonChild(argv, env, { stderr = 'inherit' } = {}) {
+  const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', stderr] })
   const exited = new Promise((resolve) => child.once('exit', resolve))
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')

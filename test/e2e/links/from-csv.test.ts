@@ -42,6 +42,18 @@ async function titles(tag: string): Promise<Map<string, number>> {
   }
 }
 
+/** The id of each link with the tag, by title. */
+async function linkIds(tag: string): Promise<Map<string, string>> {
+  const ids = new Map<string, string>()
+  for (let page = 1; ; page += 1) {
+    const answer = await sandbox.request('GET', `/payment-links?per_page=500&page=${page}`)
+    for (const link of answer.body.data.data as Json[]) {
+      if (String(link.title).startsWith(`${tag} `)) ids.set(link.title, link._id)
+    }
+    if (page >= answer.body.data.last_page) return ids
+  }
+}
+
 const write = (name: string, text: string) => {
   const file = path.join(dir, name)
   fs.writeFileSync(file, text)
@@ -153,7 +165,7 @@ describe('links create --from-csv', () => {
     expect((await titles('dry')).size).toBe(0)
   })
 
-  test('POSTs that time out are unknown, never sent again on --resume; --retry-unknown sends them with their own key', async () => {
+  test('POSTs that time out are unknown, never sent again on --resume; --retry-unknown sends them with their own key, and the sandbox answers with the links already made', async () => {
     const tag = 'slow'
     const file = write('slow.csv', invoices(tag, 9))
     const report = path.join(dir, 'slow-report.csv')
@@ -211,12 +223,14 @@ describe('links create --from-csv', () => {
       expect([...(await titles(tag)).values()]).toEqual(Array(9).fill(1))
 
       const unknownKeys = results.filter((r) => r.status === 'unknown').map((r) => r.idempotency_key)
+      const idsBefore = await linkIds(tag)
       const retried = await runCli(
         ['links', 'create', '--from-csv', file, '--yes', '--json', '--resume', report, '--retry-unknown'],
         { env },
       )
       expect(retried.code).toBe(0)
-      expect((JSON.parse(retried.stdout) as Json[]).map((r) => [r.line, r.status])).toEqual([
+      const retriedRows = JSON.parse(retried.stdout) as Json[]
+      expect(retriedRows.map((r) => [r.line, r.status])).toEqual([
         [4, 'created'],
         [7, 'created'],
         [10, 'created'],
@@ -224,6 +238,13 @@ describe('links create --from-csv', () => {
       // The same requests again: the same Idempotency-Key for each row.
       const keys = proxy.requests.slice(sentBefore).map((r) => r.headers['idempotency-key'])
       expect(keys).toEqual(unknownKeys)
+      // The sandbox honours the key: each answer is the link the first POST made, and every row
+      // exists exactly once.
+      expect([...(await titles(tag)).values()]).toEqual(Array(9).fill(1))
+      expect(await linkIds(tag)).toEqual(idsBefore)
+      for (const row of retriedRows) {
+        expect(idsBefore.get(`${tag} ${row.line - 2}, monthly`)).toBe(row._id)
+      }
       const final = parseCsvReport(report)
       expect(
         final

@@ -1,15 +1,52 @@
+import net from 'node:net'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
-import { exited, killStarted, startSandboxProcess } from '../../helpers/processes.js'
+import { linkCreateArgs } from '../../helpers/links.js'
+import { exited, killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
 
 afterEach(killStarted)
 
-const start = (args: string[]) =>
-  startSandboxProcess([BIN, 'sandbox', 'start', '--json', ...args], cleanEnv({ PAY_SANDBOX_DIR: tempDir() }))
+const start = (args: string[], dir = tempDir('pay-sandbox-')) =>
+  startSandboxProcess([BIN, 'sandbox', 'start', '--json', ...args], cleanEnv({ PAY_SANDBOX_DIR: dir }))
+
+/** A key that must never reach the request log. */
+const CANARY = 'sk_test_logcanary_5e6f7a8b9c0d1e2f'
+
+/** The log's time of day and milliseconds, which change from run to run, as TIME and MS. */
+const normalised = (stderr: string) =>
+  stderr.replace(/^\d\d:\d\d:\d\d /gm, 'TIME ').replace(/ \d+\.\d ms$/gm, ' MS')
+
+/** Waits until the sandbox's stderr has `count` lines (each request's line comes once it was answered). */
+async function linesOnStderr(sandbox: SandboxProcess, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (sandbox.stderr().split('\n').length - 1 < count) {
+    if (Date.now() > deadline) throw new Error(`expected ${count} lines on stderr:\n${sandbox.stderr()}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+async function stop(sandbox: SandboxProcess, signal: NodeJS.Signals): Promise<number | null> {
+  sandbox.child.kill(signal)
+  await exited(sandbox.child)
+  return sandbox.child.exitCode
+}
+
+/** A port some other program listens on. */
+async function takenPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const server = net.createServer((socket) => socket.destroy())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
 
 describe('pay sandbox start', () => {
   it('serves one business per --key, prints them in its JSON line, and stops cleanly on SIGTERM', async () => {
-    const { child, line } = await start(['--port', '0', '--key', 'k1', '--key', 'k2'])
+    const dir = tempDir('pay-sandbox-')
+    const sandbox = await start(['--port', '0', '--key', 'k1', '--key', 'k2'], dir)
+    const { line } = sandbox
     expect(Object.keys(line)).toEqual(['base_url', 'keys', 'packages'])
     expect(line.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(line.keys).toEqual(['k1', 'k2'])
@@ -17,12 +54,106 @@ describe('pay sandbox start', () => {
     expect(new Set(line.packages.map((pkg: { business_id: number }) => pkg.business_id)).size).toBe(2)
     const health = await fetch(`${line.base_url}/_sandbox/health`)
     expect(health.headers.get('x-pay-sandbox')).toBe('1')
-    child.kill('SIGTERM')
-    await exited(child)
-    expect(child.exitCode).toBe(0)
+    expect(await stop(sandbox, 'SIGTERM')).toBe(0)
+    // Where the database is goes to stderr under --json (stdout is the JSON line alone).
+    expect(normalised(sandbox.stderr())).toBe(
+      `Database: ${path.join(dir, 'store.db')}\nTIME GET /_sandbox/health 200 MS\nSandbox stopped after 1 request.\n`,
+    )
   })
 
-  it('exits 2 on a bad --port or an unknown flag, and 1 when the port is taken', async () => {
+  it('logs one line per request on stderr: method, path with no secret in it, status, ms; never a key', async () => {
+    const dir = tempDir('pay-sandbox-')
+    const sandbox = await start(['--port', '0', '--key', CANARY], dir)
+    const env = { PAY_API_KEY: CANARY, PAY_BASE_URL: sandbox.baseUrl }
+    const created = await runCli([...linkCreateArgs(), '--json'], { env })
+    expect(created.code).toBe(0)
+    const id = JSON.parse(created.stdout)._id
+    expect((await runCli(['links', 'get', id, '-q'], { env })).code).toBe(0)
+    expect((await runCli(['links', 'get', '0123456789abcdef01234567'], { env })).code).toBe(5)
+    const get = (route: string, key = CANARY) =>
+      fetch(`${sandbox.baseUrl}${route}`, { headers: { Authorization: `Bearer ${key}` } })
+    await get(`/payment-links?page=2&per_page=5&api_key=${CANARY}&token=tok_secret_1`)
+    await get(`/payment-links/${CANARY}`)
+    await get('/subscriptions', 'sk_test_not_a_key_of_this_sandbox')
+    await get(`/checkout/tokens/${'ab'.repeat(20)}/activate?test=true`)
+    await linesOnStderr(sandbox, 8)
+    expect(await stop(sandbox, 'SIGINT')).toBe(0)
+    expect(normalised(sandbox.stderr())).toBe(
+      [
+        `Database: ${path.join(dir, 'store.db')}`,
+        'TIME POST /payment-links 200 MS',
+        `TIME GET /payment-links/${id} 200 MS`,
+        'TIME GET /payment-links/0123456789abcdef01234567 404 MS',
+        'TIME GET /payment-links?page=2&per_page=5&api_key=[REDACTED]&token=[REDACTED] 200 MS',
+        'TIME GET /payment-links/[REDACTED] 404 MS',
+        'TIME GET /subscriptions 401 MS',
+        'TIME GET /checkout/tokens/[REDACTED]/activate?test=true 404 MS',
+        'Sandbox stopped after 7 requests.',
+        '',
+      ].join('\n'),
+    )
+    expect(sandbox.stderr()).not.toContain('tok_secret_1')
+    expect(sandbox.stderr()).not.toContain(CANARY.slice(8))
+  })
+
+  it('--quiet logs no request: where the database is, and the line when it stops', async () => {
+    const dir = tempDir('pay-sandbox-')
+    const sandbox = await start(['--port', '0', '--quiet'], dir)
+    await fetch(`${sandbox.baseUrl}/_sandbox/health`)
+    await fetch(`${sandbox.baseUrl}/payment-links`)
+    expect(await stop(sandbox, 'SIGINT')).toBe(0)
+    expect(sandbox.stderr()).toBe(
+      `Database: ${path.join(dir, 'store.db')}\nSandbox stopped after 2 requests.\n`,
+    )
+  })
+
+  it('on a port another program holds: says which, and how to pick another; exit 2, nothing raw', async () => {
+    const other = await takenPort()
+    try {
+      const taken = await runCli(['sandbox', 'start', '--port', String(other.port)])
+      expect(taken).toMatchObject({ code: 2, stdout: '' })
+      expect(taken.stderr).toBe(
+        `Error: Port ${other.port} on 127.0.0.1 is taken by another program.\n` +
+          'Pick another port with --port PORT, or --port 0 for any free one.\n',
+      )
+      // The port came from PAY_SANDBOX_PORT (the sandbox profile's): how to move both.
+      const profilePort = await runCli(['sandbox', 'start'], {
+        env: { PAY_SANDBOX_PORT: String(other.port) },
+      })
+      expect(profilePort.code).toBe(2)
+      expect(profilePort.stderr).toBe(
+        `Error: Port ${other.port} on 127.0.0.1 is taken by another program.\n` +
+          'Pick another port with --port PORT, or --port 0 for any free one.\n' +
+          'For `pay -p sandbox` to find it there, set PAY_SANDBOX_PORT to that port instead.\n',
+      )
+      const json = await runCli(['sandbox', 'start', '--port', String(other.port), '--json'])
+      expect(json).toMatchObject({ code: 2, stdout: '' })
+      expect(JSON.parse(json.stderr)).toEqual({
+        error: {
+          status: null,
+          kind: 'usage',
+          exit_code: 2,
+          message: `Port ${other.port} on 127.0.0.1 is taken by another program.`,
+          hint: 'Pick another port with --port PORT, or --port 0 for any free one.',
+        },
+      })
+      for (const run of [taken, profilePort, json]) expect(run.stderr).not.toMatch(/EADDRINUSE|\n\s+at /)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('on the port of a running sandbox: points to it; exit 2', async () => {
+    const { baseUrl } = await start(['--port', '0'])
+    const taken = await runCli(['sandbox', 'start', '--port', new URL(baseUrl).port])
+    expect(taken).toMatchObject({ code: 2, stdout: '' })
+    expect(taken.stderr).toBe(
+      `Error: Port ${new URL(baseUrl).port} is taken: a pay sandbox already runs at ${baseUrl}.\n` +
+        'Use it, or pick another port with --port PORT, or --port 0 for any free one.\n',
+    )
+  })
+
+  it('exits 2 on a bad --port, an unknown or client flag, or a --host that is not this machine', async () => {
     const badPort = await runCli(['sandbox', 'start', '--port', 'http'])
     expect(badPort.code).toBe(2)
     expect(badPort.stderr).toBe(
@@ -31,9 +162,19 @@ describe('pay sandbox start', () => {
     const unknown = await runCli(['sandbox', 'start', '--bogus'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('Nonexistent flag: --bogus')
-    const { baseUrl } = await start(['--port', '0'])
-    const taken = await runCli(['sandbox', 'start', '--port', new URL(baseUrl).port])
-    expect(taken.code).toBe(1)
-    expect(taken.stderr).toContain('EADDRINUSE')
+    // It serves; it is no client: no profile, base URL or timeout, shown or taken.
+    const help = await runCli(['sandbox', 'start', '--help'])
+    expect(help.stdout).toContain('$ pay sandbox start [--json] [--debug] [--port <value>]')
+    expect(help.stdout).not.toMatch(/--profile|--base-url|--timeout/)
+    const clientFlag = await runCli(['sandbox', 'start', '--port', '0', '--timeout', '2'])
+    expect(clientFlag).toMatchObject({ code: 2, stdout: '' })
+    expect(clientFlag.stderr).toBe('Error: Nonexistent flag: --timeout\nSee `pay sandbox start --help`.\n')
+    // 192.0.2.1 is TEST-NET-1: documentation only, no machine's address.
+    const elsewhere = await runCli(['sandbox', 'start', '--port', '0', '--host', '192.0.2.1'])
+    expect(elsewhere).toMatchObject({ code: 2, stdout: '' })
+    expect(elsewhere.stderr).toBe(
+      'Error: Cannot listen on 192.0.2.1: it is not an address of this machine.\n' +
+        'Give --host an address of this machine (127.0.0.1 unless others must reach it).\n',
+    )
   })
 })

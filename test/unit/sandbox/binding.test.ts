@@ -71,8 +71,10 @@ it('pay sandbox start warns on stderr when bound beyond loopback, and only then'
   const quiet = await startCliSandbox([])
   const open = await startCliSandbox(['--host', '0.0.0.0'])
   const warning = 'Warning: The sandbox is bound to 0.0.0.0: other machines can reach it.\n'
-  await expect.poll(() => open.stderr(), { timeout: 5000 }).toBe(warning)
+  await expect
+    .poll(() => open.stderr().replace(/^Database: \S+\/store\.db\n/, ''), { timeout: 5000 })
+    .toBe(warning)
   quiet.child.kill('SIGTERM')
   await exited(quiet.child)
-  expect(quiet.stderr()).toBe('')
+  expect(quiet.stderr()).toMatch(/^Database: \S+\/store\.db\nSandbox stopped after 0 requests\.\n$/)
 })

@@ -1,10 +1,12 @@
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { describe, expect, it } from 'vitest'
 import { MIGRATIONS, STATEMENTS } from '../../../src/sandbox/schema.js'
 import { migrate, SandboxStore } from '../../../src/sandbox/store.js'
-import { startTestSandbox, tempDir, VALID_LINK } from '../../helpers/sandbox.js'
+import { ROOT } from '../../helpers/cli.js'
+import { startTestSandbox, storeText, tempDir, VALID_LINK } from '../../helpers/sandbox.js'
 
 const Database = createRequire(import.meta.url)('libsql') as typeof Libsql
 
@@ -91,5 +93,62 @@ describe('schema versions (PRAGMA user_version)', () => {
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 't'").all()).toEqual([])
     expect(records()).toEqual([[link, null]])
     db.close()
+  })
+})
+
+describe('a database of schema version 1 (pay before idempotency keys)', () => {
+  // test/fixtures/store-1.db: store-0.1.json imported by pay at version 1 (test/fixtures/README.md).
+  const fixture = path.join(ROOT, 'test/fixtures/store-1.db')
+  const legacyText = fs.readFileSync(path.join(ROOT, 'test/fixtures/store-0.1.json'), 'utf8')
+
+  /** Every row of every table of a database, by table, as SQLite returns them. */
+  function rows(file: string): Record<string, unknown[]> {
+    const db = new Database(file)
+    try {
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all() as { name: string }[]
+      return Object.fromEntries(
+        tables.map(({ name }) => [
+          name,
+          (db.prepare(`SELECT * FROM ${name} ORDER BY rowid`).all() as Record<string, unknown>[]).map(
+            ({ _metadata, ...row }) => row,
+          ),
+        ]),
+      )
+    } finally {
+      db.close()
+    }
+  }
+
+  it('is migrated on open to the latest version: every row kept, the new table empty, once', async () => {
+    const dir = tempDir('pay-migrate-')
+    const file = path.join(dir, 'store.db')
+    fs.copyFileSync(fixture, file)
+    const before = rows(file)
+    const version1 = new Database(file)
+    expect(userVersion(version1)).toBe(1)
+    version1.close()
+    expect(Object.keys(before)).not.toContain('idempotency_keys')
+
+    const t = await startTestSandbox({ dir })
+    try {
+      const db = new Database(file)
+      expect(userVersion(db)).toBe(MIGRATIONS.length)
+      db.close()
+      expect(rows(file)).toEqual({ ...before, idempotency_keys: [] })
+      // What pay 0.1 held is still all there, exactly, and served.
+      expect(storeText(dir)).toBe(legacyText)
+      const link = await t.a.call('POST', '/payment-links', VALID_LINK, {
+        'Idempotency-Key': 'after-migration',
+      })
+      const again = await t.a.call('POST', '/payment-links', VALID_LINK, {
+        'Idempotency-Key': 'after-migration',
+      })
+      expect(again.text).toBe(link.text)
+      expect(rows(file).idempotency_keys).toHaveLength(1)
+    } finally {
+      await t.close()
+    }
   })
 })

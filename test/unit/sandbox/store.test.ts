@@ -71,24 +71,30 @@ describe('the store file', () => {
     expect((await second.a.call('GET', `/payment-links/${link._id}`)).json.data).toEqual(link)
   })
 
-  it('refuses a file that is no database, naming it, leaves it untouched, and reset sets it aside', async () => {
-    const dir = tempDir()
-    const file = path.join(dir, 'store.db')
-    const garbage = '{"format": "pay-sandbox-store", "businesses": {'.repeat(200)
-    fs.writeFileSync(file, garbage)
-    const message = `The sandbox store ${file} is corrupt (file is not a database). It was left untouched; "pay sandbox reset" sets it aside and starts an empty one.`
-    await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(message)
-    expect(() => markLinkPaid(dir, '000000000000000000000000')).toThrow(message)
-    expect(fs.readFileSync(file, 'utf8')).toBe(garbage)
+  it.each([
+    ['of 9,400 bytes', '{"format": "pay-sandbox-store", "businesses": {'.repeat(200)],
+    // Shorter than SQLite's header: SQLite alone would take it for an empty database and write over it.
+    ['of 8 bytes', 'garbage\n'],
+  ])(
+    'refuses a file that is no database (%s), naming it, leaves it untouched, and reset sets it aside',
+    async (_, garbage) => {
+      const dir = tempDir()
+      const file = path.join(dir, 'store.db')
+      fs.writeFileSync(file, garbage)
+      const message = `The sandbox store ${file} is corrupt (file is not a database). It was left untouched; "pay sandbox reset" sets it aside and starts an empty one.`
+      await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(message)
+      expect(() => markLinkPaid(dir, '000000000000000000000000')).toThrow(message)
+      expect(fs.readFileSync(file, 'utf8')).toBe(garbage)
 
-    expect(resetSandbox(dir)).toEqual({ keptAs: `${file}.corrupt` })
-    expect(fs.readFileSync(`${file}.corrupt`, 'utf8')).toBe(garbage)
-    const t = await start(dir)
-    const answer = await t.a.call('GET', '/payment-links')
-    expect(answer.status).toBe(200)
-    expect(answer.json.data.total).toBe(0)
-    expect((await t.a.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
-  })
+      expect(resetSandbox(dir)).toEqual({ keptAs: `${file}.corrupt` })
+      expect(fs.readFileSync(`${file}.corrupt`, 'utf8')).toBe(garbage)
+      const t = await start(dir)
+      const answer = await t.a.call('GET', '/payment-links')
+      expect(answer.status).toBe(200)
+      expect(answer.json.data.total).toBe(0)
+      expect((await t.a.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
+    },
+  )
 
   it('refuses a database of a newer pay (a later schema version), and reset sets it aside', async () => {
     const dir = tempDir()
@@ -97,7 +103,7 @@ describe('the store file', () => {
     await t.sandbox.close()
     setUserVersion(path.join(dir, 'store.db'), 7)
     await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(
-      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to 1).`,
+      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to 2).`,
     )
     expect(resetSandbox(dir).keptAs).toBe(path.join(dir, 'store.db.corrupt'))
     const again = await start(dir)

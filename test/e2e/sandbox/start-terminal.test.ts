@@ -1,0 +1,59 @@
+import path from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import { formatAmount } from '../../../src/render/format.js'
+import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
+import { listPackages } from '../../../src/sandbox/server.js'
+import { runCli, tempDir } from '../../helpers/cli.js'
+import { linkCreateArgs } from '../../helpers/links.js'
+import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
+
+/**
+ * `pay sandbox start` as a person runs it, in a terminal of 80 columns: what it serves and where
+ * its database is, a line per request as pay (here another process) uses it, and Ctrl-C.
+ */
+
+afterEach(closeTerminals)
+
+const packageLines = listPackages(SANDBOX_KEY).map(
+  (p) =>
+    `  ${p._id}  ${p.name}  ${formatAmount(p.amount, p.currency)} ${p.frequency}  (business ${p.business_id})`,
+)
+
+describe('pay sandbox start in a terminal', () => {
+  test('at 80 columns: the banner, a line per request, and Ctrl-C stops it with a line; exit 0', async () => {
+    const dir = tempDir('pay-sandbox-')
+    const term = await startTerminal(['sandbox', 'start', '--port', '0'], {
+      env: { PAY_SANDBOX_DIR: dir, NO_COLOR: '1' },
+      width: 80,
+    })
+    const banner = await term.waitFor('Press Ctrl-C to stop.')
+    const baseUrl = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1]
+    expect(baseUrl).toBeDefined()
+    const env = { PAY_API_KEY: SANDBOX_KEY, PAY_BASE_URL: baseUrl }
+    const created = await runCli([...linkCreateArgs(), '-q'], { env })
+    expect(created.code).toBe(0)
+    expect((await runCli(['links', 'list', '--json'], { env })).code).toBe(0)
+    expect((await runCli(['links', 'get', 'nope'], { env })).code).toBe(5)
+    await term.waitFor('GET /payment-links/nope 404')
+    await term.press('C-c')
+    expect(await term.exitCode()).toBe(0)
+    const lines = (await term.screen()).trimEnd().split('\n')
+    const times = lines.map((line) =>
+      line.replace(/^\d\d:\d\d:\d\d /, 'TIME ').replace(/ \d+\.\d ms$/, ' MS'),
+    )
+    expect(times).toEqual([
+      `Sandbox listening on ${baseUrl}`,
+      `Database: ${path.join(dir, 'store.db')}`,
+      `Keys: ${SANDBOX_KEY}`,
+      'Packages (for `pay subs create --package-id`):',
+      ...packageLines,
+      'Requests are logged below. Press Ctrl-C to stop.',
+      'TIME POST /payment-links 200 MS',
+      'TIME GET /payment-links 200 MS',
+      'TIME GET /payment-links/nope 404 MS',
+      '^C',
+      'Sandbox stopped after 3 requests.',
+    ])
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
+  })
+})
