@@ -166,7 +166,8 @@ const CSS = `
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:16px;padding:24px 16px;background:var(--bg);color:var(--ink);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Liberation Sans","DejaVu Sans",sans-serif}
 .card{width:100%;max-width:26rem;background:#fff;border:1px solid var(--line);border-radius:16px;box-shadow:0 1px 2px rgba(16,24,40,.06),0 12px 32px rgba(16,24,40,.08);padding:28px}
-.merchant{display:flex;align-items:center;gap:10px;margin:0;font-size:15px;font-weight:600;color:var(--muted)}
+.merchant{display:flex;flex-wrap:wrap;align-items:center;gap:8px 10px;margin:0;font-size:15px;font-weight:600;color:var(--muted)}
+.name{white-space:nowrap}
 .logo{flex:none;width:32px;height:32px;border-radius:8px;background:var(--accent);color:#fff;display:flex;align-items:center;justify-content:center;font-weight:700}
 .badge{margin-left:auto;flex:none;padding:2px 10px;border:1px solid #efcf7a;border-radius:999px;background:var(--warn-bg);color:var(--warn);font-size:12px;font-weight:700;letter-spacing:.04em;text-transform:uppercase}
 h1{margin:22px 0 4px;font-size:21px;line-height:1.3;overflow-wrap:anywhere}
@@ -182,7 +183,7 @@ button{display:block;width:100%;min-height:50px;padding:13px 16px;border:0;borde
 button:hover{background:var(--accent-dark)}
 button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:3px}
 a{color:var(--accent)}
-.state{display:flex;align-items:flex-start;gap:10px;margin:22px 0 0;padding:12px 14px;border-radius:10px;background:var(--ok-bg);color:var(--ok);font-weight:600}
+.state{display:flex;align-items:flex-start;gap:10px;margin:22px 0 0;padding:12px 14px;border-radius:10px;background:var(--ok-bg);color:var(--ok)}
 .state.warn{background:var(--warn-bg);color:var(--warn)}
 .state.bad{background:var(--bad-bg);color:var(--bad)}
 .state svg{flex:none;width:22px;height:22px;margin-top:1px}
@@ -191,6 +192,7 @@ a{color:var(--accent)}
 .center{text-align:center}
 .fine{margin:18px 0 0;font-size:13px;color:var(--muted);text-align:center}
 footer{max-width:26rem;font-size:13px;color:var(--muted);text-align:center}
+@media (max-width:420px){body{padding:16px 12px}.card{padding:22px 20px}.amount{font-size:34px}.merchant{gap:8px;font-size:14px}.logo{width:28px;height:28px}.badge{padding:1px 7px;font-size:11px;letter-spacing:.02em}}
 `.trim()
 
 const STYLE_HASH = `sha256-${createHash('sha256').update(CSS).digest('base64')}`
@@ -251,11 +253,12 @@ ${body}
 /** The business the page is for: the sandbox knows businesses by number only. */
 function merchant(businessId: number | undefined): string {
   const name = businessId === undefined ? 'pay sandbox' : `Business ${businessId}`
-  return `<p class="merchant"><span class="logo" aria-hidden="true">${escapeHtml(name.slice(0, 1).toUpperCase())}</span><span>${escapeHtml(name)}</span><span class="badge">Test mode</span></p>`
+  return `<p class="merchant"><span class="logo" aria-hidden="true">${escapeHtml(name.slice(0, 1).toUpperCase())}</span><span class="name">${escapeHtml(name)}</span><span class="badge">Test mode</span></p>`
 }
 
-const state = (kind: 'ok' | 'warn' | 'bad', html: string) =>
-  `<p class="state${kind === 'ok' ? '' : ` ${kind}`}" role="status">${ICONS[kind]}<span>${html}</span></p>`
+/** A message beside an icon: its first sentence in bold, the rest (HTML) after it. */
+const state = (kind: 'ok' | 'warn' | 'bad', lead: string, rest = '') =>
+  `<p class="state${kind === 'ok' ? '' : ` ${kind}`}" role="status">${ICONS[kind]}<span><strong>${lead}</strong>${rest ? ` ${rest}` : ''}</span></p>`
 
 /** An amount as the page shows it: the number large, its currency beside it. */
 const amountHtml = (link: PaymentLinkRecord) =>
@@ -313,7 +316,7 @@ function paidPage(link: PaymentLinkRecord): PageReply {
     title: `Paid · ${link.title}`,
     body: [
       linkHeading(link),
-      state('ok', 'This payment link is already paid. There is nothing more to pay.'),
+      state('ok', 'This payment link is already paid.', 'There is nothing more to pay.'),
       '<p class="label">Amount paid</p>',
       `<p class="amount">${amountHtml(link)}</p>`,
       linkDetails(link),
@@ -333,8 +336,8 @@ function receiptPage(link: PaymentLinkRecord): PageReply {
       `<div class="done">${ICONS.bigOk}</div>`,
       '<h1 class="center">Payment received</h1>',
       `<p class="description center">Thank you. Your payment for <bdi>${escapeHtml(link.title)}</bdi> was received.</p>`,
-      '<p class="label">Amount paid</p>',
-      `<p class="amount">${amountHtml(link)}</p>`,
+      '<p class="label center">Amount paid</p>',
+      `<p class="amount center">${amountHtml(link)}</p>`,
       linkDetails(link),
       '<p class="fine">You can close this page.</p>',
     ]
@@ -380,7 +383,7 @@ function activePage(record: TokenizationRecord): PageReply {
     title: `Active · ${record.title}`,
     body: [
       tokenHeading(record),
-      state('ok', 'This token is already active. There is nothing more to do.'),
+      state('ok', 'This token is already active.', 'There is nothing more to do.'),
     ].join('\n'),
   })
 }
@@ -394,7 +397,6 @@ function activatedPage(record: TokenizationRecord): PageReply {
       `<div class="done">${ICONS.bigOk}</div>`,
       '<h1 class="center">Token activated</h1>',
       `<p class="description center">Thank you. <bdi>${escapeHtml(record.title)}</bdi> is active.</p>`,
-      `<dl class="details"><dt>Email</dt><dd>${escapeHtml(maskEmail(record.email))}</dd></dl>`,
       '<p class="fine">You can close this page.</p>',
     ]
       .filter(Boolean)
@@ -403,38 +405,40 @@ function activatedPage(record: TokenizationRecord): PageReply {
 }
 
 /** A page with a heading and a message, for what went wrong. */
-function messagePage(status: number, heading: string, message: string, headers?: Record<string, string>) {
+function messagePage(
+  status: number,
+  heading: string,
+  [lead, rest]: [string, string?],
+  headers?: Record<string, string>,
+) {
   return render({
     status,
     title: heading,
     headers,
-    body: [merchant(undefined), `<h1>${escapeHtml(heading)}</h1>`, state('bad', message)]
+    body: [merchant(undefined), `<h1>${escapeHtml(heading)}</h1>`, state('bad', lead, rest)]
       .filter(Boolean)
       .join('\n'),
   })
 }
 
 const linkNotFound = () =>
-  messagePage(
-    404,
-    'Payment link not found',
-    'This payment link does not exist or was deleted. Check the address, or ask the business for a new link.',
-  )
+  messagePage(404, 'Payment link not found', [
+    'This payment link does not exist or was deleted.',
+    'Check the address, or ask the business for a new link.',
+  ])
 
 const tokenNotFound = () =>
-  messagePage(
-    404,
-    'Activation link not found',
-    'This activation link does not exist. Check the address, or ask the business for a new link.',
-  )
+  messagePage(404, 'Activation link not found', [
+    'This activation link does not exist.',
+    'Check the address, or ask the business for a new link.',
+  ])
 
 /** A POST from another site, or one without this page's token: refused, nothing done. */
 const refused = (pageUrl: string) =>
-  messagePage(
-    403,
-    'This form was not accepted',
-    `It was not sent from this page (it came from another site, or its page token is missing or wrong), so nothing was done. <a href="${escapeHtml(pageUrl)}">Open the page again</a> to continue.`,
-  )
+  messagePage(403, 'This form was not accepted', [
+    'Nothing was done.',
+    `The form did not come from its own page: it was sent from another site, or its page token is missing or wrong. <a href="${escapeHtml(pageUrl)}">Open the page again</a> to continue.`,
+  ])
 
 const seeOther = (location: string): PageReply => ({
   status: 303,
@@ -508,7 +512,7 @@ export class CustomerPages {
       return (page) => this.guard(page, () => this.activation(page, activation[1]))
     }
     if (path === '/checkout' || path.startsWith('/checkout/')) {
-      return async () => messagePage(404, 'Page not found', 'There is no page at this address.')
+      return async () => messagePage(404, 'Page not found', ['There is no page at this address.'])
     }
     return undefined
   }
@@ -521,7 +525,7 @@ export class CustomerPages {
   /** Methods other than GET and POST, forms that cannot be read, and a store that cannot answer, as pages. */
   private async guard(page: PageRequest, handle: () => Promise<PageReply>): Promise<PageReply> {
     if (page.method !== 'GET' && page.method !== 'POST') {
-      return messagePage(405, 'Method not allowed', 'This page can only be viewed or submitted.', {
+      return messagePage(405, 'Method not allowed', ['This page can only be viewed or submitted.'], {
         Allow: 'GET, HEAD, POST',
       })
     }
@@ -529,18 +533,20 @@ export class CustomerPages {
       return await handle()
     } catch (error) {
       if (error instanceof RefusedForm) {
-        return messagePage(error.status, error.heading, 'Nothing was done. Open the page again to continue.')
+        return messagePage(error.status, error.heading, [
+          'Nothing was done.',
+          'Open the page again to continue.',
+        ])
       }
       if (error instanceof StoreBusyError) {
-        return messagePage(503, 'Try again in a moment', 'The sandbox is busy. Nothing was done.', {
+        return messagePage(503, 'Try again in a moment', ['The sandbox is busy.', 'Nothing was done.'], {
           'Retry-After': '1',
         })
       }
-      return messagePage(
-        500,
-        'Something went wrong',
-        `The sandbox could not answer: ${escapeHtml(String((error as Error)?.message ?? error))}`,
-      )
+      return messagePage(500, 'Something went wrong', [
+        'The sandbox could not answer.',
+        escapeHtml(String((error as Error)?.message ?? error)),
+      ])
     }
   }
 
@@ -560,7 +566,8 @@ export class CustomerPages {
     if (!link.paid && (shown[0] !== String(link.amount) || shown[1] !== link.currency)) {
       const notice = state(
         'warn',
-        'The amount of this payment changed after the page was opened. Nothing was paid: check the amount and pay again.',
+        'The amount changed after this page was opened.',
+        'Nothing was paid: check the amount and pay again.',
       )
       return paymentPage(link, current, 409, notice)
     }

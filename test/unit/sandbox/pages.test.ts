@@ -65,10 +65,10 @@ const activatedAt = (token: string) => {
 }
 
 const MERCHANT = (business: number | string) =>
-  `<p class="merchant"><span class="logo" aria-hidden="true">${String(business).slice(0, 1)}</span><span>${business}</span><span class="badge">Test mode</span></p>`
+  `<p class="merchant"><span class="logo" aria-hidden="true">${String(business).slice(0, 1)}</span><span class="name">${business}</span><span class="badge">Test mode</span></p>`
 
 const SANDBOX_MERCHANT =
-  '<p class="merchant"><span class="logo" aria-hidden="true">P</span><span>pay sandbox</span><span class="badge">Test mode</span></p>'
+  '<p class="merchant"><span class="logo" aria-hidden="true">P</span><span class="name">pay sandbox</span><span class="badge">Test mode</span></p>'
 
 const OK_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="11" fill="#0f6b4c"/><path d="M7 12.5l3.2 3.2L17 9" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>'
@@ -83,13 +83,13 @@ const refusedCard = (pagePath: string) =>
   [
     SANDBOX_MERCHANT,
     '<h1>This form was not accepted</h1>',
-    `<p class="state bad" role="status">${BAD_ICON}<span>It was not sent from this page (it came from another site, or its page token is missing or wrong), so nothing was done. <a href="${pagePath.replace(/&/g, '&amp;')}">Open the page again</a> to continue.</span></p>`,
+    `<p class="state bad" role="status">${BAD_ICON}<span><strong>Nothing was done.</strong> The form did not come from its own page: it was sent from another site, or its page token is missing or wrong. <a href="${pagePath.replace(/&/g, '&amp;')}">Open the page again</a> to continue.</span></p>`,
   ].join('\n')
 
 const LINK_NOT_FOUND_CARD = [
   SANDBOX_MERCHANT,
   '<h1>Payment link not found</h1>',
-  `<p class="state bad" role="status">${BAD_ICON}<span>This payment link does not exist or was deleted. Check the address, or ask the business for a new link.</span></p>`,
+  `<p class="state bad" role="status">${BAD_ICON}<span><strong>This payment link does not exist or was deleted.</strong> Check the address, or ask the business for a new link.</span></p>`,
 ].join('\n')
 
 describe('the payment page (GET payment_url)', () => {
@@ -217,7 +217,7 @@ describe('the payment page (GET payment_url)', () => {
       [
         SANDBOX_MERCHANT,
         '<h1>Page not found</h1>',
-        `<p class="state bad" role="status">${BAD_ICON}<span>There is no page at this address.</span></p>`,
+        `<p class="state bad" role="status">${BAD_ICON}<span><strong>There is no page at this address.</strong></span></p>`,
       ].join('\n'),
     )
   })
@@ -246,8 +246,8 @@ describe('paying (the page form POST)', () => {
         BIG_OK,
         '<h1 class="center">Payment received</h1>',
         '<p class="description center">Thank you. Your payment for <bdi>Invoice 1042</bdi> was received.</p>',
-        '<p class="label">Amount paid</p>',
-        '<p class="amount">25.50<span class="currency"><bdi>EUR</bdi></span></p>',
+        '<p class="label center">Amount paid</p>',
+        '<p class="amount center">25.50<span class="currency"><bdi>EUR</bdi></span></p>',
         '<dl class="details"><dt>Reference</dt><dd dir="auto">INV-7</dd></dl>',
         '<p class="fine">You can close this page.</p>',
       ].join('\n'),
@@ -275,7 +275,7 @@ describe('paying (the page form POST)', () => {
       [
         MERCHANT(`Business ${link.business_id}`),
         '<h1 dir="auto">Invoice 1042</h1>',
-        `<p class="state" role="status">${OK_ICON}<span>This payment link is already paid. There is nothing more to pay.</span></p>`,
+        `<p class="state" role="status">${OK_ICON}<span><strong>This payment link is already paid.</strong> There is nothing more to pay.</span></p>`,
         '<p class="label">Amount paid</p>',
         '<p class="amount">25.50<span class="currency"><bdi>EUR</bdi></span></p>',
       ].join('\n'),
@@ -398,7 +398,7 @@ describe('paying (the page form POST)', () => {
     expect(titleOf(answer.text)).toBe('Pay 30.00 EUR · Invoice 1042')
     const html = card(answer.text)
     expect(html).toContain(
-      `<p class="state warn" role="status">${WARN_ICON}<span>The amount of this payment changed after the page was opened. Nothing was paid: check the amount and pay again.</span></p>`,
+      `<p class="state warn" role="status">${WARN_ICON}<span><strong>The amount changed after this page was opened.</strong> Nothing was paid: check the amount and pay again.</span></p>`,
     )
     expect(html).toContain('<button type="submit">Pay 30.00 <bdi>EUR</bdi></button>')
     expect((await linkNow(link._id)).paid).toBe(false)
@@ -450,7 +450,6 @@ describe('the activation page (activation_url)', () => {
         BIG_OK,
         '<h1 class="center">Token activated</h1>',
         '<p class="description center">Thank you. <bdi>Card on file</bdi> is active.</p>',
-        '<dl class="details"><dt>Email</dt><dd>j•••@example.com</dd></dl>',
         '<p class="fine">You can close this page.</p>',
       ].join('\n'),
     )
@@ -464,7 +463,7 @@ describe('the activation page (activation_url)', () => {
     expect(page.status).toBe(200)
     expect(titleOf(page.text)).toBe('Active · Card on file')
     expect(card(page.text)).toContain(
-      `<p class="state" role="status">${OK_ICON}<span>This token is already active. There is nothing more to do.</span></p>`,
+      `<p class="state" role="status">${OK_ICON}<span><strong>This token is already active.</strong> There is nothing more to do.</span></p>`,
     )
     expect(page.text).not.toMatch(/<form|<button/)
   })
