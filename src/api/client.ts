@@ -123,7 +123,7 @@ export class PayApi {
    */
   sandboxPay(linkId: string): Promise<Rec> {
     const path = `/_sandbox/payment-links/${id(linkId)}/pay`
-    return this.change({ method: 'POST', path, resource: 'payment link', id: linkId }, async () => {
+    return this.change({ method: 'POST', path, resource: 'sandbox payment', id: linkId }, async () => {
       const response = await this.transport.send('POST', path, undefined)
       return { status: response.status, result: readRecord(response.body, 'payment link') }
     })

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { outputFlags } from '../../cli/flags.js'
+import { outputFlags, sandboxGlobalFlags } from '../../cli/flags.js'
 import { PayError } from '../../errors.js'
 import { LINK_VIEW } from '../../resources/links.js'
 
@@ -21,6 +21,7 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
     id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
   }
 
+  static baseFlags = sandboxGlobalFlags
   static flags = { ...outputFlags }
 
   async run(): Promise<void> {

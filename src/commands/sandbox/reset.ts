@@ -1,4 +1,5 @@
 import { BaseCommand } from '../../cli/base-command.js'
+import { sandboxGlobalFlags } from '../../cli/flags.js'
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static summary = 'Empty the sandbox store'
@@ -12,6 +13,8 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
     '<%= config.bin %> sandbox reset',
     '<%= config.bin %> sandbox reset --base-url http://127.0.0.1:4011 --json',
   ]
+
+  static baseFlags = sandboxGlobalFlags
 
   async run(): Promise<void> {
     const where = await this.sandboxTarget()

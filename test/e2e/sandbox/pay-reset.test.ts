@@ -238,13 +238,37 @@ describe('pay sandbox pay', () => {
         server.baseUrl,
         'POST',
         path,
-        'payment link',
+        'sandbox payment',
         link._id,
         undefined,
       ],
-      ['outcome', 'pay sandbox pay', 'sandbox', server.baseUrl, 'POST', path, 'payment link', link._id, 200],
+      [
+        'outcome',
+        'pay sandbox pay',
+        'sandbox',
+        server.baseUrl,
+        'POST',
+        path,
+        'sandbox payment',
+        link._id,
+        200,
+      ],
     ])
   })
+})
+
+test('their help says where --profile and --base-url lead, as they are used', async () => {
+  for (const command of ['pay', 'reset']) {
+    const help = await runCli(['sandbox', command, '--help'])
+    expect(help.code).toBe(0)
+    const flat = help.stdout.replace(/\s+/g, ' ')
+    expect(flat).toContain(
+      '-p, --profile=<value> Profile whose sandbox server to act through (default: $PAY_PROFILE, then the built-in `sandbox`, never the current profile).',
+    )
+    expect(flat).toContain(
+      '--base-url=<value> Base URL of the sandbox server to act through (default: $PAY_BASE_URL, then the profile). Without one running there, only the built-in profile falls back to the local store.',
+    )
+  }
 })
 
 describe('pay sandbox reset', () => {
