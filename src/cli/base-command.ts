@@ -121,6 +121,23 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
+   * For commands that hand out a customer page (`links open`, `links qr`): when the built-in
+   * sandbox ran inside this command, nothing serves the page at its address once it ends. Says so
+   * on stderr, with how to serve it.
+   */
+  protected warnIfPageUnserved(url: string): void {
+    if (!this.connection?.inProcess) return
+    let origin = url
+    try {
+      origin = new URL(url).origin
+    } catch {}
+    this.out.warn(
+      `No sandbox is running at ${origin}, so this page will not open: the sandbox ran inside this command. ` +
+        'Serve it with `pay sandbox start` (PAY_SANDBOX_PORT sets the port).',
+    )
+  }
+
+  /**
    * Where a sandbox command (`sandbox pay`, `sandbox reset`) acts. Its profile is --profile >
    * PAY_PROFILE > the built-in `sandbox` (never the current profile, usually the live service),
    * or PAY_API_KEY with --base-url/PAY_BASE_URL alone, as for every command. When a pay sandbox
