@@ -35,7 +35,7 @@ describe('links open / links qr of a page nothing serves', () => {
   })
   afterAll(() => served.close())
 
-  test('in-process sandbox: the URL, and a warning on how to serve the page', async () => {
+  test('in-process sandbox: the URL, and a warning on how to serve the page (open, create --open, qr)', async () => {
     const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: '4799' }
     const made = await runCli([...create, '--columns', '_id'], { env })
     expect(made.code).toBe(0)
@@ -46,6 +46,8 @@ describe('links open / links qr of a page nothing serves', () => {
       stdout: `http://127.0.0.1:4799/checkout/pay?id=${id}\n`,
       stderr: warning('4799'),
     })
+    const opened = await runCli([...create, '--open', '-q'], { env: { ...env, BROWSER: 'true' } })
+    expect(opened).toMatchObject({ code: 0, stderr: warning('4799') })
     const file = path.join(tempDir(), 'qr.png')
     const qr = await runCli(['-p', 'sandbox', 'links', 'qr', id, '--output', file], { env })
     expect(qr).toMatchObject({
