@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import { currencyDigits } from '../../src/render/format.js'
@@ -95,9 +96,23 @@ export const COMMANDS: CommandSpec[] = [
   },
 ]
 
-/** Long flags every command has (global and output flags). */
-const COMMON_LONG = ['profile', 'base-url', 'json', 'debug', 'timeout', 'columns', 'quiet']
-const COMMON_CHARS = ['p', 'q']
+/**
+ * Every flag of a command (its own and the global ones), as its help publishes them: the built
+ * manifest, so that a flag added later (`-y` on links create) is known here without a list to keep.
+ */
+const MANIFEST = JSON.parse(
+  fs.readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8'),
+) as {
+  commands: Record<string, { flags: Record<string, { name: string; char?: string; allowNo?: boolean }> }>
+}
+
+function flagWords(spec: CommandSpec): { long: string[]; chars: string[] } {
+  const flags = Object.values(MANIFEST.commands[spec.argv.join(':')].flags)
+  return {
+    long: flags.flatMap(({ name, allowNo }) => (allowNo ? [name, `no-${name}`] : [name])),
+    chars: flags.flatMap(({ char }) => (char ? [char] : [])),
+  }
+}
 
 export interface FlagInput {
   /** The id argument of an update command. */
@@ -124,11 +139,8 @@ export const argvFor = (spec: CommandSpec, input: FlagInput): string[] => {
  * `--title=-q`) for a missing value: a usage error, whatever form it was given in.
  */
 function looksLikeFlag(spec: CommandSpec, value: string): boolean {
-  const long = [
-    ...COMMON_LONG,
-    ...spec.flags.flatMap(({ flag, kind }) => (kind === 'bool' ? [flag, `no-${flag}`] : [flag])),
-  ]
-  return long.some((name) => value === `--${name}`) || COMMON_CHARS.some((c) => value.startsWith(`-${c}`))
+  const { long, chars } = flagWords(spec)
+  return long.some((name) => value === `--${name}`) || chars.some((c) => value.startsWith(`-${c}`))
 }
 
 export type Expected =
@@ -271,6 +283,7 @@ const TRICKY = [
   '--json',
   '--json=1',
   '-q',
+  '-y',
   '-p',
   '--title',
   '--no-send-email',
