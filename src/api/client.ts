@@ -118,6 +118,27 @@ export class PayApi {
   }
 
   /**
+   * The sandbox only (not in the spec): the customer pays link `linkId` (`pay sandbox pay`
+   * through a running sandbox). Answers the link, paid.
+   */
+  sandboxPay(linkId: string): Promise<Rec> {
+    const path = `/_sandbox/payment-links/${id(linkId)}/pay`
+    return this.change({ method: 'POST', path, resource: 'sandbox payment', id: linkId }, async () => {
+      const response = await this.transport.send('POST', path, undefined)
+      return { status: response.status, result: readRecord(response.body, 'payment link') }
+    })
+  }
+
+  /** The sandbox only: empties its store (`pay sandbox reset` through a running sandbox); answers `{reset, dir}`. */
+  sandboxReset(): Promise<Rec> {
+    const path = '/_sandbox/reset'
+    return this.change({ method: 'POST', path, resource: 'sandbox store' }, async () => {
+      const response = await this.transport.send('POST', path, undefined)
+      return { status: response.status, result: readRecord(response.body, 'sandbox store') }
+    })
+  }
+
+  /**
    * Any request (`pay api`): PATH is relative to the base URL, or an absolute URL on its origin
    * (the key goes nowhere else). Same key, deadline, retries, redirect refusal and trace as every
    * other request; the answer comes back whatever its status, with the error that status means.

@@ -8,7 +8,8 @@ import { redactKey } from '../config/profiles.js'
 import { PayError, usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
-import { type Connection, connectSandbox } from '../sandbox/connection.js'
+import { type Connection, connectSandbox, probeSandbox } from '../sandbox/connection.js'
+import { sandboxDir } from '../sandbox/constants.js'
 import { sanitizeText } from '../values.js'
 import { globalFlags } from './flags.js'
 import { type IO, ProcessIO } from './io.js'
@@ -89,9 +90,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
   }
 
-  protected async credentials(): Promise<Credentials> {
+  /** The profile, key and base URL; `fallback` is the profile used when none is selected by flag or PAY_PROFILE. */
+  protected async credentials(fallback?: string): Promise<Credentials> {
     const credentials = await resolveCredentials({
-      profile: this.flags.profile,
+      profile: this.flags.profile || (process.env.PAY_PROFILE ? undefined : fallback),
       baseUrl: this.flags['base-url'],
       builtIn: sandboxProfile(),
       keychain: this.keychainOptions(),
@@ -123,6 +125,64 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** How this command uses the system keychain: its --debug lines go with the HTTP trace. */
   protected keychainOptions(): KeychainOptions {
     return { debug: this.flags.debug ? (line) => this.out.stderr.write(`[debug] ${line}\n`) : undefined }
+  }
+
+  /**
+   * For commands that hand out a customer page (`links open`, `links qr`): when the built-in
+   * sandbox ran inside this command, nothing serves the page at its address once it ends. Says so
+   * on stderr, with how to serve it.
+   */
+  protected warnIfPageUnserved(url: string): void {
+    if (!this.connection?.inProcess) return
+    let origin = url
+    try {
+      origin = new URL(url).origin
+    } catch {}
+    this.out.warn(
+      `No sandbox is running at ${origin}, so this page will not open: the sandbox ran inside this command. ` +
+        'Serve it with `pay sandbox start` (PAY_SANDBOX_PORT sets the port).',
+    )
+  }
+
+  /**
+   * Where a sandbox command (`sandbox pay`, `sandbox reset`) acts. Its profile is --profile >
+   * PAY_PROFILE > the built-in `sandbox` (never the current profile, usually the live service),
+   * or PAY_API_KEY with --base-url/PAY_BASE_URL alone, as for every command. When a pay sandbox
+   * answers at the profile's base URL, the command goes through it over HTTP with the profile's
+   * key, so that an app using that server sees the change; otherwise the built-in profile at its
+   * own address means the local store ($PAY_SANDBOX_DIR), as the in-process sandbox does; any
+   * other base URL without a sandbox is an error, never a silent switch to the local store.
+   */
+  protected async sandboxTarget(): Promise<
+    { server: true; api: PayApi; target: Target } | { server: false; dir: string; baseUrl: string }
+  > {
+    const envOnly =
+      !this.flags.profile &&
+      !process.env.PAY_PROFILE &&
+      Boolean(process.env.PAY_API_KEY) &&
+      Boolean(this.flags['base-url'] || process.env.PAY_BASE_URL)
+    const credentials = await this.credentials(envOnly ? undefined : sandboxProfile().name)
+    const target = { profile: credentials.profile ?? '(environment)', baseUrl: credentials.baseUrl }
+    // Made first: a base URL pay refuses (plain http beyond loopback) is refused before any probe.
+    const api = this.client(credentials.baseUrl, credentials.apiKey, this.journal(target))
+    const found = await probeSandbox(credentials.baseUrl)
+    if (found === 'sandbox') {
+      this.sentWith = { ...credentials, inProcess: false }
+      return { server: true, api, target }
+    }
+    if (credentials.builtIn) return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl }
+    const command = `pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`
+    const named = credentials.profile === undefined ? '' : ` (profile "${credentials.profile}")`
+    const hint =
+      `\`${command}\` acts only on a sandbox: start one there with \`pay sandbox start\`, ` +
+      'or use `-p sandbox` (without --base-url) for the local sandbox store.'
+    if (found === 'other') {
+      throw new PayError(`${credentials.baseUrl}${named} is not a pay sandbox.`, { kind: 'general', hint })
+    }
+    throw new PayError(`No pay sandbox answers at ${credentials.baseUrl}${named}.`, {
+      kind: 'unavailable',
+      hint,
+    })
   }
 
   /**

@@ -37,6 +37,25 @@ export const globalFlags = {
   }),
 }
 
+/**
+ * The global flags of the sandbox commands (`sandbox pay`, `sandbox reset`): the same, but their
+ * profile falls back to the built-in sandbox, never the current profile (BaseCommand.sandboxTarget).
+ */
+export const sandboxGlobalFlags = {
+  ...globalFlags,
+  profile: Flags.string({
+    char: 'p',
+    description:
+      'Profile whose sandbox server to act through (default: $PAY_PROFILE, then the built-in `sandbox`, never the current profile).',
+    helpGroup: 'GLOBAL',
+  }),
+  'base-url': Flags.string({
+    description:
+      'Base URL of the sandbox server to act through (default: $PAY_BASE_URL, then the profile). Without one running there, only the built-in profile falls back to the local store.',
+    helpGroup: 'GLOBAL',
+  }),
+}
+
 /** --jq: a jq expression over the JSON output (every command that prints records, and `pay api`). */
 export const jqFlag = {
   jq: Flags.string({

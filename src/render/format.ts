@@ -56,7 +56,9 @@ export function formatAmount(amount: unknown, currency: unknown): string {
     const digits = code === '' ? -1 : digitsFor(code.toUpperCase())
     // Padded to the currency's digits (25.5 -> "25.50"), never rounded: 0.001 EUR stays 0.001.
     const fixed = digits >= 0 ? amount.toFixed(digits) : undefined
-    text = fixed !== undefined && Number(fixed) === amount ? fixed : decimalText(amount)
+    // toFixed writes an exponent from 1e21 on (1e21.toFixed(2) is "1e+21"): decimalText takes those.
+    text =
+      fixed !== undefined && !fixed.includes('e') && Number(fixed) === amount ? fixed : decimalText(amount)
   } else {
     text = plain(amount)
   }

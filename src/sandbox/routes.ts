@@ -1,4 +1,6 @@
 /** The routes of the service: each endpoint of the spec as a handler of a parsed request (the HTTP plumbing is in server.ts). */
+import { emptyStore, payLink } from './control.js'
+import { CustomerPages } from './pages.js'
 import {
   envelopeTimestamp,
   laterIso,
@@ -34,7 +36,10 @@ export interface Caller {
 
 export interface Reply {
   status: number
-  body: unknown
+  /** Sent as JSON. */
+  body?: unknown
+  /** Sent as it is instead (the customer pages' HTML), with its Content-Type among the headers. */
+  text?: string
   headers?: Record<string, string>
 }
 
@@ -183,7 +188,12 @@ function paginate<T>(
 
 /** The endpoints of the spec, over one store. */
 export class SandboxRoutes {
-  constructor(private readonly store: SandboxStore) {}
+  /** The customer's pages (payment, activation): public, HTML, served before any key is asked for. */
+  readonly pages: CustomerPages
+
+  constructor(private readonly store: SandboxStore) {
+    this.pages = new CustomerPages(store)
+  }
 
   readonly routes: Route[] = [
     { pattern: /^\/tokenizations\/create-token$/, methods: { POST: (c) => this.createTokenization(c) } },
@@ -211,7 +221,27 @@ export class SandboxRoutes {
         DELETE: (c) => this.deleteSubscription(c),
       },
     },
+    // The sandbox's own controls (not in the spec), for `pay sandbox pay` and `pay sandbox reset`
+    // through a running server: any key the server accepts; any business's link.
+    {
+      pattern: /^\/_sandbox\/payment-links\/([^/]+)\/pay$/,
+      methods: { POST: (c) => this.payAsCustomer(c) },
+    },
+    { pattern: /^\/_sandbox\/reset$/, methods: { POST: () => this.reset() } },
   ]
+
+  /** The customer paying link `id` (src/sandbox/control.ts): the link, paid. */
+  private payAsCustomer({ id }: RequestContext): Reply {
+    const link = payLink(this.store, id)
+    if (!link) throw linkNotFound()
+    return success(link)
+  }
+
+  /** Every business's records deleted; `dir` says which store that was. */
+  private reset(): Reply {
+    const { keptAs } = emptyStore(this.store)
+    return success(definedOnly({ reset: true, dir: this.store.dir, kept_as: keptAs }))
+  }
 
   private createTokenization({ caller, body, checkoutOrigin }: RequestContext): Reply {
     const input = valid(checkTokenization(body))

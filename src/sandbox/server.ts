@@ -2,9 +2,10 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
+import { payLink } from './control.js'
 import { answerOnce } from './idempotency.js'
 import type { Notice } from './legacy.js'
-import { laterIso, type PackageRecord, type PaymentLinkRecord } from './records.js'
+import type { PackageRecord, PaymentLinkRecord } from './records.js'
 import { type Caller, HttpError, type Reply, SandboxRoutes } from './routes.js'
 import type { RequestBody } from './rules.js'
 import { SandboxStore, StoreBusyError, StoreCorruptError, StoreVersionError, setAside } from './store.js'
@@ -248,9 +249,9 @@ class SandboxServer {
     this.send(response, reply)
   }
 
-  private send(response: http.ServerResponse, { status, body, headers = {} }: Reply): void {
+  private send(response: http.ServerResponse, { status, body, text: given, headers = {} }: Reply): void {
     if (response.headersSent || response.destroyed) return
-    const text = JSON.stringify(body)
+    const text = given ?? JSON.stringify(body)
     response.writeHead(status, {
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(text),
@@ -273,6 +274,9 @@ class SandboxServer {
       if (method !== 'GET') throw methodNotAllowed(['GET'])
       return { status: 200, body: { service: 'pay-sandbox' } }
     }
+    // The customer's pages are public (no key) and answer HTML: src/sandbox/pages.ts.
+    const page = this.routes.pages.match(path)
+    if (page) return page({ method, query, request })
     for (const route of this.routes.routes) {
       const match = route.pattern.exec(path)
       if (!match) continue
@@ -390,11 +394,4 @@ export function markLinkPaid(dir: string, linkId: string): PaymentLinkRecord | u
   } finally {
     store.close()
   }
-}
-
-/** Sets `paid` on a link (and moves `updated_at`) unless it is paid already. */
-function payLink(store: SandboxStore, linkId: string): PaymentLinkRecord | undefined {
-  return store.changeLink(linkId, (link) =>
-    link.paid ? link : { ...link, paid: true, updated_at: laterIso(link.updated_at) },
-  )?.after
 }

@@ -51,7 +51,10 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
       idempotencyKey: this.flags['idempotency-key'],
     })
     this.out.record(link, LINK_VIEW)
-    if (this.flags.open) await showInBrowser(this.out, paymentUrlOf(link))
+    if (this.flags.open) {
+      this.warnIfPageUnserved(paymentUrlOf(link))
+      await showInBrowser(this.out, paymentUrlOf(link))
+    }
   }
 
   private async fromCsv(source: string): Promise<void> {

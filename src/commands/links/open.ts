@@ -32,6 +32,7 @@ export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
     const url = paymentUrlOf(await api.getLink(this.args.id))
     if (this.flags.json) this.out.data({ _id: this.args.id, payment_url: url })
     else this.io.stdout.write(`${url}\n`)
+    this.warnIfPageUnserved(url)
     if (this.flags.browser) await showInBrowser(this.out, url)
   }
 }

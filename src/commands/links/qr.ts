@@ -35,6 +35,7 @@ export default class LinksQr extends BaseCommand<typeof LinksQr> {
     const { api } = await this.api()
     const url = paymentUrlOf(await api.getLink(this.args.id))
     const file = this.flags.output
+    this.warnIfPageUnserved(url)
     if (file === undefined) {
       if (this.flags.json) this.out.data({ _id: this.args.id, payment_url: url })
       else this.io.stdout.write(`${[...qrLines(url, this.io.colour), url].join('\n')}\n`)

@@ -1,25 +1,59 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { outputFlags } from '../../cli/flags.js'
+import { outputFlags, sandboxGlobalFlags } from '../../cli/flags.js'
 import { PayError } from '../../errors.js'
 import { LINK_VIEW } from '../../resources/links.js'
-import { sandboxDir } from '../../sandbox/constants.js'
 
 export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
   static summary = 'Pay a sandbox payment link as the customer would'
-  static description = 'Marks the link paid (paid becomes true) in the sandbox store, and prints it.'
-  static examples = ['<%= config.bin %> sandbox pay 65a1f0c2e4b0a1b2c3d4e5f6']
+  static description =
+    'Marks the link paid (paid becomes true, updated_at moves; paying twice changes nothing) and prints it. ' +
+    "When a sandbox server answers at the profile's base URL (--profile, else $PAY_PROFILE, else the built-in " +
+    '"sandbox" profile; --base-url), the link is paid through it, so an app using that server sees the change; ' +
+    'otherwise, for the built-in profile, in the local sandbox store ($PAY_SANDBOX_DIR). stderr says which.'
+
+  static examples = [
+    '<%= config.bin %> sandbox pay 65a1f0c2e4b0a1b2c3d4e5f6',
+    '<%= config.bin %> sandbox pay 65a1f0c2e4b0a1b2c3d4e5f6 --base-url http://127.0.0.1:4011',
+  ]
+
   static args = {
     id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
   }
+
+  static baseFlags = sandboxGlobalFlags
   static flags = { ...outputFlags }
 
   async run(): Promise<void> {
-    const { markLinkPaid } = await import('../../sandbox/server.js')
-    const link = markLinkPaid(sandboxDir(), this.args.id)
-    if (!link) {
-      throw new PayError(`No payment link ${this.args.id} in the sandbox.`, { kind: 'not_found' })
+    const id = this.args.id
+    const where = await this.sandboxTarget()
+    let link: Record<string, unknown> | undefined
+    if (where.server) {
+      try {
+        link = await where.api.sandboxPay(id)
+      } catch (error) {
+        if (error instanceof PayError && error.kind === 'not_found') {
+          throw new PayError(`No payment link ${id} in the sandbox at ${where.target.baseUrl}.`, {
+            kind: 'not_found',
+            status: error.status,
+          })
+        }
+        throw error
+      }
+      this.out.note(`Paid through the sandbox at ${where.target.baseUrl}.`)
+    } else {
+      const { markLinkPaid } = await import('../../sandbox/server.js')
+      link = markLinkPaid(where.dir, id)
+      if (!link) {
+        throw new PayError(`No payment link ${id} in the local sandbox store ${where.dir}.`, {
+          kind: 'not_found',
+          hint: `No sandbox is running at ${where.baseUrl}; the local store was searched.`,
+        })
+      }
+      this.out.note(
+        `Paid in the local sandbox store ${where.dir} (no sandbox is running at ${where.baseUrl}).`,
+      )
     }
-    this.out.record(link as Record<string, unknown>, LINK_VIEW)
+    this.out.record(link, LINK_VIEW)
   }
 }

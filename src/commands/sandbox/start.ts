@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { globalFlags } from '../../cli/flags.js'
 import { type PayError, usageError } from '../../errors.js'
 import { formatAmount } from '../../render/format.js'
-import { sandboxIsUp } from '../../sandbox/connection.js'
+import { probeSandbox } from '../../sandbox/connection.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../sandbox/constants.js'
 import type { RequestLogEntry, RunningSandbox } from '../../sandbox/server.js'
 import { sanitizeText } from '../../values.js'
@@ -114,7 +114,7 @@ async function listenError(
   const code = (error as { code?: unknown })?.code
   if (code === 'EADDRINUSE') {
     const running = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    if (await sandboxIsUp(running)) {
+    if ((await probeSandbox(running)) === 'sandbox') {
       return usageError(
         `Port ${port} is taken: a pay sandbox already runs at ${running}.`,
         `Use it, or ${PICK_PORT}`,

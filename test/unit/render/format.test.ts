@@ -41,9 +41,19 @@ describe('amounts', () => {
         [0.001, 'EUR'],
         [1e-7, 'BTC'],
         [1.5e-7, 'EUR'],
+        [1e21, 'USD'],
         [125, undefined],
       ].map(([amount, currency]) => formatAmount(amount, currency)),
-    ).toEqual(['25.50 EUR', '1000 JPY', '1.500 BHD', '0.001 EUR', '0.0000001 BTC', '0.00000015 EUR', '125'])
+    ).toEqual([
+      '25.50 EUR',
+      '1000 JPY',
+      '1.500 BHD',
+      '0.001 EUR',
+      '0.0000001 BTC',
+      '0.00000015 EUR',
+      '1000000000000000000000 USD',
+      '125',
+    ])
   })
 
   it('are the plain number in TSV, the currency in a cell of its own', () => {

@@ -88,12 +88,16 @@ describe('health', () => {
 
 describe('routing', () => {
   it('answers 404 for an unknown route, before authentication', async () => {
-    for (const route of ['/', '/nope', '/payment-links/a/b', '/checkout/pay?id=1']) {
+    for (const route of ['/', '/nope', '/payment-links/a/b', '/checkoutx']) {
       const answer = await clientFor(t.sandbox.baseUrl, null).call('GET', route)
       expect(answer.status).toBe(404)
       expect(answer.json).toEqual({ message: 'Not found.' })
       expect(answer.headers.get('x-pay-sandbox')).toBe('1')
     }
+    // Under /checkout/ are the customer's pages: their 404 is a page (test/unit/sandbox/pages.test.ts).
+    const page = await clientFor(t.sandbox.baseUrl, null).call('GET', '/checkout/pay?id=1')
+    expect(page.status).toBe(404)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
   })
 
   it('answers 405 with Allow for a method the route lacks', async () => {

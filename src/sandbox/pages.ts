@@ -1,0 +1,601 @@
+/**
+ * The customer's side of the sandbox: the payment page at a link's `payment_url`
+ * (`/checkout/pay?id=<_id>`) and the activation page at a token's `activation_url`
+ * (`/checkout/tokens/<token>/activate`). Public like a real checkout (no API key), plain HTML
+ * rendered here (no framework, no script, no external asset), one inline style sheet allowed by
+ * its hash in the Content-Security-Policy.
+ *
+ * GET shows a page and changes nothing. POST (the page's own form) acts, once it has passed:
+ * - an origin check: a browser's `Sec-Fetch-Site` must be `same-origin`, and its `Origin` this
+ *   server's (or `null`, which is what a same-origin POST carries under `Referrer-Policy:
+ *   no-referrer`, only together with `Sec-Fetch-Site: same-origin`). A client that sends neither
+ *   (curl) is judged by the page token alone;
+ * - the page token: an HMAC, under a secret kept in the store, of what the page showed (the
+ *   link's id, amount and currency; the token). A page shown before the amount changed is
+ *   answered 409 with the page as it is now, to be paid again.
+ * Then paying sets `paid` (and `updated_at`) once, activating records the activation once; a
+ * second POST changes nothing and is answered as the first: 303 to the record's `redirect_url`
+ * with `id=<_id>&status=paid` (`token=<token>&status=active`) in its query, or a receipt.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import type http from 'node:http'
+import { payLink } from './control.js'
+import { nowIso, type PaymentLinkRecord, type TokenizationRecord } from './records.js'
+import { type SandboxStore, StoreBusyError } from './store.js'
+
+/** An answer of the customer pages: HTML (or a bare redirect), with its headers. */
+export interface PageReply {
+  status: number
+  text: string
+  headers: Record<string, string>
+}
+
+/** What a page handler needs of the request. */
+export interface PageRequest {
+  /** GET (HEAD too) or POST; anything else is answered 405. */
+  method: string
+  query: URLSearchParams
+  request: http.IncomingMessage
+}
+
+type PageHandler = (page: PageRequest) => Promise<PageReply>
+
+/** The largest form a page accepts: its three hidden fields fit in far less. */
+const MAX_FORM_BYTES = 16 * 1024
+
+/** The field of the forms that carries the page token. */
+export const PAGE_TOKEN_FIELD = 'page_token'
+
+// --- Text -------------------------------------------------------------------------------------
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+function caret(char: string): string {
+  const code = char.charCodeAt(0)
+  if (code === 0x7f) return '^?'
+  if (code >= 0x80) return `M-^${String.fromCharCode(code - 0x80 + 0x40)}`
+  return `^${String.fromCharCode(code + 0x40)}`
+}
+
+/**
+ * Server text as HTML text or attribute value: markup characters escaped, control characters
+ * (but tab and newline) shown in caret notation as pay shows them on a terminal.
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(CONTROL, caret).replace(/[&<>"']/g, (char) => ENTITIES[char])
+}
+
+/**
+ * A number in plain decimal notation, never exponent form (1e-7 -> "0.0000001"): the digits
+ * String gives, only the decimal point moved.
+ */
+function decimalText(value: number): string {
+  const text = String(value)
+  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text)
+  if (!match) return text
+  const [, sign, whole, fraction = '', exponentText] = match
+  const digits = whole + fraction
+  const point = whole.length + Number(exponentText)
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
+}
+
+let isoCurrencies: Set<string> | undefined
+
+/** Decimals of an ISO 4217 currency (JPY 0, EUR 2, BHD 3); undefined for other codes (BTC). */
+function currencyDigits(code: string): number | undefined {
+  const upper = code.toUpperCase()
+  isoCurrencies ??= new Set(Intl.supportedValuesOf('currency'))
+  if (!isoCurrencies.has(upper)) return undefined
+  return new Intl.NumberFormat('en', { style: 'currency', currency: upper }).resolvedOptions()
+    .maximumFractionDigits
+}
+
+/**
+ * The amount as pay shows it: padded to the currency's decimals (25.5 EUR -> "25.50"), never
+ * rounded (0.001 EUR stays 0.001), never in exponent form.
+ */
+export function amountText(amount: number, currency: string): string {
+  const digits = currencyDigits(currency)
+  const fixed = digits === undefined ? undefined : amount.toFixed(digits)
+  // toFixed writes an exponent from 1e21 on: decimalText takes those.
+  return fixed !== undefined && !fixed.includes('e') && Number(fixed) === amount ? fixed : decimalText(amount)
+}
+
+/** `jane@example.com` -> `j•••@example.com`: enough for the customer to know it is theirs. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@')
+  if (at <= 0) return '•••'
+  return `${email.slice(0, 1)}•••${email.slice(at)}`
+}
+
+// --- Where the customer goes back to -----------------------------------------------------------
+
+/** A `redirect_url` the customer may be sent to: an absolute http(s) URL; else undefined. */
+function returnAddress(redirectUrl: string | undefined): URL | undefined {
+  if (redirectUrl === undefined) return undefined
+  let url: URL
+  try {
+    url = new URL(redirectUrl)
+  } catch {
+    return undefined
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined
+}
+
+/**
+ * `url` with `added` in its query: its own parameters are kept as written, in order, but those
+ * named like one added (which would contradict it) are left out; the fragment is kept.
+ */
+export function withQuery(url: URL, added: Record<string, string>): string {
+  const result = new URL(url.href)
+  const names = new Set(Object.keys(added))
+  const own = result.search
+    .slice(1)
+    .split('&')
+    .filter((part) => {
+      if (part === '') return false
+      const rawName = part.split('=')[0].replace(/\+/g, ' ')
+      let name: string
+      try {
+        name = decodeURIComponent(rawName)
+      } catch {
+        name = rawName
+      }
+      return !names.has(name)
+    })
+  result.search = [...own, new URLSearchParams(added).toString()].join('&')
+  return result.href
+}
+
+// --- The document ------------------------------------------------------------------------------
+
+const CSS = `
+:root{color-scheme:light;--ink:#161b26;--muted:#576070;--line:#e2e6ee;--bg:#eef1f6;--accent:#1d4ed8;--accent-dark:#1e3fae;--ok-bg:#e7f6ef;--ok:#0f6b4c;--warn-bg:#fff3d6;--warn:#7a4b00;--bad-bg:#fdeaea;--bad:#9b1c1c}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:16px;padding:24px 16px;background:var(--bg);color:var(--ink);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Liberation Sans","DejaVu Sans",sans-serif}
+.card{width:100%;max-width:26rem;background:#fff;border:1px solid var(--line);border-radius:16px;box-shadow:0 1px 2px rgba(16,24,40,.06),0 12px 32px rgba(16,24,40,.08);padding:28px}
+.merchant{display:flex;flex-wrap:wrap;align-items:center;gap:8px 10px;margin:0;font-size:15px;font-weight:600;color:var(--muted)}
+.name{white-space:nowrap}
+.logo{flex:none;width:32px;height:32px;border-radius:8px;background:var(--accent);color:#fff;display:flex;align-items:center;justify-content:center;font-weight:700}
+.badge{margin-left:auto;flex:none;padding:2px 10px;border:1px solid #efcf7a;border-radius:999px;background:var(--warn-bg);color:var(--warn);font-size:12px;font-weight:700;letter-spacing:.04em;text-transform:uppercase}
+h1{margin:22px 0 4px;font-size:21px;line-height:1.3;overflow-wrap:anywhere}
+.description{margin:0;color:var(--muted);white-space:pre-line;overflow-wrap:anywhere}
+.label{margin:22px 0 0;font-size:14px;color:var(--muted)}
+.amount{margin:0;font-size:38px;font-weight:700;line-height:1.2;letter-spacing:-.01em;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.currency{margin-left:6px;font-size:21px;font-weight:600;color:var(--muted)}
+.details{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:18px 0 0;padding-top:14px;border-top:1px solid var(--line);font-size:14px}
+.details dt{color:var(--muted)}
+.details dd{margin:0;text-align:right;overflow-wrap:anywhere}
+form{margin:24px 0 0}
+button{display:block;width:100%;min-height:50px;padding:13px 16px;border:0;border-radius:10px;background:var(--accent);color:#fff;font:inherit;font-size:17px;font-weight:600;cursor:pointer}
+button:hover{background:var(--accent-dark)}
+button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:3px}
+a{color:var(--accent)}
+.state{display:flex;align-items:flex-start;gap:10px;margin:22px 0 0;padding:12px 14px;border-radius:10px;background:var(--ok-bg);color:var(--ok)}
+.state.warn{background:var(--warn-bg);color:var(--warn)}
+.state.bad{background:var(--bad-bg);color:var(--bad)}
+.state svg{flex:none;width:22px;height:22px;margin-top:1px}
+.done{display:flex;justify-content:center;margin:18px 0 0}
+.done svg{width:56px;height:56px}
+.center{text-align:center}
+.fine{margin:18px 0 0;font-size:13px;color:var(--muted);text-align:center}
+footer{max-width:26rem;font-size:13px;color:var(--muted);text-align:center}
+@media (max-width:420px){body{padding:16px 12px}.card{padding:22px 20px}.amount{font-size:34px}.merchant{gap:8px;font-size:14px}.logo{width:28px;height:28px}.badge{padding:1px 7px;font-size:11px;letter-spacing:.02em}}
+`.trim()
+
+const STYLE_HASH = `sha256-${createHash('sha256').update(CSS).digest('base64')}`
+
+/** The headers of every page: nothing loads but the one style sheet; nothing frames, caches or sniffs it. */
+function pageHeaders(formTo?: URL): Record<string, string> {
+  const formAction = formTo ? `'self' ${formTo.origin}` : `'self'`
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': `default-src 'none'; style-src '${STYLE_HASH}'; form-action ${formAction}; base-uri 'none'; frame-ancestors 'none'`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cache-Control': 'no-store',
+  }
+}
+
+const ICONS = {
+  ok: '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="11" fill="#0f6b4c"/><path d="M7 12.5l3.2 3.2L17 9" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+  bigOk:
+    '<svg viewBox="0 0 56 56" aria-hidden="true"><circle cx="28" cy="28" r="27" fill="#e7f6ef"/><circle cx="28" cy="28" r="20" fill="#0f6b4c"/><path d="M19 28.5l6.5 6.5L37.5 22" fill="none" stroke="#fff" stroke-width="3.6" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+  warn: '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="11" fill="#b7791f"/><path d="M12 6.5v7" stroke="#fff" stroke-width="2.4" stroke-linecap="round"/><circle cx="12" cy="17.3" r="1.5" fill="#fff"/></svg>',
+  bad: '<svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="11" fill="#9b1c1c"/><path d="M8 8l8 8M16 8l-8 8" stroke="#fff" stroke-width="2.4" stroke-linecap="round"/></svg>',
+}
+
+interface Document {
+  status: number
+  /** The document's title, plain text (escaped here). */
+  title: string
+  /** The card's content, HTML. */
+  body: string
+  /** The origin a form's answer may redirect to (form-action). */
+  formTo?: URL
+  headers?: Record<string, string>
+}
+
+function render({ status, title, body, formTo, headers = {} }: Document): PageReply {
+  const text = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main class="card">
+${body}
+</main>
+<footer>Served by the pay sandbox</footer>
+</body>
+</html>
+`
+  return { status, text, headers: { ...pageHeaders(formTo), ...headers } }
+}
+
+/** The business the page is for: the sandbox knows businesses by number only. */
+function merchant(businessId: number | undefined): string {
+  const name = businessId === undefined ? 'pay sandbox' : `Business ${businessId}`
+  return `<p class="merchant"><span class="logo" aria-hidden="true">${escapeHtml(name.slice(0, 1).toUpperCase())}</span><span class="name">${escapeHtml(name)}</span><span class="badge">Test mode</span></p>`
+}
+
+/** A message beside an icon: its first sentence in bold, the rest (HTML) after it. */
+const state = (kind: 'ok' | 'warn' | 'bad', lead: string, rest = '') =>
+  `<p class="state${kind === 'ok' ? '' : ` ${kind}`}" role="status">${ICONS[kind]}<span><strong>${lead}</strong>${rest ? ` ${rest}` : ''}</span></p>`
+
+/** An amount as the page shows it: the number large, its currency beside it. */
+const amountHtml = (link: PaymentLinkRecord) =>
+  `${escapeHtml(amountText(link.amount, link.currency))}<span class="currency"><bdi>${escapeHtml(link.currency)}</bdi></span>`
+
+const amountLabel = (link: PaymentLinkRecord) => `${amountText(link.amount, link.currency)} ${link.currency}`
+
+function linkHeading(link: PaymentLinkRecord): string {
+  return [
+    merchant(link.business_id),
+    `<h1 dir="auto">${escapeHtml(link.title)}</h1>`,
+    link.description === undefined
+      ? ''
+      : `<p class="description" dir="auto">${escapeHtml(link.description)}</p>`,
+  ]
+    .filter(Boolean)
+    .join('\n')
+}
+
+function linkDetails(link: PaymentLinkRecord): string {
+  if (link.reference === undefined) return ''
+  return `<dl class="details"><dt>Reference</dt><dd dir="auto">${escapeHtml(link.reference)}</dd></dl>`
+}
+
+/** The page of a link not paid yet: what is due and one button to pay it. */
+function paymentPage(link: PaymentLinkRecord, token: string, status = 200, notice = ''): PageReply {
+  const action = `/checkout/pay?id=${encodeURIComponent(link._id)}`
+  return render({
+    status,
+    title: `Pay ${amountLabel(link)} · ${link.title}`,
+    formTo: returnAddress(link.redirect_url),
+    body: [
+      linkHeading(link),
+      notice,
+      '<p class="label">Amount due</p>',
+      `<p class="amount">${amountHtml(link)}</p>`,
+      linkDetails(link),
+      `<form method="post" action="${escapeHtml(action)}">`,
+      `<input type="hidden" name="${PAGE_TOKEN_FIELD}" value="${escapeHtml(token)}">`,
+      `<input type="hidden" name="amount" value="${escapeHtml(String(link.amount))}">`,
+      `<input type="hidden" name="currency" value="${escapeHtml(link.currency)}">`,
+      `<button type="submit">Pay ${escapeHtml(amountText(link.amount, link.currency))} <bdi>${escapeHtml(link.currency)}</bdi></button>`,
+      '</form>',
+      '<p class="fine">Test mode: paying marks this link paid. No card is asked for and no money moves.</p>',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  })
+}
+
+/** A paid link's page, as seen again later: no button. */
+function paidPage(link: PaymentLinkRecord): PageReply {
+  return render({
+    status: 200,
+    title: `Paid · ${link.title}`,
+    body: [
+      linkHeading(link),
+      state('ok', 'This payment link is already paid.', 'There is nothing more to pay.'),
+      '<p class="label">Amount paid</p>',
+      `<p class="amount">${amountHtml(link)}</p>`,
+      linkDetails(link),
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  })
+}
+
+/** What the customer sees once they paid, when the link has no redirect_url. */
+function receiptPage(link: PaymentLinkRecord): PageReply {
+  return render({
+    status: 200,
+    title: `Payment received · ${link.title}`,
+    body: [
+      merchant(link.business_id),
+      `<div class="done">${ICONS.bigOk}</div>`,
+      '<h1 class="center">Payment received</h1>',
+      `<p class="description center">Thank you. Your payment for <bdi>${escapeHtml(link.title)}</bdi> was received.</p>`,
+      '<p class="label center">Amount paid</p>',
+      `<p class="amount center">${amountHtml(link)}</p>`,
+      linkDetails(link),
+      '<p class="fine">You can close this page.</p>',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  })
+}
+
+/** The activation page of a token not active yet. */
+function activationPage(record: TokenizationRecord, token: string): PageReply {
+  const action = `/checkout/tokens/${encodeURIComponent(record.token)}/activate`
+  return render({
+    status: 200,
+    title: `Activate · ${record.title}`,
+    formTo: returnAddress(record.redirect_url),
+    body: [
+      tokenHeading(record),
+      `<form method="post" action="${escapeHtml(action)}">`,
+      `<input type="hidden" name="${PAGE_TOKEN_FIELD}" value="${escapeHtml(token)}">`,
+      '<button type="submit">Activate</button>',
+      '</form>',
+      '<p class="fine">Test mode: activating marks this token active. No card is asked for.</p>',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  })
+}
+
+function tokenHeading(record: TokenizationRecord): string {
+  return [
+    merchant(undefined),
+    `<h1 dir="auto">${escapeHtml(record.title)}</h1>`,
+    `<p class="description" dir="auto">${escapeHtml(record.description)}</p>`,
+    `<dl class="details"><dt>Email</dt><dd>${escapeHtml(maskEmail(record.email))}</dd></dl>`,
+  ]
+    .filter(Boolean)
+    .join('\n')
+}
+
+function activePage(record: TokenizationRecord): PageReply {
+  return render({
+    status: 200,
+    title: `Active · ${record.title}`,
+    body: [
+      tokenHeading(record),
+      state('ok', 'This token is already active.', 'There is nothing more to do.'),
+    ].join('\n'),
+  })
+}
+
+function activatedPage(record: TokenizationRecord): PageReply {
+  return render({
+    status: 200,
+    title: `Activated · ${record.title}`,
+    body: [
+      merchant(undefined),
+      `<div class="done">${ICONS.bigOk}</div>`,
+      '<h1 class="center">Token activated</h1>',
+      `<p class="description center">Thank you. <bdi>${escapeHtml(record.title)}</bdi> is active.</p>`,
+      '<p class="fine">You can close this page.</p>',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  })
+}
+
+/** A page with a heading and a message, for what went wrong. */
+function messagePage(
+  status: number,
+  heading: string,
+  [lead, rest]: [string, string?],
+  headers?: Record<string, string>,
+) {
+  return render({
+    status,
+    title: heading,
+    headers,
+    body: [merchant(undefined), `<h1>${escapeHtml(heading)}</h1>`, state('bad', lead, rest)]
+      .filter(Boolean)
+      .join('\n'),
+  })
+}
+
+const linkNotFound = () =>
+  messagePage(404, 'Payment link not found', [
+    'This payment link does not exist or was deleted.',
+    'Check the address, or ask the business for a new link.',
+  ])
+
+const tokenNotFound = () =>
+  messagePage(404, 'Activation link not found', [
+    'This activation link does not exist.',
+    'Check the address, or ask the business for a new link.',
+  ])
+
+/** A POST from another site, or one without this page's token: refused, nothing done. */
+const refused = (pageUrl: string) =>
+  messagePage(403, 'This form was not accepted', [
+    'Nothing was done.',
+    `The form did not come from its own page: it was sent from another site, or its page token is missing or wrong. <a href="${escapeHtml(pageUrl)}">Open the page again</a> to continue.`,
+  ])
+
+const seeOther = (location: string): PageReply => ({
+  status: 303,
+  text: '',
+  headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+})
+
+// --- Requests ------------------------------------------------------------------------------------
+
+class RefusedForm extends Error {
+  constructor(
+    readonly status: number,
+    readonly heading: string,
+  ) {
+    super(heading)
+  }
+}
+
+/** The form of a POST: `application/x-www-form-urlencoded`, at most MAX_FORM_BYTES. */
+async function readForm(request: http.IncomingMessage): Promise<URLSearchParams> {
+  const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+  if (type !== 'application/x-www-form-urlencoded') throw new RefusedForm(415, 'This form could not be read')
+  if (Number(request.headers['content-length'] ?? 0) > MAX_FORM_BYTES) {
+    throw new RefusedForm(413, 'This form is too large')
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_FORM_BYTES) throw new RefusedForm(413, 'This form is too large')
+    chunks.push(chunk)
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+}
+
+/**
+ * Whether a POST comes from a page of this server. Browsers say where a request comes from in
+ * `Sec-Fetch-Site` and `Origin`; a same-origin POST from a page served with `Referrer-Policy:
+ * no-referrer` carries `Origin: null`, which is accepted only beside `Sec-Fetch-Site:
+ * same-origin`. A client that sends neither header is no browser: the page token decides.
+ */
+export function fromThisOrigin(headers: http.IncomingHttpHeaders): boolean {
+  const site = headers['sec-fetch-site']
+  if (site !== undefined && site !== 'same-origin') return false
+  const origin = headers.origin
+  if (origin === undefined) return true
+  if (origin === 'null') return site === 'same-origin'
+  const host = headers.host
+  return host !== undefined && origin.toLowerCase() === `http://${host.toLowerCase()}`
+}
+
+function sameToken(given: string | null, expected: string): boolean {
+  if (given === null) return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** The payment and activation pages, on one store. */
+export class CustomerPages {
+  constructor(private readonly store: SandboxStore) {
+    // Made now, so that showing a page never writes anything.
+    store.secret('pages')
+  }
+
+  /** The handler of a path under /checkout/, or undefined for a path that is none of the pages'. */
+  match(path: string): PageHandler | undefined {
+    if (path === '/checkout/pay') return (page) => this.guard(page, () => this.payment(page))
+    const activation = /^\/checkout\/tokens\/([^/]+)\/activate$/.exec(path)
+    if (activation) {
+      return (page) => this.guard(page, () => this.activation(page, activation[1]))
+    }
+    if (path === '/checkout' || path.startsWith('/checkout/')) {
+      return async () => messagePage(404, 'Page not found', ['There is no page at this address.'])
+    }
+    return undefined
+  }
+
+  /** A page token: what the page showed, signed with the store's secret. */
+  private sign(fields: unknown[]): string {
+    return createHmac('sha256', this.store.secret('pages')).update(JSON.stringify(fields)).digest('base64url')
+  }
+
+  /** Methods other than GET and POST, forms that cannot be read, and a store that cannot answer, as pages. */
+  private async guard(page: PageRequest, handle: () => Promise<PageReply>): Promise<PageReply> {
+    if (page.method !== 'GET' && page.method !== 'POST') {
+      return messagePage(405, 'Method not allowed', ['This page can only be viewed or submitted.'], {
+        Allow: 'GET, HEAD, POST',
+      })
+    }
+    try {
+      return await handle()
+    } catch (error) {
+      if (error instanceof RefusedForm) {
+        return messagePage(error.status, error.heading, [
+          'Nothing was done.',
+          'Open the page again to continue.',
+        ])
+      }
+      if (error instanceof StoreBusyError) {
+        return messagePage(503, 'Try again in a moment', ['The sandbox is busy.', 'Nothing was done.'], {
+          'Retry-After': '1',
+        })
+      }
+      return messagePage(500, 'Something went wrong', [
+        'The sandbox could not answer.',
+        escapeHtml(String((error as Error)?.message ?? error)),
+      ])
+    }
+  }
+
+  private async payment({ method, query, request }: PageRequest): Promise<PageReply> {
+    const id = query.get('id') ?? ''
+    const pageUrl = `/checkout/pay?id=${encodeURIComponent(id)}`
+    const form = method === 'POST' ? await readForm(request) : undefined
+    if (form && !fromThisOrigin(request.headers)) return refused(pageUrl)
+    const link = id === '' ? undefined : this.store.findLink(id)
+    if (!link) return linkNotFound()
+    const current = this.sign(['pay', link._id, String(link.amount), link.currency])
+    if (!form) return link.paid ? paidPage(link) : paymentPage(link, current)
+
+    const shown = [form.get('amount'), form.get('currency')]
+    if (!sameToken(form.get(PAGE_TOKEN_FIELD), this.sign(['pay', link._id, ...shown])))
+      return refused(pageUrl)
+    if (!link.paid && (shown[0] !== String(link.amount) || shown[1] !== link.currency)) {
+      const notice = state(
+        'warn',
+        'The amount changed after this page was opened.',
+        'Nothing was paid: check the amount and pay again.',
+      )
+      return paymentPage(link, current, 409, notice)
+    }
+    const paid = payLink(this.store, link._id)
+    if (!paid) return linkNotFound()
+    const back = returnAddress(paid.redirect_url)
+    return back ? seeOther(withQuery(back, { id: paid._id, status: 'paid' })) : receiptPage(paid)
+  }
+
+  private async activation({ method, request }: PageRequest, rawToken: string): Promise<PageReply> {
+    let token: string
+    try {
+      token = decodeURIComponent(rawToken)
+    } catch {
+      return tokenNotFound()
+    }
+    const pageUrl = `/checkout/tokens/${encodeURIComponent(token)}/activate`
+    const form = method === 'POST' ? await readForm(request) : undefined
+    if (form && !fromThisOrigin(request.headers)) return refused(pageUrl)
+    const found = this.store.findTokenization(token)
+    if (!found) return tokenNotFound()
+    const { record } = found
+    const expected = this.sign(['activate', record.token])
+    if (!form) return found.activatedAt === null ? activationPage(record, expected) : activePage(record)
+
+    if (!sameToken(form.get(PAGE_TOKEN_FIELD), expected)) return refused(pageUrl)
+    if (this.store.activate(record.token, nowIso()) === undefined) return tokenNotFound()
+    const back = returnAddress(record.redirect_url)
+    return back ? seeOther(withQuery(back, { token: record.token, status: 'active' })) : activatedPage(record)
+  }
+}

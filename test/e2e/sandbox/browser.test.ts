@@ -1,0 +1,369 @@
+import fs from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  chromiumInstalled,
+  chromiumRequired,
+  launchChromium,
+  MISSING_CHROMIUM,
+  Screenshots,
+} from '../../helpers/browser.js'
+import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
+import { type FakeServer, startFakeServer } from '../../helpers/fake-server.js'
+import { formFields } from '../../helpers/pages.js'
+import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
+import { decodePng } from '../../helpers/qr.js'
+
+/**
+ * The customer's side in a real browser (issue 14 item 5): Debian's Chromium, driven by
+ * playwright-core, against `pay sandbox start` (the built bin/run.js, in a process of its own);
+ * links and tokens made with pay as support staff would. A local server stands for the shop the
+ * customer is sent back to. Each page is screenshotted under the test's temp dir (and copied to
+ * $PAY_SCREENSHOTS_DIR when set).
+ */
+
+let browser: Browser
+let server: SandboxProcess
+let shop: FakeServer
+let env: Record<string, string>
+let screens: Screenshots
+
+beforeAll(async () => {
+  if (!chromiumInstalled) return
+  server = await startSandboxProcess(
+    [BIN, 'sandbox', 'start', '--port', '0', '--json'],
+    cleanEnv({ PAY_SANDBOX_DIR: tempDir('pay-browser-store-') }),
+  )
+  // The support person's pay: the built-in profile, which finds that server at its port.
+  env = {
+    PAY_SANDBOX_PORT: new URL(server.baseUrl).port,
+    PAY_SANDBOX_DIR: tempDir('pay-browser-local-'),
+    PAY_CONFIG_DIR: tempDir('pay-browser-config-'),
+  }
+  shop = await startFakeServer((request, response) => {
+    const body = `<!doctype html><title>Shop</title><h1>Back at the shop</h1><p>${request.method} ${request.path.replace(/[<&]/g, '')}</p>`
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+    response.end(body)
+  })
+  screens = new Screenshots(tempDir('pay-screens-'))
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await shop?.close()
+  killStarted()
+})
+
+/** `pay -p sandbox …` against the running server; the JSON record it prints. */
+async function pay(args: string[]) {
+  const result = await runCli(['-p', 'sandbox', ...args, '--json'], { env })
+  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' })
+  return JSON.parse(result.stdout)
+}
+
+const createLink = (flags: string[] = []) =>
+  pay([
+    'links',
+    'create',
+    '--email',
+    'jane@example.com',
+    '--currency',
+    'EUR',
+    '--amount',
+    '25.50',
+    '--title',
+    'Invoice 1042',
+    '--description',
+    'Consulting, March 2026',
+    '--reference',
+    'INV-1042',
+    ...flags,
+  ])
+
+const createToken = (flags: string[] = []) =>
+  pay([
+    'token',
+    'create',
+    '--email',
+    'jane@example.com',
+    '--title',
+    'Card for monthly billing',
+    '--description',
+    'Keeps your card on file for the monthly invoice.',
+    ...flags,
+  ])
+
+async function newPage(viewport = { width: 1024, height: 768 }, javaScriptEnabled = true) {
+  const context: BrowserContext = await browser.newContext({ viewport, javaScriptEnabled })
+  const page = await context.newPage()
+  const dialogs: string[] = []
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+  return { page, context, dialogs }
+}
+
+/** Clicks the button named `name` and waits for the page the form's answer leads to. */
+async function submit(page: Page, name: string): Promise<Response | null> {
+  const [response] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name }).click()])
+  return response
+}
+
+const text = async (page: Page, selector: string) => (await page.locator(selector).allInnerTexts()).join('\n')
+
+it.runIf(!chromiumInstalled && chromiumRequired)('Chromium is installed (CI requires it)', () => {
+  throw new Error(MISSING_CHROMIUM)
+})
+
+describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
+  it('support: scan the QR code, view, pay, see the receipt and the paid page; pay links get says paid', async () => {
+    const link = await createLink()
+    // The QR code support shows the customer decodes to the payment page.
+    const png = path.join(screens.dir, 'qr.png')
+    const qr = await runCli(['-p', 'sandbox', 'links', 'qr', link._id, '--output', png], { env })
+    expect(qr.code).toBe(0)
+    const url = String(decodePng(png))
+    expect(url).toBe(link.payment_url)
+
+    const { page, context, dialogs } = await newPage()
+    const shown = await page.goto(url)
+    expect(shown?.status()).toBe(200)
+    expect(await page.title()).toBe('Pay 25.50 EUR · Invoice 1042')
+    expect(await text(page, 'h1')).toBe('Invoice 1042')
+    expect(await text(page, '.merchant')).toBe(`B\nBusiness ${link.business_id}\nTEST MODE`)
+    expect(await text(page, '.description')).toBe('Consulting, March 2026')
+    expect(await text(page, '.amount')).toBe('25.50EUR')
+    expect(await page.getByRole('button').allInnerTexts()).toEqual(['Pay 25.50 EUR'])
+    expect((await screens.take(page, 'payment')).width).toBe(1024)
+    // Viewing changed nothing.
+    expect((await pay(['links', 'get', link._id])).paid).toBe(false)
+
+    const receipt = await submit(page, 'Pay 25.50 EUR')
+    expect(receipt?.status()).toBe(200)
+    expect(page.url()).toBe(link.payment_url)
+    expect(await text(page, 'h1')).toBe('Payment received')
+    expect(await text(page, '.description')).toBe('Thank you. Your payment for Invoice 1042 was received.')
+    expect(await page.getByRole('button').count()).toBe(0)
+    await screens.take(page, 'receipt')
+    const paid = await pay(['links', 'get', link._id])
+    expect(paid).toEqual({ ...link, paid: true, updated_at: paid.updated_at })
+
+    // Back to the link later: already paid, nothing to click.
+    await page.goto(url)
+    expect(await page.title()).toBe('Paid · Invoice 1042')
+    expect(await text(page, '.state')).toBe(
+      'This payment link is already paid. There is nothing more to pay.',
+    )
+    expect(await page.getByRole('button').count()).toBe(0)
+    await screens.take(page, 'paid')
+    expect(dialogs).toEqual([])
+    await context.close()
+  })
+
+  it('developer: after paying, the customer lands on redirect_url with id and status=paid, its query kept', async () => {
+    const back = `${shop.baseUrl}/orders/42/return?order=42&lang=en`
+    const link = await createLink(['--redirect-url', back])
+    const { page, context } = await newPage()
+    await page.goto(link.payment_url)
+    const landed = await submit(page, 'Pay 25.50 EUR')
+    const expected = `${shop.baseUrl}/orders/42/return?order=42&lang=en&id=${link._id}&status=paid`
+    expect(landed?.status()).toBe(200)
+    expect(page.url()).toBe(expected)
+    expect(await text(page, 'h1')).toBe('Back at the shop')
+    const received = shop.requests.filter((r) => r.path.startsWith('/orders/42/'))
+    expect(received.map((r) => [r.method, r.path])).toEqual([
+      ['GET', `/orders/42/return?order=42&lang=en&id=${link._id}&status=paid`],
+    ])
+    // Referrer-Policy: no-referrer: the shop is not told the payment page's address.
+    expect(received[0].headers.referer).toBeUndefined()
+    expect((await pay(['links', 'get', link._id])).paid).toBe(true)
+    await context.close()
+  })
+
+  it('works without JavaScript, and at phone width with nothing cut off', async () => {
+    const link = await createLink()
+    const { page, context } = await newPage({ width: 360, height: 740 }, false)
+    await page.goto(link.payment_url)
+    // Expressions as text: the tests are compiled without the DOM's types.
+    const widths = await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')
+    expect(widths).toEqual([360, 360])
+    const button = await page.getByRole('button', { name: 'Pay 25.50 EUR' }).boundingBox()
+    expect(button !== null && button.x >= 0 && button.x + button.width <= 360).toBe(true)
+    expect((await screens.take(page, 'payment-phone')).width).toBe(360)
+    await submit(page, 'Pay 25.50 EUR')
+    expect(await text(page, 'h1')).toBe('Payment received')
+    await screens.take(page, 'receipt-phone')
+    expect((await pay(['links', 'get', link._id])).paid).toBe(true)
+    await context.close()
+  })
+
+  it('the keyboard reaches the button and shows where focus is', async () => {
+    const link = await createLink()
+    const { page, context } = await newPage()
+    await page.goto(link.payment_url)
+    await page.keyboard.press('Tab')
+    const focused = await page.evaluate(`(() => {
+      const element = document.activeElement
+      const style = getComputedStyle(element)
+      return [element.tagName, element.textContent, style.outlineStyle, style.outlineWidth]
+    })()`)
+    expect(focused).toEqual(['BUTTON', 'Pay 25.50 EUR', 'solid', '3px'])
+    await screens.take(page, 'payment-focus')
+    // Enter on the focused button pays, as a click does.
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')])
+    expect(await text(page, 'h1')).toBe('Payment received')
+    await context.close()
+  })
+
+  it('a hostile title is shown as text and never runs', async () => {
+    const hostile = '<img src=x onerror="window.__pwned=1;alert(document.domain)">'
+    const link = await pay([
+      'links',
+      'create',
+      '--email',
+      'jane@example.com',
+      '--currency',
+      'EUR',
+      '--amount',
+      '9.99',
+      '--title',
+      hostile,
+      '--description',
+      '<script>window.__pwned=2</script><b>bold?</b>',
+    ])
+    const { page, context, dialogs } = await newPage()
+    const violations: string[] = []
+    page.on('console', (message) => violations.push(message.text()))
+    await page.goto(link.payment_url)
+    expect(await text(page, 'h1')).toBe(hostile)
+    expect(await text(page, '.description')).toBe('<script>window.__pwned=2</script><b>bold?</b>')
+    const dom = await page.evaluate(
+      `[window.__pwned ?? null, document.querySelectorAll('img, script, b').length]`,
+    )
+    expect(dom).toEqual([null, 0])
+    await screens.take(page, 'hostile')
+    await submit(page, 'Pay 9.99 EUR')
+    expect(await text(page, '.description')).toBe(`Thank you. Your payment for ${hostile} was received.`)
+    expect(dialogs).toEqual([])
+    expect(violations).toEqual([])
+    await context.close()
+  })
+
+  it('unknown and deleted links, unknown tokens and other paths: 404 pages', async () => {
+    const deleted = await createLink()
+    const removed = await runCli(['-p', 'sandbox', 'links', 'delete', deleted._id, '--yes'], { env })
+    expect(removed.code).toBe(0)
+    const { page, context } = await newPage()
+    const cases: [string, string, string][] = [
+      ['404-link', `${server.baseUrl}/checkout/pay?id=000000000000000000000000`, 'Payment link not found'],
+      ['404-deleted', deleted.payment_url, 'Payment link not found'],
+      ['404-token', `${server.baseUrl}/checkout/tokens/0000/activate?test=true`, 'Activation link not found'],
+      ['404-page', `${server.baseUrl}/checkout/receipts`, 'Page not found'],
+    ]
+    for (const [name, url, heading] of cases) {
+      const response = await page.goto(url)
+      expect({ name, status: response?.status(), heading: await text(page, 'h1') }).toEqual({
+        name,
+        status: 404,
+        heading,
+      })
+      expect(await page.getByRole('button').count()).toBe(0)
+      await screens.take(page, name)
+    }
+    await context.close()
+  })
+
+  it('a form posted from another origin is refused (403), even with a valid page token, and pays nothing', async () => {
+    const link = await createLink()
+    // The attacker even has the page's token: the origin check alone refuses the post.
+    const fields = formFields(await (await fetch(link.payment_url)).text())
+    const inputs = Object.entries(fields)
+      .map(([name, value]) => `<input type="hidden" name="${name}" value="${value.replace(/"/g, '&quot;')}">`)
+      .join('')
+    const evil = http.createServer((_, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html' })
+      response.end(
+        `<!doctype html><title>Win a prize</title><form method="post" action="${link.payment_url}">${inputs}<button>Claim</button></form>`,
+      )
+    })
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve))
+    try {
+      const { page, context } = await newPage()
+      await page.goto(`http://127.0.0.1:${(evil.address() as { port: number }).port}/`)
+      const answer = await submit(page, 'Claim')
+      expect(answer?.status()).toBe(403)
+      expect(await text(page, 'h1')).toBe('This form was not accepted')
+      await screens.take(page, '403-cross-origin')
+      expect((await pay(['links', 'get', link._id])).paid).toBe(false)
+      // The link offered on the refusal page opens the real payment page.
+      await Promise.all([
+        page.waitForNavigation(),
+        page.getByRole('link', { name: 'Open the page again' }).click(),
+      ])
+      expect(page.url()).toBe(link.payment_url)
+      expect(await page.getByRole('button').allInnerTexts()).toEqual(['Pay 25.50 EUR'])
+      await context.close()
+    } finally {
+      await new Promise((resolve) => evil.close(resolve))
+    }
+  })
+
+  it('activation: masked email, Activate, back to the shop with token and status=active; then already active', async () => {
+    const token = await createToken(['--redirect-url', `${shop.baseUrl}/cards/return?card=1`])
+    const { page, context } = await newPage()
+    const shown = await page.goto(token.activation_url)
+    expect(shown?.status()).toBe(200)
+    expect(await page.title()).toBe('Activate · Card for monthly billing')
+    expect(await text(page, 'h1')).toBe('Card for monthly billing')
+    expect(await text(page, '.details')).toBe('Email\nj•••@example.com')
+    expect(await page.content()).not.toContain('jane@example.com')
+    expect(await page.getByRole('button').allInnerTexts()).toEqual(['Activate'])
+    await screens.take(page, 'activation')
+    await submit(page, 'Activate')
+    expect(page.url()).toBe(`${shop.baseUrl}/cards/return?card=1&token=${token.token}&status=active`)
+    expect(shop.requests.filter((r) => r.path.startsWith('/cards/')).map((r) => r.path)).toEqual([
+      `/cards/return?card=1&token=${token.token}&status=active`,
+    ])
+    await page.goto(token.activation_url)
+    expect(await text(page, '.state')).toBe('This token is already active. There is nothing more to do.')
+    expect(await page.getByRole('button').count()).toBe(0)
+    await screens.take(page, 'active')
+
+    // Without redirect_url: a confirmation page.
+    const plain = await createToken()
+    await page.goto(plain.activation_url)
+    await submit(page, 'Activate')
+    expect(await text(page, 'h1')).toBe('Token activated')
+    await screens.take(page, 'activated')
+    await context.close()
+  })
+
+  it('every page was screenshotted', () => {
+    expect(screens.taken.map((file) => path.basename(file)).sort()).toEqual(
+      [
+        '403-cross-origin',
+        '404-deleted',
+        '404-link',
+        '404-page',
+        '404-token',
+        'activated',
+        'activation',
+        'active',
+        'hostile',
+        'paid',
+        'payment',
+        'payment-focus',
+        'payment-phone',
+        'receipt',
+        'receipt-phone',
+      ]
+        .map((name) => `${name}.png`)
+        .sort(),
+    )
+    for (const file of screens.taken) expect(fs.statSync(file).size).toBeGreaterThan(1000)
+  })
+})

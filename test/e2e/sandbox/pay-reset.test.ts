@@ -1,0 +1,330 @@
+import fs from 'node:fs'
+import { afterEach, describe, expect, test } from 'vitest'
+import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
+import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
+import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
+import { type Client, clientFor, KEY_A, KEY_B, readStore } from '../../helpers/sandbox.js'
+
+/**
+ * `pay sandbox pay` and `pay sandbox reset` (issue 12 item 18, issue 14 item 3): through the
+ * sandbox server that answers at the profile's base URL, so that an app using that server sees
+ * the change; on the local store ($PAY_SANDBOX_DIR) only when the built-in profile has no server
+ * at its address; an error for any other base URL with no sandbox. The server here keeps its
+ * store in another directory than the command's local one, so each test sees which was used.
+ */
+
+afterEach(killStarted)
+
+const LINK = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 1042' }
+
+/** `pay sandbox start --port 0 --json` in a process of its own, on store `dir`, with `keys`. */
+async function startServer(dir: string, keys: string[] = []): Promise<SandboxProcess & { api: Client }> {
+  const server = await startSandboxProcess(
+    [BIN, 'sandbox', 'start', '--port', '0', '--json', ...keys.flatMap((key) => ['--key', key])],
+    cleanEnv({ PAY_SANDBOX_DIR: dir }),
+  )
+  return { ...server, api: clientFor(server.baseUrl, keys[0] ?? KEY_A) }
+}
+
+async function createOn(api: Client, fields: Record<string, string> = {}) {
+  const answer = await api.call('POST', '/payment-links', { ...LINK, ...fields })
+  expect(answer.status).toBe(200)
+  return answer.json.data
+}
+
+/** A link made by pay itself in the local store of `dir` (the built-in profile, no server). */
+async function createLocal(dir: string) {
+  const made = await runCli(['-p', 'sandbox', 'links', 'create', ...flagsOf(LINK), '--json'], {
+    env: { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' },
+  })
+  expect(made.code).toBe(0)
+  return JSON.parse(made.stdout)
+}
+
+const flagsOf = (fields: Record<string, string>) => Object.entries(fields).flatMap(([k, v]) => [`--${k}`, v])
+
+const localLink = (dir: string, id: string) =>
+  Object.values(readStore(dir).businesses)
+    .flatMap((b) => Object.values(b.payment_links))
+    .find((link) => (link as { _id: string })._id === id) as { paid: boolean } | undefined
+
+/** The TSV of a link record as `sandbox pay` prints it piped. */
+const tsv = (link: Record<string, unknown>) =>
+  [
+    ['_id', link._id],
+    ['status', link.status],
+    ['paid', link.paid],
+    ['amount', link.amount],
+    ['currency', link.currency],
+    ['email', link.email],
+    ['title', link.title],
+    ['payment_url', link.payment_url],
+    ['business_id', link.business_id],
+    ['created_at', link.created_at],
+    ['updated_at', link.updated_at],
+  ]
+    .map(([k, v]) => `${k}\t${v}\n`)
+    .join('')
+
+describe('pay sandbox pay', () => {
+  test('through the server at the built-in profile’s address: the app sees the link paid; the local store is untouched', async () => {
+    const serverDir = tempDir('pay-server-store-')
+    const localDir = tempDir('pay-local-store-')
+    const server = await startServer(serverDir)
+    const link = await createOn(server.api)
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
+
+    const paid = await runCli(['sandbox', 'pay', link._id], { env })
+    expect(paid.stderr).toBe(`Paid through the sandbox at ${server.baseUrl}.\n`)
+    expect(paid.code).toBe(0)
+    // What the developer's app reads from the server it uses:
+    const seen = (await server.api.call('GET', `/payment-links/${link._id}`)).json.data
+    expect(seen).toEqual({ ...link, paid: true, updated_at: seen.updated_at })
+    expect(Date.parse(seen.updated_at)).toBeGreaterThan(Date.parse(link.updated_at))
+    expect(paid.stdout).toBe(tsv(seen))
+    // The command never opened a store of its own.
+    expect(fs.readdirSync(localDir)).toEqual([])
+
+    // -p sandbox says the same; paying twice changes nothing.
+    const again = await runCli(['-p', 'sandbox', 'sandbox', 'pay', link._id, '--json'], { env })
+    expect(again).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(again.stdout)).toEqual(seen)
+
+    // A link of the local store only is not found there: the server is what the profile names.
+    const local = await createLocal(localDir)
+    const missing = await runCli(['sandbox', 'pay', local._id], { env })
+    expect(missing.code).toBe(5)
+    expect(missing.stdout).toBe('')
+    expect(missing.stderr).toBe(`Error: No payment link ${local._id} in the sandbox at ${server.baseUrl}.\n`)
+    expect(localLink(localDir, local._id)?.paid).toBe(false)
+  })
+
+  test('through the server named by --base-url, or by a stored profile with its own key', async () => {
+    const server = await startServer(tempDir('pay-server-store-'), [KEY_A, KEY_B])
+    const localDir = tempDir('pay-local-store-')
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1', PAY_CONFIG_DIR: tempDir('pay-config-') }
+    const first = await createOn(server.api)
+    const byUrl = await runCli(['sandbox', 'pay', first._id, '--base-url', server.baseUrl, '-q'], { env })
+    expect(byUrl).toMatchObject({ code: 0, stdout: `${first._id}\n`, stderr: '' })
+    expect((await server.api.call('GET', `/payment-links/${first._id}`)).json.data.paid).toBe(true)
+
+    const login = await runCli(['login', '-p', 'dev', '--base-url', server.baseUrl, '--with-key'], {
+      env,
+      input: `${KEY_B}\n`,
+    })
+    expect(login.code).toBe(0)
+    const second = await createOn(server.api)
+    const byProfile = await runCli(['sandbox', 'pay', second._id, '-p', 'dev'], { env })
+    expect(byProfile.stderr).toBe(`Paid through the sandbox at ${server.baseUrl}.\n`)
+    expect(byProfile.code).toBe(0)
+    const third = await createOn(server.api)
+    const byEnv = await runCli(['sandbox', 'pay', third._id], { env: { ...env, PAY_PROFILE: 'dev' } })
+    expect(byEnv.code).toBe(0)
+    for (const link of [second, third]) {
+      expect((await server.api.call('GET', `/payment-links/${link._id}`)).json.data.paid).toBe(true)
+    }
+    expect(fs.readdirSync(localDir)).toEqual([])
+  })
+
+  test('with no server at the built-in profile’s address: the local store, said so; the current profile is not used', async () => {
+    const localDir = tempDir('pay-local-store-')
+    const configDir = tempDir('pay-config-')
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1', PAY_CONFIG_DIR: configDir }
+    // A live profile is current: `sandbox pay` still acts on the sandbox, never on it.
+    const live = await runCli(
+      ['login', '-p', 'live', '--base-url', 'https://api.pay.example', '--with-key', '--no-verify'],
+      {
+        env,
+        input: 'sk_live_not_a_real_key_0000\n',
+      },
+    )
+    expect(live.code).toBe(0)
+    const link = await createLocal(localDir)
+    const paid = await runCli(['sandbox', 'pay', link._id], { env })
+    expect(paid.stderr).toBe(
+      `Paid in the local sandbox store ${localDir} (no sandbox is running at http://127.0.0.1:1).\n`,
+    )
+    expect(paid.code).toBe(0)
+    expect(paid.stdout).toContain('paid\ttrue\n')
+    expect(localLink(localDir, link._id)?.paid).toBe(true)
+
+    const missing = await runCli(['sandbox', 'pay', '000000000000000000000000'], { env })
+    expect(missing).toMatchObject({ code: 5, stdout: '' })
+    expect(missing.stderr).toBe(
+      `Error: No payment link 000000000000000000000000 in the local sandbox store ${localDir}.\n` +
+        'No sandbox is running at http://127.0.0.1:1; the local store was searched.\n',
+    )
+  })
+
+  test('another base URL without a sandbox is an error, never the local store', async () => {
+    const localDir = tempDir('pay-local-store-')
+    const link = await createLocal(localDir)
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' }
+    const hint =
+      '`pay sandbox pay` acts only on a sandbox: start one there with `pay sandbox start`, or use `-p sandbox` (without --base-url) for the local sandbox store.\n'
+
+    const nothing = await runCli(['sandbox', 'pay', link._id, '--base-url', 'http://127.0.0.1:1'], { env })
+    expect(nothing).toMatchObject({ code: 6, stdout: '' })
+    expect(nothing.stderr).toBe(
+      `Error: No pay sandbox answers at http://127.0.0.1:1 (profile "sandbox").\n${hint}`,
+    )
+
+    const other: FakeServer = await startFakeServer((_, res) => sendJson(res, 404, { message: 'Not Found' }))
+    try {
+      const notSandbox = await runCli(['sandbox', 'pay', link._id, '--base-url', other.baseUrl], { env })
+      expect(notSandbox).toMatchObject({ code: 1, stdout: '' })
+      expect(notSandbox.stderr).toBe(
+        `Error: ${other.baseUrl} (profile "sandbox") is not a pay sandbox.\n${hint}`,
+      )
+      // It was asked only for the sandbox's health, without a key.
+      expect(other.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+        ['GET', '/_sandbox/health', undefined],
+      ])
+    } finally {
+      await other.close()
+    }
+    const plain = await runCli(['sandbox', 'pay', link._id, '--base-url', 'http://pay.example'], { env })
+    expect(plain.code).toBe(2)
+    expect(localLink(localDir, link._id)?.paid).toBe(false)
+  })
+
+  test('a server that does not know the profile’s key: exit 4, and what to do', async () => {
+    const server = await startServer(tempDir('pay-server-store-'), ['sk_test_own_key_123456'])
+    const link = await createOn(server.api)
+    const refused = await runCli(['sandbox', 'pay', link._id], {
+      env: { PAY_SANDBOX_PORT: new URL(server.baseUrl).port },
+    })
+    expect(refused).toMatchObject({ code: 4, stdout: '' })
+    expect(refused.stderr).toBe(
+      `Error: ${server.baseUrl} did not accept the key of profile "sandbox" (401: Unauthenticated.)\n` +
+        'The sandbox running there was started with its own --key values: send one of them with PAY_API_KEY, or restart it without --key to accept the built-in key.\n',
+    )
+    const withKey = await runCli(['sandbox', 'pay', link._id, '-q'], {
+      env: { PAY_SANDBOX_PORT: new URL(server.baseUrl).port, PAY_API_KEY: 'sk_test_own_key_123456' },
+    })
+    expect(withKey.code).toBe(0)
+    expect((await server.api.call('GET', `/payment-links/${link._id}`)).json.data.paid).toBe(true)
+  })
+
+  test('a payment through a server is journaled like every change pay sends', async () => {
+    const server = await startServer(tempDir('pay-server-store-'))
+    const link = await createOn(server.api)
+    const journal = `${tempDir('pay-journal-')}/journal.jsonl`
+    const env = { PAY_SANDBOX_PORT: new URL(server.baseUrl).port, PAY_JOURNAL_FILE: journal }
+    expect((await runCli(['sandbox', 'pay', link._id], { env })).code).toBe(0)
+    const lines = fs
+      .readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    const path = `/_sandbox/payment-links/${link._id}/pay`
+    expect(
+      lines.map((l) => [
+        l.phase,
+        l.command,
+        l.profile,
+        l.base_url,
+        l.method,
+        l.path,
+        l.resource,
+        l.id,
+        l.status,
+      ]),
+    ).toEqual([
+      [
+        'intent',
+        'pay sandbox pay',
+        'sandbox',
+        server.baseUrl,
+        'POST',
+        path,
+        'sandbox payment',
+        link._id,
+        undefined,
+      ],
+      [
+        'outcome',
+        'pay sandbox pay',
+        'sandbox',
+        server.baseUrl,
+        'POST',
+        path,
+        'sandbox payment',
+        link._id,
+        200,
+      ],
+    ])
+  })
+})
+
+test('their help says where --profile and --base-url lead, as they are used', async () => {
+  for (const command of ['pay', 'reset']) {
+    const help = await runCli(['sandbox', command, '--help'])
+    expect(help.code).toBe(0)
+    const flat = help.stdout.replace(/\s+/g, ' ')
+    expect(flat).toContain(
+      '-p, --profile=<value> Profile whose sandbox server to act through (default: $PAY_PROFILE, then the built-in `sandbox`, never the current profile).',
+    )
+    expect(flat).toContain(
+      '--base-url=<value> Base URL of the sandbox server to act through (default: $PAY_BASE_URL, then the profile). Without one running there, only the built-in profile falls back to the local store.',
+    )
+  }
+})
+
+describe('pay sandbox reset', () => {
+  test('through the server: its store is emptied (every business), the local store kept', async () => {
+    const serverDir = tempDir('pay-server-store-')
+    const server = await startServer(serverDir, [KEY_A, KEY_B])
+    await createOn(server.api)
+    await createOn(clientFor(server.baseUrl, KEY_B))
+    const localDir = tempDir('pay-local-store-')
+    const local = await createLocal(localDir)
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
+
+    const reset = await runCli(['sandbox', 'reset'], { env })
+    expect(reset).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `The sandbox store in ${serverDir}, served at ${server.baseUrl}, is empty.\n`,
+    })
+    for (const key of [KEY_A, KEY_B]) {
+      expect((await clientFor(server.baseUrl, key).call('GET', '/payment-links')).json.data.total).toBe(0)
+    }
+    expect(localLink(localDir, local._id)).toBeDefined()
+
+    await createOn(server.api)
+    const json = await runCli(['sandbox', 'reset', '--json'], { env })
+    expect(json).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(json.stdout)).toEqual({ reset: true, dir: serverDir, base_url: server.baseUrl })
+    expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(0)
+  })
+
+  test('with no server at the built-in profile’s address: the local store, said so', async () => {
+    const localDir = tempDir('pay-local-store-')
+    const local = await createLocal(localDir)
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' }
+    const reset = await runCli(['sandbox', 'reset'], { env })
+    expect(reset).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `The local sandbox store in ${localDir} is empty (no sandbox is running at http://127.0.0.1:1).\n`,
+    })
+    expect(localLink(localDir, local._id)).toBeUndefined()
+    const json = await runCli(['sandbox', 'reset', '--json'], { env })
+    expect(JSON.parse(json.stdout)).toEqual({ reset: true, dir: localDir, base_url: null })
+  })
+
+  test('another base URL without a sandbox: an error, the local store kept', async () => {
+    const localDir = tempDir('pay-local-store-')
+    const local = await createLocal(localDir)
+    const refused = await runCli(['sandbox', 'reset', '--base-url', 'http://127.0.0.1:1'], {
+      env: { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' },
+    })
+    expect(refused).toMatchObject({ code: 6, stdout: '' })
+    expect(refused.stderr).toBe(
+      'Error: No pay sandbox answers at http://127.0.0.1:1 (profile "sandbox").\n' +
+        '`pay sandbox reset` acts only on a sandbox: start one there with `pay sandbox start`, or use `-p sandbox` (without --base-url) for the local sandbox store.\n',
+    )
+    expect(localLink(localDir, local._id)).toBeDefined()
+  })
+})
