@@ -289,7 +289,9 @@ class SandboxServer {
       const host = request.headers.host
       const origin = host && HOST_HEADER.test(host) ? `http://${host}` : this.baseUrl
       const context = { caller, id, query, body, origin, checkoutOrigin: this.checkoutOrigin ?? origin, path }
-      const key = method === 'POST' ? idempotencyKeyOf(request) : undefined
+      // Idempotency-Key is the API's: the sandbox's own controls (`/_sandbox/…`) are not replayed,
+      // and reset, which forgets every key and compacts the file, cannot run inside a transaction.
+      const key = method === 'POST' && !path.startsWith('/_sandbox/') ? idempotencyKeyOf(request) : undefined
       if (key === undefined) return handler(context)
       return answerOnce(this.store, { business: caller, key, path, body }, () => {
         const reply = handler(context)
