@@ -39,6 +39,25 @@ export function sanitizeText(text: string): string {
 }
 
 /**
+ * A web address as a service may hand one out (a payment_url) to go to a browser or a QR code:
+ * http(s), a host, and only the characters RFC 3986 lets a URL hold as sent (letters, digits,
+ * `-._~:/?#[]@!$&()*+,;=`, and `%` before two hex digits), less the quote `'`. Whitespace,
+ * controls, quotes, `|`, `^`, `<`, `>`, `\`, `{`, `}`, a backquote, a lone `%` and any character
+ * beyond ASCII are refused: no real payment URL has them (a server escapes them), and they are
+ * what a shell or `cmd` would read as syntax.
+ */
+const WEB_URL = /^https?:\/\/(?:[A-Za-z0-9\-._~:/?#[\]@!$&()*+,;=]|%[0-9A-Fa-f]{2})+$/i
+
+export function isPlainWebUrl(text: string): boolean {
+  if (!WEB_URL.test(text)) return false
+  try {
+    return new URL(text).hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+/**
  * A number in plain decimal notation, never exponent form: 1e-7 -> "0.0000001", 1e21 ->
  * "1000000000000000000000". The digits are those of the shortest text that reads back as the
  * same number (what String gives), only the decimal point is moved.
