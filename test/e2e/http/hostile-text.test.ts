@@ -84,7 +84,9 @@ describe.concurrent('a 422 whose field names carry escapes', () => {
     // The stack starts with the error's message, the server's words.
     expect(lines).toContain('PayError: The given data^[]0;owned^G was invalid.<U+202E>')
     expect(lines.some((line) => /^\s+at /.test(line))).toBe(true)
-    expect(lines).toContain('[debug] <   "message": "The given data\\u001b]0;owned\\u0007 was invalid.<U+202E>",')
+    expect(lines).toContain(
+      '[debug] <   "message": "The given data\\u001b]0;owned\\u0007 was invalid.<U+202E>",',
+    )
     expectNothingRaw(result.stderr)
   })
 })
