@@ -115,11 +115,12 @@ describe('readConfig', () => {
 describe("a keychain_account that is not the profile's own", () => {
   // Another config directory's entry, named by a config file that holds no key: pay would read
   // that key and send it to this file's base URL.
-  it.for([
-    ['another config directory', (_dir: string) => 'live@/home/ann/.config/pay'],
+  const cases: [string, (dir: string) => string][] = [
+    ['another config directory', () => 'live@/home/ann/.config/pay'],
     ['another profile of this directory', (dir: string) => `other@${dir}`],
     ['this directory spelled another way', (dir: string) => `live@${dir}/`],
-  ] as const)('%s: refused as corrupt, naming the file and the field', ([, account]) => {
+  ]
+  it.for(cases)('%s: refused as corrupt, naming the file and the field', ([, account]) => {
     const dir = freshConfigDir()
     const content = {
       current: 'live',
