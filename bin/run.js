@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadBundle } from './loader.js'
+import { loadBundle, runOptions } from './loader.js'
 
 // oclif's own engine check loads semver on every start (~5 ms); this one reads package.json's
 // "engines" rule, >=20.19, directly.
@@ -11,8 +11,12 @@ process.env.OCLIF_DISABLE_ENGINE_WARNING = '1'
 
 const { pay, saveCache } = loadBundle()
 pay.guardOutput()
+const args = pay.moveLeadingGlobalFlags(process.argv.slice(2))
+// The autocomplete plugin writes scripts that shells source into the cache dir with the umask's
+// modes (0666 under umask 000): its commands run with umask 077.
+if (/^autocomplete(:|$)/.test(args[0] ?? '') && process.platform !== 'win32') process.umask(0o077)
 await pay
-  .run(pay.moveLeadingGlobalFlags(process.argv.slice(2)), import.meta.url)
+  .run(args, runOptions())
   .then(() => {
     saveCache?.()
     return pay.flush()

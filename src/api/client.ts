@@ -4,6 +4,7 @@ import type { Rec } from '../values.js'
 import { errorFromResponse, parseBody, readDeleted, readJson, readPage, readRecord } from './reader.js'
 import {
   carriesIdempotencyKey,
+  MAX_RESPONSE_BYTES,
   type Method,
   type RawRequestOptions,
   type RawResponse,
@@ -59,6 +60,14 @@ export interface Answer {
   /** What the answer means as a failure: a status that is not 2xx, or a 2xx that is not JSON. */
   error?: PayError
 }
+
+/**
+ * The most `pay api --paginate` holds, all its pages' answers together (it prints them as one
+ * array at the end): twice what one answer may be. Past it the walk stops (exit 6): a hostile
+ * server cannot make it hold unbounded memory with endless pages. (`--jsonl` list commands
+ * print each page as it comes instead.)
+ */
+export const MAX_PAGINATED_BYTES = 2 * MAX_RESPONSE_BYTES
 
 /** One page of `pay api --paginate`: its answer, and its items when it was a 2xx list. */
 export interface RawPage extends Answer {
@@ -183,8 +192,23 @@ export class PayApi {
 
   /** Every page of a list `pay api --paginate` asks for: each answer as it came, until one is not a 2xx list. */
   async *rawPages(path: string, headers: Record<string, string> = {}): AsyncGenerator<RawPage> {
+    let total = 0
+    let pages = 0
     yield* this.walk<RawPage>(this.target(path), async (url) => {
-      const answer = this.answer(await this.transport.request('GET', url, { headers }), undefined)
+      const response = await this.transport.request('GET', url, { headers })
+      total += Buffer.byteLength(response.text)
+      pages += 1
+      if (total > MAX_PAGINATED_BYTES) {
+        throw new PayError(
+          `The pages from ${this.origin} add up to more than ${MAX_PAGINATED_BYTES / 1024 / 1024} MB ` +
+            `after ${pages} pages: pay stopped following them.`,
+          {
+            kind: 'unavailable',
+            hint: '`pay api --paginate` holds every page until the end; `pay links list --all --jsonl` prints each as it comes.',
+          },
+        )
+      }
+      const answer = this.answer(response, undefined)
       if (answer.error) return { value: answer }
       const page = readPage(answer.json?.value, 'item')
       return { value: { ...answer, items: page.items }, next: page.next }

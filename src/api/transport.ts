@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { createRequire } from 'node:module'
+import type Zlib from 'node:zlib'
 import type { Got, Response } from 'got'
 import { PayError } from '../errors.js'
 import { sanitizeText } from '../values.js'
@@ -25,7 +27,19 @@ export interface TransportOptions {
   retryBaseMs?: number
   /** Longest wait a Retry-After header may ask for. */
   retryAfterCapMs?: number
+  /** Largest answer read, in bytes once decoded (MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number
 }
+
+/**
+ * The largest answer pay reads: 50 MB, far beyond a page of any real service. Past it the answer
+ * is dropped (exit 6), so a hostile or broken server cannot make pay hold unbounded memory.
+ * Counted on the decoded body: a small gzip body that would inflate past it is stopped too.
+ */
+export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024
+
+/** The encodings pay asks for, as got did when it decoded answers itself. */
+const ACCEPT_ENCODING = 'gzip, deflate, br'
 
 interface ApiResponse {
   status: number
@@ -146,7 +160,13 @@ export class Transport {
     const url = checkBaseUrl(options.baseUrl)
     this.origin = url.origin
     this.base = url.href.replace(/\/+$/, '')
-    this.options = { retryLimit: 2, retryBaseMs: 250, retryAfterCapMs: 5000, ...options }
+    this.options = {
+      retryLimit: 2,
+      retryBaseMs: 250,
+      retryAfterCapMs: 5000,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      ...options,
+    }
   }
 
   /** Absolute URL for an API path, or a URL the service handed out (next page), if same origin. */
@@ -234,18 +254,43 @@ export class Transport {
       const started = Date.now()
       let response: Response<string> | undefined
       let failure: PayError
+      const cap = this.options.maxResponseBytes
+      let tooLarge = false
       try {
-        response = await got(url, {
+        // Decoded here rather than by got, with a limit on the decoded size (readBody).
+        const request = got(url, {
           method,
-          headers,
+          headers: { 'accept-encoding': ACCEPT_ENCODING, ...headers },
           body: payload,
           throwHttpErrors: false,
           followRedirect: false,
           retry: { limit: 0 },
           timeout: { request: remaining },
-          responseType: 'text',
+          decompress: false,
+          responseType: 'buffer',
+        })
+        const stop = () => {
+          tooLarge = true
+          request.cancel()
+        }
+        request.on('response', (answer: { headers: Record<string, string | string[] | undefined> }) => {
+          if (Number(answer.headers['content-length']) > cap) stop()
+        })
+        request.on('downloadProgress', ({ transferred }: { transferred: number }) => {
+          if (transferred > cap) stop()
+        })
+        const raw = await request
+        response = Object.assign(raw, {
+          body: readBody(raw.body, raw.headers['content-encoding'], cap),
         })
       } catch (error) {
+        if (tooLarge || (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+          this.trace(
+            `< an answer over ${cap / 1024 / 1024} MB, not read further (${Date.now() - started} ms)`,
+          )
+          throw this.tooLarge()
+        }
+        if (error instanceof PayError) throw error
         const code = (error as NodeJS.ErrnoException).code ?? ''
         // got's ReadError: the status line arrived, then the connection closed mid-body.
         const cutOff = (error as { name?: string }).name === 'ReadError'
@@ -405,6 +450,14 @@ export class Transport {
     })
   }
 
+  private tooLarge(): PayError {
+    const limit = `${this.options.maxResponseBytes / 1024 / 1024} MB`
+    return new PayError(`The answer from ${this.origin} is larger than ${limit}: pay stopped reading it.`, {
+      kind: 'unavailable',
+      hint: `pay reads at most ${limit} of one answer; no page of a real service is that large.`,
+    })
+  }
+
   private cutOff(): PayError {
     return new PayError(`The answer from ${this.origin} was cut off: the connection closed before its end.`, {
       kind: 'unavailable',
@@ -461,6 +514,56 @@ function debugBody(text: string): string {
   }
   if (shown.length <= DEBUG_BODY_LIMIT) return shown
   return `${shown.slice(0, DEBUG_BODY_LIMIT)}\n… (${shown.length - DEBUG_BODY_LIMIT} more characters not shown)`
+}
+
+/** Decoders of the encodings pay asks for, by name; deflate as zlib data or raw, as servers send it. */
+type Decode = (body: Buffer, options: { maxOutputLength: number }) => Buffer
+
+function decoderFor(coding: string): Decode | undefined {
+  // Through require: got has loaded node:zlib already (a dynamic import() cannot run in the bundle).
+  const zlib = createRequire(import.meta.url)('node:zlib') as typeof Zlib
+  if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync
+  if (coding === 'br') return zlib.brotliDecompressSync
+  if (coding !== 'deflate') return undefined
+  return (body, options) => {
+    try {
+      return zlib.inflateSync(body, options)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw error
+      return zlib.inflateRawSync(body, options)
+    }
+  }
+}
+
+/**
+ * A body as text, decoded from its Content-Encoding (the last applied first) to at most `cap`
+ * bytes: past that zlib stops with ERR_BUFFER_TOO_LARGE. An encoding pay did not ask for, or
+ * data that does not decode, is the service failing.
+ */
+function readBody(body: Buffer, contentEncoding: string | undefined, cap: number): string {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+  let decoded = body
+  for (const coding of codings.reverse()) {
+    const decode = decoderFor(coding)
+    const what = `an answer encoded as "${sanitizeText(coding.slice(0, 40))}"`
+    if (!decode) {
+      throw new PayError(`Unexpected answer from the service: ${what}, which pay did not ask for.`, {
+        kind: 'unavailable',
+      })
+    }
+    try {
+      decoded = decode(decoded, { maxOutputLength: cap })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw error
+      throw new PayError(`Unexpected answer from the service: ${what} that does not decode.`, {
+        kind: 'unavailable',
+      })
+    }
+  }
+  return decoded.toString('utf8')
 }
 
 async function loadGot(): Promise<Got> {

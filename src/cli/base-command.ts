@@ -124,7 +124,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** How this command uses the system keychain: its --debug lines go with the HTTP trace. */
   protected keychainOptions(): KeychainOptions {
-    return { debug: this.flags.debug ? (line) => this.out.stderr.write(`[debug] ${line}\n`) : undefined }
+    return { debug: this.debugSink() }
   }
 
   /**
@@ -240,8 +240,17 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       changes,
       timeoutMs: this.flags.timeout * 1000,
       userAgent: `pay/${this.config.version} node/${process.versions.node}`,
-      debug: this.flags.debug ? (line) => this.out.stderr.write(`[debug] ${line}\n`) : undefined,
+      debug: this.debugSink(),
     })
+  }
+
+  /**
+   * Where --debug lines go: stderr, each sanitised like every other text shown (a trace carries
+   * a server's status line, headers and bodies); undefined without --debug.
+   */
+  private debugSink(): ((line: string) => void) | undefined {
+    if (!this.flags.debug) return undefined
+    return (line) => this.out.stderr.write(`[debug] ${sanitizeText(line)}\n`)
   }
 
   /** A key the service refused (401/403): which profile's key, sent where, and the way out. */
@@ -274,7 +283,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const flags = Object.keys({ ...(this.ctor as typeof BaseCommand).baseFlags, ...this.ctor.flags })
     const payError = this.explainRefusedKey(toPayError(error, this.id, flags))
     this.out.error(payError)
-    if (this.argv.includes('--debug') && error.stack) this.out.stderr.write(`${error.stack}\n`)
+    // The stack starts with the message, which may be a server's words: sanitised like them.
+    if (this.argv.includes('--debug') && error.stack) this.out.stderr.write(`${sanitizeText(error.stack)}\n`)
     // Printed already: oclif must only exit, with our code.
     throw Object.assign(new Error(payError.message), {
       skipOclifErrorHandling: true,

@@ -25,6 +25,17 @@ export interface ConfigFile {
 
 const CONFIG_NAME = 'config'
 
+/** Names a profile may have: they are typed in commands and stored as JSON keys. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
+/**
+ * The keychain entry of a profile: its name and the config directory, so that two config
+ * directories (PAY_CONFIG_DIR) never share an entry. The config file records it, and pay uses
+ * an entry only when the file names this very account (profileProblem): a config file, wherever
+ * it comes from, cannot point pay at the key of another config directory.
+ */
+export const keychainAccount = (profile: string, configDir: string) => `${profile}@${configDir}`
+
 /** `$PAY_CONFIG_DIR`, else `$XDG_CONFIG_HOME/pay`, else `~/.config/pay` (no `-nodejs` suffix). */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.PAY_CONFIG_DIR) return path.resolve(env.PAY_CONFIG_DIR)
@@ -61,14 +72,19 @@ function parseConfig(file: string, text: string): ConfigFile {
     throw corrupt(file, '"profiles" is not an object.')
   }
   for (const [name, profile] of Object.entries(profiles)) {
-    const problem = profileProblem((profile ?? {}) as Record<string, unknown>)
+    const problem = profileProblem(name, (profile ?? {}) as Record<string, unknown>, path.dirname(file))
     if (problem) throw corrupt(file, `profile "${name}" ${problem}.`)
   }
   return { ...(raw as object), current, profiles: profiles as Record<string, StoredProfile> }
 }
 
-/** What is wrong with a stored profile, if anything: it needs a base URL and one place for its key. */
-function profileProblem(profile: Record<string, unknown>): string | undefined {
+/**
+ * What is wrong with a stored profile, if anything: it needs a base URL and one place for its key.
+ * A keychain key is the entry pay itself made for this profile in this config directory, and no
+ * other: a file naming another entry (another directory's key, sent to this file's base URL) is
+ * refused.
+ */
+function profileProblem(name: string, profile: Record<string, unknown>, dir: string): string | undefined {
   const { api_key, base_url, key_storage, keychain_account } = profile
   if (key_storage === undefined) {
     return typeof api_key === 'string' && typeof base_url === 'string'
@@ -80,6 +96,15 @@ function profileProblem(profile: Record<string, unknown>): string | undefined {
   if (typeof keychain_account !== 'string' || keychain_account === '')
     return 'keeps its key in the keychain but names no keychain_account'
   if (api_key !== undefined) return 'has an api_key although it keeps its key in the keychain'
+  // Names pay gives hold no "@": an account names one profile of one directory, never two.
+  if (!PROFILE_NAME.test(name)) return 'keeps its key in the keychain under a name pay never gives a profile'
+  const own = keychainAccount(name, dir)
+  if (keychain_account !== own) {
+    return (
+      `has keychain_account ${JSON.stringify(keychain_account)}, which is not its own entry ` +
+      `(pay keeps the key of this profile under ${JSON.stringify(own)}, and reads no other)`
+    )
+  }
   return undefined
 }
 

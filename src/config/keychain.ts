@@ -30,11 +30,7 @@ export interface KeychainFailure {
   turnedOff?: true
 }
 
-/**
- * The keychain entry of a profile: its name and the config directory, so that two config
- * directories (PAY_CONFIG_DIR) never share an entry. The config file records it.
- */
-export const keychainAccount = (profile: string, configDir: string) => `${profile}@${configDir}`
+export { keychainAccount } from './file.js'
 
 /** In the bundle, import.meta.url is dist/pay.cjs's, and the helper is dist/keychain-helper.cjs. */
 const bundledHelper = () => fileURLToPath(new URL('./keychain-helper.cjs', import.meta.url))

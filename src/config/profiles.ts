@@ -3,6 +3,7 @@ import {
   type ConfigFile,
   configDir,
   configPath,
+  keychainAccount,
   readConfig,
   type StoredProfile,
   updateConfig,
@@ -20,8 +21,7 @@ export interface BuiltInProfile {
   baseUrl: string
 }
 
-/** Names a profile may have: they are typed in commands and stored as JSON keys. */
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+export { PROFILE_NAME } from './file.js'
 
 /** Keys are never shown whole: at most the first 4 and last 4 characters. */
 export function redactKey(key: string): string {
@@ -233,7 +233,8 @@ export async function saveProfile(name: string, profile: NewProfile): Promise<Sa
   const file = configPath(dir)
   const before = storedProfile(readConfig(dir), name)
   const keychain = await import('./keychain.js')
-  const account = before?.keychain_account ?? keychain.keychainAccount(name, dir)
+  // Always the account pay derives: the only one a config file may name (file.ts).
+  const account = keychainAccount(name, dir)
   let noKeychain: string | undefined
   if (!profile.insecureStorage) {
     const stored = await keychain.storeKey(account, profile.apiKey, profile.keychain)

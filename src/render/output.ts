@@ -5,7 +5,7 @@ import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { flagForField } from './fields.js'
 import { cellText, lookup, tsvCell } from './format.js'
 import type { JqProgram } from './jq.js'
-import { sanitizeCell, toJson, toJsonLine } from './sanitize.js'
+import { escapeControls, sanitizeCell, toJson, toJsonLine } from './sanitize.js'
 import {
   drawTable,
   fieldKind,
@@ -94,7 +94,7 @@ export class Output {
     this.json = this.jsonErrors || this.jq !== undefined || this.jsonl
     this.quiet = options.quiet ?? false
     this.columns = options.columns
-    this.fieldLabel = options.fieldsAsSent ? (field) => sanitizeText(field) : flagForField
+    this.fieldLabel = options.fieldsAsSent ? (field) => field : flagForField
     this.stdout = screen.stdout
     this.stderr = screen.stderr
   }
@@ -320,7 +320,7 @@ export class Output {
           ...(error.idempotencyKey ? { idempotency_key: error.idempotencyKey } : {}),
         },
       }
-      this.stderr.write(`${JSON.stringify(body).replace(/[\u007f-\u009f]/g, jsonEscape)}\n`)
+      this.stderr.write(`${escapeControls(JSON.stringify(body))}\n`)
       return
     }
     // Cancelled by the user (a "no", Ctrl-C) is no error: it is said plainly.
@@ -395,16 +395,20 @@ function drained(stream: Stream): Promise<void> {
   })
 }
 
-/** Field errors as a 422 is shown: one line per message, under the flag's name, aligned. */
+/**
+ * Field errors as a 422 is shown: one line per message, under the flag's name, aligned. The
+ * names come from the server as much as the messages do: both are sanitised.
+ */
 function fieldLines(errors: FieldErrors | undefined, label: (field: string) => string): string[] {
   const entries = Object.entries(errors ?? {}).flatMap(([field, messages]) =>
-    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [label(field), message]),
+    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [
+      sanitizeText(label(field)),
+      message,
+    ]),
   )
   const width = Math.max(0, ...entries.map(([flag]) => flag.length))
   return entries.map(([flag, message]) => `  ${flag.padEnd(width)}  ${sanitizeText(String(message))}`)
 }
-
-const jsonEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
 
 /** A value's column in a record table is never narrower than this, however long the field names. */
 const TEXT_WRAP_MIN = 20

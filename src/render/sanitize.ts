@@ -5,10 +5,13 @@ export function sanitizeCell(text: string): string {
   return sanitizeText(text).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n')
 }
 
-/** DEL, C1 controls, U+2028 and U+2029 in JSON text as \\u escapes: they can only sit in its strings. */
+/**
+ * DEL, C1 controls, U+2028, U+2029 and the bidirectional controls (values.ts) in JSON text as
+ * \\u escapes: they can only sit in its strings, and the data stays exact once parsed.
+ */
 export const escapeControls = (json: string) =>
   json.replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
+    /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )
 

@@ -3,7 +3,7 @@ import type { LinkInput } from '../api/types.js'
 import { PayError, validationError } from '../errors.js'
 import { currencyDigits, formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
-import { plain, type Rec } from '../values.js'
+import { isPlainWebUrl, plain, type Rec } from '../values.js'
 import { COMMON_FIELDS, FieldSet, type FieldValues, rules } from './fields.js'
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
@@ -142,8 +142,8 @@ export function mergeLinkUpdate(current: Rec, changes: FieldValues): LinkInput {
 /** The address where the customer pays, checked, for `links open`, `links qr` and `--open`. */
 export function paymentUrlOf(link: Rec): string {
   const url = link.payment_url
-  // Nothing but a plain web address goes to a browser or into a QR code.
-  if (typeof url === 'string' && /^https?:\/\/[^\s\p{Cc}]+$/iu.test(url)) return url
+  // Nothing but a plain web address goes to a browser or into a QR code (no shell syntax either).
+  if (typeof url === 'string' && isPlainWebUrl(url)) return url
   throw new PayError(`The service gave no usable payment_url for payment link ${String(link._id ?? '')}.`, {
     kind: 'general',
   })

@@ -13,8 +13,13 @@ let sandbox: TestSandbox
 let link: Json
 let fake: FakeServer
 const MISSING = '65a1f0c2e4b0a1b2c3d4e5f6'
-/** Shell syntax a careless `sh -c "$BROWSER $URL"` would run. */
-const SHELL_LOOKING_URL = ['https://pay.example/p?a=$(touch', '{IFS}pwned)&b=`id`'].join('$')
+/**
+ * Shell syntax a careless `sh -c "$BROWSER $URL"` would run, made of characters a URL may hold
+ * (RFC 3986): `$(touch$IFS./pwned)` makes a file, `;id` and `&id` run id.
+ */
+const SHELL_LOOKING_URL = 'https://pay.example/p?a=$(touch$IFS./pwned)&b=;id&c=1'
+/** What cmd.exe would run as a second command: no real payment URL holds a `|`, so pay opens none. */
+const PIPE_URL = 'https://pay.example/x|calc.exe'
 
 beforeAll(async () => {
   sandbox = await startTestSandbox()
@@ -22,7 +27,7 @@ beforeAll(async () => {
   // A service that answers odd payment_urls: a shell-looking one, and one no browser should get.
   fake = await startFakeServer((request, response) => {
     const id = request.path.split('/').pop()
-    const url = id === 'shell' ? SHELL_LOOKING_URL : 'javascript:alert(1)'
+    const url = id === 'shell' ? SHELL_LOOKING_URL : id === 'pipe' ? PIPE_URL : 'javascript:alert(1)'
     sendJson(response, 200, envelope({ _id: id, payment_url: url }))
   })
 })
@@ -107,17 +112,41 @@ describe.concurrent('links open', () => {
     expect(fs.existsSync(path.join(browser.dir, 'pwned'))).toBe(false)
   })
 
-  test('a payment_url that is no web address is refused: exit 1, no browser', async () => {
+  test.for(['script', 'pipe'])(
+    'a payment_url that is no plain web address (%s) is refused: exit 1, no browser',
+    async (id) => {
+      const browser = fakeBrowser()
+      const result = await runCli(['links', 'open', id], {
+        env: { ...fakeEnv(fake), BROWSER: browser.command },
+      })
+      expect(result).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `Error: The service gave no usable payment_url for payment link ${id}.\n`,
+      })
+      expect(browser.opened()).toBeUndefined()
+    },
+  )
+
+  test('the browser starts without PAY_API_KEY or any other PAY_* variable', async () => {
     const browser = fakeBrowser()
-    const result = await runCli(['links', 'open', 'script'], {
-      env: { ...fakeEnv(fake), BROWSER: browser.command },
+    const envFile = path.join(browser.dir, 'env')
+    const key = 'sk_live_NotForTheBrowser_93c1'
+    const result = await runCli(['links', 'open', 'shell'], {
+      env: {
+        ...fakeEnv(fake),
+        PAY_API_KEY: key,
+        PAY_PROFILE: undefined,
+        PAY_TIMEOUT: '9',
+        BROWSER: `env > ${envFile}; ${browser.command}`,
+      },
     })
-    expect(result).toMatchObject({
-      code: 1,
-      stdout: '',
-      stderr: 'Error: The service gave no usable payment_url for payment link script.\n',
-    })
-    expect(browser.opened()).toBeUndefined()
+    expect(result).toMatchObject({ code: 0, stdout: `${SHELL_LOOKING_URL}\n` })
+    expect(browser.opened()).toBe(`${SHELL_LOOKING_URL}\n`)
+    const seen = fs.readFileSync(envFile, 'utf8')
+    expect(seen).toMatch(/^PATH=/m)
+    expect(seen.split('\n').filter((line) => /^PAY_/i.test(line))).toEqual([])
+    expect(seen).not.toContain(key)
   })
 })
 

@@ -266,6 +266,48 @@ describe.runIf(RUN_KEYRING_TESTS).concurrent('keys in the system keychain (a rea
     expectKeyInNoFile(dir, KEY)
   })
 
+  it("a config file naming another config dir's entry is refused as corrupt: that key is read, sent and deleted nowhere", async ({
+    onTestFinished,
+  }) => {
+    const { server, pay, login, requestsWith } = await setUp(onTestFinished)
+    const [victim, planted] = [freshConfigDir(), freshConfigDir()]
+    await login(victim, ['-p', 'live'])
+    expect(keyring.lookup(`live@${victim}`)).toBe(KEY)
+    // A config dir (a project's, a shared one) whose file holds no key but points at the victim's entry.
+    const file = writeConfig(planted, {
+      current: 'live',
+      profiles: {
+        live: { base_url: server.baseUrl, key_storage: 'keychain', keychain_account: `live@${victim}` },
+      },
+    })
+    const before = requestsWith(KEY)
+    const corrupt =
+      `Error: The config file ${file} is corrupt: profile "live" has keychain_account "live@${victim}", ` +
+      `which is not its own entry (pay keeps the key of this profile under "live@${planted}", and reads no other).\n` +
+      'pay has not changed it. Fix it by hand, or move it away and run `pay login` again.\n'
+    for (const args of [
+      ['links', 'list'],
+      ['profiles', 'list'],
+      ['profiles', 'show', 'live'],
+      ['profiles', 'remove', 'live'],
+      ['login', '-p', 'live', '--with-key', '--no-verify'],
+    ]) {
+      expect({ args, ...(await pay(planted, args, { input: OTHER_KEY })) }).toEqual({
+        args,
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr: corrupt,
+      })
+    }
+    expect(requestsWith(KEY)).toBe(before)
+    expect(keyring.lookup(`live@${victim}`)).toBe(KEY)
+    expect(keyring.accounts()).not.toContain(`live@${planted}`)
+    // The victim's own config still works.
+    expect((await pay(victim, ['links', 'list'])).code).toBe(0)
+    expect(requestsWith(KEY)).toBe(before + 1)
+  })
+
   it('two config dirs never share an entry, even for the same profile name', async ({ onTestFinished }) => {
     const { pay, login, requestsWith } = await setUp(onTestFinished)
     const [a, b] = [freshConfigDir(), freshConfigDir()]

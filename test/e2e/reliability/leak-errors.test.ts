@@ -14,7 +14,7 @@ import {
   leakEnv,
   leakEnvironment,
 } from '../../helpers/leak.js'
-import { linkCreateArgs } from '../../helpers/links.js'
+import { linkCreateArgs, rawControlBytes } from '../../helpers/links.js'
 import { mapConcurrent } from '../../helpers/subs.js'
 
 /**
@@ -50,6 +50,17 @@ describe('the key never leaks', () => {
         sendJson(response, 422, {
           message: `Invalid data for ${auth(request)}`,
           errors: { email: [`${key(request)} is not an e-mail`], [key(request)]: ['unknown field'] },
+        }),
+      ),
+      // The key among escapes and bidi controls in a 422's field names and messages: what pay
+      // sanitises (and, with --debug, prints again in the error's stack) must still be redacted.
+      hostileInvalid: await faulty((request, response) =>
+        sendJson(response, 422, {
+          message: `Invalid\u001b[2J for \u202e${auth(request)}`,
+          errors: {
+            [`\u001b]0;${key(request)}\u0007`]: [`\u009b31m${key(request)}\u2066`],
+            [`ref\u202e${key(request)}`]: ['x'],
+          },
         }),
       ),
       unavailable: await faulty((request, response) =>
@@ -203,6 +214,25 @@ describe('the key never leaks', () => {
         code: 3,
       }),
       ...inModes({ label: '422 echoing the key', args: CREATE, env: leakEnv(servers.invalid), code: 3 }),
+      ...inModes({
+        label: '422 echoing the key among escapes (field names, --debug stack)',
+        args: CREATE,
+        env: leakEnv(servers.hostileInvalid),
+        code: 3,
+        check: (result) => {
+          expect(rawControlBytes(Buffer.from(result.stderr))).toEqual([])
+          expect(result.stderr).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/)
+          expect(result.stderr).toContain('[REDACTED]')
+        },
+      }),
+      {
+        label: 'api 422 echoing the key among escapes, --debug',
+        args: ['api', '/payment-links', '-f', 'a=b', '--debug'],
+        env: leakEnv(servers.hostileInvalid),
+        code: 3,
+        check: (result) =>
+          expect(result.stderr).toMatch(/^PayError: Invalid\^\[\[2J for <U\+202E>Bearer \[REDACTED\]$/m),
+      },
       // 5xx, text, HTML
       ...inModes({
         label: '503 echoing the key, retried',

@@ -32,7 +32,7 @@ describe('the key never leaks', () => {
     const stored = JSON.parse(fs.readFileSync(path.join(dirs.config, 'config.json'), 'utf8'))
     expect(stored.profiles.live.api_key).toBe(CANARY) // the one file allowed to hold it
 
-    const links = await Promise.all(Array.from({ length: 12 }, seedLink))
+    const links = await Promise.all(Array.from({ length: 14 }, seedLink))
     const subs = await Promise.all(Array.from({ length: 10 }, seedSub))
     const id = (list: { _id: string }[]) => list.shift()!._id
     const perMode = (make: (mode: string) => LeakCase): LeakCase[] =>
@@ -121,6 +121,22 @@ describe('the key never leaks', () => {
         label: 'subs list --jsonl --jq',
         args: ['subs', 'list', '--jsonl', '--jq', '.package.name'],
         code: 0,
+      }),
+      // The browser `links open` starts writes its whole environment into the scanned tree:
+      // pay's variables, PAY_API_KEY first, never reach it.
+      ...perMode((mode) => {
+        const envFile = path.join(dirs.tmp, `browser-env-${mode}`)
+        return {
+          label: 'links open (BROWSER, PAY_API_KEY set)',
+          args: ['links', 'open', id(links)],
+          env: { PAY_API_KEY: CANARY, BROWSER: `env > '${envFile}'; true` },
+          code: 0,
+          check: () => {
+            const seen = fs.readFileSync(envFile, 'utf8')
+            expect(seen).toMatch(/^HOME=/m)
+            expect(seen.split('\n').filter((line) => /^PAY_/i.test(line))).toEqual([])
+          },
+        }
       }),
       ...inModes({ label: 'profiles list', args: ['profiles', 'list'], code: 0 }),
       ...inModes({ label: 'profiles show', args: ['profiles', 'show', 'live'], code: 0 }),

@@ -112,6 +112,54 @@ describe('readConfig', () => {
   })
 })
 
+describe("a keychain_account that is not the profile's own", () => {
+  // Another config directory's entry, named by a config file that holds no key: pay would read
+  // that key and send it to this file's base URL.
+  const cases: [string, (dir: string) => string][] = [
+    ['another config directory', () => 'live@/home/ann/.config/pay'],
+    ['another profile of this directory', (dir: string) => `other@${dir}`],
+    ['this directory spelled another way', (dir: string) => `live@${dir}/`],
+  ]
+  it.for(cases)('%s: refused as corrupt, naming the file and the field', ([, account]) => {
+    const dir = freshConfigDir()
+    const content = {
+      current: 'live',
+      profiles: {
+        live: {
+          base_url: 'https://attacker.example',
+          key_storage: 'keychain',
+          keychain_account: account(dir),
+        },
+      },
+    }
+    const file = writeConfig(dir, content)
+    const error = thrown(() => readConfig(dir))
+    expect(error.message).toBe(
+      `The config file ${file} is corrupt: profile "live" has keychain_account ${JSON.stringify(account(dir))}, ` +
+        `which is not its own entry (pay keeps the key of this profile under ${JSON.stringify(`live@${dir}`)}, and reads no other).`,
+    )
+    expect(error.exitCode).toBe(1)
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(content)
+  })
+
+  it('a keychain profile whose name pay would never give one (an "@" in it) is refused too', () => {
+    const dir = freshConfigDir()
+    const name = `x@${dir}`
+    const file = writeConfig(dir, {
+      profiles: {
+        [name]: {
+          base_url: 'https://a.example',
+          key_storage: 'keychain',
+          keychain_account: `${name}@${dir}`,
+        },
+      },
+    })
+    expect(thrown(() => readConfig(dir)).message).toBe(
+      `The config file ${file} is corrupt: profile "${name}" keeps its key in the keychain under a name pay never gives a profile.`,
+    )
+  })
+})
+
 describe('updateConfig', () => {
   it('leaves a corrupt file alone and never calls the change', async () => {
     const dir = freshConfigDir()

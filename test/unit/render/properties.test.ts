@@ -147,17 +147,23 @@ describe('(b) renderers: any server JSON, every mode: output or a PayError, noth
 describe('(c) the sanitiser', () => {
   const TEXT = fc.oneof(fc.string({ unit: 'binary' }), SERVER_TEXT, fc.string({ unit: 'grapheme' }))
 
-  it('sanitizeText keeps no control character but tab and newline, and keeps those', () => {
+  it('sanitizeText keeps no control character but tab and newline, nor a bidi control, and keeps the rest', () => {
+    const WITH_BIDI = fc.oneof(
+      TEXT,
+      fc.string({
+        unit: fc.constantFrom('a', ' ', '\u202a', '\u202e', '\u2066', '\u2069', '\u200f', '\u061c'),
+      }),
+    )
     fc.assert(
-      fc.property(TEXT, (text) => {
+      fc.property(WITH_BIDI, (text) => {
         const shown = sanitizeText(text)
         // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be left
-        expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+        const left = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+        expect(shown).not.toMatch(left)
         expect(shown.split('\t').length).toBe(text.split('\t').length)
         expect(shown.split('\n').length).toBe(text.split('\n').length)
-        // Text without controls is left as it is.
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls sanitizeText replaces
-        if (!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)) expect(shown).toBe(text)
+        // Text without them is left as it is.
+        if (!left.test(text)) expect(shown).toBe(text)
       }),
       { numRuns: RUNS.sanitiser },
     )
