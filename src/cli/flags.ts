@@ -84,7 +84,7 @@ export const outputFlags = {
 /** --yes and --dry-run of the commands that ask before they delete or cancel. */
 export const consentFlags = (verb: 'deleted' | 'cancelled' | 'changed') => ({
   yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
-  'dry-run': Flags.boolean({ description: `Show what would be ${verb}; send nothing.` }),
+  'dry-run': Flags.boolean({ description: `Show what would be ${verb}; change nothing.` }),
 })
 
 /**
