@@ -6,7 +6,7 @@ import { agree, type LookUp, type WorkflowContext } from './consent.js'
 import { shellWord } from './ids.js'
 import { idsInput, type RunInput, sameTarget } from './meta.js'
 import { lastRows, type ReadReport, Report, type ReportTarget, reportTime } from './report.js'
-import { type BulkResult, bulkOutcome, countsText, runBulk } from './runner.js'
+import { type BulkResult, bulkOutcome, countsText, runBulk, summary } from './runner.js'
 
 /** What one bulk command does to each id (cancel, delete), and how it speaks of it. */
 export interface ByIdAction {
@@ -120,7 +120,7 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> 
 
   out.bulk(run.results)
   const earlier = doneBefore > 0 ? `; ${doneBefore} done in an earlier run` : ''
-  out.stderr.write(`${countsText(run.results, action.counted)} (of ${run.results.length})${earlier}.\n`)
+  summary(job, `${countsText(run.results, action.counted)} (of ${run.results.length})${earlier}.`)
   if (report) out.stderr.write(`Report written to ${report.file}\n`)
   if (problem) throw problem
 }

@@ -11,7 +11,15 @@ import { type InputRow, previousRun, readRows } from './csv-rows.js'
 import { shellWord } from './ids.js'
 import { sha256 } from './meta.js'
 import { type ReadReport, Report, type ReportTarget, reportTime } from './report.js'
-import { type BulkResult, bulkOutcome, countsText, reasonOf, runBulk, type Skipped } from './runner.js'
+import {
+  type BulkResult,
+  bulkOutcome,
+  countsText,
+  reasonOf,
+  runBulk,
+  type Skipped,
+  summary,
+} from './runner.js'
 
 export interface CsvCreateJob extends WorkflowContext {
   /** The CSV text, and where it came from (a file name, or "stdin"). */
@@ -220,7 +228,7 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
     out.invalidRows(refused)
   }
   const earlier = job.resume && previous.created > 0 ? `; ${previous.created} created in an earlier run` : ''
-  out.stderr.write(`${countsText(run.results, ['created', 'failed'])} (of ${results.length})${earlier}.\n`)
+  summary(job, `${countsText(run.results, ['created', 'failed'])} (of ${results.length})${earlier}.`)
   if (report) out.stderr.write(`Report written to ${report.file}\n`)
   const unknown = results.filter((r) => r.status === 'unknown').length
   if (unknown > 0) {

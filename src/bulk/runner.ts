@@ -1,5 +1,6 @@
 import { PayError } from '../errors.js'
-import type { BulkRow } from '../render/output.js'
+import type { BulkRow, Output } from '../render/output.js'
+import { wrapText } from '../render/table.js'
 
 /** One id's outcome, as printed by --json: `{id, ok, status, error}`. */
 export type BulkResult = BulkRow
@@ -187,4 +188,12 @@ export function bulkOutcome(run: BulkRun, words: RunWords): PayError | undefined
     `${notOk.length} of ${total} ${words.plural} not ${words.done} (${countsText(notOk, [])}).`,
     { kind: 'partial' },
   )
+}
+
+/** The summary line of a run on stderr: wrapped at spaces on a terminal, one line in a log. */
+export function summary(
+  job: { out: Output; io: { stderrIsTerminal: boolean; width: number } },
+  line: string,
+): void {
+  job.out.stderr.write(`${job.io.stderrIsTerminal ? wrapText(line, job.io.width) : line}\n`)
 }
