@@ -59,8 +59,8 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> 
   if (other) out.warn(other)
   if (job.resume && !job.resume.report.meta && !job.input) {
     out.warn(
-      `${job.resume.file} was written by an earlier pay, which kept no record of its input: if that run was killed, ` +
-        'the ids it never reached are not in it. Give the input again with --resume to be sure.',
+      `${job.resume.file} has no .meta.json beside it (an earlier pay wrote none), so pay cannot tell whether its run ` +
+        'finished: if it was killed, the ids it never reached are not in it. Give the input again with --resume to be sure.',
     )
   }
   if (doneBefore > 0 && job.resume) {
@@ -116,12 +116,13 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> 
   for (const result of run.results)
     if (result.status === 'not_done' || !started.has(result.id)) record(result)
   const problem = bulkOutcome(run, { ...action.view, done: action.done })
-  report?.finish(all, runOutcome(run, problem?.exitCode))
+  const unwritten = report?.finish(all, runOutcome(run, problem?.exitCode))
 
   out.bulk(run.results)
   const earlier = doneBefore > 0 ? `; ${doneBefore} done in an earlier run` : ''
   summary(job, `${countsText(run.results, action.counted)} (of ${run.results.length})${earlier}.`)
-  if (report) out.stderr.write(`Report written to ${report.file}\n`)
+  if (unwritten) out.warn(unwritten)
+  else if (report) out.stderr.write(`Report written to ${report.file}\n`)
   if (problem) throw problem
 }
 

@@ -213,7 +213,7 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
       record(result.id, result.status, false, result.error)
   }
   const problem = bulkOutcome(run, { noun: 'payment link', plural: 'payment links', done: 'created' })
-  report?.finish(
+  const unwritten = report?.finish(
     rows.map((row) => String(row.line)),
     runOutcome(run, problem?.exitCode),
   )
@@ -229,7 +229,8 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
   }
   const earlier = job.resume && previous.created > 0 ? `; ${previous.created} created in an earlier run` : ''
   summary(job, `${countsText(run.results, ['created', 'failed'])} (of ${results.length})${earlier}.`)
-  if (report) out.stderr.write(`Report written to ${report.file}\n`)
+  if (unwritten) out.warn(unwritten)
+  else if (report) out.stderr.write(`Report written to ${report.file}\n`)
   const unknown = results.filter((r) => r.status === 'unknown').length
   if (unknown > 0) {
     out.warn(

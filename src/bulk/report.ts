@@ -109,32 +109,49 @@ export class Report {
     return report
   }
 
-  /** One result, by column name (missing ones empty): kept, and appended to the file at once. */
+  /**
+   * One result, by column name (missing ones empty): kept, and appended to the file at once. A
+   * write that fails (a full disk) never stops the run: finish() says what became of the report.
+   */
   write(values: Record<string, string | undefined>): void {
     const row = Object.fromEntries(this.spec.columns.map((column) => [column, values[column] ?? '']))
     this.rows.delete(row[this.spec.key])
     this.rows.set(row[this.spec.key], row)
-    fs.writeSync(this.fd, rowLine(this.spec, row))
+    try {
+      fs.writeSync(this.fd, rowLine(this.spec, row))
+    } catch {}
   }
 
   /**
    * The run ended: the file rewritten to one row per key (those of `order` first, in its order),
-   * and the closing mark written beside it.
+   * and the closing mark written beside it. Returns what went wrong, if anything, for a warning:
+   * the results are shown all the same.
    */
-  finish(order: string[], outcome: string): void {
-    if (this.finished) return
+  finish(order: string[], outcome: string): string | undefined {
+    if (this.finished) return undefined
     this.finished = true
-    fs.closeSync(this.fd)
     const ordered = new Map<string, Record<string, string>>()
     for (const key of order) {
       const row = this.rows.get(key)
       if (row) ordered.set(key, row)
     }
     for (const [key, row] of this.rows) if (!ordered.has(key)) ordered.set(key, row)
-    writePrivateAtomic(this.file, reportText(this.spec, [...ordered.values()]))
     const counts: Record<string, number> = {}
     for (const row of ordered.values()) counts[row.status] = (counts[row.status] ?? 0) + 1
-    writeMeta(this.file, { ...this.meta, finished_at: new Date().toISOString(), outcome, counts })
+    try {
+      fs.closeSync(this.fd)
+    } catch {}
+    try {
+      writePrivateAtomic(this.file, reportText(this.spec, [...ordered.values()]))
+      writeMeta(this.file, { ...this.meta, finished_at: new Date().toISOString(), outcome, counts })
+      return undefined
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+      return (
+        `Could not write the report ${this.file} (${reason}): it holds at most the rows written before, and no closing mark. ` +
+        'The results above are complete.'
+      )
+    }
   }
 }
 

@@ -161,7 +161,7 @@ describe('reports that cannot be trusted', () => {
       stdout: 'ffffffffffffffffffffff01\tnot_found\tSubscription not found.\n',
     })
     expect(resumed.stderr).toContain(
-      `Warning: ${report} was written by an earlier pay, which kept no record of its input`,
+      `Warning: ${report} has no .meta.json beside it (an earlier pay wrote none)`,
     )
     expect(resumed.stderr).toContain(`Skipping 2 subscriptions recorded done in ${report}.\n`)
     expect(fs.readFileSync(report, 'utf8')).toBe(

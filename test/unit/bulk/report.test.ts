@@ -57,6 +57,32 @@ describe('Report', () => {
     expect([mode(file), mode(metaFile(file))]).toEqual([0o600, 0o600])
   })
 
+  it('a write that fails never stops the run: the report is written whole at its end', () => {
+    const file = path.join(tempDir(), 'report.csv')
+    const report = Report.open({ file, mode: 'new' }, SPEC, RUN)
+    report.write({ id: 'a', ok: 'true', status: 'cancelled' })
+    // The file's descriptor gone bad mid-run, as a full disk or a removed mount would make it.
+    fs.closeSync((report as unknown as { fd: number }).fd)
+    expect(() => report.write({ id: 'b', ok: 'true', status: 'cancelled' })).not.toThrow()
+    expect(report.finish(['a', 'b'], 'done')).toBeUndefined()
+    expect(read(file)).toBe('id,ok,status,error\na,true,cancelled,\nb,true,cancelled,\n')
+  })
+
+  it('a report that cannot be written at the end: a warning to show, the results still shown', () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'sub', 'report.csv')
+    fs.mkdirSync(path.dirname(file))
+    const report = Report.open({ file, mode: 'new' }, SPEC, RUN)
+    report.write({ id: 'a', ok: 'true', status: 'cancelled' })
+    // Its folder gone mid-run, a file in its place: no one, root included, can write there now.
+    fs.renameSync(path.join(dir, 'sub'), path.join(dir, 'moved'))
+    fs.writeFileSync(path.join(dir, 'sub'), '')
+    expect(report.finish(['a'], 'done')).toBe(
+      `Could not write the report ${file} (ENOTDIR): it holds at most the rows written before, and no closing mark. ` +
+        'The results above are complete.',
+    )
+  })
+
   it('writes `at` as a date and time spreadsheets read (UTC)', () => {
     expect(reportTime(new Date('2026-11-24T09:00:00.123Z'))).toBe('2026-11-24 09:00:00')
   })
