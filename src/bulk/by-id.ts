@@ -1,14 +1,16 @@
-import type { Target } from '../cli/base-command.js'
+import { usageError } from '../errors.js'
 import { ProgressBar } from '../render/progress.js'
 import type { View } from '../render/views.js'
-import { isRecord, plain, type Rec } from '../values.js'
+import type { Rec } from '../values.js'
 import { agree, type LookUp, type WorkflowContext } from './consent.js'
-import { CsvReport, type ReadReport, type ReportMode } from './report.js'
-import { type BulkResult, bulkOutcome, runBulk } from './runner.js'
+import { shellWord } from './ids.js'
+import { idsInput, type RunInput, sameTarget } from './meta.js'
+import { lastRows, type ReadReport, Report, type ReportTarget, reportTime } from './report.js'
+import { type BulkResult, bulkOutcome, countsText, runBulk, summary } from './runner.js'
 
 /** What one bulk command does to each id (cancel, delete), and how it speaks of it. */
 export interface ByIdAction {
-  /** "pay subs cancel", for the report's heading. */
+  /** "pay subs cancel": the report's command. */
   command: string
   action: string
   /** The status of an id it did: "cancelled", "deleted". */
@@ -22,35 +24,48 @@ export interface ByIdAction {
   /** Statuses the summary line always counts, in its order. */
   counted: string[]
   lookUp: LookUp
-  /** Does it to one id: its status, and the record when one was read (for the report). */
-  work(id: string): Promise<{ status: string; record?: Rec }>
+  /** The report's columns after id, ok, status, error and at; and their values for a record. */
+  columns: string[]
+  describe: (record: Rec) => Record<string, string>
+  /**
+   * Does it to one id: its status, and the record when one was read (for the report). `known` is
+   * what the plan read of it; `wantRecord`: a report is written, so read the record if need be.
+   */
+  work(id: string, known: Rec | undefined, wantRecord: boolean): Promise<{ status: string; record?: Rec }>
 }
 
 export interface ByIdJob extends WorkflowContext {
   ids: string[]
+  /** Where the ids came from (undefined: none given, a --resume alone). */
+  input?: RunInput
   /** --report FILE, and what to do if it exists. */
-  report?: { file: string; mode: ReportMode }
-  /** --resume REPORT: what an earlier run recorded (appended to). */
-  resume?: { file: string; report: ReadReport }
+  report?: ReportTarget
+  /** --resume REPORT: what an earlier run recorded; --force resumes it against another target. */
+  resume?: { file: string; report: ReadReport; force: boolean }
 }
-
-/** The columns of an id report: the result, then what the record was, when it was read. */
-export const ID_REPORT_COLUMNS = ['id', 'ok', 'status', 'error', 'at', 'email', 'package']
 
 /**
  * The bulk run by id shared by `subs cancel`, `links delete` and `subs delete`: ids an earlier
  * run recorded done are skipped (--resume), the plan is agreed to, then every id is worked on
  * with bounded concurrency, a progress bar on a terminal and Ctrl-C stopping new work cleanly;
- * each result is written to the report the moment it is known; one result per id; a summary.
+ * each result is written to the report the moment it is known; one result per id; a summary
+ * whose counts the exit code agrees with.
  */
 export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> {
   const { out, io } = job
-  CsvReport.checkFree(job.report)
-  const { todo, doneBefore } = resumeFrom(action, job)
-  if (doneBefore > 0 && job.resume) {
-    out.stderr.write(
-      `Skipping ${doneBefore} ${plural(action.view, doneBefore)} recorded done in ${job.resume.file}.\n`,
+  Report.check(job.report)
+  const { todo, doneBefore, all, input } = resumeFrom(action, job)
+  const other = otherInput(job)
+  if (other) out.warn(other)
+  if (job.resume && !job.resume.report.meta && !job.input) {
+    out.warn(
+      `${job.resume.file} has no .meta.json beside it (an earlier pay wrote none), so pay cannot tell whether its run ` +
+        'finished: if it was killed, the ids it never reached are not in it. Give the input again with --resume to be sure.',
     )
+  }
+  if (doneBefore > 0 && job.resume) {
+    const noun = doneBefore === 1 ? action.view.noun : action.view.plural
+    out.stderr.write(`Skipping ${doneBefore} ${noun} recorded done in ${job.resume.file}.\n`)
   }
   if (todo.length === 0) {
     out.nothingToDo(`Nothing to ${action.action}.`)
@@ -60,14 +75,10 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> 
   if (!agreed) return
 
   const reportTo = job.resume ? { file: job.resume.file, mode: 'append' as const } : job.report
-  const report =
-    reportTo &&
-    CsvReport.open(reportTo.file, ID_REPORT_COLUMNS, reportTo.mode, {
-      command: job.resume ? `${action.command} --resume` : action.command,
-      ...runTarget(job.target),
-    })
-  const records = new Map<string, Rec>()
-  const record = (result: BulkResult) => report?.write(reportRow(result, records.get(result.id)))
+  const spec = { command: action.command, columns: [...BASE_COLUMNS, ...action.columns], key: 'id' as const }
+  const report = reportTo && Report.open(reportTo, spec, { target: job.target, input })
+  const records = new Map(agreed.records)
+  const record = (result: BulkResult) => report?.write(reportRow(action, result, records.get(result.id)))
 
   const stop = new AbortController()
   const stopListening = io.onInterrupt(() => {
@@ -82,7 +93,7 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> 
     run = await runBulk(
       agreed.ids,
       async (id) => {
-        const outcome = await action.work(id)
+        const outcome = await action.work(id, records.get(id), report !== undefined)
         if (outcome.record) records.set(id, outcome.record)
         return outcome.status
       },
@@ -104,53 +115,111 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> 
   const started = new Set(agreed.ids)
   for (const result of run.results)
     if (result.status === 'not_done' || !started.has(result.id)) record(result)
-  report?.close()
+  const problem = bulkOutcome(run, { ...action.view, done: action.done })
+  const unwritten = report?.finish(all, runOutcome(run, problem?.exitCode))
 
   out.bulk(run.results)
-  out.stderr.write(`${summaryLine(run.results, action.counted, doneBefore)}\n`)
-  if (report) out.stderr.write(`Report written to ${report.file}\n`)
-  const problem = bulkOutcome(run, action.view.noun, action.view.plural, action.done)
+  const earlier = doneBefore > 0 ? `; ${doneBefore} done in an earlier run` : ''
+  summary(job, `${countsText(run.results, action.counted)} (of ${run.results.length})${earlier}.`)
+  if (unwritten) out.warn(unwritten)
+  else if (report) out.stderr.write(`Report written to ${report.file}\n`)
   if (problem) throw problem
 }
 
-/**
- * The ids still to do. On --resume: every id the report names, then the ones given again, less
- * those whose last recorded status needs nothing more (they get no request at all).
- */
-function resumeFrom(action: ByIdAction, job: ByIdJob): { todo: string[]; doneBefore: number } {
-  const input = [...new Set(job.ids)]
-  if (!job.resume) return { todo: input, doneBefore: 0 }
-  const last = new Map<string, string>()
-  for (const row of job.resume.report.rows) if (row.values.id) last.set(row.values.id, row.values.status)
-  const all = [...new Set([...last.keys(), ...input])]
-  const done = (id: string) => action.doneStatuses.includes(last.get(id) ?? '')
-  return { todo: all.filter((id) => !done(id)), doneBefore: all.filter(done).length }
+/** The columns every id report starts with. */
+const BASE_COLUMNS = ['id', 'ok', 'status', 'error', 'at']
+
+/** How a run ended, for the closing mark of its report. */
+export function runOutcome(
+  run: { interrupted: boolean; authFailure?: unknown; serviceDown?: unknown },
+  exit?: number,
+) {
+  if (run.interrupted) return 'interrupted'
+  if (run.authFailure) return 'refused'
+  if (run.serviceDown) return 'stopped'
+  return exit === undefined ? 'done' : 'partial'
 }
 
-function reportRow(result: BulkResult, record: Rec | undefined): Record<string, string> {
-  const pkg = record && isRecord(record.package) ? record.package : undefined
+/**
+ * The ids still to do, every id of the run in order, and the run's input. On --resume: the
+ * report must be of this command, made against this target (unless --force), and, when its run
+ * never ended (a kill -9), given its input again (the report lacks every id it never reached);
+ * then every id the report names and those given again, less those whose last recorded status
+ * needs nothing more (they get no request at all).
+ */
+function resumeFrom(action: ByIdAction, job: ByIdJob) {
+  const input = [...new Set(job.ids)]
+  if (!job.resume) return { todo: input, doneBefore: 0, all: input, input: job.input ?? idsInput('', input) }
+  const { file, report } = job.resume
+  const last = lastRows(report, 'id')
+  checkResumable(action.command, job, last.size)
+  const all = [...new Set([...last.keys(), ...input])]
+  const done = (id: string) => action.doneStatuses.includes(last.get(id)?.status ?? '')
+  // Given its input again, the run's input is that and what the report holds: the same ids when
+  // they are the run's own.
+  const runInput: RunInput = job.input
+    ? idsInput(job.input.source, all)
+    : (report.meta?.input ?? idsInput(`--resume ${shellWord(file)}`, all))
+  return { todo: all.filter((id) => !done(id)), doneBefore: all.filter(done).length, all, input: runInput }
+}
+
+/** Refuses a --resume of another command's report, or (without --force) of another target. */
+export function checkResumeTarget(
+  command: string,
+  resume: { file: string; report: ReadReport; force: boolean },
+  target: { profile: string; baseUrl: string },
+): void {
+  const { file, report, force } = resume
+  const { meta, heading } = report
+  const wrote = meta?.command ?? heading?.command
+  if (wrote !== undefined && wrote !== command) {
+    throw usageError(`--resume: ${file} is a report of \`${wrote}\`, not of \`${command}\`.`)
+  }
+  const was = meta ? { profile: meta.profile, baseUrl: meta.base_url } : heading
+  if (was && !force && !sameTarget(was, target)) {
+    throw usageError(
+      `--resume: ${file} was written against profile ${was.profile} at ${was.baseUrl}; this run goes to profile ${target.profile} at ${target.baseUrl}.`,
+      'Pass --force to resume it there all the same.',
+    )
+  }
+}
+
+/**
+ * Refuses a --resume as checkResumeTarget does, and one of a run cut short (no closing mark)
+ * given no input: the report lacks every id that run never reached.
+ */
+function checkResumable(command: string, job: ByIdJob, recorded: number): void {
+  if (!job.resume) return
+  checkResumeTarget(command, job.resume, job.target)
+  const { file, report } = job.resume
+  const meta = report.meta
+  if (!meta || meta.finished_at) return
+  if (!job.input) {
+    const stdin = meta.input.source === '-'
+    throw usageError(
+      `The run in ${file} stopped after ${recorded} of ${meta.input.count}; give the ${stdin ? 'ids again on stdin' : 'input again'}: ${meta.input.source} --resume ${shellWord(file)}`,
+      'pay cannot tell which ids it never reached without them (it was stopped before it could write them down).',
+    )
+  }
+}
+
+/** A warning when a run cut short is resumed with other ids than it was given. */
+function otherInput(job: ByIdJob): string | undefined {
+  const meta = job.resume?.report.meta
+  if (!meta || meta.finished_at || !job.input || job.input.sha256 === meta.input.sha256) return undefined
+  return (
+    `The ids given are not the input of the run in ${job.resume?.file} (${meta.input.count} ids, ${meta.input.source}), ` +
+    'which stopped before its end: those of its ids it never reached and that you did not give again stay undone.'
+  )
+}
+
+function reportRow(action: ByIdAction, result: BulkResult, record: Rec | undefined): Record<string, string> {
   return {
     id: result.id,
     ok: String(result.ok),
     status: result.status,
     error: result.error ?? '',
-    at: new Date().toISOString(),
-    email: record ? plain(record.email) : '',
-    package: pkg ? plain(pkg.name) : '',
+    at: reportTime(),
+    ...(record ? action.describe(record) : {}),
   }
-}
-
-const runTarget = (target: Target) => ({ profile: target.profile, baseUrl: target.baseUrl })
-
-const plural = (view: View, count: number) => (count === 1 ? view.noun : view.plural)
-
-/** "855 cancelled, 95 already cancelled, 50 not found, 0 failed (of 1000)." */
-function summaryLine(results: BulkResult[], counted: string[], doneBefore: number): string {
-  const count = (status: string) => results.filter((r) => r.status === status).length
-  const parts = counted.map((status) => `${count(status)} ${status.replace(/_/g, ' ')}`)
-  for (const extra of ['invalid', 'not_done']) {
-    if (count(extra) > 0) parts.push(`${count(extra)} ${extra.replace(/_/g, ' ')}`)
-  }
-  const earlier = doneBefore > 0 ? `; ${doneBefore} done in an earlier run` : ''
-  return `${parts.join(', ')} (of ${results.length})${earlier}.`
 }

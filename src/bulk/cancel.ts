@@ -6,11 +6,12 @@ import {
   isCancelled,
   SUBSCRIPTION_VIEW,
 } from '../resources/subscriptions.js'
-import { plain, type Rec } from '../values.js'
+import { isRecord, plain, type Rec } from '../values.js'
 import { actOnIds, type ByIdJob } from './by-id.js'
 
 /** Cancels one subscription: already cancelled is done; otherwise PUT status=cancel. */
 async function cancelOne(api: PayApi, id: string): Promise<{ status: string; record: Rec }> {
+  // Read again even when the plan read it: it may have been cancelled since.
   const current = await api.getSubscription(id)
   if (isCancelled(current)) return { status: 'already_cancelled', record: current }
   let updated: Rec
@@ -47,8 +48,23 @@ export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<void> {
       doneStatuses: ['cancelled', 'already_cancelled'],
       counted: ['cancelled', 'already_cancelled', 'not_found', 'failed'],
       lookUp: { fetch: (id) => api.getSubscription(id), describe: describeSubscription },
+      ...SUBSCRIPTION_REPORT,
       work: (id) => cancelOne(api, id),
     },
     job,
   )
+}
+
+/** What an id report says of a subscription: its customer, package, and the package's price. */
+export const SUBSCRIPTION_REPORT = {
+  columns: ['email', 'package', 'amount', 'currency'],
+  describe: (subscription: Rec) => {
+    const pkg = isRecord(subscription.package) ? subscription.package : {}
+    return {
+      email: plain(subscription.email),
+      package: plain(pkg.name),
+      amount: plain(pkg.amount),
+      currency: plain(pkg.currency),
+    }
+  },
 }

@@ -20,6 +20,9 @@ export interface Plan {
   /** Extra lines shown under the summary (e.g. what each subscription is). */
   details?: string[]
   irreversible?: boolean
+  /** Left out of the plan, for --dry-run --json: ids found not to exist, entries that are no ids. */
+  notFound?: string[]
+  invalid?: string[]
 }
 
 /** --yes and --dry-run, as given. */
@@ -65,16 +68,7 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
   out.stderr.write(`${lines.join('\n')}\n`)
 
   if (consent.dryRun) {
-    if (out.json) {
-      out.data({
-        dry_run: true,
-        action: plan.action,
-        profile: plan.target.profile,
-        base_url: plan.target.baseUrl,
-        ids: plan.ids,
-      })
-    }
-    out.stderr.write('Dry run: nothing was sent.\n')
+    dryRun(plan, out)
     return false
   }
   if (consent.yes) return true
@@ -85,6 +79,22 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
     io,
   )
   return true
+}
+
+/** The end of a --dry-run: the plan as JSON with --json; nothing sent, which is no failure. */
+function dryRun(plan: Plan, out: Output): void {
+  if (out.json) {
+    out.data({
+      dry_run: true,
+      action: plan.action,
+      profile: plan.target.profile,
+      base_url: plan.target.baseUrl,
+      ids: plan.ids,
+      ...(plan.notFound ? { not_found: plan.notFound } : {}),
+      ...(plan.invalid ? { invalid: plan.invalid } : {}),
+    })
+  }
+  out.stderr.write('Dry run: nothing was changed.\n')
 }
 
 /**
@@ -108,7 +118,10 @@ async function askOrRefuse(question: string, nothingDone: string, action: string
   if (!io.canConfirm) {
     throw new PayError(`Refusing to ${action} without confirmation: there is no terminal to confirm on.`, {
       kind: 'usage',
-      hint: `Pass --yes to confirm${action === 'change' ? '' : ', or --dry-run to see the plan'}. Nothing was sent.`,
+      hint:
+        action === 'change'
+          ? 'Pass --yes to confirm. Nothing was sent.'
+          : 'Pass --yes to confirm, or --dry-run to see the plan. Nothing was changed.',
     })
   }
   // Declining (or Ctrl-C at the question) is "cancelled", exit 130.
@@ -123,38 +136,39 @@ interface Inspection {
   details?: string[]
   /** The ids found not to exist (404): reported, not planned. */
   missing: Skipped[]
+  /** What was read of each id looked at. */
+  records: Map<string, Rec>
 }
 
 /**
- * Before a person confirms (on a terminal, without --yes), up to 20 records are fetched so that
- * the plan says what each one is; those that do not exist are left out of the plan and reported.
- * With more ids, --yes, or no one to ask, nothing is fetched.
+ * Before the plan is shown, up to 20 records are fetched so that it says what each one is: for
+ * a person to confirm on a terminal, for a --dry-run, and for the refusal off a terminal without
+ * --yes (where people look next); those that do not exist are left out of the plan and reported.
+ * With more ids, or --yes without --dry-run, nothing is fetched. A refused key stops it at once.
  */
-async function inspect(
-  ids: string[],
-  lookUp: LookUp | undefined,
-  consent: Consent,
-  io: IO,
-): Promise<Inspection> {
-  if (!lookUp || consent.yes || !io.canConfirm || ids.length > DESCRIBE_LIMIT || ids.length === 0) {
-    return { ids, missing: [] }
+async function inspect(ids: string[], lookUp: LookUp | undefined, consent: Consent): Promise<Inspection> {
+  const records = new Map<string, Rec>()
+  if (!lookUp || (consent.yes && !consent.dryRun) || ids.length > DESCRIBE_LIMIT || ids.length === 0) {
+    return { ids, missing: [], records }
   }
   const errors = new Map<string, unknown>()
-  const records = await Promise.all(
+  await Promise.all(
     ids.map((id) =>
-      lookUp.fetch(id).catch((error: unknown) => {
-        errors.set(id, error)
-        return undefined
-      }),
+      lookUp.fetch(id).then(
+        (record) => records.set(id, record),
+        (error: unknown) => errors.set(id, error),
+      ),
     ),
   )
+  const refused = [...errors.values()].find((error) => error instanceof PayError && error.kind === 'auth')
+  if (refused) throw refused
   const isMissing = (id: string) => {
     const error = errors.get(id)
     return error instanceof PayError && error.kind === 'not_found'
   }
-  const details = ids.flatMap((id, i) => {
+  const details = ids.flatMap((id) => {
     if (isMissing(id)) return []
-    const record = records[i]
+    const record = records.get(id)
     return [sanitizeText(`  ${id}  ${record ? lookUp.describe(record) : '(could not be read)'}`)]
   })
   return {
@@ -163,6 +177,7 @@ async function inspect(
     missing: ids
       .filter(isMissing)
       .map((id) => ({ result: failedResult(id, errors.get(id)), error: errors.get(id) })),
+    records,
   }
 }
 
@@ -178,6 +193,8 @@ export interface Agreement {
   ids: string[]
   /** Left out before asking (not ids, not found), reported with the results. */
   skipped: Skipped[]
+  /** The records read for the plan, by id. */
+  records: Map<string, Rec>
 }
 
 /**
@@ -200,13 +217,12 @@ export async function agree(
       `Left out ${checked.skipped.length === 1 ? 'an entry that is not an id' : `${checked.skipped.length} entries that are not ids`}: ${shown}.`,
     )
   }
-  const inspection = await inspect(checked.valid, lookUp, consent, io)
+  const inspection = await inspect(checked.valid, lookUp, consent)
   if (inspection.missing.length > 0) {
     const gone = inspection.missing.map((entry) => entry.result.id).join(', ')
     out.warn(`Not found, left out: ${gone}.`)
   }
   const skipped = [...checked.skipped, ...inspection.missing]
-  if (inspection.ids.length === 0) return { ids: [], skipped }
   const plan: Plan = {
     action: what.action,
     done: what.done,
@@ -216,9 +232,19 @@ export async function agree(
     target: job.target,
     details: inspection.details,
     irreversible: what.irreversible,
+    notFound: inspection.missing.map((entry) => entry.result.id),
+    invalid: checked.skipped.map((entry) => entry.result.id),
+  }
+  if (inspection.ids.length === 0) {
+    // Nothing left to act on: a dry run says so and ends well; a real run reports what was left out.
+    if (consent.dryRun) {
+      dryRun(plan, out)
+      return undefined
+    }
+    return { ids: [], skipped, records: inspection.records }
   }
   if (!(await confirmPlan(plan, consent, out, io))) return undefined
-  return { ids: inspection.ids, skipped }
+  return { ids: inspection.ids, skipped, records: inspection.records }
 }
 
 /** How many ids fit on the plan's ids line in `width` columns, with room for "… and N more". */

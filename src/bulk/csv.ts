@@ -76,3 +76,17 @@ export const csvField = (value: string) =>
 
 /** One CSV line, with its line end. */
 export const csvLine = (values: string[]) => `${values.map(csvField).join(',')}\n`
+
+/**
+ * What a spreadsheet would read as a formula (OWASP, CSV injection): a cell beginning with =, +,
+ * -, @, a tab or a carriage return. Such a cell is written with a leading `'`, which spreadsheets
+ * take as "text", so `=HYPERLINK(…)` in a customer's e-mail stays text. A cell already beginning
+ * with `'` before one of those gets one more, so that reading back is exact.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/
+
+/** A value as a report cell: prefixed with `'` when a spreadsheet would run it. */
+export const toSpreadsheet = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value)
+
+/** A report cell read back: the `'` toSpreadsheet added is removed. */
+export const fromSpreadsheet = (cell: string): string => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell)

@@ -1,4 +1,5 @@
 import type { View } from '../render/views.js'
+import { plain, type Rec } from '../values.js'
 import { actOnIds, type ByIdJob } from './by-id.js'
 import type { LookUp } from './consent.js'
 
@@ -9,12 +10,16 @@ export interface Deletion {
   irreversible?: boolean
   remove: (id: string) => Promise<void>
   lookUp: LookUp
+  /** The report's columns for what was deleted, and their values for a record. */
+  columns: string[]
+  describe: (record: Rec) => Record<string, string>
 }
 
 /**
- * `links delete` and `subs delete`: the plan (what each record is, on a terminal), consent,
- * then each id deleted with bounded concurrency; one result per id; exit 0, or 7 when some
- * failed.
+ * `links delete` and `subs delete`: the plan (what each record is, up to 20), consent, then
+ * each id deleted with bounded concurrency; one result per id; exit 0, or 7 when some were not
+ * deleted. With a report, each record is read before it is deleted (unless the plan read it),
+ * so that the report says what was deleted: its e-mail, amount and currency.
  */
 export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<void> {
   return actOnIds(
@@ -25,11 +30,23 @@ export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<void> {
       acts: 'deletions',
       doneStatuses: ['deleted'],
       counted: ['deleted', 'not_found', 'failed'],
-      work: async (id) => {
+      work: async (id, known, wantRecord) => {
+        const record = known ?? (wantRecord ? await deletion.lookUp.fetch(id) : undefined)
         await deletion.remove(id)
-        return { status: 'deleted' }
+        return { status: 'deleted', record }
       },
     },
     job,
   )
+}
+
+/** What an id report says of a payment link: its customer, title and amount. */
+export const LINK_REPORT = {
+  columns: ['email', 'title', 'amount', 'currency'],
+  describe: (link: Rec) => ({
+    email: plain(link.email),
+    title: plain(link.title),
+    amount: plain(link.amount),
+    currency: plain(link.currency),
+  }),
 }

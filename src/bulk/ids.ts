@@ -1,31 +1,60 @@
 import fs from 'node:fs'
 import type { IO } from '../cli/io.js'
 import { PayError, usageError } from '../errors.js'
-import { looksLikeReport, reportFrom, reportOptions } from './report.js'
+import { idProblem, isIdHeader, normalizeId } from '../resources/ids.js'
+import { idsInput, type RunInput } from './meta.js'
+import { lastRows, looksLikeReport, reportFrom, reportOptions } from './report.js'
 import type { Skipped } from './runner.js'
 
 /**
  * Ids from a file or stdin: one per line; blank lines and `#` comments (whole-line or after
- * the id) ignored.
+ * the id) ignored; a first line naming the column (`id`, `_id`, `subscription_id`) skipped.
  */
 export function parseIdList(text: string): string[] {
-  return text
+  const lines = text
+    .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
     .map((line) => line.replace(/#.*/, '').trim())
     .filter((line) => line !== '')
+  return lines.length > 0 && isIdHeader(lines[0]) ? lines.slice(1) : lines
 }
 
-/** Ids from a list or from a report pay wrote (its id column). */
-function idsIn(text: string, source: string): string[] {
+/** Which records a bulk command by id acts on, to tell a report of another kind. */
+export type IdKind = 'subscription' | 'payment link'
+
+/**
+ * Ids from a list or from a report pay wrote (its id column). A report of rows by line (`links
+ * create --from-csv`) holds no ids to act on, except the links it created for `links delete`.
+ */
+function idsIn(text: string, source: string, kind: IdKind): string[] {
   if (!looksLikeReport(text)) return parseIdList(text)
-  return reportFrom(text, source, '--from-file').rows.map((row) => row.values.id ?? '')
+  const report = reportFrom(text, source, '--from-file')
+  if (report.columns.includes('id')) {
+    const other = kind === 'subscription' ? 'title' : 'package'
+    if (report.columns.includes(other)) {
+      const theirs = kind === 'subscription' ? 'payment links' : 'subscriptions'
+      throw usageError(
+        `--from-file: ${source} is a report of ${theirs}; its ids are not ${kind} ids.`,
+        `Give it to the ${kind === 'subscription' ? '`pay links`' : '`pay subs`'} command that acts on ${theirs}.`,
+      )
+    }
+    return [...lastRows(report, 'id').keys()]
+  }
+  if (kind === 'payment link' && report.columns.includes('_id')) {
+    // A `links create --from-csv` report: the links it created, by _id.
+    return [...lastRows(report, 'line').values()].map((row) => row._id ?? '').filter((id) => id !== '')
+  }
+  throw usageError(
+    `--from-file: ${source} is a report of \`pay links create --from-csv\` (one row per CSV line); it holds no ${kind} ids.`,
+  )
 }
 
-/** Ids from arguments, `--from-file FILE` and `-` (stdin), in order, each once. */
+/** Ids from arguments, `--from-file FILE` and `-` (stdin), in order, each once, as normalizeId reads them. */
 export async function collectIds(
   args: string[],
   fromFile: string | undefined,
   io: Pick<IO, 'readStdin'>,
+  kind: IdKind = 'subscription',
 ): Promise<string[]> {
   const ids: string[] = []
   const wantsStdin = args.includes('-') || fromFile === '-'
@@ -39,10 +68,10 @@ export async function collectIds(
         (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
       throw new PayError(`--from-file: cannot read ${fromFile}: ${reason}.`, { kind: 'usage' })
     }
-    ids.push(...idsIn(text, fromFile))
+    ids.push(...idsIn(text, fromFile, kind))
   }
-  if (wantsStdin) ids.push(...idsIn(await io.readStdin(), 'stdin'))
-  return [...new Set(ids)]
+  if (wantsStdin) ids.push(...idsIn(await io.readStdin(), 'stdin', kind))
+  return [...new Set(ids.map(normalizeId))]
 }
 
 /** The flags of the bulk commands by id that say where ids come from and where results go. */
@@ -55,25 +84,38 @@ export interface IdFlags {
 }
 
 /**
- * What a bulk command by id works on: its ids (arguments, --from-file, stdin), the report it
- * resumes, and the report it writes. No source of ids at all is a usage error; an empty list
- * from a pipe or a file is not (there is just nothing to do).
+ * What a bulk command by id works on: its ids (arguments, --from-file, stdin) and where they
+ * came from, the report it resumes, and the report it writes. No source of ids at all is a
+ * usage error; an empty list from a pipe or a file is not (there is just nothing to do).
  */
-export async function idInput(args: string[], flags: IdFlags, io: Pick<IO, 'readStdin'>, plural: string) {
-  const given = args.length > 0 || flags['from-file'] !== undefined || flags.resume !== undefined
-  if (!given) {
-    throw usageError(
-      `No ${plural} ids given.`,
-      'Pass ids as arguments, --from-file FILE, or - to read stdin.',
-    )
+export async function idInput(args: string[], flags: IdFlags, io: Pick<IO, 'readStdin'>, kind: IdKind) {
+  const fromFile = flags['from-file']
+  const given = args.length > 0 || fromFile !== undefined
+  if (!given && flags.resume === undefined) {
+    throw usageError(`No ${kind} ids given.`, 'Pass ids as arguments, --from-file FILE, or - to read stdin.')
   }
-  const ids = await collectIds(args, flags['from-file'], io)
-  return { ids, ...reportOptions(flags) }
+  const reports = reportOptions(flags)
+  const ids = await collectIds(args, fromFile, io, kind)
+  const source = [
+    args.some((arg) => arg !== '-') ? 'ID…' : '',
+    fromFile !== undefined && fromFile !== '-' ? `--from-file ${shellWord(fromFile)}` : '',
+    args.includes('-') || fromFile === '-' ? '-' : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
+  const input: RunInput | undefined = given ? idsInput(source, ids) : undefined
+  return { ids, input, ...reports }
 }
+
+/** A file name as it would be typed in a shell. */
+export const shellWord = (word: string) =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 
 /** Why an entry cannot be an id, or undefined when it can be one. */
 function notAnId(entry: string): string | undefined {
   if (entry === '.' || entry === '..') return 'not an id'
+  const problem = idProblem(entry)
+  if (problem) return `not an id: ${problem}`
   if (/\s/.test(entry)) return 'not an id: it contains a space'
   if (/["'`]/.test(entry)) return 'not an id: it contains a quote'
   if (entry.includes(',')) return 'not an id: it contains a comma (one id per line)'

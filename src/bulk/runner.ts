@@ -1,5 +1,6 @@
 import { PayError } from '../errors.js'
-import type { BulkRow } from '../render/output.js'
+import type { BulkRow, Output } from '../render/output.js'
+import { wrapText } from '../render/table.js'
 
 /** One id's outcome, as printed by --json: `{id, ok, status, error}`. */
 export type BulkResult = BulkRow
@@ -22,19 +23,26 @@ interface BulkOptions {
   onResult?: (result: BulkResult) => void
 }
 
+/** A run stops after this many failures in a row to reach the service: it has gone down. */
+export const DOWN_AFTER = 10
+
 interface BulkRun {
   /** One entry per id, in the order given; ids never started are `not_done`. */
   results: BulkResult[]
   interrupted: boolean
   /** The key was refused: the run stopped at the first 401/403. */
   authFailure?: PayError
+  /** The service went down: the run stopped after DOWN_AFTER failures in a row to reach it. */
+  serviceDown?: PayError
   /** The error of each failed id. */
   errors: Map<string, unknown>
 }
 
 /**
  * Turns a failure into a result: a 404 is "not_found"; a create that may have reached the service
- * (the error names its Idempotency-Key) is "unknown"; anything else "failed", with the reason.
+ * (the error names its Idempotency-Key) is "unknown"; anything else "failed", with the reason (a
+ * 422's field errors, `reference: The reference has already been taken.`, rather than its
+ * general message).
  */
 export function failedResult(id: string, error: unknown): BulkResult {
   const payError = error instanceof PayError ? error : undefined
@@ -45,13 +53,24 @@ export function failedResult(id: string, error: unknown): BulkResult {
     id,
     ok: false,
     status,
-    error: payError?.message ?? (error instanceof Error ? error.message : String(error)),
+    error: payError ? reasonOf(payError) : error instanceof Error ? error.message : String(error),
   }
 }
 
+/** A failure in one line: the fields a 422 named with their messages, else the message. */
+export function reasonOf(error: PayError): string {
+  const fields = Object.entries(error.errors ?? {})
+  if (fields.length === 0) return error.message
+  return fields.map(([field, messages]) => `${field}: ${messages.join(' ')}`).join('; ')
+}
+
+/** A failure to reach the service at all (refused, reset, timed out, 5xx): a sign it is down. */
+const unreachable = (error: unknown) => error instanceof PayError && error.kind === 'unavailable'
+
 /**
  * Runs `work` for each id with at most `concurrency` in flight. Every id gets exactly one
- * result, whether it succeeded, failed, or was never started because of `stop`.
+ * result, whether it succeeded, failed, or was never started: because of `stop`, a refused key,
+ * or DOWN_AFTER failures in a row to reach the service.
  */
 export async function runBulk(
   ids: string[],
@@ -61,18 +80,23 @@ export async function runBulk(
   const results = new Map<string, BulkResult>()
   const errors = new Map<string, unknown>()
   let authFailure: PayError | undefined
+  let serviceDown: PayError | undefined
+  let downInARow = 0
   let next = 0
   const worker = async () => {
-    while (next < ids.length && !options.stop?.aborted && !authFailure) {
+    while (next < ids.length && !options.stop?.aborted && !authFailure && !serviceDown) {
       const id = ids[next]
       next += 1
       let result: BulkResult
       try {
         result = { id, ok: true, status: await work(id), error: null }
+        downInARow = 0
       } catch (error) {
         result = failedResult(id, error)
         errors.set(id, error)
         if (error instanceof PayError && error.kind === 'auth') authFailure = error
+        downInARow = unreachable(error) ? downInARow + 1 : 0
+        if (downInARow >= DOWN_AFTER && !serviceDown) serviceDown = error as PayError
       }
       results.set(id, result)
       options.onResult?.(result)
@@ -95,31 +119,81 @@ export async function runBulk(
     ),
     interrupted: Boolean(options.stop?.aborted) && results.size < ids.length,
     authFailure,
+    serviceDown,
     errors,
   }
 }
 
-/** The exit status of a bulk run: 0 all done, 130 interrupted, else the single failure's or 7. */
-export function bulkOutcome(run: BulkRun, noun: string, plural: string, done: string): PayError | undefined {
-  const failed = run.results.filter((r) => !r.ok && r.status !== 'not_done')
+/** The words a run's messages use: "payment link", "payment links", "deleted". */
+export interface RunWords {
+  noun: string
+  plural: string
+  done: string
+}
+
+/** The order in which statuses that are not done are counted, in summaries and errors alike. */
+const NOT_DONE_ORDER = ['not_found', 'failed', 'unknown', 'invalid', 'not_done']
+const rank = (status: string) => {
+  const place = NOT_DONE_ORDER.indexOf(status)
+  return place === -1 ? NOT_DONE_ORDER.length : place
+}
+
+/** "3 cancelled, 1 not found, 0 failed": the statuses always counted, then any other there is. */
+export function countsText(results: BulkResult[], counted: string[]): string {
+  const count = (status: string) => results.filter((r) => r.status === status).length
+  const others = [...new Set(results.map((r) => r.status))]
+    .filter((status) => !counted.includes(status))
+    .sort((a, b) => rank(a) - rank(b))
+  return [...counted, ...others]
+    .filter((status) => counted.includes(status) || count(status) > 0)
+    .map((status) => `${count(status)} ${status.replace(/_/g, ' ')}`)
+    .join(', ')
+}
+
+/**
+ * The exit status of a bulk run, in the words of its summary line: 0 all done, 130 interrupted,
+ * 4 the key refused, 6 the service went down, else the single id's own error or 7 with what was
+ * not done, counted by status as the summary counts them.
+ */
+export function bulkOutcome(run: BulkRun, words: RunWords): PayError | undefined {
+  const notOk = run.results.filter((r) => !r.ok)
+  const total = run.results.length
   if (run.interrupted) {
     const finished = run.results.filter((r) => r.status !== 'not_done').length
     return new PayError(
-      `Interrupted: ${finished} of ${run.results.length} ${plural} were processed; the rest were not touched.`,
-      {
-        kind: 'cancelled',
-      },
+      `Interrupted: ${finished} of ${total} ${words.plural} were processed; the rest were not touched.`,
+      { kind: 'cancelled' },
     )
   }
   if (run.authFailure) return run.authFailure
-  if (failed.length === 0) return undefined
-  if (run.results.length === 1) {
-    const error = run.errors.get(failed[0].id)
+  if (run.serviceDown) {
+    const left = run.results.filter((r) => r.status === 'not_done').length
+    return new PayError(
+      `Stopped after ${DOWN_AFTER} failures in a row to reach the service (last: ${run.serviceDown.message}); ` +
+        `${left} of ${total} ${words.plural} were not tried.`,
+      {
+        kind: 'unavailable',
+        hint: 'Try again once the service answers: --resume REPORT skips what was done.',
+      },
+    )
+  }
+  if (notOk.length === 0) return undefined
+  if (total === 1) {
+    const error = run.errors.get(notOk[0].id)
     return error instanceof PayError
       ? error
-      : new PayError(failed[0].error ?? `The ${noun} could not be ${done}.`, { kind: 'general' })
+      : new PayError(notOk[0].error ?? `The ${words.noun} could not be ${words.done}.`, { kind: 'general' })
   }
-  return new PayError(`${failed.length} of ${run.results.length} ${plural} could not be ${done}.`, {
-    kind: 'partial',
-  })
+  return new PayError(
+    `${notOk.length} of ${total} ${words.plural} not ${words.done} (${countsText(notOk, [])}).`,
+    { kind: 'partial' },
+  )
+}
+
+/** The summary line of a run on stderr: wrapped at spaces on a terminal, one line in a log. */
+export function summary(
+  job: { out: Output; io: { stderrIsTerminal: boolean; width: number } },
+  line: string,
+): void {
+  job.out.stderr.write(`${job.io.stderrIsTerminal ? wrapText(line, job.io.width) : line}\n`)
 }

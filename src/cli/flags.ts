@@ -84,7 +84,7 @@ export const outputFlags = {
 /** --yes and --dry-run of the commands that ask before they delete or cancel. */
 export const consentFlags = (verb: 'deleted' | 'cancelled' | 'changed') => ({
   yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
-  'dry-run': Flags.boolean({ description: `Show what would be ${verb}; send nothing.` }),
+  'dry-run': Flags.boolean({ description: `Show what would be ${verb}; change nothing.` }),
 })
 
 /**
@@ -94,7 +94,8 @@ export const consentFlags = (verb: 'deleted' | 'cancelled' | 'changed') => ({
 export const byIdFlags = (verb: 'deleted' | 'cancelled') => ({
   'from-file': Flags.string({
     char: 'f',
-    description: 'File with one id per line, or a --report CSV pay wrote (its id column); - for stdin.',
+    description:
+      'File with one id per line (a first line `id`, `_id` or `subscription_id` is skipped; payment URLs give their id), or a --report CSV pay wrote (its id column); - for stdin.',
   }),
   ...consentFlags(verb),
   concurrency: concurrencyFlag(),
@@ -108,20 +109,22 @@ const concurrencyFlag = () =>
 /** --report, --append, --force and --resume of the bulk commands (a report is never overwritten silently). */
 const reportFlags = (dependsOn?: string[]) => ({
   report: Flags.string({
-    description: 'Write each result as a CSV line to this file, as it happens. An existing file is refused.',
+    description:
+      'Write a CSV report (mode 0600) to this file: a row per result as it happens, one row per item once the run ends, and FILE.meta.json beside it. An existing file is refused.',
     exclusive: ['resume'],
     dependsOn,
   }),
   append: Flags.boolean({ description: 'Add this run to an existing --report file.', dependsOn: ['report'] }),
   force: Flags.boolean({
-    description: 'Replace an existing --report file.',
-    dependsOn: ['report'],
+    description:
+      'Replace an existing --report file; with --resume, resume a report made against another profile or base URL.',
     exclusive: ['append'],
+    dependsOn,
   }),
   resume: Flags.string({
     description:
       'Carry on from a report an earlier run wrote: what it records done is skipped without a request, ' +
-      'the rest tried again, results appended to it. Give the input again to reach what it never got to.',
+      'the rest tried again, the report brought up to date. A run that was killed needs its input again.',
     dependsOn,
   }),
 })

@@ -4,6 +4,7 @@ import { listFlags, outputFlags } from '../cli/flags.js'
 import { journalFile, readJournal } from '../config/journal.js'
 import { usageError } from '../errors.js'
 import { changesFrom, HISTORY_VIEW, sinceMoment } from '../resources/history.js'
+import { normalizeId } from '../resources/ids.js'
 
 export default class History extends BaseCommand<typeof History> {
   static summary = 'Show the changes pay has sent, newest first'
@@ -24,7 +25,9 @@ export default class History extends BaseCommand<typeof History> {
       description: 'Only changes from then on: a date (2026-11-01) or a span (24h, 7d).',
     }),
     id: Flags.string({ description: 'Only the changes of this record (_id).' }),
-    ...listFlags,
+    // The journal is one local file, read whole: no pages, so no --all.
+    jsonl: listFlags.jsonl,
+    limit: listFlags.limit,
     ...outputFlags,
   }
 
@@ -32,10 +35,11 @@ export default class History extends BaseCommand<typeof History> {
     const file = journalFile()
     if (file === undefined) throw usageError('The journal is off (PAY_JOURNAL=0).')
     const since = this.flags.since === undefined ? undefined : sinceMoment(this.flags.since)
+    const id = this.flags.id === undefined ? undefined : normalizeId(this.flags.id)
     const changes = changesFrom(readJournal(file)).filter(
       (change) =>
         (since === undefined || Date.parse(String(change.at)) >= since) &&
-        (this.flags.id === undefined || change.id === this.flags.id),
+        (id === undefined || change.id === id),
     )
     const { limit } = this.listScope()
     const shown = limit === undefined ? changes : changes.slice(0, limit)

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { PayError } from '../errors.js'
+import { openPrivate, readPrivate, UnsafeFileError } from './private-file.js'
 
 /**
  * The journal: every change pay sends (create, update, delete, cancel), appended to a local JSON
@@ -131,12 +133,24 @@ export class Journal {
     if (this.failed) return
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 })
-      // One write of one line with O_APPEND: lines of processes writing at once never mix.
-      fs.appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
+      // One write of one line with O_APPEND: lines of processes writing at once never mix. Never
+      // through a symbolic link, never into a FIFO (whose open would wait for a reader forever).
+      const fd = openPrivate(this.file, 'append')
+      try {
+        fs.writeSync(fd, `${JSON.stringify(entry)}\n`)
+      } finally {
+        fs.closeSync(fd)
+      }
     } catch (error) {
       this.failed = true
+      const why =
+        error instanceof UnsafeFileError
+          ? error.reason === 'symlink'
+            ? 'it is a symbolic link'
+            : 'it is not a regular file'
+          : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)
       this.warn(
-        `Could not write the journal ${this.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ` +
+        `Could not write the journal ${this.file} (${why}); ` +
           'the changes of this run go unrecorded. PAY_JOURNAL_FILE moves it, PAY_JOURNAL=0 turns it off.',
       )
     }
@@ -145,13 +159,17 @@ export class Journal {
 
 /** The entries of a journal file, oldest first; lines that are not entries are left out. */
 export function readJournal(file: string): JournalEntry[] {
-  let text: string
+  let text: string | undefined
   try {
-    text = fs.readFileSync(file, 'utf8')
+    text = readPrivate(file)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
+    const reason = error instanceof UnsafeFileError ? error.message : (error as Error).message
+    throw new PayError(`Cannot read the journal: ${reason}.`, {
+      kind: 'general',
+      hint: 'PAY_JOURNAL_FILE names the journal file; PAY_JOURNAL=0 turns it off.',
+    })
   }
+  if (text === undefined) return []
   const entries: JournalEntry[] = []
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue

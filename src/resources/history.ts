@@ -7,9 +7,10 @@ import type { Rec } from '../values.js'
 export const HISTORY_VIEW: View = {
   noun: 'change',
   plural: 'changes',
-  listColumns: ['at', 'method', 'resource', 'id', 'outcome', 'profile', 'user'],
+  listColumns: ['at', 'kind', 'id', 'outcome', 'profile', 'user'],
   recordFields: [
     'at',
+    'kind',
     'outcome',
     'method',
     'path',
@@ -22,10 +23,25 @@ export const HISTORY_VIEW: View = {
     'user',
     'terminal',
     'finished_at',
+    'settled_by',
   ],
   idField: 'change',
   dropOrder: ['user', 'profile'],
-  lastResort: ['resource'],
+}
+
+/** The resource as a short word, for the kind of a change. */
+const SHORT: Record<string, string> = { 'payment link': 'link', subscription: 'sub', token: 'token' }
+
+/**
+ * What kind of change it was, in two words that fit an 80-column table: `create link`, `cancel
+ * sub`, `delete link`; for `pay api`, the method and the resource.
+ */
+export function kindOf(entry: Pick<JournalEntry, 'command' | 'method' | 'resource'>): string {
+  const noun = SHORT[entry.resource] ?? entry.resource
+  if (entry.command === 'pay subs cancel') return `cancel ${noun}`
+  const verb = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' }[entry.method]
+  if (verb && entry.command !== 'pay api') return `${verb} ${noun}`
+  return `${entry.method} ${noun}`.trim()
 }
 
 /** What came of a change: `done 200`, `failed validation 422`, or `unknown` (no outcome written). */
@@ -35,22 +51,43 @@ function outcomeOf(end: JournalEntry | undefined): string {
   return `done ${end.status ?? ''}`.trim()
 }
 
-/** The journal's changes, newest first: each intent with its outcome, when one was written. */
+/** A change whose outcome left it open: no outcome written (a kill), or the service did not answer. */
+const open = (end: JournalEntry | undefined) => !end || end.error === 'unavailable'
+
+/**
+ * The journal's changes, newest first: each intent with its outcome, when one was written. A
+ * create left unknown (or failed to reach the service) that a later request with the same
+ * Idempotency-Key completed (`--resume --retry-unknown`, or `pay api -H 'Idempotency-Key: …'`)
+ * is shown `settled`, with the id the retry returned and the change that settled it.
+ */
 export function changesFrom(entries: JournalEntry[]): Rec[] {
   const outcomes = new Map<string, JournalEntry>()
   for (const entry of entries) if (entry.phase === 'outcome') outcomes.set(entry.change, entry)
-  return entries
-    .filter((entry) => entry.phase === 'intent')
+  const intents = entries.filter((entry) => entry.phase === 'intent')
+  /** The last change done with each key and base URL. */
+  const doneWithKey = new Map<string, JournalEntry>()
+  for (const intent of intents) {
+    const end = outcomes.get(intent.change)
+    if (intent.idempotency_key && end && !end.error)
+      doneWithKey.set(`${intent.base_url} ${intent.idempotency_key}`, end)
+  }
+  return intents
     .map((intent) => {
       const end = outcomes.get(intent.change)
+      const settled =
+        intent.idempotency_key && open(end)
+          ? doneWithKey.get(`${intent.base_url} ${intent.idempotency_key}`)
+          : undefined
       const { phase: _phase, ...fields } = intent
       return {
         ...fields,
-        id: end?.id ?? intent.id,
-        outcome: outcomeOf(end),
+        kind: kindOf(intent),
+        id: end?.id ?? settled?.id ?? intent.id,
+        outcome: settled ? `settled ${settled.status ?? ''}`.trim() : outcomeOf(end),
         ...(end?.status !== undefined ? { status: end.status } : {}),
         ...(end?.error ? { error: end.error } : {}),
         ...(end ? { finished_at: end.at } : {}),
+        ...(settled ? { settled_by: settled.change } : {}),
       }
     })
     .reverse()
@@ -64,12 +101,20 @@ export function sinceMoment(text: string, now = Date.now()): number {
   const span = /^(\d+)([mhd])$/.exec(text.trim())
   if (span)
     return now - Number(span[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[span[2] as 'm' | 'h' | 'd']
-  const at = /^\d{4}-\d{2}-\d{2}/.test(text.trim()) ? Date.parse(text.trim()) : Number.NaN
-  if (Number.isNaN(at)) {
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(text.trim())
+  const at = date ? Date.parse(text.trim()) : Number.NaN
+  // Date.parse takes 2026-02-30 as 2 March: a day the month does not have is refused.
+  const real = date && !Number.isNaN(at) && isCalendarDay(Number(date[1]), Number(date[2]), Number(date[3]))
+  if (!real) {
     throw usageError(
       `--since: "${text}" is neither a date nor a span.`,
       'Give 2026-11-01, 2026-11-01T09:00:00Z, 30m, 24h or 7d.',
     )
   }
   return at
+}
+
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }

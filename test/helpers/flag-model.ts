@@ -161,9 +161,20 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
         }
       : { exit: 2, stderr: /^Error: Flag --[a-z0-9-]+ expects a value\nSee `pay [a-z ]+ --help`\.\n$/ }
   }
+  // The id as people paste it: trimmed, out of a payment URL, hex lower-cased; nothing left is no id.
+  const id = spec.takesId ? pastedId(input.id) : ''
+  if (spec.takesId && id === '') {
+    return { exit: 2, stderr: `Error: ${JSON.stringify(input.id)} is not an id: empty.\n` }
+  }
+  if (spec.takesId && /^[a-z][a-z0-9+.-]*:\/\//i.test(id)) {
+    return {
+      exit: 2,
+      stderr: `Error: ${JSON.stringify(input.id)} is not an id: a URL without an id (a payment_url carries ?id=…).\n`,
+    }
+  }
   const body: Record<string, unknown> = {}
   for (const { flag, field } of given) body[field] = input.values[flag]
-  const idPath = spec.takesId ? `/${encodeURIComponent(input.id)}` : ''
+  const idPath = spec.takesId ? `/${encodeURIComponent(id)}` : ''
   if (spec.takesId && given.length === 0) return { exit: 2, stderr: /^Error: Nothing to change\.\n/ }
 
   const errors: [string, string][] = []
@@ -188,8 +199,8 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
       stderr: `Error: Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}\nPass them as flags (you are not on a terminal, so pay does not ask).\n`,
     }
   }
-  if (spec.takesId && ['', '.', '..'].includes(input.id)) {
-    return { exit: 2, stderr: `Error: ${JSON.stringify(input.id)} is not a valid id.\n` }
+  if (spec.takesId && ['.', '..'].includes(id)) {
+    return { exit: 2, stderr: `Error: ${JSON.stringify(id)} is not a valid id.\n` }
   }
   switch (spec.name) {
     case 'token create':
@@ -241,6 +252,17 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
       }
     }
   }
+}
+
+/** The id pay reads from what was typed (README, Bulk cancellation: ids as people paste them). */
+function pastedId(typed: string): string {
+  let id = typed.trim()
+  if (/^https?:\/\//i.test(id)) {
+    try {
+      id = new URL(id).searchParams.get('id')?.trim() ?? id
+    } catch {}
+  }
+  return /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : id
 }
 
 /** Checks one run against the model: exit code, stderr, and exactly the requests sent. */
@@ -344,7 +366,28 @@ export function valueArbitrary(kind: Kind, options: ValueOptions = {}): fc.Arbit
 const idArbitrary = (options: ValueOptions) =>
   fc.oneof(
     { weight: 4, arbitrary: fc.stringMatching(/^[0-9a-f]{24}$/) },
-    { weight: 1, arbitrary: fc.constantFrom('', '.', '..', '%2e', 'a/b', '?x', '#y', ' ', 'é') },
+    { weight: 1, arbitrary: fc.stringMatching(/^[0-9A-F]{24}$/) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        '.',
+        '..',
+        '%2e',
+        'a/b',
+        '?x',
+        '#y',
+        ' ',
+        'é',
+        ' 65A1F0C2E4B0A1B2C3D4E5F6 ',
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .stringMatching(/^[0-9a-fA-F]{24}$/)
+        .map((id) => `http://127.0.0.1:4010/checkout/pay?id=${id}`),
+    },
     {
       weight: 1,
       arbitrary: (options.argvSafe ? fc.string({ unit: 'grapheme' }) : fc.string({ unit: 'binary' })).filter(

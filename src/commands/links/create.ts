@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { Flags } from '@oclif/core'
 import type { LinkInput } from '../../api/types.js'
 import { createLinksFromCsv } from '../../bulk/create.js'
+import { CSV_REPORT_HELP } from '../../bulk/help.js'
 import { reportOptions } from '../../bulk/report.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { showInBrowser } from '../../cli/browser.js'
@@ -16,7 +17,9 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     'On a terminal, missing required flags (--email, --currency, --amount, --title) are asked for; ' +
     'elsewhere they must all be given. --from-csv creates one link per row of a CSV file: every row ' +
     'is checked before anything is sent, the plan is confirmed, and --report/--resume make a run ' +
-    'that stopped half-way safe to carry on (no row is ever created twice).'
+    'that stopped half-way safe to carry on (no row is ever created twice). The plan shows each row (up to 20); ' +
+    'exit 3 when rows are invalid (nothing sent), 7 when some rows were not created or stay unknown.' +
+    CSV_REPORT_HELP
 
   static examples = [
     '<%= config.bin %> links create --email jane@example.com --currency EUR --amount 25.50 --title "Invoice 1042"',

@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core'
-import { deleteMany } from '../../bulk/delete.js'
+import { deleteMany, LINK_REPORT } from '../../bulk/delete.js'
+import { idReportHelp } from '../../bulk/help.js'
 import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
@@ -8,8 +9,16 @@ import { describeLink, LINK_VIEW } from '../../resources/links.js'
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static summary = 'Delete payment links'
   static description =
-    'Shows the profile, base URL and ids, then asks before deleting. --yes skips the question; ' +
-    'without a terminal and without --yes nothing is sent (exit 2).'
+    'Ids come from arguments, --from-file FILE (one per line; or a report pay wrote: its ids, or the ' +
+    '_id of each link a `links create --from-csv` report made) or - for stdin; a payment URL gives its ' +
+    'id. Shows the profile, base URL and links (up to 20 looked up and described, also with --dry-run and ' +
+    'when refusing; those not found are named), then asks before deleting. --yes skips the question; ' +
+    'without a terminal and without --yes nothing is changed (exit 2). With a report, each link is read ' +
+    'before it is deleted, so that the report says what was deleted.' +
+    idReportHelp(
+      'deleted, not_found, failed, invalid, not_done',
+      'email, title, amount and currency of the link deleted',
+    )
 
   static examples = [
     '<%= config.bin %> links delete 65a1f0c2e4b0a1b2c3d4e5f6',
@@ -32,6 +41,7 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
       view: LINK_VIEW,
       remove: (id: string) => api.deleteLink(id),
       lookUp: { fetch: (id: string) => api.getLink(id), describe: describeLink },
+      ...LINK_REPORT,
     }
     await deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
   }

@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
+import { idArg } from '../../cli/id-arg.js'
 import { LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
@@ -12,7 +12,7 @@ export default class LinksGet extends BaseCommand<typeof LinksGet> {
   ]
 
   static args = {
-    id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
+    id: idArg('Payment link id (_id), or its payment URL (…?id=ID).'),
   }
   static flags = { ...outputFlags }
 

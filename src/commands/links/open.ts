@@ -1,6 +1,7 @@
-import { Args, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { showInBrowser } from '../../cli/browser.js'
+import { idArg } from '../../cli/id-arg.js'
 import { paymentUrlOf } from '../../resources/links.js'
 
 export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
@@ -17,7 +18,7 @@ export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
   ]
 
   static args = {
-    id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
+    id: idArg('Payment link id (_id), or its payment URL (…?id=ID).'),
   }
   static flags = {
     browser: Flags.boolean({

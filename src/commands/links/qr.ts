@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
+import { idArg } from '../../cli/id-arg.js'
 import { PayError, usageError } from '../../errors.js'
 import { qrImageType, qrLines, writeQrImage } from '../../render/qr.js'
 import { paymentUrlOf } from '../../resources/links.js'
@@ -17,7 +18,7 @@ export default class LinksQr extends BaseCommand<typeof LinksQr> {
   ]
 
   static args = {
-    id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
+    id: idArg('Payment link id (_id), or its payment URL (…?id=ID).'),
   }
   static flags = {
     output: Flags.string({

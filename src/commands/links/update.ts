@@ -1,7 +1,7 @@
-import { Args } from '@oclif/core'
 import { confirmRisk } from '../../bulk/consent.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { consentFlags, outputFlags } from '../../cli/flags.js'
+import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
 import { formatAmount } from '../../render/format.js'
 import { checkAmountDigits, LINK_FIELDS, LINK_VIEW, mergeLinkUpdate } from '../../resources/links.js'
@@ -19,7 +19,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   ]
 
   static args = {
-    id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
+    id: idArg('Payment link id (_id), or its payment URL (…?id=ID).'),
   }
   static flags = { ...LINK_FIELDS.flags, yes: consentFlags('changed').yes, ...outputFlags }
 

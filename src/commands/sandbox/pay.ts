@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../cli/flags.js'
+import { idArg } from '../../cli/id-arg.js'
 import { PayError } from '../../errors.js'
 import { LINK_VIEW } from '../../resources/links.js'
 
@@ -18,7 +18,7 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
   ]
 
   static args = {
-    id: Args.string({ description: 'Payment link id (_id).', required: true, ignoreStdin: true }),
+    id: idArg('Payment link id (_id), or its payment URL (…?id=ID).'),
   }
 
   static baseFlags = sandboxGlobalFlags

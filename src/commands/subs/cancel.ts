@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core'
 import { cancelSubscriptions } from '../../bulk/cancel.js'
+import { idReportHelp } from '../../bulk/help.js'
 import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
@@ -9,11 +10,16 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   static description =
     'Sets each subscription to status "cancel" (already cancelled ones count as done). Ids come from ' +
     'arguments, --from-file FILE (one per line, # comments and blank lines ignored, duplicates once; ' +
-    'or a report pay wrote) or - for stdin. Shows the plan and asks first; --yes skips the question; ' +
-    'with no terminal to ask on and without --yes nothing is sent (exit 2). --report writes a CSV line ' +
-    'per id as it happens; --resume REPORT carries on where a run stopped, never sending twice what it ' +
-    'records done. Exit 0 when every id is done, 7 when some failed, 130 when interrupted with Ctrl-C ' +
-    '(requests in flight finish; the rest are reported as not done).'
+    'or a report pay wrote) or - for stdin; a payment-style URL gives its ?id=, spaces are trimmed, hex ' +
+    'ids lower-cased. Shows the plan (up to 20 subscriptions looked up and described, also with --dry-run ' +
+    'and when refusing) and asks first; --yes skips the question; with no terminal to ask on and without ' +
+    '--yes nothing is changed (exit 2). Exit 0 when every id is done, 7 when some were not (the summary ' +
+    'counts them by status), 6 when the service stopped answering (10 failures in a row: the rest are ' +
+    'not_done), 130 when interrupted with Ctrl-C (requests in flight finish; the rest are not_done).' +
+    idReportHelp(
+      'cancelled, already_cancelled, not_found, failed, invalid, not_done',
+      'email, package, amount and currency of the subscription',
+    )
 
   static examples = [
     '<%= config.bin %> subs cancel 65b2a0c2e4b0a1b2c3d4e5f6',

@@ -1,5 +1,7 @@
 import { Args } from '@oclif/core'
+import { SUBSCRIPTION_REPORT } from '../../bulk/cancel.js'
 import { deleteMany } from '../../bulk/delete.js'
+import { idReportHelp } from '../../bulk/help.js'
 import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
@@ -9,8 +11,14 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static summary = 'Delete subscriptions (cannot be undone)'
   static description =
     'Deletes the subscriptions outright. To stop billing but keep the record, use `pay subs cancel`. ' +
-    'Shows the profile, base URL and ids and asks first; --yes skips the question; without a ' +
-    'terminal and without --yes nothing is sent (exit 2).'
+    'Ids come as for `pay subs cancel` (arguments, --from-file, -). Shows the profile, base URL and ' +
+    'subscriptions (up to 20 looked up, also with --dry-run and when refusing) and asks first; --yes skips ' +
+    'the question; without a terminal and without --yes nothing is changed (exit 2). With a report, each ' +
+    'subscription is read before it is deleted, so that the report says what was deleted.' +
+    idReportHelp(
+      'deleted, not_found, failed, invalid, not_done',
+      'email, package, amount and currency of the subscription deleted',
+    )
 
   static examples = [
     '<%= config.bin %> subs delete 65b2a0c2e4b0a1b2c3d4e5f6',
@@ -33,6 +41,7 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
       irreversible: true,
       remove: (id: string) => api.deleteSubscription(id),
       lookUp: { fetch: (id: string) => api.getSubscription(id), describe: describeSubscription },
+      ...SUBSCRIPTION_REPORT,
     }
     await deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
   }

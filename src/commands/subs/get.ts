@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
+import { idArg } from '../../cli/id-arg.js'
 import { SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsGet extends BaseCommand<typeof SubsGet> {
@@ -11,7 +11,7 @@ export default class SubsGet extends BaseCommand<typeof SubsGet> {
   ]
 
   static args = {
-    id: Args.string({ description: 'Subscription id (_id).', required: true, ignoreStdin: true }),
+    id: idArg('Subscription id (_id).'),
   }
   static flags = { ...outputFlags }
 

@@ -1,7 +1,7 @@
-import { Args } from '@oclif/core'
 import type { SubscriptionUpdate } from '../../api/types.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
+import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
 import { SUBSCRIPTION_CHANGE_FIELDS, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
@@ -15,7 +15,7 @@ export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
   ]
 
   static args = {
-    id: Args.string({ description: 'Subscription id (_id).', required: true, ignoreStdin: true }),
+    id: idArg('Subscription id (_id).'),
   }
   static flags = { ...SUBSCRIPTION_CHANGE_FIELDS.flags, ...outputFlags }
 

@@ -58,7 +58,7 @@ describe.concurrent('habits', () => {
     expect(ls.stdout.split('\n')).toContain(link._id)
     expect(JSON.parse(lsJson.stdout).map((l: { _id: string }) => l._id)).toEqual(ls.stdout.trim().split('\n'))
     expect(rm).toMatchObject({ code: 0, stdout: '' })
-    expect(rm.stderr).toContain('Dry run: nothing was sent.\n')
+    expect(rm.stderr).toContain('Dry run: nothing was changed.\n')
     expect(subsLs).toMatchObject({ code: 0, stdout: '[]\n' })
     expect((await pay('subs', 'rm', '0123456789abcdef01234567', '--yes')).code).toBe(5)
   })

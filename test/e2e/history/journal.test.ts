@@ -1,12 +1,15 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { startCli } from '../../helpers/child.js'
 import { runCli, tempDir } from '../../helpers/cli.js'
 import { startFakeServer } from '../../helpers/fake-server.js'
 import type { Json } from '../../helpers/links.js'
+import { startProxy } from '../../helpers/proxy.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
 
 /**
  * The journal: every change pay sends, intent before the request and outcome after, in a 0600
@@ -18,6 +21,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox()
 })
 afterAll(() => sandbox.close())
+afterEach(closeTerminals)
 
 const KEY = 'sk_live_journal_canary_7d1e'
 const journalIn = (dir: string) => path.join(dir, 'journal.jsonl')
@@ -161,7 +165,7 @@ describe('the journal', () => {
       const all = entries(journalIn(dir))
       expect(all.map((e) => [e.phase, e.method, e.id])).toEqual([['intent', 'DELETE', 'lnk_9']])
       const history = await runCli(['history'], { env })
-      expect(history.stdout).toMatch(/^\S+Z\tDELETE\tpayment link\tlnk_9\tunknown\t\(environment\)\t\S+\n$/)
+      expect(history.stdout).toMatch(/^\S+Z\tdelete link\tlnk_9\tunknown\t\(environment\)\t\S+\n$/)
     } finally {
       await hanging.close()
     }
@@ -180,5 +184,133 @@ describe('the journal', () => {
       code: 2,
       stderr: 'Error: The journal is off (PAY_JOURNAL=0).\n',
     })
+  })
+
+  test('a create left unknown and settled by --retry-unknown shows as settled, with the id the retry got', async () => {
+    const dir = tempDir('pay-journal-settled-')
+    const csv = path.join(dir, 'one.csv')
+    fs.writeFileSync(csv, 'email,currency,amount,title\nsettle@example.com,EUR,3.00,Settled\n')
+    const report = path.join(dir, 'report.csv')
+    let posts = 0
+    // The first POST reaches the sandbox (the link is made) but its answer comes too late.
+    const proxy = await startProxy(sandbox.baseUrl, ({ method }) =>
+      method === 'POST' && ++posts === 1 ? { answerDelayMs: 2500 } : {},
+    )
+    try {
+      const env = { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl, PAY_JOURNAL_FILE: journalIn(dir) }
+      const create = ['links', 'create', '--from-csv', csv, '--yes']
+      const first = await runCli([...create, '--timeout', '1', '--report', report], { env })
+      // A run of one row exits with that row's own error: the service did not answer in time.
+      expect(first.code).toBe(6)
+      await proxy.idle()
+      const before = JSON.parse((await runCli(['history', '--json'], { env })).stdout) as Json[]
+      expect(before.map((c) => [c.kind, c.outcome])).toEqual([['create link', 'failed unavailable']])
+      const retried = await runCli([...create, '--resume', report, '--retry-unknown', '--json'], { env })
+      expect(retried.code).toBe(0)
+      const linkId = JSON.parse(retried.stdout)[0]._id
+      const after = JSON.parse((await runCli(['history', '--json'], { env })).stdout) as Json[]
+      expect(after.map((c) => [c.kind, c.id, c.outcome])).toEqual([
+        ['create link', linkId, 'done 200'],
+        ['create link', linkId, 'settled 200'],
+      ])
+      expect(after[1].settled_by).toBe(after[0].change)
+      expect(after[1].idempotency_key).toBe(after[0].idempotency_key)
+    } finally {
+      await proxy.close()
+    }
+  }, 30_000)
+
+  test('at 80 columns, history shows what kind of change each was', async () => {
+    const dir = tempDir('pay-journal-80-')
+    const env = { ...sandbox.env, PAY_JOURNAL_FILE: journalIn(dir) }
+    const created = await runCli(
+      [
+        'links',
+        'create',
+        '--email',
+        'k@example.com',
+        '--currency',
+        'EUR',
+        '--amount',
+        '2',
+        '--title',
+        'Kind',
+        '-q',
+      ],
+      { env },
+    )
+    const id = created.stdout.trim()
+    await runCli(['links', 'delete', id, '--yes'], { env })
+    const term = await startTerminal(['history'], { env, width: 80 })
+    expect(await term.exitCode()).toBe(0)
+    const lines = (await term.screen()).trimEnd().split('\n')
+    expect(lines[0].split(/\s{2,}/)).toEqual(['AT', 'KIND', 'ID', 'OUTCOME'])
+    expect(lines.slice(1).map((line) => line.split(/\s{2,}/).slice(1))).toEqual([
+      ['delete link', id, 'done 200'],
+      ['create link', id, 'done 200'],
+    ])
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
+  })
+
+  test('--since takes real dates only, and history has no --all (the journal has no pages)', async () => {
+    const env = { PAY_JOURNAL_FILE: journalIn(tempDir('pay-journal-since-')) }
+    const [february, help, all] = await Promise.all([
+      runCli(['history', '--since', '2026-02-30'], { env }),
+      runCli(['history', '--help'], { env }),
+      runCli(['history', '--all'], { env }),
+    ])
+    expect(february).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: --since: "2026-02-30" is neither a date nor a span.\nGive 2026-11-01, 2026-11-01T09:00:00Z, 30m, 24h or 7d.\n',
+    })
+    expect(help.code).toBe(0)
+    expect(help.stdout).not.toContain('--all')
+    expect(all.code).toBe(2)
+    expect((await runCli(['history', '--since', '2028-02-29', '--json'], { env })).code).toBe(0)
+  })
+
+  test('a journal path that is a FIFO or a symbolic link: a warning, the command still runs, nothing hangs', async () => {
+    const dir = tempDir('pay-journal-odd-')
+    const fifo = path.join(dir, 'fifo')
+    execFileSync('mkfifo', [fifo])
+    const victim = path.join(dir, 'victim')
+    fs.writeFileSync(victim, 'precious\n')
+    const link = path.join(dir, 'link.jsonl')
+    fs.symlinkSync(victim, link)
+    const create = [
+      'links',
+      'create',
+      '--email',
+      'f@example.com',
+      '--currency',
+      'EUR',
+      '--amount',
+      '1',
+      '--title',
+      'F',
+      '-q',
+    ]
+    for (const [file, why] of [
+      [fifo, 'it is not a regular file'],
+      [link, 'it is a symbolic link'],
+    ]) {
+      const env = { ...sandbox.env, PAY_JOURNAL_FILE: file }
+      const result = await runCli(create, { env, timeoutMs: 15_000 })
+      expect(result).toMatchObject({
+        code: 0,
+        stderr:
+          `Warning: Could not write the journal ${file} (${why}); the changes of this run go unrecorded. ` +
+          'PAY_JOURNAL_FILE moves it, PAY_JOURNAL=0 turns it off.\n',
+      })
+      expect(result.stdout).toMatch(/^[0-9a-f]{24}\n$/)
+      const history = await runCli(['history'], { env, timeoutMs: 15_000 })
+      expect(history.code).toBe(1)
+      expect(history.stderr.split('\n')[0]).toBe(
+        `Error: Cannot read the journal: ${file} is ${why === 'it is a symbolic link' ? 'a symbolic link (pay does not follow one)' : 'not a regular file'}.`,
+      )
+    }
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n')
   })
 })

@@ -75,7 +75,7 @@ describe.concurrent('links delete on a terminal', () => {
     const after = await term.screen()
     expect(after).toMatch(new RegExp(`^${gone} +not_found +Payment link not found\\.$`, 'm'))
     expect(after).toMatch(new RegExp(`^${link._id} +deleted$`, 'm'))
-    expect(after).toMatch(/^Error: 1 of 2 payment links could not be deleted\.$/m)
+    expect(after).toMatch(/^Error: 1 of 2 payment links not deleted \(1 not found\)\.$/m)
     expect(await storedLink(sandbox, link._id)).toBeUndefined()
   })
 

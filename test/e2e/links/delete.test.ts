@@ -29,6 +29,13 @@ const plan = (ids: string[]) =>
   `  base URL: ${sandbox.baseUrl}\n` +
   `  ids:      ${ids.join(', ')}\n`
 
+/** The plan of a --dry-run or a refusal: each link looked up and described (up to 20). */
+const described = (links: { _id: string }[]) =>
+  `About to delete ${links.length} payment link${links.length === 1 ? '' : 's'}:\n` +
+  '  profile:  (environment)\n' +
+  `  base URL: ${sandbox.baseUrl}\n` +
+  links.map((link) => `  ${link._id}  Seeded link · 10.00 EUR · seed@example.com  [Active]\n`).join('')
+
 describe.concurrent('links delete', () => {
   test('one id with --yes: deleted, one result row', async () => {
     const link = await seedLink(sandbox)
@@ -60,7 +67,7 @@ describe.concurrent('links delete', () => {
     expect(result).toMatchObject({
       code: 7,
       stdout: `${one._id}\tdeleted\t\n${UNKNOWN}\tnot_found\tPayment link not found.\n${two._id}\tdeleted\t\n`,
-      stderr: `${plan(ids)}2 deleted, 1 not found, 0 failed (of 3).\nError: 1 of 3 payment links could not be deleted.\n`,
+      stderr: `${plan(ids)}2 deleted, 1 not found, 0 failed (of 3).\nError: 1 of 3 payment links not deleted (1 not found).\n`,
     })
     expect(await storedLink(sandbox, one._id)).toBeUndefined()
     expect(await storedLink(sandbox, two._id)).toBeUndefined()
@@ -80,7 +87,7 @@ describe.concurrent('links delete', () => {
         status: null,
         kind: 'partial',
         exit_code: 7,
-        message: '1 of 2 payment links could not be deleted.',
+        message: '1 of 2 payment links not deleted (1 not found).',
       },
     })
   })
@@ -94,15 +101,20 @@ describe.concurrent('links delete', () => {
     })
   })
 
-  test('--dry-run: the plan, nothing deleted, exit 0', async () => {
+  test('--dry-run: the plan, each link described, those not found named, nothing deleted, exit 0', async () => {
     const link = await seedLink(sandbox)
-    const result = await pay('links', 'delete', link._id, '--dry-run')
+    const result = await pay('links', 'delete', link._id, UNKNOWN, '--dry-run')
     expect(result).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: `${plan([link._id])}Dry run: nothing was sent.\n`,
+      stderr: `Warning: Not found, left out: ${UNKNOWN}.\n${described([link])}Dry run: nothing was changed.\n`,
     })
     expect(await storedLink(sandbox, link._id)).toEqual(link)
+    // Nothing but ids not found: still no failure in a dry run.
+    expect(await pay('links', 'delete', UNKNOWN, '--dry-run')).toMatchObject({
+      code: 0,
+      stderr: `Warning: Not found, left out: ${UNKNOWN}.\nDry run: nothing was changed.\n`,
+    })
   })
 
   test('--dry-run --json: the plan as JSON on stdout', async () => {
@@ -115,6 +127,8 @@ describe.concurrent('links delete', () => {
       profile: '(environment)',
       base_url: sandbox.baseUrl,
       ids: [link._id],
+      not_found: [],
+      invalid: [],
     })
     expect(await storedLink(sandbox, link._id)).toEqual(link)
   })
@@ -126,8 +140,8 @@ describe.concurrent('links delete', () => {
       code: 2,
       stdout: '',
       stderr:
-        `${plan([link._id])}Error: Refusing to delete without confirmation: there is no terminal to confirm on.\n` +
-        'Pass --yes to confirm, or --dry-run to see the plan. Nothing was sent.\n',
+        `${described([link])}Error: Refusing to delete without confirmation: there is no terminal to confirm on.\n` +
+        'Pass --yes to confirm, or --dry-run to see the plan. Nothing was changed.\n',
     })
     expect(await storedLink(sandbox, link._id)).toEqual(link)
   })

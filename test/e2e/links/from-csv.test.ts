@@ -160,7 +160,7 @@ describe('links create --from-csv', () => {
         `  base URL: ${sandbox.baseUrl}\n` +
         '  line 2  dry 0, monthly · 10.50 EUR · c0@example.com\n' +
         '  line 3  dry 1, monthly · 11.50 EUR · c1@example.com\n' +
-        'Dry run: nothing was sent.\n',
+        'Dry run: nothing was changed.\n',
     )
     expect((await titles('dry')).size).toBe(0)
   })
@@ -215,10 +215,21 @@ describe('links create --from-csv', () => {
       const resumed = await runCli(['links', 'create', '--from-csv', file, '--yes', '--resume', report], {
         env,
       })
-      expect(resumed).toMatchObject({ code: 0, stdout: '' })
+      // Rows still unknown are no success: counted, and exit 7, until --retry-unknown settles them.
+      expect(resumed.code).toBe(7)
+      expect(resumed.stdout.split('\n').map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual([
+        '4 unknown',
+        '7 unknown',
+        '10 unknown',
+        '',
+      ])
       expect(resumed.stderr).toContain(
         `Skipping 6 rows recorded created and 3 whose POST may have reached the service (--retry-unknown sends them again) in ${report}.\n`,
       )
+      expect(resumed.stderr).toContain(
+        '0 created, 0 failed, 3 unknown (of 3); 6 created in an earlier run.\n',
+      )
+      expect(resumed.stderr).toContain('Error: 3 of 3 payment links not created (3 unknown).\n')
       expect(proxy.requests.length).toBe(sentBefore)
       expect([...(await titles(tag)).values()]).toEqual(Array(9).fill(1))
 
@@ -245,13 +256,11 @@ describe('links create --from-csv', () => {
       for (const row of retriedRows) {
         expect(idsBefore.get(`${tag} ${row.line - 2}, monthly`)).toBe(row._id)
       }
+      // One row per CSV row, in its order, each in its final state.
       const final = parseCsvReport(report)
-      expect(
-        final
-          .filter((row) => row.status === 'created')
-          .map((row) => row.line)
-          .sort(),
-      ).toEqual(['2', '3', '4', '5', '6', '7', '8', '9', '10'].sort())
+      expect(final.map((row) => [row.line, row.status])).toEqual(
+        ['2', '3', '4', '5', '6', '7', '8', '9', '10'].map((line) => [line, 'created']),
+      )
     } finally {
       await proxy.close()
     }
@@ -282,15 +291,25 @@ describe('links create --from-csv', () => {
         ['links', 'create', '--from-csv', file, '--yes', '--resume', report, '--json'],
         { env },
       )
-      expect(resumed.code).toBe(0)
       const counts = await titles(tag)
-      // Nothing twice; the rows in flight at the kill may be missing (they are recorded "sending").
+      // Nothing twice; the rows in flight at the kill may be missing (they were recorded "sending",
+      // and are "unknown" now: counted, exit 7).
       expect([...counts.values()].every((count) => count === 1)).toBe(true)
-      const last = new Map(parseCsvReport(report).map((row) => [row.line, row.status]))
-      const inFlight = [...last].filter(([, status]) => status === 'sending').map(([line]) => line)
+      const rows = parseCsvReport(report)
+      expect(rows.map((row) => row.line)).toEqual(Array.from({ length: 40 }, (_, i) => String(i + 2)))
+      const inFlight = rows.filter((row) => row.status === 'unknown').map((row) => row.line)
+      expect(resumed.code).toBe(inFlight.length > 0 ? 7 : 0)
       expect(inFlight.length).toBeLessThanOrEqual(4)
       expect(counts.size).toBeGreaterThanOrEqual(40 - inFlight.length)
-      expect([...last.values()].filter((status) => status === 'created').length + inFlight.length).toBe(40)
+      expect(rows.filter((row) => row.status === 'created').length + inFlight.length).toBe(40)
+      // --retry-unknown settles them with their keys: every row exactly once.
+      const settled = await runCli(
+        ['links', 'create', '--from-csv', file, '--yes', '--resume', report, '--retry-unknown'],
+        { env },
+      )
+      expect(settled.code).toBe(0)
+      expect([...(await titles(tag)).values()]).toEqual(Array(40).fill(1))
+      expect(parseCsvReport(report).map((row) => row.status)).toEqual(Array(40).fill('created'))
     } finally {
       await proxy.close()
     }

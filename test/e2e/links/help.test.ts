@@ -114,3 +114,40 @@ describe('every command in oclif.manifest.json', () => {
     }
   })
 })
+
+describe.concurrent('the --help of every bulk command explains its report', () => {
+  const bulk = [
+    {
+      id: 'subs:cancel',
+      columns: ['id', 'ok', 'status', 'error', 'at', 'email', 'package', 'amount', 'currency'],
+    },
+    {
+      id: 'subs:delete',
+      columns: ['id', 'ok', 'status', 'error', 'at', 'email', 'package', 'amount', 'currency'],
+    },
+    {
+      id: 'links:delete',
+      columns: ['id', 'ok', 'status', 'error', 'at', 'email', 'title', 'amount', 'currency'],
+    },
+    {
+      id: 'links:create',
+      columns: ['line', 'ok', 'status', 'error', '_id', 'payment_url', 'at', 'idempotency_key', 'row_hash'],
+    },
+  ]
+  for (const { id, columns } of bulk) {
+    test(`pay ${id.replace(':', ' ')}: the columns, the time zone of at, the formula prefix, the meta file, the resume rules`, () => {
+      const description = (manifest.commands[id].description ?? '').replace(/\s+/g, ' ')
+      expect(description).toContain(
+        'REPORT: --report FILE writes a CSV (mode 0600) whose row 1 is the header',
+      )
+      const explained = description.slice(description.indexOf('REPORT:'))
+      for (const column of columns) expect(explained).toMatch(new RegExp(`(^|[^\\w])${column}([^\\w]|$)`))
+      expect(description).toContain('in UTC, as YYYY-MM-DD HH:MM:SS')
+      expect(description).toContain("is written with a leading '")
+      expect(description).toContain('FILE.meta.json beside the report records the run')
+      expect(description).toContain(
+        'A run that was killed (no closing mark) is resumed only with its input given again',
+      )
+    })
+  }
+})

@@ -251,19 +251,22 @@ describe.concurrent('links get, list, delete: the requests', () => {
     for (const request of fake.requests) expectServiceHeaders(request)
   })
 
-  test('delete --dry-run sends nothing', async (context) => {
+  test('delete --dry-run reads each link to describe it, and sends no DELETE', async (context) => {
     const fake = await fakeService(context)
     const result = await runCli(['links', 'delete', ID, 'other-id', '--dry-run'], { env: fakeEnv(fake) })
     expect(result.code).toBe(0)
-    expect(result.stderr.endsWith('Dry run: nothing was sent.\n')).toBe(true)
-    expect(fake.requests).toEqual([])
+    expect(result.stderr.endsWith('Dry run: nothing was changed.\n')).toBe(true)
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      `GET /payment-links/${ID}`,
+      'GET /payment-links/other-id',
+    ])
   })
 
-  test('delete off a terminal without --yes sends nothing', async (context) => {
+  test('delete off a terminal without --yes reads the link to describe it, and sends no DELETE', async (context) => {
     const fake = await fakeService(context)
     const result = await runCli(['links', 'delete', ID], { env: fakeEnv(fake) })
     expect(result.code).toBe(2)
-    expect(fake.requests).toEqual([])
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /payment-links/${ID}`])
   })
 })
 

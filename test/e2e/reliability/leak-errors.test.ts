@@ -411,13 +411,15 @@ describe('the key never leaks', () => {
         label: 'subs cancel without --yes',
         args: ['subs', 'cancel', 'sub_1', '--debug'],
         env: leakEnv(state.sandbox.baseUrl),
-        code: 2,
+        // The plan looks the subscription up first: unknown, so there is nothing to confirm.
+        code: 5,
       },
       {
         label: 'subs delete without --yes',
         args: ['subs', 'delete', 'sub_1', '--json'],
         env: leakEnv(state.sandbox.baseUrl),
-        code: 2,
+        // The plan looks the subscription up first: unknown, so there is nothing to confirm.
+        code: 5,
       },
       {
         label: 'links list over plain http',
@@ -495,7 +497,8 @@ describe('the key never leaks', () => {
     const under = (dir: string) => scanned.filter((file) => file.startsWith(`${dir}${path.sep}`))
     // The files the runs are known to write were there to be scanned.
     expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.db')
-    expect(under(dirs.reports).length).toBe(2)
+    // Two reports, each with its .meta.json.
+    expect(under(dirs.reports).length).toBe(4)
     if (!(process.versions.node.split('.').map(Number)[0] >= 22)) {
       expect(under(path.join(dirs.cache, 'pay')).some((file) => /v8-.*\.bin$/.test(file))).toBe(true)
     }

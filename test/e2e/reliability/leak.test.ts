@@ -195,7 +195,8 @@ describe('the key never leaks', () => {
     // The files the runs are known to write were there to be scanned.
     expect(under(dirs.store).map((file) => path.basename(file))).toContain('store.db')
     expect(under(dirs.data)).toContain(path.join(dirs.data, 'pay', 'journal.jsonl'))
-    expect(under(dirs.reports).length).toBe(2)
+    // Two reports, each with its .meta.json.
+    expect(under(dirs.reports).length).toBe(4)
     if (!(process.versions.node.split('.').map(Number)[0] >= 22)) {
       expect(under(path.join(dirs.cache, 'pay')).some((file) => /v8-.*\.bin$/.test(file))).toBe(true)
     }

@@ -60,8 +60,18 @@ const summary = (counts: { cancelled?: number; already?: number; notFound?: numb
   return `${counts.cancelled ?? 0} cancelled, ${counts.already ?? 0} already cancelled, ${counts.notFound ?? 0} not found, ${counts.failed ?? 0} failed (of ${total}).\n`
 }
 
-const partialJson = (failed: number, total: number) =>
-  `${JSON.stringify({ error: { status: null, kind: 'partial', exit_code: 7, message: `${failed} of ${total} subscriptions could not be cancelled.` } })}\n`
+const partialJson = (failed: number, total: number, counts: string) =>
+  `${JSON.stringify({ error: { status: null, kind: 'partial', exit_code: 7, message: `${failed} of ${total} subscriptions not cancelled (${counts}).` } })}\n`
+
+/** The plan of a --dry-run or a refusal: each subscription looked up and described (up to 20). */
+const described = (ids: string[], emails: string[], baseUrl = sandbox.baseUrl) =>
+  [
+    `About to cancel ${ids.length} subscription${ids.length === 1 ? '' : 's'}:`,
+    '  profile:  (environment)',
+    `  base URL: ${baseUrl}`,
+    ...ids.map((id, i) => `  ${id}  ${emails[i]} · Starter · 120.00 USD  [created]`),
+    '',
+  ].join('\n')
 
 /**
  * An id list as a person would keep it: comments, blank lines, CRLF, trailing notes, and
@@ -112,7 +122,7 @@ describe.concurrent('1,000 ids', () => {
       already.includes(id) ? 'already' : unknown.includes(id) ? 'unknown' : 'cancelled'
     expect(JSON.parse(result.stdout)).toEqual(ids.map((id) => expected(id, kindOf(id))))
     expect(result.stderr).toBe(
-      `${plan(ids)}${summary({ cancelled: 855, already: 95, notFound: 50 })}${partialJson(50, 1000)}`,
+      `${plan(ids)}${summary({ cancelled: 855, already: 95, notFound: 50 })}${partialJson(50, 1000, '50 not found')}`,
     )
     expect(result.code).toBe(7)
     const statuses = await serverStatuses(sandbox)
@@ -151,7 +161,7 @@ describe.concurrent('--from-file and --report', () => {
     expect(result.stdout).toBe(ids.map((id) => `${[id, ...outcome(id)].join('\t')}\n`).join(''))
     expect(result.stderr).toBe(
       `${plan(ids, recorder.baseUrl)}${summary({ cancelled: 30, already: 5, notFound: 3, failed: 2 })}` +
-        `Report written to ${report}\nError: 5 of 40 subscriptions could not be cancelled.\n`,
+        `Report written to ${report}\nError: 5 of 40 subscriptions not cancelled (3 not found, 2 failed).\n`,
     )
     expect(result.code).toBe(7)
 
@@ -168,19 +178,29 @@ describe.concurrent('--from-file and --report', () => {
     for (const id of known) expect(statuses.get(id)).toBe(doomed.includes(id) ? 'created' : 'cancel')
 
     const text = fs.readFileSync(report, 'utf8')
-    // The first line names the run; then the header.
-    expect(text).toMatch(
-      new RegExp(
-        `^# pay subs cancel · profile \\(environment\\) · base URL ${recorder.baseUrl} · started \\S+Z\n` +
-          'id,ok,status,error,at,email,package\n',
-      ),
-    )
+    // Row 1 is the header; the run is described beside it.
+    expect(text.startsWith('id,ok,status,error,at,email,package,amount,currency\n')).toBe(true)
     const escaped = `"${UNAVAILABLE_MESSAGE.replace(/"/g, '""')}"`
     expect(escaped).toBe('"Service Unavailable, ""maintenance"" window"')
-    for (const id of doomed) expect(text).toMatch(new RegExp(`^${id},false,failed,${escaped},\\S+Z,,$`, 'm'))
+    for (const id of doomed) {
+      expect(text).toMatch(
+        new RegExp(`^${id},false,failed,${escaped},\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,,,,$`, 'm'),
+      )
+    }
     const csv = parseCsv(text)
-    expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at', 'email', 'package'])
-    expect(csv.rows.map((row) => row.id).sort()).toEqual([...ids].sort())
+    expect(csv.header).toEqual([
+      'id',
+      'ok',
+      'status',
+      'error',
+      'at',
+      'email',
+      'package',
+      'amount',
+      'currency',
+    ])
+    // One row per id, in input order.
+    expect(csv.rows.map((row) => row.id)).toEqual(ids)
     for (const row of csv.rows) {
       const [status, error] = outcome(row.id)
       // The e-mail and package, where the subscription was read.
@@ -193,8 +213,10 @@ describe.concurrent('--from-file and --report', () => {
         at: row.at,
         email: read ? `file${known.indexOf(row.id)}@example.com` : '',
         package: read ? 'Starter' : '',
+        amount: read ? '120' : '',
+        currency: read ? 'USD' : '',
       })
-      expect(new Date(row.at).toISOString()).toBe(row.at)
+      expect(new Date(`${row.at.replace(' ', 'T')}Z`).toISOString()).toBe(`${row.at.replace(' ', 'T')}.000Z`)
     }
   })
 
@@ -255,7 +277,7 @@ describe.concurrent('entries that cannot be ids', () => {
 })
 
 describe.concurrent('consent', () => {
-  test('off a terminal without --yes: exit 2 and nothing sent, from stdin or a file', async () => {
+  test('off a terminal without --yes: exit 2, each subscription described, nothing changed, from stdin or a file', async () => {
     const ids = await seedSubscriptions(sandbox, 5, { prefix: 'refuse' })
     const recorder = await proxy()
     const file = path.join(dir, 'refuse.txt')
@@ -269,36 +291,38 @@ describe.concurrent('consent', () => {
     ])
     const refusal =
       'Error: Refusing to cancel without confirmation: there is no terminal to confirm on.\n' +
-      'Pass --yes to confirm, or --dry-run to see the plan. Nothing was sent.\n'
+      'Pass --yes to confirm, or --dry-run to see the plan. Nothing was changed.\n'
+    const emails = ids.map((_, i) => `refuse${i}@example.com`)
     expect(fromStdin).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: `${plan(ids, recorder.baseUrl)}${refusal}`,
+      stderr: `${described(ids, emails, recorder.baseUrl)}${refusal}`,
     })
     expect(fromFile).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: `${plan(ids, recorder.baseUrl)}${refusal}`,
+      stderr: `${described(ids, emails, recorder.baseUrl)}${refusal}`,
     })
     expect(json).toMatchObject({ code: 2, stdout: '' })
     expect(json.stderr).toBe(
-      `${plan(ids, recorder.baseUrl)}${JSON.stringify({
+      `${described(ids, emails, recorder.baseUrl)}${JSON.stringify({
         error: {
           status: null,
           kind: 'usage',
           exit_code: 2,
           message: 'Refusing to cancel without confirmation: there is no terminal to confirm on.',
-          hint: 'Pass --yes to confirm, or --dry-run to see the plan. Nothing was sent.',
+          hint: 'Pass --yes to confirm, or --dry-run to see the plan. Nothing was changed.',
         },
       })}\n`,
     )
-    expect(recorder.requests).toEqual([])
+    // Each subscription read once per run to describe it; nothing else sent.
+    expect(recorder.requests.map((r) => r.method)).toEqual(Array(15).fill('GET'))
     expect(fs.existsSync(path.join(dir, 'refused.csv'))).toBe(false)
     const statuses = await serverStatuses(sandbox)
     for (const id of ids) expect(statuses.get(id)).toBe('created')
   })
 
-  test('--dry-run prints the plan (as JSON with --json) and sends nothing', async () => {
+  test('--dry-run prints the plan, each subscription described (as JSON with --json), and changes nothing', async () => {
     const ids = await seedSubscriptions(sandbox, 3, { prefix: 'dry' })
     const recorder = await proxy()
     const [text, json] = await Promise.all([
@@ -308,7 +332,8 @@ describe.concurrent('consent', () => {
         baseUrl: recorder.baseUrl,
       }),
     ])
-    const stderr = `${plan(ids, recorder.baseUrl)}Dry run: nothing was sent.\n`
+    const emails = ids.map((_, i) => `dry${i}@example.com`)
+    const stderr = `${described(ids, emails, recorder.baseUrl)}Dry run: nothing was changed.\n`
     expect(text).toMatchObject({ code: 0, stdout: '', stderr })
     expect(json).toMatchObject({ code: 0, stderr })
     expect(JSON.parse(json.stdout)).toEqual({
@@ -317,8 +342,10 @@ describe.concurrent('consent', () => {
       profile: '(environment)',
       base_url: recorder.baseUrl,
       ids,
+      not_found: [],
+      invalid: [],
     })
-    expect(recorder.requests).toEqual([])
+    expect(recorder.requests.map((r) => r.method)).toEqual(Array(6).fill('GET'))
     const statuses = await serverStatuses(sandbox)
     for (const id of ids) expect(statuses.get(id)).toBe('created')
   })

@@ -394,6 +394,16 @@ describe.concurrent('subs delete', () => {
       'This cannot be undone.',
       '',
     ].join('\n')
+  /** The plan of a --dry-run or a refusal: the subscription looked up and described. */
+  const described = (id: string) =>
+    [
+      'About to delete 1 subscription:',
+      '  profile:  (environment)',
+      `  base URL: ${sandbox.baseUrl}`,
+      `  ${id}  ada@example.com · Starter · 120.00 USD  [created]`,
+      'This cannot be undone.',
+      '',
+    ].join('\n')
 
   test('off a terminal without --yes: refused with exit 2, nothing deleted', async () => {
     const sub = await create()
@@ -401,7 +411,7 @@ describe.concurrent('subs delete', () => {
     expect(result).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: `${plan([sub._id])}Error: Refusing to delete without confirmation: there is no terminal to confirm on.\nPass --yes to confirm, or --dry-run to see the plan. Nothing was sent.\n`,
+      stderr: `${described(sub._id)}Error: Refusing to delete without confirmation: there is no terminal to confirm on.\nPass --yes to confirm, or --dry-run to see the plan. Nothing was changed.\n`,
     })
     expect((await held(sub._id)).status).toBe(200)
   })
@@ -415,15 +425,17 @@ describe.concurrent('subs delete', () => {
     expect(text).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: `${plan([sub._id])}Dry run: nothing was sent.\n`,
+      stderr: `${described(sub._id)}Dry run: nothing was changed.\n`,
     })
-    expect(json).toMatchObject({ code: 0, stderr: `${plan([sub._id])}Dry run: nothing was sent.\n` })
+    expect(json).toMatchObject({ code: 0, stderr: `${described(sub._id)}Dry run: nothing was changed.\n` })
     expect(JSON.parse(json.stdout)).toEqual({
       dry_run: true,
       action: 'delete',
       profile: '(environment)',
       base_url: sandbox.baseUrl,
       ids: [sub._id],
+      not_found: [],
+      invalid: [],
     })
     expect((await held(sub._id)).status).toBe(200)
   })
@@ -450,7 +462,7 @@ describe.concurrent('subs delete', () => {
       { id: b._id, ok: true, status: 'deleted', error: null },
     ])
     expect(result.stderr).toBe(
-      `${plan([a._id, unknown, b._id])}2 deleted, 1 not found, 0 failed (of 3).\n{"error":{"status":null,"kind":"partial","exit_code":7,"message":"1 of 3 subscriptions could not be deleted."}}\n`,
+      `${plan([a._id, unknown, b._id])}2 deleted, 1 not found, 0 failed (of 3).\n{"error":{"status":null,"kind":"partial","exit_code":7,"message":"1 of 3 subscriptions not deleted (1 not found)."}}\n`,
     )
     expect((await held(a._id)).status).toBe(404)
     expect((await held(b._id)).status).toBe(404)

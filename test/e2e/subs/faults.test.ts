@@ -147,7 +147,7 @@ test('503s and resets part-way: each id once, reported cancelled exactly when th
           status: null,
           kind: 'partial',
           exit_code: 7,
-          message: `11 of ${ids.length} subscriptions could not be cancelled.`,
+          message: `11 of ${ids.length} subscriptions not cancelled (2 not found, 9 failed).`,
         },
       })}\n`,
   )

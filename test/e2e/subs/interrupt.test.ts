@@ -35,8 +35,8 @@ async function reportRows(file: string, rows: number) {
   const deadline = Date.now() + 20_000
   for (;;) {
     const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
-    // Less the comment naming the run, the header and the empty end.
-    const lines = text.split('\n').filter((line) => line !== '' && !line.startsWith('#')).length - 1
+    // Less the header and the empty end.
+    const lines = text.split('\n').filter((line) => line !== '').length - 1
     if (lines >= rows) return
     if (Date.now() > deadline) throw new Error(`The report ${file} has ${lines} rows, not ${rows}.`)
     await sleep(20)
@@ -89,8 +89,9 @@ test('Ctrl-C half-way: in-flight ones finish, no new request, every id reported 
   for (const r of notDone) expect(statuses.get(r.id)).toBe('created')
 
   const csv = parseCsv(fs.readFileSync(report, 'utf8'))
-  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at', 'email', 'package'])
-  expect(csv.rows.map((row) => row.id).sort()).toEqual([...ids].sort())
+  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at', 'email', 'package', 'amount', 'currency'])
+  // Once the run ended: one row per id, in input order.
+  expect(csv.rows.map((row) => row.id)).toEqual(ids)
   const byId = new Map(results.map((r) => [r.id, r]))
   for (const row of csv.rows) {
     const r = byId.get(row.id)!
@@ -101,8 +102,16 @@ test('Ctrl-C half-way: in-flight ones finish, no new request, every id reported 
       error: r.error ?? '',
     })
   }
-  // Finished ones first, in the order they finished; then the ones never started.
-  expect(csv.rows.slice(done.length).map((row) => row.id)).toEqual(notDone.map((r) => r.id))
+  // The run ended (interrupted): its meta has the closing mark, so --resume needs no input.
+  const meta = JSON.parse(fs.readFileSync(`${report}.meta.json`, 'utf8'))
+  expect(meta).toMatchObject({
+    command: 'pay subs cancel',
+    profile: '(environment)',
+    base_url: proxy.baseUrl,
+    input: { source: '-', count: 300 },
+    outcome: 'interrupted',
+    counts: { cancelled: done.length, not_done: notDone.length },
+  })
 
   const n = done.length
   expect(result.stderr).toBe(
@@ -135,7 +144,7 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
   const text = fs.readFileSync(report, 'utf8')
   expect(text.endsWith('\n')).toBe(true)
   const csv = parseCsv(text)
-  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at', 'email', 'package'])
+  expect(csv.header).toEqual(['id', 'ok', 'status', 'error', 'at', 'email', 'package', 'amount', 'currency'])
   expect(csv.rows.length).toBeGreaterThanOrEqual(20)
   expect(csv.rows.length).toBeLessThan(300)
   const listed = csv.rows.map((row) => row.id)
@@ -151,13 +160,30 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
       at: row.at,
       email: `sigkill${ids.indexOf(row.id)}@example.com`,
       package: 'Starter',
+      amount: '120',
+      currency: 'USD',
     })
-    expect(new Date(row.at).toISOString()).toBe(row.at)
+    expect(row.at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
     expect(statuses.get(row.id)).toBe('cancel')
   }
   // Besides those listed, at most the ones in flight at the kill were cancelled.
   const unlisted = ids.filter((id) => !listed.includes(id) && statuses.get(id) === 'cancel')
   expect(unlisted.length).toBeLessThanOrEqual(CONCURRENCY)
+
+  // The run never ended (no closing mark): resumed without its input, it would stop short of the
+  // ids it never reached, so it is refused, saying how far it got; nothing is sent.
+  const sentBeforeResume = proxy.requests.length
+  const bare = await startCli(['subs', 'cancel', '--resume', report, '--yes'], {
+    env: { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl },
+  }).done
+  expect(bare).toMatchObject({
+    code: 2,
+    stdout: '',
+    stderr:
+      `Error: The run in ${report} stopped after ${csv.rows.length} of 300; give the ids again on stdin: - --resume ${report}\n` +
+      'pay cannot tell which ids it never reached without them (it was stopped before it could write them down).\n',
+  })
+  expect(proxy.requests.length).toBe(sentBeforeResume)
 
   // Resumed with the same input: what the report records done gets no request; every id ends
   // cancelled, and each one was sent its PUT exactly once over both runs.
@@ -177,8 +203,17 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
   const puts = (id: string) =>
     proxy.requests.filter((r) => r.method === 'PUT' && r.path === `/subscriptions/${id}`).length
   expect(ids.map(puts)).toEqual(ids.map(() => 1))
-  // The report now holds every id, the first run's rows untouched above the resumed run's.
+  // The report now holds one row per id, the first run's rows untouched above the resumed run's,
+  // and the closing mark.
   const final = parseCsv(fs.readFileSync(report, 'utf8'))
   expect(final.rows.slice(0, csv.rows.length)).toEqual(csv.rows)
-  expect(new Set(final.rows.map((row) => row.id))).toEqual(new Set(ids))
+  expect(final.rows.map((row) => row.id).sort()).toEqual([...ids].sort())
+  expect(JSON.parse(fs.readFileSync(`${report}.meta.json`, 'utf8'))).toMatchObject({
+    input: { source: '-', count: 300 },
+    outcome: 'done',
+    counts:
+      unlisted.length > 0
+        ? { cancelled: 300 - unlisted.length, already_cancelled: unlisted.length }
+        : { cancelled: 300 },
+  })
 }, 60_000)

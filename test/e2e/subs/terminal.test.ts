@@ -126,8 +126,8 @@ describe('subs cancel ID1 ID2 ID3', () => {
     const [done, notDone] = [Number(summary![1]), Number(summary![2])]
     expect(done + notDone).toBe(200)
     expect(notDone).toBeGreaterThan(0)
-    const rows = fs.readFileSync(report, 'utf8').trimEnd().split('\n').slice(2) // the line naming the run, the header
-    expect(rows).toHaveLength(200)
+    const rows = fs.readFileSync(report, 'utf8').trimEnd().split('\n').slice(1) // the header
+    expect(rows.map((row) => row.split(',')[0])).toEqual(ids)
     const statuses = await serverStatuses(sandbox)
     const cancelled = ids.filter((id) => statuses.get(id) === 'cancel')
     expect(cancelled).toHaveLength(done)

@@ -42,7 +42,7 @@ describe('cancelSubscriptions', () => {
     const [fresh, done] = await seedSubscriptions(sandbox, 2, { prefix: 'workflow' })
     await cancelDirectly(sandbox, [done])
     const { io, run } = job([fresh, done, 'ffffffffffffffffffffffff'], { terminal: true, answers: [true] })
-    await expect(run()).rejects.toThrow('1 of 3 subscriptions could not be cancelled.')
+    await expect(run()).rejects.toThrow('1 of 3 subscriptions not cancelled (1 not found).')
     expect(io.asked).toEqual(['Cancel 2 subscriptions?'])
     expect(io.stderr.text).toBe(
       'Warning: Not found, left out: ffffffffffffffffffffffff.\n' +

@@ -54,7 +54,7 @@ describe('confirmPlan', () => {
     const error = await refusal(() => confirmPlan(plan(['l1']), { yes: false, dryRun: false }, out, io))
     expect([error.message, error.hint, error.exitCode]).toEqual([
       'Refusing to delete without confirmation: there is no terminal to confirm on.',
-      'Pass --yes to confirm, or --dry-run to see the plan. Nothing was sent.',
+      'Pass --yes to confirm, or --dry-run to see the plan. Nothing was changed.',
       2,
     ])
     expect(io.asked).toEqual([])
@@ -74,7 +74,7 @@ describe('confirmPlan', () => {
     }
   })
 
-  it('--dry-run shows the plan (as JSON with --json) and says nothing was sent', async () => {
+  it('--dry-run shows the plan (as JSON with --json) and says nothing was changed', async () => {
     const { io, out } = testOutput({ json: true })
     expect(await confirmPlan(plan(['l1', 'l2']), { yes: true, dryRun: true }, out, io)).toBe(false)
     expect(JSON.parse(io.stdout.text)).toEqual({
@@ -84,7 +84,7 @@ describe('confirmPlan', () => {
       base_url: 'https://pay.example',
       ids: ['l1', 'l2'],
     })
-    expect(io.stderr.text).toBe(`${PLAN_TEXT}Dry run: nothing was sent.\n`)
+    expect(io.stderr.text).toBe(`${PLAN_TEXT}Dry run: nothing was changed.\n`)
   })
 
   it('names 20 ids at most, and shows ids from a file in caret notation', async () => {
@@ -160,7 +160,7 @@ describe('agree', () => {
     )
   })
 
-  it('looks nothing up with --yes, or off a terminal, or past 20 ids', async () => {
+  it('looks nothing up with --yes (without --dry-run), or past 20 ids', async () => {
     let fetched = 0
     const counting = {
       ...lookUp,
@@ -180,5 +180,53 @@ describe('agree', () => {
       expect(agreed?.ids).toEqual([...ids])
     }
     expect(fetched).toBe(0)
+  })
+
+  it('--dry-run and the refusal off a terminal describe what exists and name what was not found', async () => {
+    const dry = job({ json: true })
+    const planned = await agree(
+      ['l1', 'gone', 'a b'],
+      what,
+      { ...dry, consent: { yes: true, dryRun: true } },
+      lookUp,
+    )
+    expect(planned).toBeUndefined()
+    expect(JSON.parse(dry.io.stdout.text)).toEqual({
+      dry_run: true,
+      action: 'delete',
+      profile: 'live',
+      base_url: 'https://pay.example',
+      ids: ['l1'],
+      not_found: ['gone'],
+      invalid: ['a b'],
+    })
+    expect(dry.io.stderr.text).toBe(
+      'Warning: Left out an entry that is not an id: "a b".\n' +
+        'Warning: Not found, left out: gone.\n' +
+        'About to delete 1 payment link:\n' +
+        '  profile:  live\n' +
+        '  base URL: https://pay.example\n' +
+        '  l1  Invoice 1 · 25.50 EUR · a@example.com  [Active]\n' +
+        'Dry run: nothing was changed.\n',
+    )
+
+    const off = job({ terminal: false })
+    const error = await refusal(() => agree(['gone', 'l2'], what, { ...off, consent: NO_FLAGS }, lookUp))
+    expect(error.exitCode).toBe(2)
+    expect(off.io.stderr.text).toBe(
+      'Warning: Not found, left out: gone.\n' +
+        'About to delete 1 payment link:\n' +
+        '  profile:  live\n' +
+        '  base URL: https://pay.example\n' +
+        '  l2  Deposit · 1000 JPY · b@example.com  [Active, paid]\n',
+    )
+  })
+
+  it('a dry run of ids none of which exist ends well: nothing to report as failed', async () => {
+    const dry = job()
+    expect(
+      await agree(['gone'], what, { ...dry, consent: { yes: false, dryRun: true } }, lookUp),
+    ).toBeUndefined()
+    expect(dry.io.stderr.text).toBe('Warning: Not found, left out: gone.\nDry run: nothing was changed.\n')
   })
 })

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { collectIds, parseIdList } from '../../../src/bulk/ids.js'
 import { PayError } from '../../../src/errors.js'
+import { idProblem, normalizeId } from '../../../src/resources/ids.js'
 import { tempDir } from '../../helpers/cli.js'
 import { TestIO } from '../../helpers/io.js'
 
@@ -35,5 +36,77 @@ describe('collectIds', () => {
       `--from-file: cannot read ${missing}: no such file.`,
       2,
     ])
+  })
+})
+
+describe('ids as people paste them', () => {
+  it('takes the id out of a payment URL, trims, and lower-cases hex ids', () => {
+    expect(normalizeId('http://127.0.0.1:4010/checkout/pay?id=65A1F0C2E4B0A1B2C3D4E5F6')).toBe(
+      '65a1f0c2e4b0a1b2c3d4e5f6',
+    )
+    expect(normalizeId('  https://pay.example/checkout/pay?ref=x&id=65a1f0c2e4b0a1b2c3d4e5f6#top ')).toBe(
+      '65a1f0c2e4b0a1b2c3d4e5f6',
+    )
+    expect(normalizeId(' 65B2A0C2E4B0A1B2C3D4E5F6\t')).toBe('65b2a0c2e4b0a1b2c3d4e5f6')
+    // Not hex: kept as typed (another service's ids may be case-sensitive).
+    expect(normalizeId('Lnk_9')).toBe('Lnk_9')
+    // A URL without an id is left as it is, and is no id.
+    expect(normalizeId('https://pay.example/checkout/pay')).toBe('https://pay.example/checkout/pay')
+    expect(idProblem('https://pay.example/checkout/pay')).toBe(
+      'a URL without an id (a payment_url carries ?id=…)',
+    )
+    expect(idProblem('65a1f0c2e4b0a1b2c3d4e5f6')).toBeUndefined()
+  })
+
+  it('skips a first line naming the column, and reads ids from a file, stdin and arguments alike', async () => {
+    expect(parseIdList('id\na\nb\n')).toEqual(['a', 'b'])
+    expect(parseIdList('\uFEFF"_id"\r\na\n')).toEqual(['a'])
+    expect(parseIdList('# churned in May\nSubscription_ID\na\n')).toEqual(['a'])
+    // Only the first line: an id further down is an id.
+    expect(parseIdList('a\nid\n')).toEqual(['a', 'id'])
+    const file = path.join(tempDir(), 'ids.txt')
+    fs.writeFileSync(file, 'subscription_id\n65B2A0C2E4B0A1B2C3D4E5F6\n')
+    const io = new TestIO({ stdin: '_id\n http://x/checkout/pay?id=65B2A0C2E4B0A1B2C3D4E5F7\n' })
+    expect(await collectIds(['65b2a0c2e4b0a1b2c3d4e5f6 ', '-'], file, io)).toEqual([
+      '65b2a0c2e4b0a1b2c3d4e5f6',
+      '65b2a0c2e4b0a1b2c3d4e5f7',
+    ])
+  })
+
+  it('says so when given a report of another kind, instead of planning an empty id', async () => {
+    const dir = tempDir()
+    const create = path.join(dir, 'create.csv')
+    fs.writeFileSync(
+      create,
+      'line,ok,status,error,_id,payment_url\n2,true,created,,65a1f0c2e4b0a1b2c3d4e5f6,x\n',
+    )
+    const error = (await collectIds([], create, new TestIO(), 'subscription').catch(
+      (e: unknown) => e,
+    )) as PayError
+    expect([error.message, error.exitCode]).toEqual([
+      `--from-file: ${create} is a report of \`pay links create --from-csv\` (one row per CSV line); it holds no subscription ids.`,
+      2,
+    ])
+    // The links a create report made are what `links delete` may act on.
+    expect(await collectIds([], create, new TestIO(), 'payment link')).toEqual(['65a1f0c2e4b0a1b2c3d4e5f6'])
+    const deletes = path.join(dir, 'deletes.csv')
+    fs.writeFileSync(
+      deletes,
+      'id,ok,status,error,at,email,title,amount,currency\nl1,true,deleted,,,,T,1,EUR\n',
+    )
+    const other = (await collectIds([], deletes, new TestIO(), 'subscription').catch(
+      (e: unknown) => e,
+    )) as PayError
+    expect([other.message, other.hint]).toEqual([
+      `--from-file: ${deletes} is a report of payment links; its ids are not subscription ids.`,
+      'Give it to the `pay links` command that acts on payment links.',
+    ])
+    // A report's formula prefix is removed: the id is the one written.
+    const cancels = path.join(dir, 'cancels.csv')
+    fs.writeFileSync(
+      cancels,
+      "id,ok,status,error,at,email,package,amount,currency\n'-odd,false,failed,,,,,,\n",
+    )
+    expect(await collectIds([], cancels, new TestIO(), 'subscription')).toEqual(['-odd'])
   })
 })

@@ -1,0 +1,20 @@
+import { Args } from '@oclif/core'
+import { usageError } from '../errors.js'
+import { idProblem, normalizeId } from '../resources/ids.js'
+
+const ID = Args.custom<string>({
+  ignoreStdin: true,
+  parse: async (input) => {
+    const id = normalizeId(input)
+    const problem = idProblem(id)
+    if (problem) throw usageError(`${JSON.stringify(input)} is not an id: ${problem}.`)
+    return id
+  },
+})
+
+/**
+ * The ID argument of every command that acts on one record (`links get|update|open|qr`,
+ * `subs get|update`, `sandbox pay`): trimmed, taken out of a payment URL (`…/checkout/pay?id=ID`),
+ * hex lower-cased, as normalizeId reads it; what cannot be an id is a usage error (exit 2).
+ */
+export const idArg = (description: string) => ID({ description, required: true })
