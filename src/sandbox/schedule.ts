@@ -147,13 +147,15 @@ export const BILLING = {
     WHERE c.seq > :before ORDER BY c.seq`,
   /** Each schedule billed moves on to its first charge after today. */
   advance: `
-    UPDATE schedules SET n = x.next, due = ${chargeDate('x.next', columnsOf('schedules.'))}
-    FROM (
+    WITH x AS MATERIALIZED (
       SELECT s.subscription AS schedule,
-        coalesce((SELECT max(c.n) FROM charges c WHERE c.business = s.business AND c.subscription = s.id), s.n - 1) + 1 AS next
+        -- the latest charge (by date, the index's order: n grows with the date), and the one after it
+        coalesce((SELECT c.n FROM charges c WHERE c.business = s.business AND c.subscription = s.id
+          ORDER BY c.due DESC LIMIT 1), s.n - 1) + 1 AS next
       FROM schedules s WHERE s.due <= :today
-    ) AS x
-    WHERE schedules.subscription = x.schedule`,
+    )
+    UPDATE schedules SET n = x.next, due = ${chargeDate('x.next', columnsOf('schedules.'))}
+    FROM x WHERE schedules.subscription = x.schedule`,
   /** The current link of each charge of some subscriptions of a business, oldest first. */
   chargeLinks: `
     SELECT c.subscription, l.record FROM charges c
