@@ -24,6 +24,13 @@ import type { BusinessKey, SandboxStore } from './store.js'
 
 const DAY_MS = 86_400_000
 
+/**
+ * The most charges one move of the clock makes: `advance 100y` over thousands of daily
+ * subscriptions would otherwise hold the database for hours. Refused past it, nothing kept; the
+ * clock can move in smaller steps. (Real time passing is never refused: it must be billed.)
+ */
+export const MAX_CHARGES_PER_MOVE = 1_000_000
+
 /** `YYYY-MM-DD` of an instant, in UTC. */
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10)
 
@@ -43,12 +50,29 @@ export function readClock(store: SandboxStore): { now: string; offset_seconds: n
   return { now: new Date(Date.now() + offset).toISOString(), offset_seconds: Math.round(offset / 1000) }
 }
 
-/** Makes every charge due on or before the day of `now`; inside a write transaction. How many. */
-function bill(store: SandboxStore, now: number, origin: string): number {
+/**
+ * Makes every charge due on or before the day of `now`, inside a write transaction; how many.
+ * More than `most` is refused (ClockRefused), to be rolled back with the transaction.
+ */
+function bill(
+  store: SandboxStore,
+  now: number,
+  origin: string,
+  most?: { count: number; field: 'advance' | 'to' },
+) {
   const today = dayOf(now)
   if (!store.statement(BILLING.due, 'get', today)) return 0
   const { seq: before } = store.statement(BILLING.lastCharge, 'get') as { seq: number }
-  const made = Number((store.statement(BILLING.charges, 'run', { today }) as { changes: number }).changes)
+  const limit = most === undefined ? -1 : most.count + 1
+  const made = Number(
+    (store.statement(BILLING.charges, 'run', { today, limit }) as { changes: number }).changes,
+  )
+  if (most !== undefined && made > most.count) {
+    throw new ClockRefused(
+      most.field,
+      `That would make more than ${most.count.toLocaleString('en')} charges at once: move the clock in smaller steps.`,
+    )
+  }
   if (made > 0) store.statement(BILLING.links, 'run', { before, origin })
   store.statement(BILLING.advance, 'run', { today })
   return made
@@ -109,6 +133,7 @@ export function moveClock(
   store: SandboxStore,
   move: ClockMove,
   origin: string,
+  most = MAX_CHARGES_PER_MOVE,
 ): { now: string; charges_created: number } {
   return store.write(() => {
     const offset = offsetOf(store)
@@ -133,7 +158,11 @@ export function moveClock(
       )
     }
     if (target !== now) store.statement(BILLING.setClock, 'run', offset + (target - now))
-    return { now: new Date(target).toISOString(), charges_created: bill(store, target, origin) }
+    const field = 'advance' in move ? 'advance' : 'to'
+    return {
+      now: new Date(target).toISOString(),
+      charges_created: bill(store, target, origin, { count: most, field }),
+    }
   })
 }
 

@@ -100,8 +100,9 @@ export const BILLING = {
   due: 'SELECT 1 AS due FROM schedules WHERE due <= ? LIMIT 1',
   lastCharge: 'SELECT coalesce(max(seq), 0) AS seq FROM charges',
   /**
-   * Every charge due: from each due schedule's next charge to the last one on or before today.
-   * (subscription, date) is UNIQUE: a charge made already is never made again.
+   * Every charge due: from each due schedule's next charge to the last one on or before today,
+   * at most `:limit` of them (-1: no limit; the walk itself stops there, so a limit bounds the
+   * work). (subscription, date) is UNIQUE: a charge made already is never made again.
    */
   charges: `
     INSERT INTO charges (business, subscription, due, n, period_end, package, link)
@@ -112,6 +113,7 @@ export const BILLING = {
       SELECT w.schedule, w.n + 1, w.next, ${chargeDate('w.n + 2', SCHEDULE)}
       FROM walk w JOIN schedules s ON s.subscription = w.schedule
       WHERE w.next <= :today
+      LIMIT :limit
     )
     SELECT s.business, s.id, w.due, w.n, date(w.next, '-1 day'), sub.record ->> '$.package.name',
       lower(hex(randomblob(12)))

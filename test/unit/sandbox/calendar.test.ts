@@ -1,6 +1,12 @@
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { moveClock, withCharges } from '../../../src/sandbox/billing.js'
+import {
+  ClockRefused,
+  MAX_CHARGES_PER_MOVE,
+  moveClock,
+  readClock,
+  withCharges,
+} from '../../../src/sandbox/billing.js'
 import { SandboxStore } from '../../../src/sandbox/store.js'
 import {
   BUSINESS_A,
@@ -326,6 +332,24 @@ describe('a charge', () => {
     // Each link is a link of the business like any other.
     expect(store.get('payment_links', BUSINESS_A, first._id)).toEqual(first)
     expect(store.page('payment_links', BUSINESS_A, 0, 10).total).toBe(4)
+  })
+
+  it('more than a move may make (1,000,000 by default) is refused, and nothing of the move is kept', () => {
+    const subs = Array.from({ length: 10 }, () =>
+      subscribe(store, { frequency: 'daily', date_charge_start: '2024-01-01' }, '2024-01-01T00:00:00.000Z'),
+    )
+    expect(MAX_CHARGES_PER_MOVE).toBe(1_000_000)
+    const before = readClock(store)
+    expect(() => moveClock(store, to('2024-01-31'), ORIGIN, 299)).toThrow(
+      new ClockRefused(
+        'to',
+        'That would make more than 299 charges at once: move the clock in smaller steps.',
+      ),
+    )
+    expect(readClock(store)).toEqual(before)
+    for (const sub of subs) expect(chargeDates(store, sub._id)).toEqual([])
+    expect(store.page('payment_links', BUSINESS_A, 0, 1).total).toBe(0)
+    expect(moveClock(store, to('2024-01-31'), ORIGIN, 300).charges_created).toBe(300)
   })
 
   it('is made once per (subscription, date): the database refuses a second one', () => {
