@@ -169,6 +169,7 @@ body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:ce
 .card{width:100%;max-width:26rem;background:#fff;border:1px solid var(--line);border-radius:16px;box-shadow:0 1px 2px rgba(16,24,40,.06),0 12px 32px rgba(16,24,40,.08);padding:28px}
 .merchant{display:flex;flex-wrap:wrap;align-items:center;gap:8px 10px;margin:0;font-size:15px;font-weight:600;color:var(--muted)}
 .name{white-space:nowrap}
+.nowrap{white-space:nowrap}
 .logo{flex:none;width:32px;height:32px;border-radius:8px;background:var(--accent);color:#fff;display:flex;align-items:center;justify-content:center;font-weight:700}
 .badge{margin-left:auto;flex:none;padding:2px 10px;border:1px solid #efcf7a;border-radius:999px;background:var(--warn-bg);color:var(--warn);font-size:12px;font-weight:700;letter-spacing:.04em;text-transform:uppercase}
 h1{margin:22px 0 4px;font-size:21px;line-height:1.3;overflow-wrap:anywhere}
@@ -270,7 +271,7 @@ const amountLabel = (link: PaymentLinkRecord) => `${amountText(link.amount, link
 function linkHeading(link: PaymentLinkRecord): string {
   return [
     merchant(link.business_id),
-    `<h1 dir="auto">${escapeHtml(link.title)}</h1>`,
+    `<h1 dir="auto">${keepDatesWhole(escapeHtml(link.title))}</h1>`,
     link.description === undefined
       ? ''
       : `<p class="description" dir="auto">${escapeHtml(link.description)}</p>`,
@@ -278,6 +279,10 @@ function linkHeading(link: PaymentLinkRecord): string {
     .filter(Boolean)
     .join('\n')
 }
+
+/** Escaped text with each `2027-03-31` in it kept on one line (a charge's title has two). */
+const keepDatesWhole = (html: string) =>
+  html.replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<span class="nowrap">$&</span>')
 
 /** `2026-12-01` as a customer reads it: `1 Dec 2026`. */
 const dayText = (day: string) =>
@@ -361,7 +366,7 @@ function receiptPage(link: PaymentLinkRecord, charge?: ChargeOfLink): PageReply 
       merchant(link.business_id),
       `<div class="done">${ICONS.bigOk}</div>`,
       '<h1 class="center">Payment received</h1>',
-      `<p class="description center">Thank you. Your payment for <bdi>${escapeHtml(link.title)}</bdi> was received.</p>`,
+      `<p class="description center">Thank you. Your payment for <bdi>${keepDatesWhole(escapeHtml(link.title))}</bdi> was received.</p>`,
       '<p class="label center">Amount paid</p>',
       `<p class="amount center">${amountHtml(link)}</p>`,
       linkDetails(link, charge),
