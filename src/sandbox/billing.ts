@@ -93,6 +93,37 @@ export function catchUp(store: SandboxStore, origin: string): number {
   })
 }
 
+/**
+ * Sandbox time for a request to `path`. The API bills what came due first, so that every answer
+ * shows the charges of its time; the sandbox's own controls do not (the clock bills as it moves),
+ * and reset must work on a store it cannot read.
+ */
+export function requestTime(store: SandboxStore, path: string, origin: string): number {
+  if (path === '/_sandbox/reset') return Date.now()
+  if (path.startsWith('/_sandbox/')) return sandboxNow(store)
+  return catchUp(store, origin)
+}
+
+/**
+ * `POST /_sandbox/clock` and its local twin: the body checked, the clock moved, what came due
+ * billed; or the errors of the body's field (one that means nothing, a time gone by), with
+ * nothing changed.
+ */
+export function applyClockMove(
+  store: SandboxStore,
+  body: RequestBody,
+  origin: string,
+): Checked<{ now: string; charges_created: number }> {
+  const checked = checkClockMove(body)
+  if (!checked.ok) return checked
+  try {
+    return { ok: true, value: moveClock(store, checked.value, origin) }
+  } catch (error) {
+    if (!(error instanceof ClockRefused)) throw error
+    return { ok: false, errors: { [error.field]: [error.message] } }
+  }
+}
+
 /** A move of the clock: forward by a duration, or to a point in time. */
 export type ClockMove = { advance: Duration } | { to: Point }
 

@@ -2,7 +2,7 @@
  * `pay sandbox clock` on the local store, when no sandbox serves the profile: the same clock and
  * the same billing as `GET/POST /_sandbox/clock` (billing.ts), on the database in `dir`.
  */
-import { ClockRefused, checkClockMove, moveClock, readClock } from './billing.js'
+import { applyClockMove, ClockRefused, readClock } from './billing.js'
 import { SandboxStore } from './store.js'
 
 /** The clock of the store in `dir`: `{now, offset_seconds}`. */
@@ -25,14 +25,12 @@ export function moveClockIn(
   body: { advance: string } | { to: string },
   origin: string,
 ): { now: string; charges_created: number } {
-  const checked = checkClockMove(body)
-  if (!checked.ok) {
-    const [field, [message]] = Object.entries(checked.errors)[0]
-    throw new ClockRefused(field as 'advance' | 'to', message)
-  }
   const store = new SandboxStore(dir)
   try {
-    return moveClock(store, checked.value, origin)
+    const moved = applyClockMove(store, body, origin)
+    if (moved.ok) return moved.value
+    const [field, [message]] = Object.entries(moved.errors)[0]
+    throw new ClockRefused(field as 'advance' | 'to', message)
   } finally {
     store.close()
   }

@@ -1,5 +1,5 @@
 /** The routes of the service: each endpoint of the spec as a handler of a parsed request (the HTTP plumbing is in server.ts). */
-import { ClockRefused, checkClockMove, moveClock, readClock, withCharges } from './billing.js'
+import { applyClockMove, readClock, withCharges } from './billing.js'
 import { emptyStore, payLink } from './control.js'
 import { CustomerPages } from './pages.js'
 import {
@@ -59,15 +59,10 @@ export class HttpError extends Error {
 export const VALIDATION_MESSAGE = 'The given data was invalid.'
 
 /** The envelope of an answer, stamped with sandbox time (`now`, billing.ts). */
-const success = (data: unknown, now: number): Reply => ({
-  status: 200,
-  body: {
-    success: true,
-    data,
-    errors: null,
-    meta: { timestamp: envelopeTimestamp(new Date(now)), timezone: 'UTC' },
-  },
-})
+const success = (data: unknown, now: number): Reply => {
+  const meta = { timestamp: envelopeTimestamp(new Date(now)), timezone: 'UTC' }
+  return { status: 200, body: { success: true, data, errors: null, meta } }
+}
 
 /** Laravel's 422 body: no success, no meta. */
 function valid<T>(checked: Checked<T>): T {
@@ -237,23 +232,16 @@ export class SandboxRoutes {
       methods: { POST: (c) => this.payAsCustomer(c) },
     },
     { pattern: /^\/_sandbox\/reset$/, methods: { POST: () => this.reset() } },
-    // The sandbox clock (billing.ts), shared by every business of the store.
     {
-      pattern: /^\/_sandbox\/clock$/,
+      pattern: /^\/_sandbox\/clock$/, // the clock of the whole store (billing.ts)
       methods: { GET: (c) => success(readClock(this.store), c.now), POST: (c) => this.moveClock(c) },
     },
   ]
 
   /** `{"advance": "30d"}` or `{"to": "2027-01-01"}`: the clock moved, what came due billed. */
   private moveClock({ body, checkoutOrigin }: RequestContext): Reply {
-    const move = valid(checkClockMove(body))
-    try {
-      const moved = moveClock(this.store, move, checkoutOrigin)
-      return success(moved, Date.parse(moved.now))
-    } catch (error) {
-      if (!(error instanceof ClockRefused)) throw error
-      throw new HttpError(422, VALIDATION_MESSAGE, { errors: { [error.field]: [error.message] } })
-    }
+    const moved = valid(applyClockMove(this.store, body, checkoutOrigin))
+    return success(moved, Date.parse(moved.now))
   }
 
   /** The customer paying link `id` (src/sandbox/control.ts): the link, paid. */

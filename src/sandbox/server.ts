@@ -1,6 +1,6 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { catchUp, sandboxNow } from './billing.js'
+import { requestTime } from './billing.js'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
 import { payLink } from './control.js'
@@ -290,16 +290,8 @@ class SandboxServer {
       const host = request.headers.host
       const origin = host && HOST_HEADER.test(host) ? `http://${host}` : this.baseUrl
       const checkoutOrigin = this.checkoutOrigin ?? origin
-      const context = {
-        caller,
-        id,
-        query,
-        body,
-        origin,
-        checkoutOrigin,
-        path,
-        now: this.now(path, checkoutOrigin),
-      }
+      const now = requestTime(this.store, path, checkoutOrigin)
+      const context = { caller, id, query, body, origin, checkoutOrigin, path, now }
       // Idempotency-Key is the API's: the sandbox's own controls (`/_sandbox/…`) are not replayed,
       // and reset, which forgets every key and compacts the file, cannot run inside a transaction.
       const key = method === 'POST' && !path.startsWith('/_sandbox/') ? idempotencyKeyOf(request) : undefined
@@ -312,17 +304,6 @@ class SandboxServer {
       })
     }
     throw new HttpError(404, 'Not found.')
-  }
-
-  /**
-   * Sandbox time for a request (billing.ts). The API bills what came due first, so that every
-   * answer shows the charges of its time; the sandbox's own controls do not (the clock bills as it
-   * moves), and reset must work on a store it cannot read.
-   */
-  private now(path: string, checkoutOrigin: string): number {
-    if (path === '/_sandbox/reset') return Date.now()
-    if (path.startsWith('/_sandbox/')) return sandboxNow(this.store)
-    return catchUp(this.store, checkoutOrigin)
   }
 
   private authenticate(request: http.IncomingMessage): Caller {
