@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'not_found'
   | 'unavailable'
   | 'partial'
+  | 'wait_timeout'
   | 'cancelled'
 
 const EXIT_CODES: Record<ErrorKind, number> = {
@@ -20,6 +21,8 @@ const EXIT_CODES: Record<ErrorKind, number> = {
   not_found: 5,
   unavailable: 6,
   partial: 7,
+  /** Still waiting when the wait's --timeout ran out (`links wait`). */
+  wait_timeout: 8,
   cancelled: 130,
 }
 

@@ -147,6 +147,23 @@ export class PayApi {
     })
   }
 
+  /** The sandbox only: its clock, `{now, offset_seconds}` (`pay sandbox clock` through a running sandbox). */
+  async sandboxClock(): Promise<Rec> {
+    return this.record('GET', '/_sandbox/clock', 'sandbox clock')
+  }
+
+  /**
+   * The sandbox only: moves its clock (`{advance: "30d"}` or `{to: "2027-01-01"}`) and bills what
+   * came due; answers `{now, charges_created}`.
+   */
+  sandboxMoveClock(move: { advance: string } | { to: string }): Promise<Rec> {
+    const path = '/_sandbox/clock'
+    return this.change({ method: 'POST', path, resource: 'sandbox clock' }, async () => {
+      const response = await this.transport.send('POST', path, move)
+      return { status: response.status, result: readRecord(response.body, 'sandbox clock') }
+    })
+  }
+
   /**
    * Any request (`pay api`): PATH is relative to the base URL, or an absolute URL on its origin
    * (the key goes nowhere else). Same key, deadline, retries, redirect refusal and trace as every
@@ -364,7 +381,8 @@ export class PayApi {
   private listPages(path: string, noun: string): AsyncGenerator<ListPage> {
     return this.walk(path, async (url) => {
       const page = readPage((await this.transport.send('GET', url)).body, noun)
-      return { value: { items: page.items, more: page.next !== undefined }, next: page.next }
+      const value = { items: page.items, more: page.next !== undefined, timestamp: page.timestamp }
+      return { value, next: page.next }
     })
   }
 

@@ -199,6 +199,8 @@ interface Page {
   items: Rec[]
   /** Absolute URL of the next page, when the list is paginated and more exist. */
   next?: string
+  /** The envelope's `meta.timestamp` (`YYYY-MM-DD HH:MM:SS UTC`), when it has one. */
+  timestamp?: string
 }
 
 /** A list: `data: [...]`, a paginated `data: {data, next_page_url, ...}`, or a bare array. */
@@ -217,7 +219,12 @@ export function readPage(body: unknown, noun: string): Page {
   if (!Array.isArray(items)) throw unexpected(`expected a list of ${noun}s, got ${describe(items)}`)
   const bad = items.findIndex((item) => !isRecord(item))
   if (bad !== -1) throw unexpected(`item ${bad} of the ${noun} list is ${describe(items[bad])}`)
-  return { items: items as Rec[], next: typeof next === 'string' && next !== '' ? next : undefined }
+  const timestamp = isRecord(body) && isRecord(body.meta) ? body.meta.timestamp : undefined
+  return {
+    items: items as Rec[],
+    next: typeof next === 'string' && next !== '' ? next : undefined,
+    ...(typeof timestamp === 'string' ? { timestamp } : {}),
+  }
 }
 
 function describe(value: unknown): string {

@@ -38,6 +38,8 @@ export interface ListPage {
   items: Rec[]
   /** Another page follows. */
   more: boolean
+  /** The service's time when it answered (the envelope's `meta.timestamp`), when it said. */
+  timestamp?: string
 }
 
 export interface CreateOptions {

@@ -232,13 +232,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return { target, consent: { yes, dryRun }, out: this.out, io: this.io }
   }
 
+  /** Milliseconds allowed for each request, retries included: --timeout SECONDS (PAY_TIMEOUT). */
+  protected requestTimeoutMs(): number {
+    return this.flags.timeout * 1000
+  }
+
   /** A client for this base URL and key, with the command's timeout, --debug trace and journal. */
   protected client(baseUrl: string, apiKey: string, changes?: ChangeLog): PayApi {
     return new PayApi({
       baseUrl,
       apiKey,
       changes,
-      timeoutMs: this.flags.timeout * 1000,
+      timeoutMs: this.requestTimeoutMs(),
       userAgent: `pay/${this.config.version} node/${process.versions.node}`,
       debug: this.debugSink(),
     })

@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core'
+import { DURATION_FORMS, type Duration, parseDuration } from '../sandbox/duration.js'
 
 const seconds = Flags.custom<number>({
   parse: async (input) => {
@@ -36,6 +37,12 @@ export const globalFlags = {
     helpGroup: 'GLOBAL',
   }),
 }
+
+/**
+ * The global flags but --timeout, for `links wait`, whose --timeout is how long it waits (each of
+ * its requests is limited by PAY_TIMEOUT alone).
+ */
+export const globalFlagsButTimeout = (({ timeout: _, ...others }) => others)(globalFlags)
 
 /**
  * The global flags of the sandbox commands (`sandbox pay`, `sandbox reset`): the same, but their
@@ -181,3 +188,16 @@ export const createFlags = {
     },
   }),
 }
+
+/**
+ * A duration: `30d`, `12h`, `2w`, `3mo`, `1y`, ISO 8601 `P1Y2M` (`subs list --overdue`, `links
+ * wait --timeout`). One that means nothing is a usage error naming the forms.
+ */
+export const durationFlag = Flags.custom<Duration>({
+  helpValue: 'DURATION',
+  parse: async (input) => {
+    const duration = parseDuration(input)
+    if (!duration) throw new Error(`Expected a duration, ${DURATION_FORMS}; received: ${input}`)
+    return duration
+  },
+})

@@ -141,6 +141,37 @@ export class Output {
   }
 
   /**
+   * Records that belong to the record printed just before (a subscription's charges): on a
+   * terminal a table under `title`; piped one TSV line each, led by the view's noun
+   * (`charge<TAB>2026-12-01<TAB>15<TAB>USD<TAB>false<TAB>ID`), so that they read as more
+   * key<TAB>value lines of the record and `grep '^charge'` finds them. Nothing with --json, --jq,
+   * -q or --columns: the record printed holds them, or the fields asked for are printed.
+   */
+  related(title: string, records: Rec[], view: View): void {
+    if (this.json || this.quiet || this.columns) return
+    if (!this.isTerminal) {
+      const columns = withCurrencies(view.listColumns)
+      const label = sanitizeCell(view.noun)
+      this.stdout.write(
+        records
+          .map((record) => `${[label, ...columns.map((c) => tsvCell(record, c))].join('\t')}\n`)
+          .join(''),
+      )
+      return
+    }
+    if (records.length === 0) return this.note(`No ${view.plural}.`)
+    this.stdout.write(`\n${this.bold(sanitizeText(title))}\n`)
+    const columns = view.listColumns
+    const header = columns.map((column) => columnHeader(column))
+    const rows = records.map((record) => columns.map((column) => cellText(record, column, this)))
+    this.table(
+      columns.map((column) => ({ kind: fieldKind(column) })),
+      rows,
+      header,
+    )
+  }
+
+  /**
    * Many records: one JSON array, ids (--quiet), a table (terminal) or TSV rows without header.
    * TSV amounts are the plain number, with the currency in a column of its own.
    */

@@ -45,7 +45,6 @@ export const SUBSCRIPTION_VIEW: View = {
     'package.amount',
     'package.frequency',
     'package.date_charge_start',
-    'payment_links',
     'created_at',
     'updated_at',
   ],

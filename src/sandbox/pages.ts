@@ -19,6 +19,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type http from 'node:http'
+import { type ChargeOfLink, chargeOfLink, sandboxNow } from './billing.js'
 import { payLink } from './control.js'
 import { nowIso, type PaymentLinkRecord, type TokenizationRecord } from './records.js'
 import { type SandboxStore, StoreBusyError } from './store.js'
@@ -168,6 +169,7 @@ body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:ce
 .card{width:100%;max-width:26rem;background:#fff;border:1px solid var(--line);border-radius:16px;box-shadow:0 1px 2px rgba(16,24,40,.06),0 12px 32px rgba(16,24,40,.08);padding:28px}
 .merchant{display:flex;flex-wrap:wrap;align-items:center;gap:8px 10px;margin:0;font-size:15px;font-weight:600;color:var(--muted)}
 .name{white-space:nowrap}
+.nowrap{white-space:nowrap}
 .logo{flex:none;width:32px;height:32px;border-radius:8px;background:var(--accent);color:#fff;display:flex;align-items:center;justify-content:center;font-weight:700}
 .badge{margin-left:auto;flex:none;padding:2px 10px;border:1px solid #efcf7a;border-radius:999px;background:var(--warn-bg);color:var(--warn);font-size:12px;font-weight:700;letter-spacing:.04em;text-transform:uppercase}
 h1{margin:22px 0 4px;font-size:21px;line-height:1.3;overflow-wrap:anywhere}
@@ -269,7 +271,7 @@ const amountLabel = (link: PaymentLinkRecord) => `${amountText(link.amount, link
 function linkHeading(link: PaymentLinkRecord): string {
   return [
     merchant(link.business_id),
-    `<h1 dir="auto">${escapeHtml(link.title)}</h1>`,
+    `<h1 dir="auto">${keepDatesWhole(escapeHtml(link.title))}</h1>`,
     link.description === undefined
       ? ''
       : `<p class="description" dir="auto">${escapeHtml(link.description)}</p>`,
@@ -278,13 +280,42 @@ function linkHeading(link: PaymentLinkRecord): string {
     .join('\n')
 }
 
-function linkDetails(link: PaymentLinkRecord): string {
-  if (link.reference === undefined) return ''
-  return `<dl class="details"><dt>Reference</dt><dd dir="auto">${escapeHtml(link.reference)}</dd></dl>`
+/** Escaped text with each `2027-03-31` in it kept on one line (a charge's title has two). */
+const keepDatesWhole = (html: string) =>
+  html.replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<span class="nowrap">$&</span>')
+
+/** `2026-12-01` as a customer reads it: `1 Dec 2026`. */
+const dayText = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+
+/** A charge of a subscription (billing.ts) names its package and the period it pays for. */
+function linkDetails(link: PaymentLinkRecord, charge?: ChargeOfLink): string {
+  const rows: [string, string][] = []
+  if (charge) {
+    if (charge.package !== null) rows.push(['Package', escapeHtml(charge.package)])
+    rows.push(['Period', `${escapeHtml(dayText(charge.from))} – ${escapeHtml(dayText(charge.to))}`])
+  }
+  if (link.reference !== undefined) {
+    rows.push([charge ? 'Subscription' : 'Reference', escapeHtml(link.reference)])
+  }
+  if (rows.length === 0) return ''
+  const items = rows.map(([term, value]) => `<dt>${term}</dt><dd dir="auto">${value}</dd>`).join('')
+  return `<dl class="details">${items}</dl>`
 }
 
 /** The page of a link not paid yet: what is due and one button to pay it. */
-function paymentPage(link: PaymentLinkRecord, token: string, status = 200, notice = ''): PageReply {
+function paymentPage(
+  link: PaymentLinkRecord,
+  token: string,
+  status = 200,
+  notice = '',
+  charge?: ChargeOfLink,
+): PageReply {
   const action = `/checkout/pay?id=${encodeURIComponent(link._id)}`
   return render({
     status,
@@ -295,7 +326,7 @@ function paymentPage(link: PaymentLinkRecord, token: string, status = 200, notic
       notice,
       '<p class="label">Amount due</p>',
       `<p class="amount">${amountHtml(link)}</p>`,
-      linkDetails(link),
+      linkDetails(link, charge),
       `<form method="post" action="${escapeHtml(action)}">`,
       `<input type="hidden" name="${PAGE_TOKEN_FIELD}" value="${escapeHtml(token)}">`,
       `<input type="hidden" name="amount" value="${escapeHtml(String(link.amount))}">`,
@@ -310,7 +341,7 @@ function paymentPage(link: PaymentLinkRecord, token: string, status = 200, notic
 }
 
 /** A paid link's page, as seen again later: no button. */
-function paidPage(link: PaymentLinkRecord): PageReply {
+function paidPage(link: PaymentLinkRecord, charge?: ChargeOfLink): PageReply {
   return render({
     status: 200,
     title: `Paid · ${link.title}`,
@@ -319,7 +350,7 @@ function paidPage(link: PaymentLinkRecord): PageReply {
       state('ok', 'This payment link is already paid.', 'There is nothing more to pay.'),
       '<p class="label">Amount paid</p>',
       `<p class="amount">${amountHtml(link)}</p>`,
-      linkDetails(link),
+      linkDetails(link, charge),
     ]
       .filter(Boolean)
       .join('\n'),
@@ -327,7 +358,7 @@ function paidPage(link: PaymentLinkRecord): PageReply {
 }
 
 /** What the customer sees once they paid, when the link has no redirect_url. */
-function receiptPage(link: PaymentLinkRecord): PageReply {
+function receiptPage(link: PaymentLinkRecord, charge?: ChargeOfLink): PageReply {
   return render({
     status: 200,
     title: `Payment received · ${link.title}`,
@@ -335,10 +366,10 @@ function receiptPage(link: PaymentLinkRecord): PageReply {
       merchant(link.business_id),
       `<div class="done">${ICONS.bigOk}</div>`,
       '<h1 class="center">Payment received</h1>',
-      `<p class="description center">Thank you. Your payment for <bdi>${escapeHtml(link.title)}</bdi> was received.</p>`,
+      `<p class="description center">Thank you. Your payment for <bdi>${keepDatesWhole(escapeHtml(link.title))}</bdi> was received.</p>`,
       '<p class="label center">Amount paid</p>',
       `<p class="amount center">${amountHtml(link)}</p>`,
-      linkDetails(link),
+      linkDetails(link, charge),
       '<p class="fine">You can close this page.</p>',
     ]
       .filter(Boolean)
@@ -558,7 +589,8 @@ export class CustomerPages {
     const link = id === '' ? undefined : this.store.findLink(id)
     if (!link) return linkNotFound()
     const current = this.sign(['pay', link._id, String(link.amount), link.currency])
-    if (!form) return link.paid ? paidPage(link) : paymentPage(link, current)
+    const charge = chargeOfLink(this.store, link._id)
+    if (!form) return link.paid ? paidPage(link, charge) : paymentPage(link, current, 200, '', charge)
 
     const shown = [form.get('amount'), form.get('currency')]
     if (!sameToken(form.get(PAGE_TOKEN_FIELD), this.sign(['pay', link._id, ...shown])))
@@ -569,12 +601,12 @@ export class CustomerPages {
         'The amount changed after this page was opened.',
         'Nothing was paid: check the amount and pay again.',
       )
-      return paymentPage(link, current, 409, notice)
+      return paymentPage(link, current, 409, notice, charge)
     }
     const paid = payLink(this.store, link._id)
     if (!paid) return linkNotFound()
     const back = returnAddress(paid.redirect_url)
-    return back ? seeOther(withQuery(back, { id: paid._id, status: 'paid' })) : receiptPage(paid)
+    return back ? seeOther(withQuery(back, { id: paid._id, status: 'paid' })) : receiptPage(paid, charge)
   }
 
   private async activation({ method, request }: PageRequest, rawToken: string): Promise<PageReply> {
@@ -594,7 +626,8 @@ export class CustomerPages {
     if (!form) return found.activatedAt === null ? activationPage(record, expected) : activePage(record)
 
     if (!sameToken(form.get(PAGE_TOKEN_FIELD), expected)) return refused(pageUrl)
-    if (this.store.activate(record.token, nowIso()) === undefined) return tokenNotFound()
+    if (this.store.activate(record.token, nowIso(sandboxNow(this.store))) === undefined)
+      return tokenNotFound()
     const back = returnAddress(record.redirect_url)
     return back ? seeOther(withQuery(back, { token: record.token, status: 'active' })) : activatedPage(record)
   }

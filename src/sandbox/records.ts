@@ -76,11 +76,12 @@ export function newObjectId(): string {
 
 export const newToken = (): string => randomBytes(20).toString('hex')
 
-export const nowIso = (): string => new Date().toISOString()
+/** `now` (sandbox time, billing.ts: milliseconds since the epoch) as a record's timestamp. */
+export const nowIso = (now = Date.now()): string => new Date(now).toISOString()
 
 /** A timestamp for a change: now, but always later than `previous` so that a change is visible. */
-export function laterIso(previous: string): string {
-  return new Date(Math.max(Date.now(), Date.parse(previous) + 1)).toISOString()
+export function laterIso(previous: string, now = Date.now()): string {
+  return new Date(Math.max(now, Date.parse(previous) + 1)).toISOString()
 }
 
 /** `meta.timestamp` of the envelope: `YYYY-MM-DD HH:MM:SS UTC`. */

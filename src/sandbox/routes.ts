@@ -1,4 +1,5 @@
 /** The routes of the service: each endpoint of the spec as a handler of a parsed request (the HTTP plumbing is in server.ts). */
+import { applyClockMove, readClock, withCharges } from './billing.js'
 import { emptyStore, payLink } from './control.js'
 import { CustomerPages } from './pages.js'
 import {
@@ -57,10 +58,11 @@ export class HttpError extends Error {
 
 export const VALIDATION_MESSAGE = 'The given data was invalid.'
 
-const success = (data: unknown): Reply => ({
-  status: 200,
-  body: { success: true, data, errors: null, meta: { timestamp: envelopeTimestamp(), timezone: 'UTC' } },
-})
+/** The envelope of an answer, stamped with sandbox time (`now`, billing.ts). */
+const success = (data: unknown, now: number): Reply => {
+  const meta = { timestamp: envelopeTimestamp(new Date(now)), timezone: 'UTC' }
+  return { status: 200, body: { success: true, data, errors: null, meta } }
+}
 
 /** Laravel's 422 body: no success, no meta. */
 function valid<T>(checked: Checked<T>): T {
@@ -83,6 +85,8 @@ interface RequestContext {
   /** Where payment and activation pages are said to live (the in-process sandbox uses its well-known address). */
   checkoutOrigin: string
   path: string
+  /** Sandbox time of the request (billing.ts), once what came due was billed: every timestamp it writes. */
+  now: number
 }
 
 type Handler = (context: RequestContext) => Promise<Reply> | Reply
@@ -228,24 +232,34 @@ export class SandboxRoutes {
       methods: { POST: (c) => this.payAsCustomer(c) },
     },
     { pattern: /^\/_sandbox\/reset$/, methods: { POST: () => this.reset() } },
+    {
+      pattern: /^\/_sandbox\/clock$/, // the clock of the whole store (billing.ts)
+      methods: { GET: (c) => success(readClock(this.store), c.now), POST: (c) => this.moveClock(c) },
+    },
   ]
 
+  /** `{"advance": "30d"}` or `{"to": "2027-01-01"}`: the clock moved, what came due billed. */
+  private moveClock({ body, checkoutOrigin }: RequestContext): Reply {
+    const moved = valid(applyClockMove(this.store, body, checkoutOrigin))
+    return success(moved, Date.parse(moved.now))
+  }
+
   /** The customer paying link `id` (src/sandbox/control.ts): the link, paid. */
-  private payAsCustomer({ id }: RequestContext): Reply {
+  private payAsCustomer({ id, now }: RequestContext): Reply {
     const link = payLink(this.store, id)
     if (!link) throw linkNotFound()
-    return success(link)
+    return success(link, now)
   }
 
   /** Every business's records deleted; `dir` says which store that was. */
   private reset(): Reply {
     const { keptAs } = emptyStore(this.store)
-    return success(definedOnly({ reset: true, dir: this.store.dir, kept_as: keptAs }))
+    return success(definedOnly({ reset: true, dir: this.store.dir, kept_as: keptAs }), Date.now())
   }
 
-  private createTokenization({ caller, body, checkoutOrigin }: RequestContext): Reply {
+  private createTokenization({ caller, body, checkoutOrigin, now: at }: RequestContext): Reply {
     const input = valid(checkTokenization(body))
-    const now = nowIso()
+    const now = nowIso(at)
     const token = newToken()
     const tokenization: TokenizationRecord = definedOnly({
       _id: newObjectId(),
@@ -260,13 +274,13 @@ export class SandboxRoutes {
       updated_at: now,
     })
     this.store.insertTokenization(caller, tokenization)
-    return success(tokenization)
+    return success(tokenization, at)
   }
 
-  private createLink({ caller, body, checkoutOrigin }: RequestContext): Reply {
+  private createLink({ caller, body, checkoutOrigin, now: at }: RequestContext): Reply {
     const input = valid(checkPaymentLink(body))
     const id = newObjectId()
-    const now = nowIso()
+    const now = nowIso(at)
     const link = buildLink(
       {
         _id: id,
@@ -280,23 +294,24 @@ export class SandboxRoutes {
       input,
     )
     this.store.insert('payment_links', caller, link)
-    return success(link)
+    return success(link, at)
   }
 
-  private getLink({ caller, id }: RequestContext): Reply {
+  private getLink({ caller, id, now }: RequestContext): Reply {
     const link = this.store.get('payment_links', caller, id)
     if (!link) throw linkNotFound()
-    return success(link)
+    return success(link, now)
   }
 
   private listLinks(context: RequestContext): Reply {
     return success(
       paginate(context, (offset, limit) => this.store.page('payment_links', context.caller, offset, limit)),
+      context.now,
     )
   }
 
   /** A full replacement of the editable fields; optional fields not sent are dropped. */
-  private updateLink({ caller, id, body }: RequestContext): Reply {
+  private updateLink({ caller, id, body, now }: RequestContext): Reply {
     // Laravel resolves the route's record before it validates the body: 404 wins over 422.
     if (!this.store.get('payment_links', caller, id)) throw linkNotFound()
     const input = valid(checkPaymentLink(body))
@@ -305,23 +320,23 @@ export class SandboxRoutes {
       if (!current) return undefined
       const unchanged = EDITABLE_LINK_FIELDS.every((field) => current[field] === input[field])
       if (unchanged) return current
-      const next = buildLink({ ...current, updated_at: laterIso(current.updated_at) }, input)
+      const next = buildLink({ ...current, updated_at: laterIso(current.updated_at, now) }, input)
       this.store.replace('payment_links', caller, next)
       return next
     })
     if (!updated) throw linkNotFound()
-    return success(updated)
+    return success(updated, now)
   }
 
-  private deleteLink({ caller, id }: RequestContext): Reply {
+  private deleteLink({ caller, id, now }: RequestContext): Reply {
     if (!this.store.remove('payment_links', caller, id)) throw linkNotFound()
-    return success(null)
+    return success(null, now)
   }
 
-  private createSubscription({ caller, body }: RequestContext): Reply {
+  private createSubscription({ caller, body, now: at }: RequestContext): Reply {
     const packageIds = new Set(caller.packages.map((pkg) => pkg._id))
     const input = valid(checkNewSubscription(body, packageIds))
-    const now = nowIso()
+    const now = nowIso(at)
     const subscription = buildSubscription({
       _id: newObjectId(),
       package_id: input.package_id,
@@ -334,23 +349,32 @@ export class SandboxRoutes {
       updated_at: now,
     })
     this.store.insert('subscriptions', caller, subscription)
-    return success(subscription)
+    return success(subscription, at)
   }
 
-  private getSubscription({ caller, id }: RequestContext): Reply {
-    const subscription = this.store.get('subscriptions', caller, id)
+  private getSubscription({ caller, id, now }: RequestContext): Reply {
+    const subscription = this.store.read(() => {
+      const found = this.store.get('subscriptions', caller, id)
+      return found && withCharges(this.store, caller, [found])[0]
+    })
     if (!subscription) throw subscriptionNotFound()
-    return success(subscription)
+    return success(subscription, now)
   }
 
   private listSubscriptions(context: RequestContext): Reply {
     return success(
-      paginate(context, (offset, limit) => this.store.page('subscriptions', context.caller, offset, limit)),
+      paginate(context, (offset, limit) =>
+        this.store.read(() => {
+          const page = this.store.page('subscriptions', context.caller, offset, limit)
+          return { ...page, records: withCharges(this.store, context.caller, page.records) }
+        }),
+      ),
+      context.now,
     )
   }
 
   /** Sets the fields sent; `updated_at` moves only when something changed (as Eloquent does). */
-  private updateSubscription({ caller, id, body }: RequestContext): Reply {
+  private updateSubscription({ caller, id, body, now }: RequestContext): Reply {
     if (!this.store.get('subscriptions', caller, id)) throw subscriptionNotFound()
     const changes = valid(checkSubscriptionChanges(body))
     const updated = this.store.write(() => {
@@ -360,17 +384,17 @@ export class SandboxRoutes {
       const unchanged = (['email', 'phone_no', 'status'] as const).every(
         (field) => next[field] === current[field],
       )
-      if (unchanged) return current
-      const changed = { ...next, updated_at: laterIso(current.updated_at) }
+      if (unchanged) return withCharges(this.store, caller, [current])[0]
+      const changed = { ...next, updated_at: laterIso(current.updated_at, now) }
       this.store.replace('subscriptions', caller, changed)
-      return changed
+      return withCharges(this.store, caller, [changed])[0]
     })
     if (!updated) throw subscriptionNotFound()
-    return success(updated)
+    return success(updated, now)
   }
 
-  private deleteSubscription({ caller, id }: RequestContext): Reply {
+  private deleteSubscription({ caller, id, now }: RequestContext): Reply {
     if (!this.store.remove('subscriptions', caller, id)) throw subscriptionNotFound()
-    return success(null)
+    return success(null, now)
   }
 }

@@ -4,6 +4,7 @@
  * change to the tables is one more entry at the end of MIGRATIONS (never an edit of an earlier
  * one: a database out there has run it).
  */
+import { scheduleRows } from './schedule.js'
 
 /** What a migration may use of a connection. */
 export interface Executor {
@@ -113,8 +114,70 @@ const VERSION_2: Migration = {
   },
 }
 
+/**
+ * Version 3: the sandbox clock and the charges of subscriptions (schedule.ts, billing.ts).
+ * - `clock`: one row, the offset of sandbox time from real time in milliseconds (0: real time).
+ * - `schedules`: one row per subscription that bills (not cancelled, a known frequency, a real
+ *   `date_charge_start`): its period (`months` or `days`), its anchor, and the number and date of
+ *   its next charge, indexed by date so that what is due is found without reading the table. Kept
+ *   by triggers: made when a subscription is inserted (however it is: the API, an import, a test),
+ *   deleted when it is cancelled or deleted. Subscriptions already in the database are scheduled
+ *   here, from the first date after the day each was created, as a new one would be.
+ * - `charges`: one row per charge made, UNIQUE per (business, subscription, date): the database
+ *   itself refuses a second charge for a date, whatever process tries. `link` is the _id of its
+ *   payment link (a row of payment_links, the charge's current state); the rows stay when the
+ *   subscription is deleted, as its links do.
+ */
+const VERSION_3: Migration = {
+  summary: 'the sandbox clock, subscription schedules and charges',
+  up(db) {
+    const columns = 'subscription, business, id, months, days, anchor, anchor_month, anchor_day, n, due'
+    const inserted = '(SELECT NEW.seq AS seq, NEW.business AS business, NEW.id AS id, NEW.record AS record)'
+    db.exec(`
+      CREATE TABLE clock (id INTEGER PRIMARY KEY CHECK (id = 1), offset_ms INTEGER NOT NULL);
+      INSERT INTO clock (id, offset_ms) VALUES (1, 0);
+      CREATE TABLE schedules (
+        subscription INTEGER PRIMARY KEY,
+        business INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        months INTEGER NOT NULL,
+        days INTEGER NOT NULL,
+        anchor TEXT NOT NULL,
+        anchor_month INTEGER NOT NULL,
+        anchor_day INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        due TEXT NOT NULL
+      );
+      CREATE INDEX schedules_by_due ON schedules (due);
+      CREATE TABLE charges (
+        seq INTEGER PRIMARY KEY,
+        business INTEGER NOT NULL,
+        subscription TEXT NOT NULL,
+        due TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        period_end TEXT NOT NULL,
+        package TEXT,
+        link TEXT NOT NULL,
+        UNIQUE (business, subscription, due)
+      );
+      CREATE INDEX charges_by_link ON charges (link);
+      CREATE TRIGGER subscriptions_scheduled AFTER INSERT ON subscriptions BEGIN
+        INSERT INTO schedules (${columns}) ${scheduleRows(inserted)};
+      END;
+      CREATE TRIGGER subscriptions_cancelled AFTER UPDATE OF record ON subscriptions
+        WHEN NEW.record ->> '$.status' = 'cancel' BEGIN
+        DELETE FROM schedules WHERE subscription = NEW.seq;
+      END;
+      CREATE TRIGGER subscriptions_unscheduled AFTER DELETE ON subscriptions BEGIN
+        DELETE FROM schedules WHERE subscription = OLD.seq;
+      END;
+      INSERT INTO schedules (${columns}) ${scheduleRows('subscriptions')};
+    `)
+  },
+}
+
 /** Every version of the tables, oldest first: index i takes a database from version i to i + 1. */
-export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2]
+export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2, VERSION_3]
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]
 

@@ -1,5 +1,6 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { requestTime } from './billing.js'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
 import { payLink } from './control.js'
@@ -288,7 +289,9 @@ class SandboxServer {
       if (id === undefined) throw new HttpError(404, 'Not found.')
       const host = request.headers.host
       const origin = host && HOST_HEADER.test(host) ? `http://${host}` : this.baseUrl
-      const context = { caller, id, query, body, origin, checkoutOrigin: this.checkoutOrigin ?? origin, path }
+      const checkoutOrigin = this.checkoutOrigin ?? origin
+      const now = requestTime(this.store, path, checkoutOrigin)
+      const context = { caller, id, query, body, origin, checkoutOrigin, path, now }
       // Idempotency-Key is the API's: the sandbox's own controls (`/_sandbox/…`) are not replayed,
       // and reset, which forgets every key and compacts the file, cannot run inside a transaction.
       const key = method === 'POST' && !path.startsWith('/_sandbox/') ? idempotencyKeyOf(request) : undefined

@@ -193,6 +193,14 @@ export class SandboxStore {
     })
   }
 
+  /**
+   * Runs one statement of another part of the sandbox (billing.ts: the clock and charges) on the
+   * connection in use, inside the transaction under way if there is one.
+   */
+  statement(sql: string, mode: 'get' | 'all' | 'run', ...parameters: unknown[]): unknown {
+    return this.run(sql, mode, ...parameters)
+  }
+
   /** A record of the business, or undefined. */
   get<T extends ResourceTable>(table: T, business: BusinessKey, id: string): RecordOf<T> | undefined {
     const row = this.run(STATEMENTS.get(table), 'get', business.keyHash, id) as Row | undefined
@@ -344,7 +352,8 @@ export class SandboxStore {
   }
 
   /**
-   * Deletes every record of every business and every idempotency key, in one transaction; then
+   * Deletes every record of every business, every idempotency key and charge, and sets the clock
+   * back to real time, in one transaction; then
    * gives the space they took back (VACUUM, and a checkpoint that truncates the WAL), so that an
    * emptied store is a small file again. The secret of the customer pages and the list of imported
    * store.json files stay. A server running on the same directory sees the empty store at once.
@@ -355,6 +364,8 @@ export class SandboxStore {
       db.exec('DELETE FROM idempotency_keys')
       for (const table of TABLES) db.exec(`DELETE FROM ${table}`)
       db.exec('DELETE FROM businesses')
+      // The clock back to real time, and no charge or schedule left (billing.ts).
+      db.exec('DELETE FROM charges; DELETE FROM schedules; UPDATE clock SET offset_ms = 0')
     })
     try {
       const db = this.db()
@@ -428,7 +439,7 @@ export class SandboxStore {
   }
 
   /** Runs `body` in one read transaction: every read in it sees the same commit. */
-  private read<T>(body: () => T): T {
+  read<T>(body: () => T): T {
     if (this.active) return body()
     return this.guard(() => {
       const connection = this.connection()

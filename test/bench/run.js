@@ -5,18 +5,19 @@
  *
  *   npm run build && npm run bench
  *   npm run bench -- --quick           fewer runs, to check the harness
- *   npm run bench -- --only get,list   some of: get, version, list, cancel, jq, store
+ *   npm run bench -- --only get,list   some of: get, version, list, cancel, jq, store, billing
  *   BENCH_SKIP_NODE_VERSIONS=1         no Node 22/24 rows (they install node from npm once)
  *   BENCH_NO_HYPERFINE=1 / BENCH_NO_GNU_TIME=1   use the node fallbacks
  *
  * One file per measurement: bench-get.js, bench-version.js, bench-list.js, bench-cancel.js,
- * bench-jq.js, bench-store.js; the
+ * bench-jq.js, bench-store.js, bench-billing.js; the
  * clients pay is compared with: minimal-*.mjs; the server: fixture-server.js (fixed answers) or
  * the sandbox itself (bulk cancel). Downloads (Stripe CLI, node 22/24) go to test/bench/.cache/.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { benchBilling } from './bench-billing.js'
 import { benchCancel } from './bench-cancel.js'
 import { benchGet } from './bench-get.js'
 import { benchJq } from './bench-jq.js'
@@ -32,6 +33,7 @@ const MEASUREMENTS = {
   cancel: benchCancel,
   jq: benchJq,
   store: benchStore,
+  billing: benchBilling,
 }
 
 const onlyIndex = process.argv.indexOf('--only')

@@ -1,13 +1,21 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
+import { CHARGE_VIEW, chargesOf, chargesTitle } from '../../resources/charges.js'
 import { SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsGet extends BaseCommand<typeof SubsGet> {
-  static summary = 'Show one subscription with its package'
+  static summary = 'Show one subscription with its package and its charges'
+  static description =
+    'Prints the subscription, then its charges, oldest first: date, amount, paid or not, and the id of the ' +
+    'payment link that collects it (its payment_links). On a terminal the charges are a table under the ' +
+    "record; piped, one line each after the record's key<TAB>value lines: charge<TAB>DATE<TAB>AMOUNT<TAB>" +
+    'CURRENCY<TAB>PAID<TAB>LINK_ID. --json prints the record exactly as the service gives it.'
+
   static examples = [
     '<%= config.bin %> subs get 65b2a0c2e4b0a1b2c3d4e5f6',
     '<%= config.bin %> subs get 65b2a0c2e4b0a1b2c3d4e5f6 --json',
+    "<%= config.bin %> subs get 65b2a0c2e4b0a1b2c3d4e5f6 | grep '^charge'",
   ]
 
   static args = {
@@ -17,6 +25,9 @@ export default class SubsGet extends BaseCommand<typeof SubsGet> {
 
   async run(): Promise<void> {
     const { api } = await this.api()
-    this.out.record(await api.getSubscription(this.args.id), SUBSCRIPTION_VIEW)
+    const subscription = await api.getSubscription(this.args.id)
+    this.out.record(subscription, SUBSCRIPTION_VIEW)
+    const charges = chargesOf(subscription)
+    this.out.related(chargesTitle(charges), charges, CHARGE_VIEW)
   }
 }

@@ -1,33 +1,45 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
+import { CHARGE_FILTER_FLAGS, chargeFilter } from '../../resources/charges.js'
 import { walkRecords } from '../../resources/filters.js'
 import {
   SUBSCRIPTION_FILTER_FLAGS,
   SUBSCRIPTION_VIEW,
   subscriptionFilter,
 } from '../../resources/subscriptions.js'
+import type { Rec } from '../../values.js'
 
 export default class SubsList extends BaseCommand<typeof SubsList> {
   static summary = 'List subscriptions'
   static description =
     'Lists the subscriptions of the business. Without filters it reads the first page (--all: ' +
     'every page); filters search every page. On a terminal at most 30 are shown unless --limit ' +
-    'says otherwise.'
+    'says otherwise. --unpaid and --overdue judge each subscription by its charges (payment_links ' +
+    "entries: paid, created_at); --overdue measures their age by the service's clock. Subscriptions " +
+    'whose charges lack those fields are not listed, and stderr says how many.'
 
   static aliases = ['subs:ls']
   static examples = [
     '<%= config.bin %> subs list',
     '<%= config.bin %> subs list --status created -q',
     '<%= config.bin %> subs list --status cancelled --email jane@example.com --json',
+    '<%= config.bin %> subs list --unpaid',
+    '<%= config.bin %> subs list --overdue 30d --status created -q',
   ]
 
-  static flags = { ...SUBSCRIPTION_FILTER_FLAGS, ...listFlags, ...outputFlags }
+  static flags = { ...SUBSCRIPTION_FILTER_FLAGS, ...CHARGE_FILTER_FLAGS, ...listFlags, ...outputFlags }
 
   async run(): Promise<void> {
-    const match = subscriptionFilter(this.flags)
+    const fields = subscriptionFilter(this.flags)
+    const charges = chargeFilter(this.flags)
     const { api } = await this.api()
-    const found = walkRecords(api.subscriptionPages(), match, this.listScope())
+    const match = charges
+      ? (record: Rec) => (fields === undefined || fields(record)) && charges.match(record)
+      : fields
+    const pages = charges ? charges.watch(api.subscriptionPages()) : api.subscriptionPages()
+    const found = walkRecords(pages, match, this.listScope())
     await this.out.listFrom(found.batches, SUBSCRIPTION_VIEW)
     this.out.listNotes(found.outcome(), SUBSCRIPTION_VIEW)
+    charges?.notes(this.out)
   }
 }

@@ -62,11 +62,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.close())
 
 /** Runs one recipe with bash in a directory of its own; its stdout, stderr, exit code and directory. */
-function runRecipe(first: string) {
+function runRecipe(first: string, target: TestSandbox = sandbox) {
   const script = recipes.get(first)
   if (script === undefined) throw new Error(`README.md has no recipe starting "${first}"`)
   const cwd = tempDir('pay-recipe-')
-  const env = cleanEnv({ ...sandbox.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` })
+  const env = cleanEnv({ ...target.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` })
   return new Promise<{ code: number | null; stdout: string; stderr: string; cwd: string }>(
     (resolve, reject) => {
       const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
@@ -84,7 +84,7 @@ function runRecipe(first: string) {
       })
       child.on('error', reject)
       child.on('close', (code) => {
-        expectNoKeyInOutput(['recipe'], { env: sandbox.env }, { code, signal: null, stdout, stderr })
+        expectNoKeyInOutput(['recipe'], { env: target.env }, { code, signal: null, stdout, stderr })
         resolve({ code, stdout, stderr, cwd })
       })
     },
@@ -100,6 +100,7 @@ describe('README recipes, as written', () => {
       '# The total of paid links by currency, one "CURRENCY<TAB>TOTAL" line each',
       '# Cancel every subscription of one customer (--yes: no question; run the part before | alone to see them)',
       '# Every link, one JSON line each, written to a file as the pages arrive',
+      '# Cancel every subscription with a charge unpaid for 30 days, with a CSV report (run the part before | alone to see them)',
     ])
   })
 
@@ -156,5 +157,68 @@ describe('README recipes, as written', () => {
         .map((l) => l._id)
         .sort(),
     )
+  })
+
+  test('cancel every subscription with a charge unpaid for 30 days, with a report', async () => {
+    // A sandbox of its own, whose clock is moved 14 months ahead: its charges would show in the
+    // links of the other recipes.
+    const billing = await startTestSandbox()
+    try {
+      const [starter, , monthly] = billing.packageIds
+      const subscribe = async (email: string, packageId = monthly) =>
+        (await billing.request('POST', '/subscriptions', { package_id: packageId, email })).body.data
+          ._id as string
+      const story = {
+        neverPaid: await subscribe('never-paid@example.com'),
+        yearlyUnpaid: await subscribe('yearly@example.com', starter),
+        paidUp: await subscribe('paid-up@example.com'),
+        latestUnpaid: await subscribe('latest-unpaid@example.com'),
+        cancelledBefore: await subscribe('gone@example.com'),
+      }
+      const ahead = new Date(Date.now() + 14 * 31 * DAY)
+      const to = new Date(Date.UTC(ahead.getUTCFullYear(), ahead.getUTCMonth(), 10))
+        .toISOString()
+        .slice(0, 10)
+      expect((await billing.request('POST', '/_sandbox/clock', { to })).status).toBe(200)
+      const charges = async (id: string) =>
+        (await billing.request('GET', `/subscriptions/${id}`)).body.data.payment_links as { _id: string }[]
+      const payAll = async (links: { _id: string }[]) => {
+        for (const link of links) await billing.request('POST', `/_sandbox/payment-links/${link._id}/pay`)
+      }
+      await payAll(await charges(story.paidUp))
+      await payAll((await charges(story.latestUnpaid)).slice(0, -1))
+      await billing.request('PUT', `/subscriptions/${story.cancelledBefore}`, { status: 'cancel' })
+
+      const result = await runRecipe(
+        '# Cancel every subscription with a charge unpaid for 30 days, with a CSV report (run the part before | alone to see them)',
+        billing,
+      )
+      expect(result.code).toBe(0)
+      const cancelled = [story.yearlyUnpaid, story.neverPaid] // newest first, as listed
+      expect(result.stdout).toBe(cancelled.map((id) => `${id}\tcancelled\t\n`).join(''))
+      const lines = result.stderr.split('\n')
+      expect(lines[0]).toBe('About to cancel 2 subscriptions:')
+      expect(lines.slice(-3)).toEqual([
+        '2 cancelled, 0 already cancelled, 0 not found, 0 failed (of 2).',
+        'Report written to cancelled-overdue.csv',
+        '',
+      ])
+      const report = fs.readFileSync(path.join(result.cwd, 'cancelled-overdue.csv'), 'utf8')
+      const rows = report.split('\n').filter((line) => line !== '' && !line.startsWith('#'))
+      expect(rows.slice(1).map((row) => row.split(',').slice(0, 3).join(','))).toEqual(
+        cancelled.map((id) => `${id},true,cancelled`),
+      )
+      const status = async (id: string) =>
+        (await billing.request('GET', `/subscriptions/${id}`)).body.data.status
+      expect(await Promise.all(Object.values(story).map(status))).toEqual([
+        'cancel',
+        'cancel',
+        'created',
+        'created',
+        'cancel',
+      ])
+    } finally {
+      await billing.close()
+    }
   })
 })

@@ -56,7 +56,6 @@ const recordTsv = (sub: Record<string, string>, packageLines = STARTER_PACKAGE_T
     ...(sub.phone_no === undefined ? [] : [`phone_no\t${sub.phone_no}`]),
     `package_id\t${sub.package_id}`,
     ...packageLines,
-    'payment_links\t[]',
     `created_at\t${sub.created_at}`,
     `updated_at\t${sub.updated_at}`,
     '',

@@ -136,7 +136,32 @@ describe('a database of schema version 1 (pay before idempotency keys)', () => {
       const db = new Database(file)
       expect(userVersion(db)).toBe(MIGRATIONS.length)
       db.close()
-      expect(rows(file)).toEqual({ ...before, idempotency_keys: [] })
+      // The subscriptions pay 0.1 held (two yearly ones created 2026-11-23, one cancelled) are
+      // scheduled from the first date after their creation, as new ones would be; nothing is billed.
+      const scheduled = (
+        before.subscriptions as { seq: number; business: number; id: string; record: string }[]
+      )
+        .filter((row) => JSON.parse(row.record).status !== 'cancel')
+        .map(({ seq, business, id }) => ({
+          subscription: seq,
+          business,
+          id,
+          months: 12,
+          days: 0,
+          anchor: '2025-01-01',
+          anchor_month: 2025 * 12,
+          anchor_day: 1,
+          n: 2,
+          due: '2027-01-01',
+        }))
+      expect(scheduled).toHaveLength(2)
+      expect(rows(file)).toEqual({
+        ...before,
+        idempotency_keys: [],
+        clock: [{ id: 1, offset_ms: 0 }],
+        schedules: scheduled,
+        charges: [],
+      })
       // What pay 0.1 held is still all there, exactly, and served.
       expect(storeText(dir)).toBe(legacyText)
       const link = await t.a.call('POST', '/payment-links', VALID_LINK, {

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keyHash } from '../../../src/sandbox/business.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../../src/sandbox/constants.js'
+import { MIGRATIONS } from '../../../src/sandbox/schema.js'
 import { markLinkPaid, resetSandbox, startSandbox } from '../../../src/sandbox/server.js'
 import {
   KEY_A,
@@ -103,7 +104,7 @@ describe('the store file', () => {
     await t.sandbox.close()
     setUserVersion(path.join(dir, 'store.db'), 7)
     await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(
-      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to 2).`,
+      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to ${MIGRATIONS.length}).`,
     )
     expect(resetSandbox(dir).keptAs).toBe(path.join(dir, 'store.db.corrupt'))
     const again = await start(dir)

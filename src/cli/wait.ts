@@ -1,0 +1,139 @@
+import { PayError } from '../errors.js'
+import type { Output } from '../render/output.js'
+import { StatusLine } from '../render/status-line.js'
+import { type Duration, describeDuration, isZero, shift } from '../sandbox/duration.js'
+import { type Rec, sanitizeText } from '../values.js'
+import type { IO } from './io.js'
+
+/** The first pause between two looks, the longest, and how much each grows. */
+const FIRST_PAUSE_MS = 1000
+const LONGEST_PAUSE_MS = 5000
+const GROWTH = 1.5
+
+/**
+ * The pause before look number `attempt + 1`: 1 s, growing to 5 s, each shortened by up to a
+ * fifth at random (jitter), so that many waiting clients do not ask in step.
+ */
+export function pauseMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * GROWTH ** attempt)
+  return Math.round(base * (1 - 0.2 * random()))
+}
+
+export interface Wait {
+  /** What is waited for, for people: `payment link 65a… to be paid`. */
+  what: string
+  /** The same, shorter, for the redrawn line: `link 65a… to be paid`. */
+  short: string
+  /** One look at the record (a GET). */
+  look: () => Promise<Rec>
+  /** Whether the record is what was waited for. */
+  done: (record: Rec) => boolean
+  /** How long to wait; 0: for ever. */
+  timeout: Duration
+  io: IO
+  out: Output
+  random?: () => number
+}
+
+/**
+ * Looks at a record until `done` says yes, and returns it (at once if it already is). Between
+ * looks it pauses (pauseMs). The service failing for a while (a 5xx, a reset, a timeout: exit 6's
+ * kind) does not end the wait; any other error does (401, 404). Ctrl-C ends it at once (exit 130),
+ * and so does the end of `timeout` (exit 8).
+ *
+ * What it says on stderr: on a terminal that can redraw (TERM not dumb, NO_COLOR unset), one line
+ * redrawn every second with the time waited and left; elsewhere a plain line when it starts and
+ * whenever the service stops or starts answering, never a line a second.
+ */
+export async function waitFor(wait: Wait): Promise<Rec> {
+  const { io, out } = wait
+  const started = Date.now()
+  const limitMs = isZero(wait.timeout) ? 0 : shift(started, wait.timeout) - started
+  const limitText = limitMs ? describeDuration(wait.timeout) : undefined
+  const what = sanitizeText(wait.what)
+  // stderrColour is false exactly when stderr is no terminal, TERM is dumb or NO_COLOR is set.
+  const line = io.stderrColour ? new StatusLine(io.stderr, () => io.width) : undefined
+  let failing: string | undefined
+
+  const say = () => {
+    if (!line) return
+    const waited = Date.now() - started
+    const parts = [`Waiting for ${sanitizeText(wait.short)}`, clock(waited)]
+    if (limitMs) parts.push(`${clock(Math.max(0, limitMs - waited))} left`)
+    if (failing) parts.push('no answer')
+    line.draw(parts.join(' · '))
+  }
+  const tell = (message: string) => {
+    if (!line) out.note(message)
+  }
+
+  let stop!: (error: PayError) => void
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject
+  })
+  stopped.catch(() => {})
+  const timers: NodeJS.Timeout[] = []
+  const stopListening = io.onInterrupt(() => stop(new PayError('Cancelled.', { kind: 'cancelled' })))
+  if (limitMs) {
+    timers.push(
+      setTimeout(
+        () =>
+          stop(
+            new PayError(`Still waiting for ${what} after ${limitText}.`, {
+              kind: 'wait_timeout',
+              hint: 'Wait longer with --timeout DURATION (0: no limit).',
+            }),
+          ),
+        limitMs,
+      ),
+    )
+  }
+  // The first look comes first: a link paid already, or unknown, is said nothing about waiting.
+  let announced = false
+  const announce = () => {
+    if (!announced) tell(`Waiting for ${what}${limitText ? ` (at most ${limitText})` : ''}.`)
+    announced = true
+  }
+  if (line) timers.push(setInterval(say, 1000))
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const record = await Promise.race([wait.look(), stopped])
+        if (wait.done(record)) return record
+        announce()
+        if (failing !== undefined) tell('The service answers again; still waiting.')
+        failing = undefined
+      } catch (error) {
+        // Ctrl-C and the timeout end the race with errors of their own kinds: thrown here too.
+        if (!(error instanceof PayError) || error.kind !== 'unavailable') throw error
+        announce()
+        if (failing === undefined) {
+          tell(`The service does not answer (${sanitizeText(error.message)}); still waiting.`)
+        }
+        failing = error.message
+      }
+      say()
+      await Promise.race([pause(pauseMs(attempt, wait.random), timers), stopped])
+    }
+  } finally {
+    for (const timer of timers) clearTimeout(timer)
+    stopListening()
+    line?.clear()
+  }
+}
+
+function pause(ms: number, timers: NodeJS.Timeout[]): Promise<void> {
+  return new Promise((resolve) => {
+    timers.push(setTimeout(resolve, ms))
+  })
+}
+
+/** `1m 05s`, `12s`, `2h 03m`. */
+function clock(ms: number): string {
+  const seconds = Math.floor(ms / 1000)
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
+  const pad = (n: number) => String(n).padStart(2, '0')
+  if (h) return `${h}h ${pad(m)}m`
+  if (m) return `${m}m ${pad(s)}s`
+  return `${s}s`
+}

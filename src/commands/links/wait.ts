@@ -1,0 +1,68 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../../cli/base-command.js'
+import { durationFlag, globalFlagsButTimeout, outputFlags } from '../../cli/flags.js'
+import { idArg } from '../../cli/id-arg.js'
+import { waitFor } from '../../cli/wait.js'
+import { LINK_VIEW } from '../../resources/links.js'
+import type { Duration } from '../../sandbox/duration.js'
+
+/** Each request's own limit: PAY_TIMEOUT seconds, else 30 (--timeout is the wait's here). */
+const DEFAULT_REQUEST_SECONDS = 30
+
+export default class LinksWait extends BaseCommand<typeof LinksWait> {
+  static summary = 'Wait until a payment link is paid, then show it'
+  static description =
+    'Looks at the link every second at first, then less often (up to every 5 s), and exits 0 with the link ' +
+    'printed as `links get` prints it as soon as it is paid (at once if it already is). Exits 8 when ' +
+    '--timeout runs out first, 5 for an unknown id, 4 when the key is refused, 130 on Ctrl-C. While the ' +
+    'service fails (5xx, no answer) it keeps waiting. On a terminal one line says what it waits for and ' +
+    'for how long; with NO_COLOR or TERM=dumb, a line only when something changes. Each request is ' +
+    'limited by PAY_TIMEOUT (seconds, default 30).'
+
+  static examples = [
+    '<%= config.bin %> links wait 65a1f0c2e4b0a1b2c3d4e5f6',
+    '<%= config.bin %> links wait 65a1f0c2e4b0a1b2c3d4e5f6 --timeout 1h --json',
+    '<%= config.bin %> links wait 65a1f0c2e4b0a1b2c3d4e5f6 --timeout 0 && echo paid',
+  ]
+
+  static args = {
+    id: idArg('Payment link id (_id), or its payment URL (…?id=ID).'),
+  }
+
+  /** The global flags but --timeout, which is the wait's here (typed as the base's, as `sandbox start` does). */
+  static baseFlags = globalFlagsButTimeout as unknown as typeof BaseCommand.baseFlags
+
+  static flags = {
+    until: Flags.string({
+      description: 'What to wait for: paid (the only condition for now).',
+      options: ['paid'],
+      default: 'paid',
+    }),
+    timeout: durationFlag({
+      description: 'How long to wait: 30s, 10m, 2h, 1d (ISO 8601 too: PT10M); 0 waits for ever.',
+      default: { months: 0, ms: 10 * 60 * 1000 },
+      defaultHelp: async () => '10m',
+    }),
+    ...outputFlags,
+  }
+
+  protected requestTimeoutMs(): number {
+    const seconds = Number(process.env.PAY_TIMEOUT)
+    return (seconds > 0 ? seconds : DEFAULT_REQUEST_SECONDS) * 1000
+  }
+
+  async run(): Promise<void> {
+    const { id } = this.args
+    const { api } = await this.api()
+    const link = await waitFor({
+      what: `payment link ${id} to be paid`,
+      short: `link ${id} to be paid`,
+      look: () => api.getLink(id),
+      done: (record) => record.paid === true,
+      timeout: (this.flags as unknown as { timeout: Duration }).timeout,
+      io: this.io,
+      out: this.out,
+    })
+    this.out.record(link, LINK_VIEW)
+  }
+}

@@ -1,0 +1,35 @@
+import { BaseCommand } from '../../cli/base-command.js'
+import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
+import { aheadText, CLOCK_VIEW } from '../../resources/clock.js'
+
+export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
+  static summary = 'Show the sandbox clock: its time, and how far it is ahead of real time'
+  static description =
+    'Sandbox time is real time plus an offset kept in the sandbox database, shared by its businesses; every ' +
+    'timestamp the sandbox writes follows it, and subscriptions are charged as it passes their dates. Move it ' +
+    'with `pay sandbox clock advance` and `set`; `pay sandbox reset` brings it back to real time. Read through ' +
+    "the sandbox serving the profile's base URL when one runs (--profile, else $PAY_PROFILE, else the built-in " +
+    '"sandbox" profile; --base-url), otherwise from the local store ($PAY_SANDBOX_DIR). --json: ' +
+    '{"now": ISO, "offset_seconds": N}.'
+
+  static examples = ['<%= config.bin %> sandbox clock', '<%= config.bin %> sandbox clock --json']
+
+  static baseFlags = sandboxGlobalFlags
+  static flags = { ...jqFlag }
+
+  async run(): Promise<void> {
+    const where = await this.sandboxTarget()
+    let clock: Record<string, unknown>
+    let place: string
+    if (where.server) {
+      clock = await where.api.sandboxClock()
+      place = `the sandbox at ${where.target.baseUrl}`
+    } else {
+      const { clockIn } = await import('../../sandbox/clock.js')
+      clock = clockIn(where.dir)
+      place = `the local sandbox store ${where.dir}`
+    }
+    this.out.record(clock, CLOCK_VIEW)
+    this.out.note(`Sandbox time is ${aheadText(clock.offset_seconds)} (${place}).`)
+  }
+}
