@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli, tempDir } from '../../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { startTestSandbox, type TestSandbox, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
  * `links open` and `links qr` with the built-in profile and no sandbox running: the sandbox ran
@@ -58,6 +58,7 @@ describe('links open / links qr of a page nothing serves', () => {
 
   test('a server at the profile’s port: no warning', async () => {
     const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: new URL(served.baseUrl).port }
+    trustSandbox(served.dir, env.PAY_SANDBOX_DIR)
     const made = await runCli([...create, '--columns', '_id'], { env })
     const id = made.stdout.trim()
     const open = await runCli(['-p', 'sandbox', 'links', 'open', id, '--no-browser'], { env })
