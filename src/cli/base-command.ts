@@ -8,7 +8,7 @@ import { redactKey } from '../config/profiles.js'
 import { PayError, usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
-import { type Connection, connectSandbox, probeSandbox } from '../sandbox/connection.js'
+import { type Connection, connectSandbox, type Probed, probeSandbox } from '../sandbox/connection.js'
 import { sandboxDir } from '../sandbox/constants.js'
 import { sanitizeText } from '../values.js'
 import { globalFlags } from './flags.js'
@@ -132,20 +132,37 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const credentials = await this.credentials()
     let baseUrl = credentials.baseUrl
     if (credentials.builtIn) {
-      this.connection = await connectSandbox(baseUrl, credentials.apiKey)
+      this.connection = await connectSandbox(baseUrl, credentials.apiKey, await this.probe(baseUrl))
       baseUrl = this.connection.baseUrl
       this.tell(this.connection.notices)
       if (this.connection.squatter) this.out.warn(squatterWarning(credentials.baseUrl))
       if (this.connection.inProcess) this.watchForPages(credentials.baseUrl)
     } else if (credentials.sandbox) {
       // `-p sandbox --base-url URL`: a sandbox on another port, used only once it proves it is the user's own.
-      refuseUnproven(credentials.baseUrl, await probeSandbox(credentials.baseUrl), 'pay -p sandbox')
+      refuseUnproven(credentials.baseUrl, await this.probe(credentials.baseUrl), 'pay -p sandbox')
     }
     const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
     const api = this.client(baseUrl, credentials.apiKey, this.journal(target))
     this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
     return { api, target }
+  }
+
+  /** What answers at a sandbox's address (src/sandbox/proof.ts), in the --debug trace too. */
+  private async probe(baseUrl: string): Promise<Probed> {
+    const found = await probeSandbox(baseUrl)
+    if (this.flags.debug) {
+      const said = {
+        proven: 'a pay sandbox that proved it keeps its store in PAY_SANDBOX_DIR',
+        unproven: 'a pay sandbox that could not prove it keeps its store in PAY_SANDBOX_DIR',
+        other: 'not a pay sandbox',
+        none: 'nothing',
+      }[found]
+      this.out.stderr.write(
+        `${sanitizeText(`[debug] GET ${baseUrl}/_sandbox/health?challenge=…: ${said}`)}\n`,
+      )
+    }
+    return found
   }
 
   /** How this command uses the system keychain: its --debug lines go with the HTTP trace. */
@@ -209,7 +226,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: credentials.baseUrl }
     // Made first: a base URL pay refuses (plain http beyond loopback) is refused before any probe.
     const api = this.client(credentials.baseUrl, credentials.apiKey, this.journal(target))
-    const found = await probeSandbox(credentials.baseUrl)
+    const found = await this.probe(credentials.baseUrl)
     if (found === 'proven') {
       this.sentWith = { ...credentials, inProcess: false }
       return { server: true, api, target }

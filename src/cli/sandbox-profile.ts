@@ -30,10 +30,17 @@ export const proofHint = (command: string) =>
 
 /** What a page address printed by a command that ran the sandbox in-process leads to. */
 export function unservedWarning(origin: string, squatter: boolean, what: string): string {
-  const where = squatter
-    ? `${capitalise(what)} point${what === 'this page' ? 's' : ''} at ${origin}, where that other program answers, not your sandbox. `
-    : `No sandbox is running at ${origin}, so ${what} will not open: the sandbox ran inside this command. `
-  return `${where}Serve ${what === 'this page' ? 'it' : 'them'} with \`pay sandbox start\` (PAY_SANDBOX_PORT sets the port).`
+  const them = what === 'this page' ? 'it' : 'them'
+  if (squatter) {
+    return (
+      `${capitalise(what)} point${what === 'this page' ? 's' : ''} at ${origin}, where that other program answers, not your sandbox. ` +
+      `Serve ${them} from yours on a free port (\`pay sandbox start --port 0\`, then PAY_SANDBOX_PORT set to its port).`
+    )
+  }
+  return (
+    `No sandbox is running at ${origin}, so ${what} will not open: the sandbox ran inside this command. ` +
+    `Serve ${them} with \`pay sandbox start\` (PAY_SANDBOX_PORT sets the port).`
+  )
 }
 
 const capitalise = (text: string) => text[0].toUpperCase() + text.slice(1)

@@ -98,13 +98,13 @@ export function portOf(baseUrl: string): string {
 }
 
 /**
- * The built-in sandbox profile: use the sandbox listening at its address when it proves it is the
- * user's own, or run one in this process on a free loopback port, on the same store, for the
- * length of the command. A listener that cannot prove it is never sent anything (no key, no
- * customer's data): the command runs in-process and `squatter` says why.
+ * The built-in sandbox profile: use the sandbox listening at its address when it proved it is the
+ * user's own (`found`, what probeSandbox said of it), or run one in this process on a free
+ * loopback port, on the same store, for the length of the command. A listener that cannot prove
+ * it is never sent anything (no key, no customer's data): the command runs in-process and
+ * `squatter` says why.
  */
-export async function connectSandbox(baseUrl: string, apiKey: string): Promise<Connection> {
-  const found = await probeSandbox(baseUrl)
+export async function connectSandbox(baseUrl: string, apiKey: string, found: Probed): Promise<Connection> {
   if (found === 'proven')
     return { baseUrl, inProcess: false, squatter: false, notices: [], close: async () => {} }
   const { startSandbox } = await import('./server.js')

@@ -190,7 +190,9 @@ class SandboxServer {
    */
   private refusal(request: http.IncomingMessage): Reply | undefined {
     const page = isPagePath(request.url ?? '/')
-    if (this.addresses.allowedHost(request.headers.host) === undefined) {
+    // Node keeps the first of several Host lines; a request with more than one names no one host.
+    const hosts = request.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length
+    if (hosts !== 1 || this.addresses.allowedHost(request.headers.host) === undefined) {
       if (page) return misdirectedPage(this.addresses.describe())
       return {
         status: 421,

@@ -142,6 +142,25 @@ describe('the Host a request names (DNS rebinding)', () => {
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 421 Misdirected Request')
   })
 
+  it('refuses a request with two Host lines, whichever comes first', async () => {
+    for (const hosts of [
+      [`127.0.0.1:${port}`, `rebind.test:${port}`],
+      [`rebind.test:${port}`, `127.0.0.1:${port}`],
+    ]) {
+      const raw = `GET /_sandbox/health HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(raw))
+        let text = ''
+        socket.setEncoding('utf8').on('data', (chunk) => {
+          text += chunk
+        })
+        socket.on('end', () => resolve(text))
+        socket.on('error', reject)
+      })
+      expect([hosts, answer.split('\r\n')[0]]).toEqual([hosts, 'HTTP/1.1 421 Misdirected Request'])
+    }
+  })
+
   it('builds payment_url and activation_url only from a Host it accepts', async () => {
     const created = await rawRequest(t.baseUrl, {
       method: 'POST',
