@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server.js'
+import type { CliResult } from '../../helpers/cli.js'
 import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { CANARY, findCanary, inModes, type LeakCase, leakEnvironment } from '../../helpers/leak.js'
 import { linkCreateArgs } from '../../helpers/links.js'
@@ -112,7 +113,7 @@ describe('the key never leaks: sandbox paths', () => {
         code: 4,
       }),
     )
-    const results = []
+    const results: (readonly [string, CliResult])[] = []
     for (const c of cases) results.push([c.label, await pay(c)] as const)
     expect(problems).toEqual([])
 

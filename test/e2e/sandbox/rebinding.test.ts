@@ -123,7 +123,7 @@ describe.runIf(chromiumInstalled)('a rebound web page in Chromium', () => {
     expect(await page.title()).toBe('Cute cats')
     const results = (await page.evaluate(
       ([key, id]) =>
-        (window as never as { attack: (k: string, i: string) => Promise<unknown> }).attack(key, id),
+        (globalThis as never as { attack: (k: string, i: string) => Promise<unknown> }).attack(key, id),
       [SANDBOX_KEY, link._id],
     )) as [string, number | string, string][]
     const message = `{"message":"Misdirected request: this sandbox answers only requests addressed to it as 127.0.0.1, localhost or [::1], port ${port}."}`
@@ -143,7 +143,7 @@ describe.runIf(chromiumInstalled)('a rebound web page in Chromium', () => {
     const [answer] = await Promise.all([
       page.waitForNavigation(),
       page.evaluate(
-        ([id, form]) => (window as never as { post: (i: string, f: unknown) => void }).post(id, form),
+        ([id, form]) => (globalThis as never as { post: (i: string, f: unknown) => void }).post(id, form),
         [link._id, fields] as const,
       ),
     ])
