@@ -6,7 +6,8 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static description =
     'Deletes sandbox records (tokens, links, subscriptions); seeded packages come back. When a sandbox server ' +
     'answers at the profile\'s base URL (--profile, else $PAY_PROFILE, else the built-in "sandbox" profile; ' +
-    "--base-url) and proves it is yours, the records of the key's business are deleted through it (other " +
+    "--base-url) and proves it is yours (it keeps its store in $PAY_SANDBOX_DIR), the records of the key's " +
+    'business are deleted through it (other ' +
     "businesses' stay); otherwise, for the built-in profile, every record of the local store in $PAY_SANDBOX_DIR. " +
     'The output says which.'
 

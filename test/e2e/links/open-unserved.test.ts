@@ -7,6 +7,7 @@ import { startTestSandbox, type TestSandbox, trustSandbox } from '../../helpers/
  * `links open` and `links qr` with the built-in profile and no sandbox running: the sandbox ran
  * inside the command, so nothing serves the page at the link's payment_url once it ends. They
  * say so (found trying the support flow), and say nothing of the kind when a server serves it.
+ * So does every command that prints such an address (issue 23 item 4).
  */
 
 const create = [
@@ -54,6 +55,38 @@ describe('links open / links qr of a page nothing serves', () => {
       code: 0,
       stderr: `${warning('4799')}Wrote the QR code of http://127.0.0.1:4799/checkout/pay?id=${id} to ${file}.\n`,
     })
+  })
+
+  test('in-process sandbox: every command that prints a payment_url or activation_url says once that nothing serves it; one that prints none says nothing', async () => {
+    const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: '4799' }
+    const printed =
+      'Warning: No sandbox is running at http://127.0.0.1:4799, so the page addresses printed will not open: the sandbox ran inside this command. ' +
+      'Serve them with `pay sandbox start` (PAY_SANDBOX_PORT sets the port).\n'
+    const id = (await runCli([...create, '-q'], { env })).stdout.trim()
+    const token = ['token', 'create', '--email', 'a@b.co', '--title', 'T', '--description', 'D']
+    for (const args of [
+      [...create],
+      [...create, '--json'],
+      ['-p', 'sandbox', 'links', 'get', id],
+      ['-p', 'sandbox', 'links', 'get', id, '--jq', '.payment_url'],
+      ['-p', 'sandbox', 'links', 'list', '--json'],
+      ['-p', 'sandbox', 'links', 'update', id, '--title', 'y'],
+      ['-p', 'sandbox', ...token],
+      ['-p', 'sandbox', ...token, '--json'],
+    ]) {
+      const result = await runCli(args, { env })
+      expect([args, result.code, result.stderr]).toEqual([args, 0, printed])
+      expect(result.stdout).toContain('http://127.0.0.1:4799/checkout/')
+    }
+    for (const args of [
+      [...create, '-q'],
+      ['-p', 'sandbox', 'links', 'get', id, '--columns', '_id,title'],
+      ['-p', 'sandbox', 'links', 'list', '-q'],
+      ['-p', 'sandbox', ...token, '-q'],
+    ]) {
+      const result = await runCli(args, { env })
+      expect([args, result.code, result.stderr]).toEqual([args, 0, ''])
+    }
   })
 
   test('a server at the profile’s port: no warning', async () => {
