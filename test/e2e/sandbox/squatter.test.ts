@@ -212,6 +212,18 @@ describe('the user’s own sandbox', () => {
   })
 })
 
+test('-p sandbox --base-url where nothing listens: exit 6, nothing run in-process in its place', async () => {
+  const dir = tempDir('pay-none-')
+  const result = await runCli(['-p', 'sandbox', '--base-url', 'http://127.0.0.1:1', 'links', 'list'], {
+    env: { PAY_SANDBOX_DIR: dir },
+  })
+  expect(result).toMatchObject({ code: 6, stdout: '' })
+  expect(result.stderr).toBe(
+    'Error: No pay sandbox answers at http://127.0.0.1:1.\n' +
+      `\`pay -p sandbox\` sends its key and data only to your own sandbox: one started with \`pay sandbox start\` with the same PAY_SANDBOX_DIR (${dir}).\n`,
+  )
+})
+
 describe('PAY_BASE_URL and the built-in profile (issue 21 item 3)', () => {
   test('-p sandbox and PAY_PROFILE=sandbox never go to PAY_BASE_URL, and say so once', async () => {
     for (const [args, extra] of [
