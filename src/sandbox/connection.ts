@@ -55,25 +55,29 @@ export async function probeSandbox(
         : undefined
   ) as typeof http | undefined
   if (!client) return 'none'
-  const { clientSecret, isProof, newChallenge } = await import('./proof.js')
+  const { clientSecret, endpointOf, isProof, newChallenge } = await import('./proof.js')
   const challenge = newChallenge()
   url.searchParams.set('challenge', challenge)
-  const answer = await new Promise<{ sandbox: boolean; body: string } | undefined>((resolve) => {
-    const request = client.get(url, { timeout: options.timeoutMs ?? 1000, agent: false }, (response) => {
-      const sandbox = response.statusCode === 200 && response.headers['x-pay-sandbox'] === '1'
-      let body = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        body += chunk
-        if (body.length > MAX_HEALTH_BYTES) response.destroy()
+  const answer = await new Promise<{ sandbox: boolean; body: string; endpoint: string } | undefined>(
+    (resolve) => {
+      const request = client.get(url, { timeout: options.timeoutMs ?? 1000, agent: false }, (response) => {
+        const sandbox = response.statusCode === 200 && response.headers['x-pay-sandbox'] === '1'
+        // Where this connection actually went: the proof must name it.
+        const endpoint = endpointOf(response.socket.remoteAddress, response.socket.remotePort)
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          body += chunk
+          if (body.length > MAX_HEALTH_BYTES) response.destroy()
+        })
+        response.on('end', () => resolve({ sandbox, body, endpoint }))
+        response.on('error', () => resolve({ sandbox, body: '', endpoint }))
+        response.on('close', () => resolve({ sandbox, body: '', endpoint }))
       })
-      response.on('end', () => resolve({ sandbox, body }))
-      response.on('error', () => resolve({ sandbox, body: '' }))
-      response.on('close', () => resolve({ sandbox, body: '' }))
-    })
-    request.on('timeout', () => request.destroy())
-    request.on('error', () => resolve(undefined))
-  })
+      request.on('timeout', () => request.destroy())
+      request.on('error', () => resolve(undefined))
+    },
+  )
   if (answer === undefined) return 'none'
   if (!answer.sandbox) return 'other'
   let proof: unknown
@@ -83,8 +87,7 @@ export async function probeSandbox(
     return 'unproven'
   }
   const secret = clientSecret(options.dir ?? sandboxDir())
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
-  return secret !== undefined && isProof(secret, challenge, port, proof) ? 'proven' : 'unproven'
+  return secret !== undefined && isProof(secret, challenge, answer.endpoint, proof) ? 'proven' : 'unproven'
 }
 
 /** The port of a base URL, for messages. */

@@ -5,9 +5,12 @@
  * The server keeps a random secret in its directory (`$PAY_SANDBOX_DIR/proof.secret`: 0600, in a
  * 0700 directory, never through a symbolic link). pay sends a random challenge to the health
  * route (`GET /_sandbox/health?challenge=<64 hex>`), and the server answers with an HMAC of it
- * under that secret, bound to the port it listens on. pay computes the same from the secret of its
- * own `$PAY_SANDBOX_DIR`: only a process that can read that file answers right, and a proof asked
- * of the user's sandbox on another port and relayed by a squatter names the wrong port.
+ * under that secret, bound to the address and port the connection reached (its local end). pay
+ * computes the same from the secret of its own `$PAY_SANDBOX_DIR` and the address and port its
+ * socket is connected to: only a process that can read that file answers right, and a squatter
+ * that relays the challenge to the user's sandbox gets a proof naming where *that* connection
+ * landed (another port, or the same port on another address), never the squatter's own, since
+ * two listeners cannot hold one address and port.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import fs from 'node:fs'
@@ -126,15 +129,24 @@ export function clientSecret(dir: string): Buffer | undefined {
   }
 }
 
-/** The answer to `challenge` of a sandbox listening on `port`. */
-export function proofOf(secret: Buffer, challenge: string, port: number): string {
-  return createHmac('sha256', secret).update(`pay-sandbox-proof\n${challenge}\n${port}`).digest('hex')
+/**
+ * One end of a TCP connection as both sides write it: an IPv4 address mapped into IPv6 (a server
+ * bound to `::`) as plain IPv4, IPv6 in lower case, then the port.
+ */
+export function endpointOf(address: string | undefined, port: number | undefined): string {
+  const plain = (address ?? '').toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1')
+  return `${plain}:${port ?? 0}`
 }
 
-/** Whether `proof` answers `challenge` for a sandbox on `port` holding `secret`. */
-export function isProof(secret: Buffer, challenge: string, port: number, proof: unknown): boolean {
+/** The answer to `challenge` of a sandbox reached at `endpoint` (endpointOf: address and port). */
+export function proofOf(secret: Buffer, challenge: string, endpoint: string): string {
+  return createHmac('sha256', secret).update(`pay-sandbox-proof\n${challenge}\n${endpoint}`).digest('hex')
+}
+
+/** Whether `proof` answers `challenge` for a sandbox reached at `endpoint` holding `secret`. */
+export function isProof(secret: Buffer, challenge: string, endpoint: string, proof: unknown): boolean {
   if (typeof proof !== 'string') return false
-  const expected = Buffer.from(proofOf(secret, challenge, port))
+  const expected = Buffer.from(proofOf(secret, challenge, endpoint))
   const given = Buffer.from(proof)
   return given.length === expected.length && timingSafeEqual(given, expected)
 }

@@ -7,7 +7,7 @@ import { Addresses, DEFAULT_LIMITS, limitConnections, type ServerLimits, serverO
 import { answerOnce } from './idempotency.js'
 import type { Notice } from './legacy.js'
 import { misdirectedPage } from './pages.js'
-import { CHALLENGE, proofOf, serverSecret } from './proof.js'
+import { CHALLENGE, endpointOf, proofOf, serverSecret } from './proof.js'
 import type { PackageRecord, PaymentLinkRecord } from './records.js'
 import { loggedPath, readJsonBody } from './request.js'
 import { type Caller, HttpError, type Reply, SandboxRoutes } from './routes.js'
@@ -239,7 +239,8 @@ class SandboxServer {
       const challenge = query.get('challenge')
       if (challenge === null || !CHALLENGE.test(challenge))
         return { status: 200, body: { service: 'pay-sandbox' } }
-      const proof = proofOf(this.secret, challenge, this.addresses.port)
+      const { localAddress, localPort } = request.socket
+      const proof = proofOf(this.secret, challenge, endpointOf(localAddress, localPort))
       return { status: 200, body: { service: 'pay-sandbox', proof } }
     }
     // The customer's pages are public (no key) and answer HTML: src/sandbox/pages.ts.

@@ -45,7 +45,11 @@ describe('the secret', () => {
     const second = await sandboxIn(dir)
     const port = Number(new URL(second.baseUrl).port)
     const health = await fetch(`${second.baseUrl}/_sandbox/health?challenge=${CHALLENGE}`)
-    expect(await health.json()).toEqual({ service: 'pay-sandbox', proof: proofOf(secret, CHALLENGE, port) })
+    // Bound to where the connection landed: the sandbox's address and port.
+    expect(await health.json()).toEqual({
+      service: 'pay-sandbox',
+      proof: proofOf(secret, CHALLENGE, `127.0.0.1:${port}`),
+    })
     // Left over from a secret being written: nothing but the secret and the store.
     expect(fs.readdirSync(dir).filter((name) => name.startsWith(PROOF_FILE))).toEqual([PROOF_FILE])
   })
@@ -150,6 +154,38 @@ describe('probeSandbox (pay’s side)', () => {
     expect(JSON.parse(relayed[0]).proof).toMatch(/^[0-9a-f]{64}$/)
     expect(await probeSandbox(real.baseUrl, { dir })).toBe('proven')
     expect(realPort).not.toBe(Number(new URL(squatter.baseUrl).port))
+  })
+
+  it('unproven: a squatter on the same port of another loopback address, relaying to the user’s sandbox as 127.0.0.1', async () => {
+    const dir = tempDir()
+    // The squatter takes 127.0.0.1:P; the user's sandbox listens on 127.0.0.2:P, the same port.
+    let target = ''
+    const squatter = await startFakeServer(async (request, response) => {
+      const answer = await new Promise<{ status: number; body: string }>((resolve) => {
+        // It names the sandbox by a loopback name and the right port, which the sandbox accepts.
+        http.get(`${target}${request.path}`, { headers: { host: new URL(squatterUrl).host } }, (res) => {
+          let body = ''
+          res.setEncoding('utf8').on('data', (chunk) => {
+            body += chunk
+          })
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+        })
+      })
+      response.writeHead(answer.status, { 'content-type': 'application/json', 'x-pay-sandbox': '1' })
+      response.end(answer.body)
+    })
+    closing.push(squatter)
+    const squatterUrl = squatter.baseUrl
+    const port = Number(new URL(squatterUrl).port)
+    const real = await startSandbox({ dir, host: '127.0.0.2', port })
+    closing.push(real)
+    target = real.baseUrl
+    const relayed = await fetch(`${real.baseUrl}/_sandbox/health?challenge=${CHALLENGE}`, {
+      headers: { host: new URL(squatterUrl).host },
+    })
+    expect(relayed.status).toBe(200) // it does answer the relay: the proof is what gives it away
+    expect(await probeSandbox(squatterUrl, { dir })).toBe('unproven')
+    expect(await probeSandbox(real.baseUrl, { dir })).toBe('proven')
   })
 
   it('other: a server that is no sandbox; none: nothing listening', async () => {
