@@ -337,7 +337,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   async finally(error: Error | undefined): Promise<void> {
     this.stopWatching?.()
-    if (this.pagesPrinted && this.connection?.inProcess && !this.pagesWarned) {
+    // A command that failed (its output may not have been written at all) has other news to give.
+    if (!error && this.pagesPrinted && this.connection?.inProcess && !this.pagesWarned) {
       this.pagesWarned = true
       this.out.warn(unservedWarning(this.pageOrigin, this.connection.squatter, 'the page addresses printed'))
     }

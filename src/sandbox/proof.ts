@@ -64,7 +64,11 @@ function readSecretFile(file: string): Buffer {
       const uid = ownUid()
       if (uid !== undefined && stat.uid !== uid)
         throw new ProofSecretError(`${file} belongs to another user.`)
-      if ((stat.mode & 0o077) !== 0) throw new ProofSecretError(`${file} may be read by other users.`)
+      if ((stat.mode & 0o077) !== 0) {
+        throw new ProofSecretError(
+          `${file} may be read by other users. Remove it; the sandbox makes a new secret.`,
+        )
+      }
     }
     const text = fs.readFileSync(fd, 'utf8').trim()
     if (!SECRET.test(text)) throw new ProofSecretError(`${file} does not hold a sandbox secret.`)
@@ -113,7 +117,11 @@ export function serverSecret(dir: string): Buffer {
 
 function refusal(file: string, error: unknown): Error {
   if (error instanceof ProofSecretError) return error
-  if (errorCode(error) === 'ELOOP') return new ProofSecretError(`${file} is a symbolic link: refused.`)
+  if (errorCode(error) === 'ELOOP') {
+    return new ProofSecretError(
+      `${file} is a symbolic link: refused. Remove it; the sandbox makes a new secret.`,
+    )
+  }
   return error as Error
 }
 

@@ -67,7 +67,9 @@ describe('the secret', () => {
     const dangling = tempDir()
     const nowhere = path.join(tempDir(), 'created-through-link')
     fs.symlinkSync(nowhere, path.join(dangling, PROOF_FILE))
-    await expect(startSandbox({ dir: dangling, port: 0 })).rejects.toThrow(/is a symbolic link: refused\.$/)
+    await expect(startSandbox({ dir: dangling, port: 0 })).rejects.toThrow(
+      /is a symbolic link: refused\. Remove it; the sandbox makes a new secret\.$/,
+    )
     expect(fs.existsSync(nowhere)).toBe(false)
   })
 
