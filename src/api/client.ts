@@ -138,7 +138,7 @@ export class PayApi {
     })
   }
 
-  /** The sandbox only: empties its store (`pay sandbox reset` through a running sandbox); answers `{reset, dir}`. */
+  /** The sandbox only: empties the business of the key (`pay sandbox reset` through a running sandbox); answers `{reset, business_id}`. */
   sandboxReset(): Promise<Rec> {
     const path = '/_sandbox/reset'
     return this.change({ method: 'POST', path, resource: 'sandbox store' }, async () => {

@@ -8,12 +8,18 @@ import { redactKey } from '../config/profiles.js'
 import { PayError, usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
-import { type Connection, connectSandbox, probeSandbox } from '../sandbox/connection.js'
+import { type Connection, connectSandbox, type Probed, probeSandbox } from '../sandbox/connection.js'
 import { sandboxDir } from '../sandbox/constants.js'
 import { sanitizeText } from '../values.js'
 import { globalFlags } from './flags.js'
 import { type IO, ProcessIO } from './io.js'
-import { sandboxProfile } from './sandbox-profile.js'
+import {
+  proofHint,
+  refuseUnproven,
+  sandboxProfile,
+  squatterWarning,
+  unservedWarning,
+} from './sandbox-profile.js'
 import { closest } from './suggest.js'
 
 type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
@@ -52,6 +58,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private connection?: Connection
   /** The credentials the command's requests went out with, to explain a refused key. */
   private sentWith?: Credentials & { inProcess: boolean }
+  /** PAY_BASE_URL was said to be left aside (once a command). */
+  private saidBaseUrlSetAside = false
+  /** The in-process sandbox's page addresses went to stdout; said on stderr once. */
+  private pagesPrinted = false
+  private pagesWarned = false
+  /** Where the in-process sandbox's pages say they are: the profile's address. */
+  private pageOrigin = ''
+  private stopWatching?: () => void
 
   async init(): Promise<void> {
     await super.init()
@@ -103,6 +117,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.\n`,
       )
     }
+    if (credentials.baseUrlSetAside !== undefined && !this.saidBaseUrlSetAside) {
+      this.saidBaseUrlSetAside = true
+      this.out.notice(
+        `PAY_BASE_URL (${credentials.baseUrlSetAside}) is left aside for the sandbox profile, which talks only to ` +
+          'your own sandbox (--base-url points it at one on another port).',
+      )
+    }
     return credentials
   }
 
@@ -111,15 +132,37 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const credentials = await this.credentials()
     let baseUrl = credentials.baseUrl
     if (credentials.builtIn) {
-      this.connection = await connectSandbox(baseUrl, credentials.apiKey)
+      this.connection = await connectSandbox(baseUrl, credentials.apiKey, await this.probe(baseUrl))
       baseUrl = this.connection.baseUrl
       this.tell(this.connection.notices)
+      if (this.connection.squatter) this.out.warn(squatterWarning(credentials.baseUrl))
+      if (this.connection.inProcess) this.watchForPages(credentials.baseUrl)
+    } else if (credentials.sandbox) {
+      // `-p sandbox --base-url URL`: a sandbox on another port, used only once it proves it is the user's own.
+      refuseUnproven(credentials.baseUrl, await this.probe(credentials.baseUrl), 'pay -p sandbox')
     }
     const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
     const api = this.client(baseUrl, credentials.apiKey, this.journal(target))
     this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
     return { api, target }
+  }
+
+  /** What answers at a sandbox's address (src/sandbox/proof.ts), in the --debug trace too. */
+  private async probe(baseUrl: string): Promise<Probed> {
+    const found = await probeSandbox(baseUrl)
+    if (this.flags.debug) {
+      const said = {
+        proven: 'a pay sandbox that proved it keeps its store in PAY_SANDBOX_DIR',
+        unproven: 'a pay sandbox that could not prove it keeps its store in PAY_SANDBOX_DIR',
+        other: 'not a pay sandbox',
+        none: 'nothing',
+      }[found]
+      this.out.stderr.write(
+        `${sanitizeText(`[debug] GET ${baseUrl}/_sandbox/health?challenge=…: ${said}`)}\n`,
+      )
+    }
+    return found
   }
 
   /** How this command uses the system keychain: its --debug lines go with the HTTP trace. */
@@ -133,15 +176,33 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * on stderr, with how to serve it.
    */
   protected warnIfPageUnserved(url: string): void {
-    if (!this.connection?.inProcess) return
+    if (!this.connection?.inProcess || this.pagesWarned) return
+    this.pagesWarned = true
     let origin = url
     try {
       origin = new URL(url).origin
     } catch {}
-    this.out.warn(
-      `No sandbox is running at ${origin}, so this page will not open: the sandbox ran inside this command. ` +
-        'Serve it with `pay sandbox start` (PAY_SANDBOX_PORT sets the port).',
-    )
+    this.out.warn(unservedWarning(origin, this.connection.squatter, 'this page'))
+  }
+
+  /**
+   * With the in-process sandbox, watches stdout for its page addresses (`payment_url`,
+   * `activation_url`), which name the profile's address where no sandbox of the user's serves
+   * them: `finally` says so on stderr, once, in every output mode.
+   */
+  private watchForPages(origin: string): void {
+    this.pageOrigin = origin
+    const marker = `${origin}/checkout/`
+    const stream = this.io.stdout
+    const write = stream.write
+    // biome-ignore lint/suspicious/noExplicitAny: write's overloads, passed through as they came
+    stream.write = ((chunk: any, ...rest: any[]) => {
+      if (!this.pagesPrinted && String(chunk).includes(marker)) this.pagesPrinted = true
+      return write.apply(stream, [chunk, ...rest] as Parameters<typeof write>)
+    }) as typeof stream.write
+    this.stopWatching = () => {
+      stream.write = write
+    }
   }
 
   /**
@@ -165,12 +226,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: credentials.baseUrl }
     // Made first: a base URL pay refuses (plain http beyond loopback) is refused before any probe.
     const api = this.client(credentials.baseUrl, credentials.apiKey, this.journal(target))
-    const found = await probeSandbox(credentials.baseUrl)
-    if (found === 'sandbox') {
+    const found = await this.probe(credentials.baseUrl)
+    if (found === 'proven') {
       this.sentWith = { ...credentials, inProcess: false }
       return { server: true, api, target }
     }
-    if (credentials.builtIn) return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl }
+    if (credentials.builtIn) {
+      if (found !== 'none') this.out.warn(squatterWarning(credentials.baseUrl, 'the local store was used'))
+      return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl }
+    }
     const command = `pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`
     const named = credentials.profile === undefined ? '' : ` (profile "${credentials.profile}")`
     const hint =
@@ -178,6 +242,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       'or use `-p sandbox` (without --base-url) for the local sandbox store.'
     if (found === 'other') {
       throw new PayError(`${credentials.baseUrl}${named} is not a pay sandbox.`, { kind: 'general', hint })
+    }
+    if (found === 'unproven') {
+      throw new PayError(
+        `${credentials.baseUrl}${named} could not prove it is your sandbox: nothing was sent to it.`,
+        { kind: 'general', hint: proofHint(command) },
+      )
     }
     throw new PayError(`No pay sandbox answers at ${credentials.baseUrl}${named}.`, {
       kind: 'unavailable',
@@ -280,6 +350,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   async finally(error: Error | undefined): Promise<void> {
+    this.stopWatching?.()
+    // A command that failed (its output may not have been written at all) has other news to give.
+    if (!error && this.pagesPrinted && this.connection?.inProcess && !this.pagesWarned) {
+      this.pagesWarned = true
+      this.out.warn(unservedWarning(this.pageOrigin, this.connection.squatter, 'the page addresses printed'))
+    }
     await this.connection?.close()
     return super.finally(error)
   }

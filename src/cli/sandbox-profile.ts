@@ -1,5 +1,7 @@
 import type { BuiltInProfile } from '../config/profiles.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../sandbox/constants.js'
+import { PayError } from '../errors.js'
+import { type Probed, portOf } from '../sandbox/connection.js'
+import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../sandbox/constants.js'
 
 /** The built-in profile `sandbox`: the well-known key, at the sandbox's port on loopback. */
 export function sandboxProfile(env: NodeJS.ProcessEnv = process.env): BuiltInProfile {
@@ -8,4 +10,51 @@ export function sandboxProfile(env: NodeJS.ProcessEnv = process.env): BuiltInPro
     apiKey: SANDBOX_KEY,
     baseUrl: `http://127.0.0.1:${env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT}`,
   }
+}
+
+/** Said when a listener on the sandbox profile's port did not prove it is the user's sandbox. */
+export function squatterWarning(
+  baseUrl: string,
+  instead = 'this command ran its own sandbox in-process',
+): string {
+  return (
+    `Something else holds port ${portOf(baseUrl)}: it is not your sandbox (it could not prove it keeps its ` +
+    `store in ${sandboxDir()}). It was sent nothing: ${instead}.`
+  )
+}
+
+/** How to have a sandbox pay trusts. */
+export const proofHint = (command: string) =>
+  `\`${command}\` sends its key and data only to your own sandbox: one started with \`pay sandbox start\` ` +
+  `with the same PAY_SANDBOX_DIR (${sandboxDir()}).`
+
+/** What a page address printed by a command that ran the sandbox in-process leads to. */
+export function unservedWarning(origin: string, squatter: boolean, what: string): string {
+  const them = what === 'this page' ? 'it' : 'them'
+  if (squatter) {
+    return (
+      `${capitalise(what)} point${what === 'this page' ? 's' : ''} at ${origin}, where that other program answers, not your sandbox. ` +
+      `Serve ${them} from yours on a free port (\`pay sandbox start --port 0\`, then PAY_SANDBOX_PORT set to its port).`
+    )
+  }
+  return (
+    `No sandbox is running at ${origin}, so ${what} will not open: the sandbox ran inside this command. ` +
+    `Serve ${them} with \`pay sandbox start\` (PAY_SANDBOX_PORT sets the port).`
+  )
+}
+
+const capitalise = (text: string) => text[0].toUpperCase() + text.slice(1)
+
+/**
+ * A sandbox the built-in profile is pointed at with --base-url, or that `sandbox pay`/`reset` act
+ * through, must have proved it is the user's own (src/sandbox/proof.ts) before it is sent anything.
+ */
+export function refuseUnproven(baseUrl: string, found: Probed, command: string, named = ''): void {
+  if (found === 'proven') return
+  const hint = proofHint(command)
+  if (found === 'none') {
+    throw new PayError(`No pay sandbox answers at ${baseUrl}${named}.`, { kind: 'unavailable', hint })
+  }
+  const what = found === 'unproven' ? 'could not prove it is your sandbox' : 'is not a pay sandbox'
+  throw new PayError(`${baseUrl}${named} ${what}: nothing was sent to it.`, { kind: 'general', hint })
 }

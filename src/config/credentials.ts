@@ -19,13 +19,19 @@ export interface Credentials {
   baseUrl: string
   /** The built-in profile at its own address (the sandbox: may be served in-process). */
   builtIn: boolean
+  /** The built-in profile, at its own address or at a --base-url: only a sandbox that proves it is the user's own is used. */
+  sandbox?: boolean
+  /** PAY_BASE_URL, which the built-in profile left aside (it never goes there). */
+  baseUrlSetAside?: string
   /** PAY_API_KEY replaced the profile's key. */
   keyFromEnv: boolean
 }
 
 /**
  * Profile: --profile > PAY_PROFILE > current. Key: PAY_API_KEY > profile (the config file, or
- * the system keychain, which is asked only then). Base URL: --base-url > PAY_BASE_URL > profile.
+ * the system keychain, which is asked only then). Base URL: --base-url > PAY_BASE_URL > profile,
+ * but the built-in profile never takes PAY_BASE_URL (often the live service's): --base-url, else
+ * its own address.
  */
 export async function resolveCredentials(input: ResolveInput): Promise<Credentials> {
   const env = input.env ?? process.env
@@ -56,11 +62,14 @@ export async function resolveCredentials(input: ResolveInput): Promise<Credentia
     })
   }
   if (name === input.builtIn.name) {
+    const given = input.baseUrl || undefined
     return {
       profile: name,
       apiKey: envKey ?? input.builtIn.apiKey,
-      baseUrl: baseOverride ?? input.builtIn.baseUrl,
-      builtIn: baseOverride === undefined,
+      baseUrl: given ?? input.builtIn.baseUrl,
+      builtIn: given === undefined,
+      sandbox: true,
+      baseUrlSetAside: given === undefined ? env.PAY_BASE_URL || undefined : undefined,
       keyFromEnv: envKey !== undefined,
     }
   }

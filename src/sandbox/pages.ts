@@ -68,12 +68,31 @@ function caret(char: string): string {
 }
 
 /**
+ * The Unicode controls that reorder the text around them (embeddings, overrides, isolates): a
+ * reference `REF-<U+202E>evil` would show as "REF-live".
+ */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g
+
+/** A bidi control as visible text: `<U+202E>`. */
+const named = (char: string) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`
+
+/** Markup characters as entities. */
+const escapeMarkup = (text: string) => text.replace(/[&<>"']/g, (char) => ENTITIES[char])
+
+/**
  * Server text as HTML text or attribute value: markup characters escaped, control characters
- * (but tab and newline) shown in caret notation as pay shows them on a terminal.
+ * (but tab and newline) shown in caret notation as pay shows them on a terminal, and bidi
+ * controls shown by name (`<U+202E>`), so that no text reorders what is around it.
  */
 export function escapeHtml(text: string): string {
-  return text.replace(CONTROL, caret).replace(/[&<>"']/g, (char) => ENTITIES[char])
+  return escapeMarkup(text.replace(CONTROL, caret).replace(BIDI, named))
 }
+
+/**
+ * A value a form sends back as it is (a hidden field): markup escaped, control characters in
+ * caret notation; bidi controls kept, since the value is never shown and must match the record.
+ */
+const escapeValue = (text: string) => escapeMarkup(text.replace(CONTROL, caret))
 
 /**
  * A number in plain decimal notation, never exponent form (1e-7 -> "0.0000001"): the digits
@@ -252,7 +271,10 @@ ${body}
   return { status, text, headers: { ...pageHeaders(formTo), ...headers } }
 }
 
-/** The business the page is for: the sandbox knows businesses by number only. */
+/**
+ * The business the page is for, named the same way on every page of a record (payment and
+ * activation): the sandbox knows businesses by number only. Pages of no record name the sandbox.
+ */
 function merchant(businessId: number | undefined): string {
   const name = businessId === undefined ? 'pay sandbox' : `Business ${businessId}`
   return `<p class="merchant"><span class="logo" aria-hidden="true">${escapeHtml(name.slice(0, 1).toUpperCase())}</span><span class="name">${escapeHtml(name)}</span><span class="badge">Test mode</span></p>`
@@ -330,7 +352,7 @@ function paymentPage(
       `<form method="post" action="${escapeHtml(action)}">`,
       `<input type="hidden" name="${PAGE_TOKEN_FIELD}" value="${escapeHtml(token)}">`,
       `<input type="hidden" name="amount" value="${escapeHtml(String(link.amount))}">`,
-      `<input type="hidden" name="currency" value="${escapeHtml(link.currency)}">`,
+      `<input type="hidden" name="currency" value="${escapeValue(link.currency)}">`,
       `<button type="submit">Pay ${escapeHtml(amountText(link.amount, link.currency))} <bdi>${escapeHtml(link.currency)}</bdi></button>`,
       '</form>',
       '<p class="fine">Test mode: paying marks this link paid. No card is asked for and no money moves.</p>',
@@ -378,14 +400,14 @@ function receiptPage(link: PaymentLinkRecord, charge?: ChargeOfLink): PageReply 
 }
 
 /** The activation page of a token not active yet. */
-function activationPage(record: TokenizationRecord, token: string): PageReply {
+function activationPage(record: TokenizationRecord, businessId: number, token: string): PageReply {
   const action = `/checkout/tokens/${encodeURIComponent(record.token)}/activate`
   return render({
     status: 200,
     title: `Activate · ${record.title}`,
     formTo: returnAddress(record.redirect_url),
     body: [
-      tokenHeading(record),
+      tokenHeading(record, businessId),
       `<form method="post" action="${escapeHtml(action)}">`,
       `<input type="hidden" name="${PAGE_TOKEN_FIELD}" value="${escapeHtml(token)}">`,
       '<button type="submit">Activate</button>',
@@ -397,9 +419,9 @@ function activationPage(record: TokenizationRecord, token: string): PageReply {
   })
 }
 
-function tokenHeading(record: TokenizationRecord): string {
+function tokenHeading(record: TokenizationRecord, businessId: number): string {
   return [
-    merchant(undefined),
+    merchant(businessId),
     `<h1 dir="auto">${escapeHtml(record.title)}</h1>`,
     `<p class="description" dir="auto">${escapeHtml(record.description)}</p>`,
     `<dl class="details"><dt>Email</dt><dd>${escapeHtml(maskEmail(record.email))}</dd></dl>`,
@@ -408,23 +430,23 @@ function tokenHeading(record: TokenizationRecord): string {
     .join('\n')
 }
 
-function activePage(record: TokenizationRecord): PageReply {
+function activePage(record: TokenizationRecord, businessId: number): PageReply {
   return render({
     status: 200,
     title: `Active · ${record.title}`,
     body: [
-      tokenHeading(record),
+      tokenHeading(record, businessId),
       state('ok', 'This token is already active.', 'There is nothing more to do.'),
     ].join('\n'),
   })
 }
 
-function activatedPage(record: TokenizationRecord): PageReply {
+function activatedPage(record: TokenizationRecord, businessId: number): PageReply {
   return render({
     status: 200,
     title: `Activated · ${record.title}`,
     body: [
-      merchant(undefined),
+      merchant(businessId),
       `<div class="done">${ICONS.bigOk}</div>`,
       '<h1 class="center">Token activated</h1>',
       `<p class="description center">Thank you. <bdi>${escapeHtml(record.title)}</bdi> is active.</p>`,
@@ -457,6 +479,21 @@ const linkNotFound = () =>
     'This payment link does not exist or was deleted.',
     'Check the address, or ask the business for a new link.',
   ])
+
+/**
+ * The answer to a request that names another host than the sandbox's own (a page of a rebound
+ * name): 421, before anything is looked up.
+ */
+export const misdirectedPage = (accepted: string): PageReply =>
+  messagePage(
+    421,
+    'Wrong address',
+    [
+      'This page was asked for under another name than the sandbox’s own.',
+      `Nothing was shown or done. The sandbox answers only as ${escapeHtml(accepted)}.`,
+    ],
+    { Connection: 'close' },
+  )
 
 const tokenNotFound = () =>
   messagePage(404, 'Activation link not found', [
@@ -621,14 +658,20 @@ export class CustomerPages {
     if (form && !fromThisOrigin(request.headers)) return refused(pageUrl)
     const found = this.store.findTokenization(token)
     if (!found) return tokenNotFound()
-    const { record } = found
+    const { record, businessId } = found
     const expected = this.sign(['activate', record.token])
-    if (!form) return found.activatedAt === null ? activationPage(record, expected) : activePage(record)
+    if (!form) {
+      return found.activatedAt === null
+        ? activationPage(record, businessId, expected)
+        : activePage(record, businessId)
+    }
 
     if (!sameToken(form.get(PAGE_TOKEN_FIELD), expected)) return refused(pageUrl)
     if (this.store.activate(record.token, nowIso(sandboxNow(this.store))) === undefined)
       return tokenNotFound()
     const back = returnAddress(record.redirect_url)
-    return back ? seeOther(withQuery(back, { token: record.token, status: 'active' })) : activatedPage(record)
+    return back
+      ? seeOther(withQuery(back, { token: record.token, status: 'active' }))
+      : activatedPage(record, businessId)
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 
 /** The resources of spec section 2, as stored and as returned in `data` (types, not interfaces,
  * so that they are assignable to Record<string, unknown>). */
@@ -61,19 +61,14 @@ export type SubscriptionRecord = {
   updated_at: string
 }
 
-const processUnique = randomBytes(5)
-let idCounter = randomInt(0x1000000)
+/**
+ * An `_id`: 24 hex characters like a MongoDB ObjectId, but all 96 bits random. A payment page is
+ * public and payable by whoever knows its id, so one customer's id must tell nothing of another's
+ * (an ObjectId's time and counter did: a few guesses from one id found others).
+ */
+export const newObjectId = (): string => randomBytes(12).toString('hex')
 
-/** A MongoDB-style ObjectId: 4 bytes of seconds, 5 random bytes per process, a 3-byte counter. */
-export function newObjectId(): string {
-  const id = Buffer.alloc(12)
-  id.writeUInt32BE(Math.floor(Date.now() / 1000) >>> 0, 0)
-  processUnique.copy(id, 4)
-  idCounter = (idCounter + 1) % 0x1000000
-  id.writeUIntBE(idCounter, 9, 3)
-  return id.toString('hex')
-}
-
+/** A tokenization's token: 160 random bits (40 hex characters). */
 export const newToken = (): string => randomBytes(20).toString('hex')
 
 /** `now` (sandbox time, billing.ts: milliseconds since the epoch) as a record's timestamp. */

@@ -1,6 +1,6 @@
 /** The routes of the service: each endpoint of the spec as a handler of a parsed request (the HTTP plumbing is in server.ts). */
-import { applyClockMove, readClock, withCharges } from './billing.js'
-import { emptyStore, payLink } from './control.js'
+import { applyClockMove, readClock, sandboxNow, withCharges } from './billing.js'
+import { payLink } from './control.js'
 import { CustomerPages } from './pages.js'
 import {
   envelopeTimestamp,
@@ -226,12 +226,12 @@ export class SandboxRoutes {
       },
     },
     // The sandbox's own controls (not in the spec), for `pay sandbox pay` and `pay sandbox reset`
-    // through a running server: any key the server accepts; any business's link.
+    // through a running server: each acts on the caller's own business only.
     {
       pattern: /^\/_sandbox\/payment-links\/([^/]+)\/pay$/,
       methods: { POST: (c) => this.payAsCustomer(c) },
     },
-    { pattern: /^\/_sandbox\/reset$/, methods: { POST: () => this.reset() } },
+    { pattern: /^\/_sandbox\/reset$/, methods: { POST: (c) => this.reset(c) } },
     {
       pattern: /^\/_sandbox\/clock$/, // the clock of the whole store (billing.ts)
       methods: { GET: (c) => success(readClock(this.store), c.now), POST: (c) => this.moveClock(c) },
@@ -244,17 +244,17 @@ export class SandboxRoutes {
     return success(moved, Date.parse(moved.now))
   }
 
-  /** The customer paying link `id` (src/sandbox/control.ts): the link, paid. */
-  private payAsCustomer({ id, now }: RequestContext): Reply {
-    const link = payLink(this.store, id)
+  /** The customer paying the caller's link `id` (src/sandbox/control.ts): the link, paid. */
+  private payAsCustomer({ caller, id, now }: RequestContext): Reply {
+    const link = payLink(this.store, id, caller)
     if (!link) throw linkNotFound()
     return success(link, now)
   }
 
-  /** Every business's records deleted; `dir` says which store that was. */
-  private reset(): Reply {
-    const { keptAs } = emptyStore(this.store)
-    return success(definedOnly({ reset: true, dir: this.store.dir, kept_as: keptAs }), Date.now())
+  /** The caller's records deleted (every other business's stay); no local path in the answer. */
+  private reset({ caller }: RequestContext): Reply {
+    this.store.emptyBusiness(caller)
+    return success({ reset: true, business_id: caller.businessId }, sandboxNow(this.store))
   }
 
   private createTokenization({ caller, body, checkoutOrigin, now: at }: RequestContext): Reply {

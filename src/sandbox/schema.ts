@@ -201,8 +201,10 @@ export const STATEMENTS = {
   page: (table: Listed) =>
     `SELECT record FROM ${table} WHERE business = ${BUSINESS} ORDER BY seq DESC LIMIT ? OFFSET ?`,
   linkById: 'SELECT seq, record FROM payment_links WHERE id = ? ORDER BY seq LIMIT 1',
+  linkOfBusiness: `SELECT seq, record FROM payment_links WHERE business = ${BUSINESS} AND id = ?`,
   updateLinkBySeq: 'UPDATE payment_links SET record = ? WHERE seq = ?',
-  tokenization: 'SELECT seq, record, activated_at FROM tokenizations WHERE token = ?',
+  tokenization:
+    'SELECT t.seq, t.record, t.activated_at, b.business_id FROM tokenizations t JOIN businesses b ON b.id = t.business WHERE t.token = ?',
   activate: 'UPDATE tokenizations SET activated_at = ? WHERE seq = ? AND activated_at IS NULL',
   secret: 'SELECT value FROM secrets WHERE name = ?',
   addSecret: 'INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING',
@@ -210,6 +212,9 @@ export const STATEMENTS = {
   remember: `INSERT INTO idempotency_keys (business, key, fingerprint, status, response, created_at) VALUES (${BUSINESS}, ?, ?, ?, ?, ?)
     ON CONFLICT (business, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
     response = excluded.response, created_at = excluded.created_at`,
+  /** Every record of one business in a table (`/_sandbox/reset` through HTTP: the caller's own). */
+  removeAll: (table: ResourceTable | 'idempotency_keys' | 'charges') =>
+    `DELETE FROM ${table} WHERE business = ${BUSINESS}`,
   /** A few expired keys at a time, oldest first: a write never pays for a long backlog at once. */
   forget:
     'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 16)',

@@ -4,14 +4,18 @@ import { requestTime } from './billing.js'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
 import { payLink } from './control.js'
+import { Addresses, DEFAULT_LIMITS, limitConnections, type ServerLimits, serverOptions } from './guard.js'
 import { answerOnce } from './idempotency.js'
 import type { Notice } from './legacy.js'
+import { misdirectedPage } from './pages.js'
+import { CHALLENGE, endpointOf, proofOf, serverSecret } from './proof.js'
 import type { PackageRecord, PaymentLinkRecord } from './records.js'
+import { loggedPath, readJsonBody } from './request.js'
 import { type Caller, HttpError, type Reply, SandboxRoutes } from './routes.js'
-import type { RequestBody } from './rules.js'
 import { SandboxStore, StoreBusyError, StoreCorruptError, StoreVersionError, setAside } from './store.js'
 
-export const MAX_BODY_BYTES = 1024 * 1024
+export type { ServerLimits } from './guard.js'
+export { MAX_BODY_BYTES } from './request.js'
 
 interface SandboxOptions {
   /** Directory of the store (created 0700 when missing). */
@@ -28,6 +32,8 @@ interface SandboxOptions {
   checkoutOrigin?: string
   /** Called once per request, when its answer was sent (or its connection closed without one). */
   onRequest?: (entry: RequestLogEntry) => void
+  /** How many connections it keeps and how long it waits for requests (DEFAULT_LIMITS). */
+  limits?: Partial<ServerLimits>
 }
 
 /** One request, for the request log: nothing a client sent but the method and a redacted path. */
@@ -55,95 +61,6 @@ export interface RunningSandbox {
   close(): Promise<void>
 }
 
-/** Query parameters whose values the request log shows: paging, and a link's id (the payment page). */
-const LOGGED_PARAMETERS = new Set(['page', 'per_page', 'id', 'test'])
-
-const REDACTED = '[REDACTED]'
-
-/**
- * The path and query of a request as the request log shows them: a query value is shown only for
- * the parameters in LOGGED_PARAMETERS, the token of an activation page never, and any part that
- * holds one of the sandbox's API keys (a key pasted in a URL) is replaced as a whole.
- */
-export function loggedPath(rawUrl: string, keys: readonly string[]): string {
-  const holdsKey = (text: string) => {
-    let decoded = text
-    try {
-      decoded = decodeURIComponent(text.replace(/\+/g, ' '))
-    } catch {}
-    return keys.some((key) => text.includes(key) || decoded.includes(key))
-  }
-  const queryStart = rawUrl.indexOf('?')
-  const rawPath = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart)
-  const segments = rawPath.split('/').map((segment, i, all) => {
-    if (holdsKey(segment)) return REDACTED
-    // /checkout/tokens/<token>/activate: the token activates the customer's card.
-    if (i === 3 && all[1] === 'checkout' && all[2] === 'tokens' && segment !== '') return REDACTED
-    return segment
-  })
-  if (queryStart === -1) return segments.join('/')
-  const query = rawUrl
-    .slice(queryStart + 1)
-    .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=')
-      const name = equals === -1 ? pair : pair.slice(0, equals)
-      if (holdsKey(name)) return REDACTED
-      if (equals === -1) return name
-      const value = pair.slice(equals + 1)
-      let decodedName = name
-      try {
-        decodedName = decodeURIComponent(name)
-      } catch {}
-      return LOGGED_PARAMETERS.has(decodedName) && !holdsKey(value) ? pair : `${name}=${REDACTED}`
-    })
-  return `${segments.join('/')}?${query.join('&')}`
-}
-
-const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/
-
-function isJsonMediaType(contentType: string): boolean {
-  const mediaType = contentType.split(';')[0].trim().toLowerCase()
-  return mediaType === 'application/json' || mediaType.endsWith('+json')
-}
-
-/** Reads the body as a JSON object; no body at all counts as `{}`. */
-async function readJsonBody(request: http.IncomingMessage): Promise<RequestBody> {
-  const contentType = request.headers['content-type']
-  if (contentType !== undefined && !isJsonMediaType(contentType)) {
-    throw new HttpError(415, 'The request body must be JSON, sent with Content-Type: application/json.')
-  }
-  const tooLarge = () =>
-    new HttpError(
-      413,
-      `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
-      {},
-      { Connection: 'close' },
-    )
-  if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge()
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) throw tooLarge()
-    chunks.push(chunk)
-  }
-  const text = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-  if (text.trim() === '') return {}
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    throw new HttpError(400, 'Malformed JSON body.')
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new HttpError(400, 'The JSON body must be an object.')
-  }
-  return parsed as RequestBody
-}
-
 function decodePathSegment(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment)
@@ -159,12 +76,15 @@ function urlHostOf(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-function errorReply(error: unknown): Reply {
+/** An answer's text without the sandbox directory's local path: `$PAY_SANDBOX_DIR` instead. */
+const withoutPath = (text: string, dir: string) => text.split(dir).join('$PAY_SANDBOX_DIR')
+
+function errorReply(error: unknown, dir: string): Reply {
   if (error instanceof HttpError) {
     return { status: error.status, body: { message: error.message, ...error.extra }, headers: error.headers }
   }
   if (error instanceof StoreCorruptError || error instanceof StoreVersionError) {
-    return { status: 500, body: { message: error.message } }
+    return { status: 500, body: { message: withoutPath(error.message, dir) } }
   }
   if (error instanceof StoreBusyError) {
     return {
@@ -175,22 +95,33 @@ function errorReply(error: unknown): Reply {
   }
   return {
     status: 500,
-    body: { message: `Internal sandbox error: ${(error as Error)?.message ?? String(error)}` },
+    body: {
+      message: withoutPath(`Internal sandbox error: ${(error as Error)?.message ?? String(error)}`, dir),
+    },
   }
 }
+
+/** The first path segment of a customer page: those answer HTML, everything else JSON. */
+const isPagePath = (rawUrl: string) => /^\/checkout(?:[/?#]|$)/.test(rawUrl)
 
 class SandboxServer {
   readonly server: http.Server
   private readonly routes: SandboxRoutes
   private readonly callers = new Map<string, Caller>()
   private closing: Promise<void> | undefined
+  private readonly closeIdle: () => void
+  /** The names and port a request may address it by; set once listening. */
+  private addresses = new Addresses('127.0.0.1', 0)
   baseUrl = ''
 
   constructor(
     private readonly store: SandboxStore,
     private readonly keys: string[],
+    /** The secret of its directory, with which it proves it is the user's own (proof.ts). */
+    private readonly secret: Buffer,
     private readonly checkoutOrigin?: string,
     private readonly onRequest?: (entry: RequestLogEntry) => void,
+    limits: ServerLimits = DEFAULT_LIMITS,
   ) {
     this.routes = new SandboxRoutes(store)
     for (const key of keys) {
@@ -201,10 +132,11 @@ class SandboxServer {
         packages: seededPackages(businessId),
       })
     }
-    this.server = http.createServer((request, response) => {
+    this.server = http.createServer(serverOptions(limits), (request, response) => {
       if (this.onRequest) this.logWhenDone(request, response)
       this.handle(request, response).catch(() => response.destroy())
     })
+    this.closeIdle = limitConnections(this.server, limits.maxConnections)
   }
 
   async listen(host: string, port: number): Promise<void> {
@@ -215,13 +147,15 @@ class SandboxServer {
         resolve()
       })
     })
-    this.baseUrl = `http://${urlHostOf(host)}:${(this.server.address() as AddressInfo).port}`
+    const { port: listening } = this.server.address() as AddressInfo
+    this.baseUrl = `http://${urlHostOf(host)}:${listening}`
+    this.addresses = new Addresses(host, listening)
   }
 
   close(): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
       this.server.close(() => resolve())
-      this.server.closeIdleConnections()
+      this.closeIdle()
       // A client that keeps a request open (a stalled upload) must not hold the close forever.
       setTimeout(() => this.server.closeAllConnections(), 2000).unref()
     })
@@ -243,11 +177,40 @@ class SandboxServer {
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     let reply: Reply
     try {
-      reply = await this.dispatch(request)
+      reply = this.refusal(request) ?? (await this.dispatch(request))
     } catch (error) {
-      reply = errorReply(error)
+      reply = errorReply(error, this.store.dir)
     }
     this.send(response, reply)
+  }
+
+  /**
+   * Before any route: a request must name this sandbox in its Host (421 otherwise: a page of
+   * another name rebound to this address), and an API request that a web page of another origin
+   * sent is refused (403). The customer pages check the origin of their forms themselves.
+   */
+  private refusal(request: http.IncomingMessage): Reply | undefined {
+    const page = isPagePath(request.url ?? '/')
+    // Node keeps the first of several Host lines; a request with more than one names no one host.
+    const hosts = request.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length
+    if (hosts !== 1 || this.addresses.allowedHost(request.headers.host) === undefined) {
+      if (page) return misdirectedPage(this.addresses.describe())
+      return {
+        status: 421,
+        body: {
+          message: `Misdirected request: this sandbox answers only requests addressed to it as ${this.addresses.describe()}.`,
+        },
+        headers: { Connection: 'close' },
+      }
+    }
+    const origin = request.headers.origin
+    if (!page && origin !== undefined && !this.addresses.allowedOrigin(origin)) {
+      return {
+        status: 403,
+        body: { message: 'This sandbox does not answer API requests from web pages of another origin.' },
+      }
+    }
+    return undefined
   }
 
   private send(response: http.ServerResponse, { status, body, text: given, headers = {} }: Reply): void {
@@ -273,7 +236,13 @@ class SandboxServer {
 
     if (path === '/_sandbox/health') {
       if (method !== 'GET') throw methodNotAllowed(['GET'])
-      return { status: 200, body: { service: 'pay-sandbox' } }
+      // A client's challenge is answered with a proof that this sandbox holds its directory's secret.
+      const challenge = query.get('challenge')
+      if (challenge === null || !CHALLENGE.test(challenge))
+        return { status: 200, body: { service: 'pay-sandbox' } }
+      const { localAddress, localPort } = request.socket
+      const proof = proofOf(this.secret, challenge, endpointOf(localAddress, localPort))
+      return { status: 200, body: { service: 'pay-sandbox', proof } }
     }
     // The customer's pages are public (no key) and answer HTML: src/sandbox/pages.ts.
     const page = this.routes.pages.match(path)
@@ -287,8 +256,9 @@ class SandboxServer {
       const body = method === 'POST' || method === 'PUT' ? await readJsonBody(request) : {}
       const id = match[1] === undefined ? '' : decodePathSegment(match[1])
       if (id === undefined) throw new HttpError(404, 'Not found.')
-      const host = request.headers.host
-      const origin = host && HOST_HEADER.test(host) ? `http://${host}` : this.baseUrl
+      // The Host was checked (refusal): one of this sandbox's own names.
+      const host = this.addresses.allowedHost(request.headers.host)
+      const origin = host === undefined ? this.baseUrl : `http://${host}`
       const checkoutOrigin = this.checkoutOrigin ?? origin
       const now = requestTime(this.store, path, checkoutOrigin)
       const context = { caller, id, query, body, origin, checkoutOrigin, path, now }
@@ -345,8 +315,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     if (!/^\S+$/.test(key))
       throw new TypeError('A sandbox API key must be non-empty and contain no whitespace.')
   }
+  const secret = serverSecret(dir)
   const store = new SandboxStore(dir)
-  const sandbox = new SandboxServer(store, keys, options.checkoutOrigin, options.onRequest)
+  const limits = { ...DEFAULT_LIMITS, ...options.limits }
+  const sandbox = new SandboxServer(store, keys, secret, options.checkoutOrigin, options.onRequest, limits)
   try {
     await sandbox.listen(host, port)
   } catch (error) {

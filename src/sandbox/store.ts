@@ -272,15 +272,21 @@ export class SandboxStore {
   }
 
   /**
-   * Changes a payment link found by id alone, in one transaction: `change` gets the current
-   * record and returns the new one (or the same object to change nothing).
+   * Changes a payment link found by id alone (or by id among the records of `business`), in one
+   * transaction: `change` gets the current record and returns the new one (or the same object to
+   * change nothing).
    */
   changeLink(
     id: string,
     change: (link: PaymentLinkRecord) => PaymentLinkRecord,
+    business?: BusinessKey,
   ): { before: PaymentLinkRecord; after: PaymentLinkRecord } | undefined {
     return this.write(() => {
-      const row = this.run(STATEMENTS.linkById, 'get', id) as (Row & { seq: number }) | undefined
+      const row = (
+        business === undefined
+          ? this.run(STATEMENTS.linkById, 'get', id)
+          : this.run(STATEMENTS.linkOfBusiness, 'get', business.keyHash, id)
+      ) as (Row & { seq: number }) | undefined
       if (!row) return undefined
       const before = JSON.parse(row.record) as PaymentLinkRecord
       const after = change(before)
@@ -289,12 +295,22 @@ export class SandboxStore {
     })
   }
 
-  /** A tokenization by its token (the public activation page), with when it was activated. */
-  findTokenization(token: string): { record: TokenizationRecord; activatedAt: string | null } | undefined {
+  /**
+   * A tokenization by its token (the public activation page), with when it was activated and the
+   * business it belongs to (its record, as the spec gives it, has no business_id).
+   */
+  findTokenization(
+    token: string,
+  ): { record: TokenizationRecord; activatedAt: string | null; businessId: number } | undefined {
     const row = this.run(STATEMENTS.tokenization, 'get', token) as
-      | (Row & { activated_at: string | null })
+      | (Row & { activated_at: string | null; business_id: number })
       | undefined
-    return row ? { record: JSON.parse(row.record), activatedAt: row.activated_at } : undefined
+    if (!row) return undefined
+    return {
+      record: JSON.parse(row.record),
+      activatedAt: row.activated_at,
+      businessId: Number(row.business_id),
+    }
   }
 
   /** Records the activation of a token once; returns when it was activated, or undefined if unknown. */
@@ -348,6 +364,22 @@ export class SandboxStore {
         now,
       )
       this.run(STATEMENTS.forget, 'run', expired)
+    })
+  }
+
+  /**
+   * Deletes every record of one business (tokenizations, links, subscriptions), its idempotency
+   * keys and charges, in one transaction; the other businesses' stay.
+   */
+  emptyBusiness(business: BusinessKey): void {
+    this.write(() => {
+      for (const table of [...TABLES, 'idempotency_keys', 'charges'] as const) {
+        this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
+      }
+      // The clock is the whole database's: it goes back to real time only when no other business
+      // is left with records whose dates it set.
+      const left = TABLES.some((table) => this.db().prepare(`SELECT 1 FROM ${table} LIMIT 1`).get())
+      if (!left) this.db().exec('UPDATE clock SET offset_ms = 0')
     })
   }
 

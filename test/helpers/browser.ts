@@ -18,12 +18,13 @@ export const MISSING_CHROMIUM =
   `Chromium is not installed at ${CHROMIUM}: install the Debian package "chromium" (.ci/run does), ` +
   'or name another binary in PAY_TEST_CHROMIUM.'
 
-export async function launchChromium(): Promise<Browser> {
+/** `args`: more command-line switches, e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1`. */
+export async function launchChromium(args: string[] = []): Promise<Browser> {
   if (!chromiumInstalled) throw new Error(MISSING_CHROMIUM)
   const { chromium } = await import('playwright-core')
   // Chromium's own sandbox needs unprivileged user namespaces, which root, containers and some
   // CI runners lack; these pages are the test's own, on loopback.
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', ...args] })
 }
 
 /**

@@ -1,9 +1,11 @@
+import fs from 'node:fs'
 import http from 'node:http'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
 import type { LegacyStore } from '../../src/sandbox/legacy.js'
+import { PROOF_FILE } from '../../src/sandbox/proof.js'
 import { markLinkPaid, type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
 import { SandboxStore, STORE_FILE } from '../../src/sandbox/store.js'
 import { tempDir } from './cli.js'
@@ -193,3 +195,13 @@ export function readStore(dir: string): LegacyStore {
 
 /** readStore as text, to compare the whole store before and after. */
 export const storeText = (dir: string): string => JSON.stringify(readStore(dir))
+
+/**
+ * Makes pay, run with PAY_SANDBOX_DIR=`localDir`, trust the sandbox serving `serverDir`: a copy of
+ * that sandbox's secret, with which it proves it is the user's own (src/sandbox/proof.ts). For
+ * tests that keep the command's local store apart from the server's, to see which one was used.
+ */
+export function trustSandbox(serverDir: string, localDir: string): void {
+  fs.copyFileSync(path.join(serverDir, PROOF_FILE), path.join(localDir, PROOF_FILE))
+  fs.chmodSync(path.join(localDir, PROOF_FILE), 0o600)
+}

@@ -9,8 +9,9 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
   static description =
     'Marks the link paid (paid becomes true, updated_at moves; paying twice changes nothing) and prints it. ' +
     "When a sandbox server answers at the profile's base URL (--profile, else $PAY_PROFILE, else the built-in " +
-    '"sandbox" profile; --base-url), the link is paid through it, so an app using that server sees the change; ' +
-    'otherwise, for the built-in profile, in the local sandbox store ($PAY_SANDBOX_DIR). stderr says which.'
+    '"sandbox" profile; --base-url) and proves it is yours (it keeps its store in $PAY_SANDBOX_DIR), a link of ' +
+    "the key's business is paid through it, so an app using that server sees the change; otherwise, for the " +
+    'built-in profile, in the local sandbox store ($PAY_SANDBOX_DIR). stderr says which.'
 
   static examples = [
     '<%= config.bin %> sandbox pay 65a1f0c2e4b0a1b2c3d4e5f6',

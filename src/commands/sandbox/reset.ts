@@ -4,10 +4,12 @@ import { sandboxGlobalFlags } from '../../cli/flags.js'
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static summary = 'Empty the sandbox store'
   static description =
-    'Deletes every sandbox record (tokens, links, subscriptions) of every business; seeded packages come back. ' +
-    "When a sandbox server answers at the profile's base URL (--profile, else $PAY_PROFILE, else the built-in " +
-    '"sandbox" profile; --base-url), its store is emptied through it; otherwise, for the built-in profile, the ' +
-    'local store in $PAY_SANDBOX_DIR. The output says which store.'
+    'Deletes sandbox records (tokens, links, subscriptions); seeded packages come back. When a sandbox server ' +
+    'answers at the profile\'s base URL (--profile, else $PAY_PROFILE, else the built-in "sandbox" profile; ' +
+    "--base-url) and proves it is yours (it keeps its store in $PAY_SANDBOX_DIR), the records of the key's " +
+    'business are deleted through it (other ' +
+    "businesses' stay); otherwise, for the built-in profile, every record of the local store in $PAY_SANDBOX_DIR. " +
+    'The output says which.'
 
   static examples = [
     '<%= config.bin %> sandbox reset',
@@ -20,18 +22,21 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
     const where = await this.sandboxTarget()
     if (where.server) {
       const done = await where.api.sandboxReset()
-      const dir = String(done.dir)
-      if (typeof done.kept_as === 'string') {
-        this.out.warn(`The sandbox store was corrupt: it was kept as ${done.kept_as}.`)
+      const business = typeof done.business_id === 'number' ? done.business_id : null
+      if (this.flags.json) {
+        this.out.data({ reset: true, dir: null, base_url: where.target.baseUrl, business_id: business })
+      } else {
+        this.out.note(
+          `The records of business ${business ?? '?'} in the sandbox at ${where.target.baseUrl} are deleted ` +
+            "(other businesses' are kept).",
+        )
       }
-      if (this.flags.json) this.out.data({ reset: true, dir, base_url: where.target.baseUrl })
-      else this.out.note(`The sandbox store in ${dir}, served at ${where.target.baseUrl}, is empty.`)
       return
     }
     const { resetSandbox } = await import('../../sandbox/server.js')
     const { keptAs } = resetSandbox(where.dir)
     if (keptAs) this.out.warn(`The sandbox store was corrupt or from a newer pay: it was kept as ${keptAs}.`)
-    if (this.flags.json) this.out.data({ reset: true, dir: where.dir, base_url: null })
+    if (this.flags.json) this.out.data({ reset: true, dir: where.dir, base_url: null, business_id: null })
     else
       this.out.note(
         `The local sandbox store in ${where.dir} is empty (no sandbox is running at ${where.baseUrl}).`,

@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { globalFlags } from '../../cli/flags.js'
-import { type PayError, usageError } from '../../errors.js'
+import { listenError, logLine, portHint } from '../../cli/sandbox-start.js'
 import { formatAmount } from '../../render/format.js'
-import { probeSandbox } from '../../sandbox/connection.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../sandbox/constants.js'
 import type { RequestLogEntry, RunningSandbox } from '../../sandbox/server.js'
 import { sanitizeText } from '../../values.js'
@@ -63,11 +62,13 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     }
     this.tell(sandbox.notices)
     const packages = Object.values(sandbox.packages).flat()
+    const hint = portHint(sandbox.baseUrl, host)
     if (this.flags.json) {
       this.out.stdout.write(
         `${JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, packages })}\n`,
       )
       this.out.stderr.write(`${sanitizeText(`Database: ${sandbox.database}`)}\n`)
+      if (hint) this.out.stderr.write(`${sanitizeText(hint)}\n`)
     } else {
       const lines = [
         `Sandbox listening on ${sandbox.baseUrl}`,
@@ -78,9 +79,13 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
           (p) =>
             `  ${p._id}  ${p.name}  ${formatAmount(p.amount, p.currency)} ${p.frequency}  (business ${p.business_id})`,
         ),
-        this.flags.quiet ? 'Press Ctrl-C to stop.' : 'Requests are logged below. Press Ctrl-C to stop.',
       ]
       this.out.stdout.write(`${sanitizeText(lines.join('\n'))}\n`)
+      // How to reach it goes with the messages, before the line the request log follows.
+      if (hint) this.out.stderr.write(`${sanitizeText(hint)}\n`)
+      this.out.stdout.write(
+        `${this.flags.quiet ? 'Press Ctrl-C to stop.' : 'Requests are logged below. Press Ctrl-C to stop.'}\n`,
+      )
     }
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
       this.out.warn(`The sandbox is bound to ${host}: other machines can reach it.`)
@@ -95,53 +100,3 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     )
   }
 }
-
-/** `09:21:03 POST /payment-links 200 2.1 ms`: local time, method, path (secrets redacted), status, time taken. */
-function logLine({ method, path, status, ms }: RequestLogEntry): string {
-  const time = new Date().toTimeString().slice(0, 8)
-  return sanitizeText(`${time} ${method} ${path} ${status ?? '-'} ${ms.toFixed(1)} ms`)
-}
-
-const PICK_PORT = 'pick another port with --port PORT, or --port 0 for any free one.'
-
-/** A port or address the sandbox cannot listen on, said as a usage error with what to do instead. */
-async function listenError(
-  error: unknown,
-  host: string,
-  port: number,
-  profilePort: boolean,
-): Promise<PayError | undefined> {
-  const code = (error as { code?: unknown })?.code
-  if (code === 'EADDRINUSE') {
-    const running = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    if ((await probeSandbox(running)) === 'sandbox') {
-      return usageError(
-        `Port ${port} is taken: a pay sandbox already runs at ${running}.`,
-        `Use it, or ${PICK_PORT}`,
-      )
-    }
-    // The sandbox profile looks on this port: a sandbox elsewhere is found only through the variable.
-    const profile = profilePort
-      ? '\nFor `pay -p sandbox` to find it there, set PAY_SANDBOX_PORT to that port instead.'
-      : ''
-    return usageError(
-      `Port ${port} on ${host} is taken by another program.`,
-      `${capital(PICK_PORT)}${profile}`,
-    )
-  }
-  if (code === 'EACCES') {
-    return usageError(
-      `Not allowed to listen on port ${port} on ${host}: ports below 1024 need privileges.`,
-      capital(PICK_PORT),
-    )
-  }
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return usageError(
-      `Cannot listen on ${host}: it is not an address of this machine.`,
-      'Give --host an address of this machine (127.0.0.1 unless others must reach it).',
-    )
-  }
-  return undefined
-}
-
-const capital = (text: string) => text[0].toUpperCase() + text.slice(1)

@@ -32,14 +32,16 @@ let screens: Screenshots
 
 beforeAll(async () => {
   if (!chromiumInstalled) return
+  const dir = tempDir('pay-browser-store-')
   server = await startSandboxProcess(
     [BIN, 'sandbox', 'start', '--port', '0', '--json'],
-    cleanEnv({ PAY_SANDBOX_DIR: tempDir('pay-browser-store-') }),
+    cleanEnv({ PAY_SANDBOX_DIR: dir }),
   )
-  // The support person's pay: the built-in profile, which finds that server at its port.
+  // The support person's pay: the built-in profile, which finds that server at its port (and
+  // trusts it: the same PAY_SANDBOX_DIR, whose secret it proves it holds).
   env = {
     PAY_SANDBOX_PORT: new URL(server.baseUrl).port,
-    PAY_SANDBOX_DIR: tempDir('pay-browser-local-'),
+    PAY_SANDBOX_DIR: dir,
     PAY_CONFIG_DIR: tempDir('pay-browser-config-'),
   }
   shop = await startFakeServer((request, response) => {

@@ -104,7 +104,8 @@ describe('the sandbox database', () => {
     const emptied = sizes(dir)
     expect(emptied['store.db']).toBeLessThan(200_000)
     expect(emptied['store.db-wal'] ?? 0).toBe(0)
-    expect(fs.readdirSync(dir).filter((name) => !name.startsWith('store.db'))).toEqual([])
+    // The sandbox's secret stays (test/unit/sandbox/proof.test.ts).
+    expect(fs.readdirSync(dir).filter((name) => !name.startsWith('store.db'))).toEqual(['proof.secret'])
 
     const list = await runCli([...sandbox, 'links', 'list', '--json'], { env })
     expect(list).toMatchObject({ code: 0, stdout: '[]\n' })

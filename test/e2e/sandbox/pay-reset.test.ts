@@ -1,16 +1,20 @@
 import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
+import { PROOF_FILE } from '../../../src/sandbox/proof.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A, KEY_B, readStore } from '../../helpers/sandbox.js'
+import { type Client, clientFor, KEY_A, KEY_B, readStore, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
  * `pay sandbox pay` and `pay sandbox reset` (issue 12 item 18, issue 14 item 3): through the
  * sandbox server that answers at the profile's base URL, so that an app using that server sees
  * the change; on the local store ($PAY_SANDBOX_DIR) only when the built-in profile has no server
  * at its address; an error for any other base URL with no sandbox. The server here keeps its
- * store in another directory than the command's local one, so each test sees which was used.
+ * store in another directory than the command's local one, so each test sees which was used;
+ * the command's directory holds a copy of the server's secret (`trustSandbox`), with which the server
+ * proves it is the user's own (issue 21 item 2): without it, nothing goes through the server
+ * (test/e2e/sandbox/squatter.test.ts).
  */
 
 afterEach(killStarted)
@@ -71,6 +75,7 @@ describe('pay sandbox pay', () => {
     const serverDir = tempDir('pay-server-store-')
     const localDir = tempDir('pay-local-store-')
     const server = await startServer(serverDir)
+    trustSandbox(serverDir, localDir)
     const link = await createOn(server.api)
     const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
 
@@ -83,7 +88,7 @@ describe('pay sandbox pay', () => {
     expect(Date.parse(seen.updated_at)).toBeGreaterThan(Date.parse(link.updated_at))
     expect(paid.stdout).toBe(tsv(seen))
     // The command never opened a store of its own.
-    expect(fs.readdirSync(localDir)).toEqual([])
+    expect(fs.readdirSync(localDir)).toEqual([PROOF_FILE])
 
     // -p sandbox says the same; paying twice changes nothing.
     const again = await runCli(['-p', 'sandbox', 'sandbox', 'pay', link._id, '--json'], { env })
@@ -100,8 +105,10 @@ describe('pay sandbox pay', () => {
   })
 
   test('through the server named by --base-url, or by a stored profile with its own key', async () => {
-    const server = await startServer(tempDir('pay-server-store-'), [KEY_A, KEY_B])
+    const serverDir = tempDir('pay-server-store-')
+    const server = await startServer(serverDir, [KEY_A, KEY_B])
     const localDir = tempDir('pay-local-store-')
+    trustSandbox(serverDir, localDir)
     const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1', PAY_CONFIG_DIR: tempDir('pay-config-') }
     const first = await createOn(server.api)
     const byUrl = await runCli(['sandbox', 'pay', first._id, '--base-url', server.baseUrl, '-q'], { env })
@@ -113,17 +120,20 @@ describe('pay sandbox pay', () => {
       input: `${KEY_B}\n`,
     })
     expect(login.code).toBe(0)
-    const second = await createOn(server.api)
+    const second = await createOn(clientFor(server.baseUrl, KEY_B))
     const byProfile = await runCli(['sandbox', 'pay', second._id, '-p', 'dev'], { env })
     expect(byProfile.stderr).toBe(`Paid through the sandbox at ${server.baseUrl}.\n`)
     expect(byProfile.code).toBe(0)
-    const third = await createOn(server.api)
+    const third = await createOn(clientFor(server.baseUrl, KEY_B))
     const byEnv = await runCli(['sandbox', 'pay', third._id], { env: { ...env, PAY_PROFILE: 'dev' } })
     expect(byEnv.code).toBe(0)
+    // Each business pays its own links through a server (issue 21 item 9): KEY_B's were made by KEY_B.
     for (const link of [second, third]) {
-      expect((await server.api.call('GET', `/payment-links/${link._id}`)).json.data.paid).toBe(true)
+      expect(
+        (await clientFor(server.baseUrl, KEY_B).call('GET', `/payment-links/${link._id}`)).json.data.paid,
+      ).toBe(true)
     }
-    expect(fs.readdirSync(localDir)).toEqual([])
+    expect(fs.readdirSync(localDir)).toEqual([PROOF_FILE])
   })
 
   test('with no server at the built-in profile’s address: the local store, said so; the current profile is not used', async () => {
@@ -176,10 +186,14 @@ describe('pay sandbox pay', () => {
       expect(notSandbox.stderr).toBe(
         `Error: ${other.baseUrl} (profile "sandbox") is not a pay sandbox.\n${hint}`,
       )
-      // It was asked only for the sandbox's health, without a key.
-      expect(other.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
-        ['GET', '/_sandbox/health', undefined],
-      ])
+      // It was asked only for the sandbox's health (and a proof), without a key.
+      expect(
+        other.requests.map((r) => [
+          r.method,
+          r.path.replace(/=[0-9a-f]{64}$/, '=C'),
+          r.headers.authorization,
+        ]),
+      ).toEqual([['GET', '/_sandbox/health?challenge=C', undefined]])
     } finally {
       await other.close()
     }
@@ -189,10 +203,13 @@ describe('pay sandbox pay', () => {
   })
 
   test('a server that does not know the profile’s key: exit 4, and what to do', async () => {
-    const server = await startServer(tempDir('pay-server-store-'), ['sk_test_own_key_123456'])
+    const serverDir = tempDir('pay-server-store-')
+    const server = await startServer(serverDir, ['sk_test_own_key_123456'])
+    const localDir = tempDir('pay-local-store-')
+    trustSandbox(serverDir, localDir)
     const link = await createOn(server.api)
     const refused = await runCli(['sandbox', 'pay', link._id], {
-      env: { PAY_SANDBOX_PORT: new URL(server.baseUrl).port },
+      env: { PAY_SANDBOX_PORT: new URL(server.baseUrl).port, PAY_SANDBOX_DIR: localDir },
     })
     expect(refused).toMatchObject({ code: 4, stdout: '' })
     expect(refused.stderr).toBe(
@@ -200,17 +217,26 @@ describe('pay sandbox pay', () => {
         'The sandbox running there was started with its own --key values: send one of them with PAY_API_KEY, or restart it without --key to accept the built-in key.\n',
     )
     const withKey = await runCli(['sandbox', 'pay', link._id, '-q'], {
-      env: { PAY_SANDBOX_PORT: new URL(server.baseUrl).port, PAY_API_KEY: 'sk_test_own_key_123456' },
+      env: {
+        PAY_SANDBOX_PORT: new URL(server.baseUrl).port,
+        PAY_SANDBOX_DIR: localDir,
+        PAY_API_KEY: 'sk_test_own_key_123456',
+      },
     })
     expect(withKey.code).toBe(0)
     expect((await server.api.call('GET', `/payment-links/${link._id}`)).json.data.paid).toBe(true)
   })
 
   test('a payment through a server is journaled like every change pay sends', async () => {
-    const server = await startServer(tempDir('pay-server-store-'))
+    const serverDir = tempDir('pay-server-store-')
+    const server = await startServer(serverDir)
     const link = await createOn(server.api)
     const journal = `${tempDir('pay-journal-')}/journal.jsonl`
-    const env = { PAY_SANDBOX_PORT: new URL(server.baseUrl).port, PAY_JOURNAL_FILE: journal }
+    const env = {
+      PAY_SANDBOX_PORT: new URL(server.baseUrl).port,
+      PAY_SANDBOX_DIR: serverDir,
+      PAY_JOURNAL_FILE: journal,
+    }
     expect((await runCli(['sandbox', 'pay', link._id], { env })).code).toBe(0)
     const lines = fs
       .readFileSync(journal, 'utf8')
@@ -272,30 +298,40 @@ test('their help says where --profile and --base-url lead, as they are used', as
 })
 
 describe('pay sandbox reset', () => {
-  test('through the server: its store is emptied (every business), the local store kept', async () => {
+  test('through the server: the records of the key’s business are deleted, other businesses’ and the local store kept', async () => {
     const serverDir = tempDir('pay-server-store-')
     const server = await startServer(serverDir, [KEY_A, KEY_B])
     await createOn(server.api)
-    await createOn(clientFor(server.baseUrl, KEY_B))
+    const kept = await createOn(clientFor(server.baseUrl, KEY_B))
     const localDir = tempDir('pay-local-store-')
     const local = await createLocal(localDir)
+    trustSandbox(serverDir, localDir)
     const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
+    const business = server.line.packages[0].business_id
 
     const reset = await runCli(['sandbox', 'reset'], { env })
     expect(reset).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: `The sandbox store in ${serverDir}, served at ${server.baseUrl}, is empty.\n`,
+      stderr: `The records of business ${business} in the sandbox at ${server.baseUrl} are deleted (other businesses' are kept).\n`,
     })
-    for (const key of [KEY_A, KEY_B]) {
-      expect((await clientFor(server.baseUrl, key).call('GET', '/payment-links')).json.data.total).toBe(0)
-    }
+    expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(0)
+    // Through HTTP a key acts on its own business only (issue 21 item 9).
+    expect((await clientFor(server.baseUrl, KEY_B).call('GET', '/payment-links')).json.data.data).toEqual([
+      kept,
+    ])
     expect(localLink(localDir, local._id)).toBeDefined()
 
     await createOn(server.api)
     const json = await runCli(['sandbox', 'reset', '--json'], { env })
     expect(json).toMatchObject({ code: 0, stderr: '' })
-    expect(JSON.parse(json.stdout)).toEqual({ reset: true, dir: serverDir, base_url: server.baseUrl })
+    // The server's answer names no local path: the command does not know the server's directory.
+    expect(JSON.parse(json.stdout)).toEqual({
+      reset: true,
+      dir: null,
+      base_url: server.baseUrl,
+      business_id: business,
+    })
     expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(0)
   })
 
@@ -311,7 +347,7 @@ describe('pay sandbox reset', () => {
     })
     expect(localLink(localDir, local._id)).toBeUndefined()
     const json = await runCli(['sandbox', 'reset', '--json'], { env })
-    expect(JSON.parse(json.stdout)).toEqual({ reset: true, dir: localDir, base_url: null })
+    expect(JSON.parse(json.stdout)).toEqual({ reset: true, dir: localDir, base_url: null, business_id: null })
   })
 
   test('another base URL without a sandbox: an error, the local store kept', async () => {

@@ -20,18 +20,25 @@ const packageLines = listPackages(SANDBOX_KEY).map(
 )
 
 describe('pay sandbox start in a terminal', () => {
-  test('at 80 columns: the banner, a line per request, and Ctrl-C stops it with a line; exit 0', async () => {
+  test('at 80 columns: the banner, how to reach it on its own port, a line per request, and Ctrl-C; exit 0', async () => {
     const dir = tempDir('pay-sandbox-')
+    // As a person runs it: PAY_SANDBOX_PORT unset, so the profile looks on 4010; --port 0 picks another.
     const term = await startTerminal(['sandbox', 'start', '--port', '0'], {
-      env: { PAY_SANDBOX_DIR: dir, NO_COLOR: '1' },
+      env: { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: undefined, NO_COLOR: '1' },
       width: 80,
     })
     const banner = await term.waitFor('Press Ctrl-C to stop.')
     const baseUrl = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1]
     expect(baseUrl).toBeDefined()
+    const port = new URL(baseUrl!).port
+    // What the banner says to do: the profile then finds this sandbox and trusts it, and the
+    // payment_url it prints is this server's (no warning that nothing serves it).
+    const followed = await runCli(['-p', 'sandbox', ...linkCreateArgs(), '--columns', 'payment_url'], {
+      env: { PAY_SANDBOX_PORT: port, PAY_SANDBOX_DIR: dir },
+    })
+    expect(followed).toMatchObject({ code: 0, stderr: '' })
+    expect(followed.stdout).toMatch(new RegExp(`^${baseUrl}/checkout/pay\\?id=[0-9a-f]{24}\n$`))
     const env = { PAY_API_KEY: SANDBOX_KEY, PAY_BASE_URL: baseUrl }
-    const created = await runCli([...linkCreateArgs(), '-q'], { env })
-    expect(created.code).toBe(0)
     expect((await runCli(['links', 'list', '--json'], { env })).code).toBe(0)
     expect((await runCli(['links', 'get', 'nope'], { env })).code).toBe(5)
     await term.waitFor('GET /payment-links/nope 404')
@@ -47,12 +54,17 @@ describe('pay sandbox start in a terminal', () => {
       `Keys: ${SANDBOX_KEY}`,
       'Packages (for `pay subs create --package-id`):',
       ...packageLines,
+      `pay -p sandbox looks for a sandbox on port 4010, not ${port}. To use this one:`,
+      `  export PAY_SANDBOX_PORT=${port} PAY_SANDBOX_DIR=${dir}`,
+      `or: pay -p sandbox --base-url ${baseUrl} …`,
       'Requests are logged below. Press Ctrl-C to stop.',
+      // pay -p sandbox asks the sandbox to prove it is the user's own (its challenge is not shown).
+      'TIME GET /_sandbox/health?challenge=[REDACTED] 200 MS',
       'TIME POST /payment-links 200 MS',
       'TIME GET /payment-links 200 MS',
       'TIME GET /payment-links/nope 404 MS',
       '^C',
-      'Sandbox stopped after 3 requests.',
+      'Sandbox stopped after 4 requests.',
     ])
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
   })

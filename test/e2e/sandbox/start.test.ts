@@ -13,6 +13,18 @@ const start = (args: string[], dir = tempDir('pay-sandbox-')) =>
 /** A key that must never reach the request log. */
 const CANARY = 'sk_test_logcanary_5e6f7a8b9c0d1e2f'
 
+/**
+ * How to reach a sandbox on a port of its own (issue 23 item 4), said on stderr after where its
+ * database is: these tests start it with --port 0 while the profile looks on PAY_SANDBOX_PORT=1,
+ * with the sandbox's own PAY_SANDBOX_DIR, which pay needs to trust it.
+ */
+const hint = (baseUrl: string, dir: string) =>
+  [
+    `pay -p sandbox looks for a sandbox on port 1, not ${new URL(baseUrl).port}. To use this one:`,
+    `  export PAY_SANDBOX_PORT=${new URL(baseUrl).port} PAY_SANDBOX_DIR=${dir}`,
+    `or: pay -p sandbox --base-url ${baseUrl} …`,
+  ].join('\n')
+
 /** The log's time of day and milliseconds, which change from run to run, as TIME and MS. */
 const normalised = (stderr: string) =>
   stderr.replace(/^\d\d:\d\d:\d\d /gm, 'TIME ').replace(/ \d+\.\d ms$/gm, ' MS')
@@ -57,7 +69,7 @@ describe('pay sandbox start', () => {
     expect(await stop(sandbox, 'SIGTERM')).toBe(0)
     // Where the database is goes to stderr under --json (stdout is the JSON line alone).
     expect(normalised(sandbox.stderr())).toBe(
-      `Database: ${path.join(dir, 'store.db')}\nTIME GET /_sandbox/health 200 MS\nSandbox stopped after 1 request.\n`,
+      `Database: ${path.join(dir, 'store.db')}\n${hint(line.base_url, dir)}\nTIME GET /_sandbox/health 200 MS\nSandbox stopped after 1 request.\n`,
     )
   })
 
@@ -76,11 +88,12 @@ describe('pay sandbox start', () => {
     await get(`/payment-links/${CANARY}`)
     await get('/subscriptions', 'sk_test_not_a_key_of_this_sandbox')
     await get(`/checkout/tokens/${'ab'.repeat(20)}/activate?test=true`)
-    await linesOnStderr(sandbox, 8)
+    await linesOnStderr(sandbox, 11)
     expect(await stop(sandbox, 'SIGINT')).toBe(0)
     expect(normalised(sandbox.stderr())).toBe(
       [
         `Database: ${path.join(dir, 'store.db')}`,
+        hint(sandbox.baseUrl, dir),
         'TIME POST /payment-links 200 MS',
         `TIME GET /payment-links/${id} 200 MS`,
         'TIME GET /payment-links/0123456789abcdef01234567 404 MS',
@@ -103,7 +116,7 @@ describe('pay sandbox start', () => {
     await fetch(`${sandbox.baseUrl}/payment-links`)
     expect(await stop(sandbox, 'SIGINT')).toBe(0)
     expect(sandbox.stderr()).toBe(
-      `Database: ${path.join(dir, 'store.db')}\nSandbox stopped after 2 requests.\n`,
+      `Database: ${path.join(dir, 'store.db')}\n${hint(sandbox.baseUrl, dir)}\nSandbox stopped after 2 requests.\n`,
     )
   })
 
@@ -143,13 +156,23 @@ describe('pay sandbox start', () => {
     }
   })
 
-  it('on the port of a running sandbox: points to it; exit 2', async () => {
-    const { baseUrl } = await start(['--port', '0'])
-    const taken = await runCli(['sandbox', 'start', '--port', new URL(baseUrl).port])
+  it('on the port of a running sandbox: points to it when it is yours, else says it is not; exit 2', async () => {
+    const dir = tempDir('pay-sandbox-')
+    const { baseUrl } = await start(['--port', '0'], dir)
+    const port = new URL(baseUrl).port
+    const taken = await runCli(['sandbox', 'start', '--port', port], { env: { PAY_SANDBOX_DIR: dir } })
     expect(taken).toMatchObject({ code: 2, stdout: '' })
     expect(taken.stderr).toBe(
-      `Error: Port ${new URL(baseUrl).port} is taken: a pay sandbox already runs at ${baseUrl}.\n` +
+      `Error: Port ${port} is taken: a pay sandbox already runs at ${baseUrl}.\n` +
         'Use it, or pick another port with --port PORT, or --port 0 for any free one.\n',
+    )
+    // Another PAY_SANDBOX_DIR: that sandbox cannot prove it is the one of this directory.
+    const other = tempDir('pay-sandbox-')
+    const notYours = await runCli(['sandbox', 'start', '--port', port], { env: { PAY_SANDBOX_DIR: other } })
+    expect(notYours).toMatchObject({ code: 2, stdout: '' })
+    expect(notYours.stderr).toBe(
+      `Error: Port ${port} on 127.0.0.1 is taken by a pay sandbox that is not yours: it could not prove it keeps its store in ${other} (another PAY_SANDBOX_DIR's, or another user's).\n` +
+        'Pick another port with --port PORT, or --port 0 for any free one.\n',
     )
   })
 

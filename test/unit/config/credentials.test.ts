@@ -85,6 +85,7 @@ describe('resolveCredentials', () => {
       apiKey: SANDBOX_KEY,
       baseUrl: 'http://127.0.0.1:4999',
       builtIn: true,
+      sandbox: true,
       keyFromEnv: false,
     })
   })

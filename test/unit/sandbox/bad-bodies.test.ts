@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_JSON_DEPTH } from '../../../src/sandbox/request.js'
 import { listPackages, MAX_BODY_BYTES } from '../../../src/sandbox/server.js'
 import { type Json, LINK_TEXT_FIELDS } from '../../helpers/links.js'
 import {
@@ -123,7 +124,7 @@ describe('bad bodies on every endpoint that takes one', () => {
     ['false', 'false'],
     ['an object', '{"value": "x"}'],
     ['a list', '["x"]'],
-    ['a deeply nested object', `${'{"a":'.repeat(50_000)}"x"${'}'.repeat(50_000)}`],
+    ['a nested object', `${'{"a":'.repeat(20)}"x"${'}'.repeat(20)}`],
   ]
   const NOT_BOOLEANS: [string, string][] = [
     ['"yes"', '"yes"'],
@@ -195,6 +196,27 @@ describe('bad bodies on every endpoint that takes one', () => {
             422,
             invalid({ [field]: [`The ${field} field must be true or false.`] }),
           )
+      // Deeper than any body of the API: refused before anything walks it (issue 21 item 11).
+      for (const field of endpoint.stringFields.slice(0, 1)) {
+        // The body's own object and 63 more: as deep as allowed, judged as a field.
+        textCase(
+          `${field} nested ${MAX_JSON_DEPTH - 1} levels deep`,
+          withField(
+            endpoint.valid(),
+            field,
+            `${'{"a":'.repeat(MAX_JSON_DEPTH - 1)}"x"${'}'.repeat(MAX_JSON_DEPTH - 1)}`,
+          ),
+          422,
+          invalid({ [field]: [`The ${field} must be a string.`] }),
+        )
+        for (const depth of [MAX_JSON_DEPTH, 50_000])
+          textCase(
+            `${field} nested ${depth} levels deep`,
+            withField(endpoint.valid(), field, `${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`),
+            400,
+            { message: `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.` },
+          )
+      }
       const oversized = JSON.stringify({ ...endpoint.valid(), description: 'x'.repeat(MAX_BODY_BYTES) })
       textCase('over the size limit, with Content-Length', oversized, 413, TOO_LARGE_MESSAGE)
       cases.push({

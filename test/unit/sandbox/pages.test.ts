@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { businessIdOf, keyHash } from '../../../src/sandbox/business.js'
 import { amountText, escapeHtml, fromThisOrigin, maskEmail, withQuery } from '../../../src/sandbox/pages.js'
 import { SandboxStore } from '../../../src/sandbox/store.js'
 import {
@@ -11,7 +12,13 @@ import {
   post,
   titleOf,
 } from '../../helpers/pages.js'
-import { rawRequest, startTestSandbox, storeText, type TestSandbox } from '../../helpers/sandbox.js'
+import {
+  rawRequest,
+  readStore,
+  startTestSandbox,
+  storeText,
+  type TestSandbox,
+} from '../../helpers/sandbox.js'
 
 /**
  * The customer's pages (issue 14): the payment page at payment_url and the activation page at
@@ -418,9 +425,10 @@ describe('the activation page (activation_url)', () => {
     expect(page.status).toBe(200)
     expectPageHeaders(page)
     expect(titleOf(page.text)).toBe('Activate · Card on file')
+    // The business is named as on its payment pages (issue 23 item 13), not "pay sandbox".
     expect(card(page.text)).toBe(
       [
-        SANDBOX_MERCHANT,
+        MERCHANT(`Business ${businessIdOf(t.key)}`),
         '<h1 dir="auto">Card on file</h1>',
         '<p class="description" dir="auto">Monthly billing</p>',
         '<dl class="details"><dt>Email</dt><dd>j•••@example.com</dd></dl>',
@@ -446,7 +454,7 @@ describe('the activation page (activation_url)', () => {
     expect(titleOf(done.text)).toBe('Activated · Card on file')
     expect(card(done.text)).toBe(
       [
-        SANDBOX_MERCHANT,
+        MERCHANT(`Business ${businessIdOf(t.key)}`),
         BIG_OK,
         '<h1 class="center">Token activated</h1>',
         '<p class="description center">Thank you. <bdi>Card on file</bdi> is active.</p>',
@@ -500,7 +508,7 @@ describe('the activation page (activation_url)', () => {
 })
 
 describe('the sandbox control routes (pay sandbox pay / reset through a server)', () => {
-  it('POST /_sandbox/payment-links/{id}/pay pays any business’s link for a key of the server; 401 without one', async () => {
+  it('POST /_sandbox/payment-links/{id}/pay pays a link of the caller’s business only; 401 without a key', async () => {
     const link = await createLink()
     const anonymous = await rawRequest(t.baseUrl, {
       method: 'POST',
@@ -508,8 +516,12 @@ describe('the sandbox control routes (pay sandbox pay / reset through a server)'
     })
     expect(anonymous.status).toBe(401)
     expect(JSON.parse(anonymous.text)).toEqual({ message: 'Unauthenticated.' })
-    expect((await linkNow(link._id)).paid).toBe(false)
-    const paid = await t.b.call('POST', `/_sandbox/payment-links/${link._id}/pay`)
+    // Business B neither reads nor pays business A's link through HTTP (issue 21 item 9).
+    const other = await t.b.call('POST', `/_sandbox/payment-links/${link._id}/pay`)
+    expect(other.status).toBe(404)
+    expect(other.json).toEqual({ message: 'Payment link not found.' })
+    expect(await linkNow(link._id)).toEqual(link)
+    const paid = await t.a.call('POST', `/_sandbox/payment-links/${link._id}/pay`)
     expect(paid.status).toBe(200)
     expect(paid.json.data).toEqual({ ...link, paid: true, updated_at: paid.json.data.updated_at })
     expect(await linkNow(link._id)).toEqual(paid.json.data)
@@ -523,18 +535,39 @@ describe('the sandbox control routes (pay sandbox pay / reset through a server)'
     expect(get.headers.get('allow')).toBe('POST')
   })
 
-  it('POST /_sandbox/reset empties the store of every business and names it', async () => {
+  it('POST /_sandbox/reset empties the caller’s business only, and its answer names no local path', async () => {
     const dedicated = await startTestSandbox()
     try {
       await dedicated.a.call('POST', '/payment-links', LINK)
-      await dedicated.b.call('POST', '/payment-links', LINK)
+      await dedicated.a.call('POST', '/payment-links', LINK, { 'Idempotency-Key': 'k-1' })
+      await dedicated.a.call('POST', '/tokenizations/create-token', {
+        email: 'a@example.com',
+        title: 'T',
+        description: 'D',
+      })
+      const packageId = dedicated.packageIds[0]
+      await dedicated.a.call('POST', '/subscriptions', { package_id: packageId, email: 'a@example.com' })
+      const kept = (await dedicated.b.call('POST', '/payment-links', LINK)).json.data
       const refused = await clientWithout(dedicated.baseUrl)
       expect(refused.status).toBe(401)
       const reset = await dedicated.a.call('POST', '/_sandbox/reset')
       expect(reset.status).toBe(200)
-      expect(reset.json.data).toEqual({ reset: true, dir: dedicated.dir })
+      expect(reset.json.data).toEqual({ reset: true, business_id: businessIdOf(dedicated.key) })
+      expect(reset.text).not.toContain(dedicated.dir)
       expect((await dedicated.a.call('GET', '/payment-links')).json.data.total).toBe(0)
-      expect((await dedicated.b.call('GET', '/payment-links')).json.data.total).toBe(0)
+      expect((await dedicated.a.call('GET', '/subscriptions')).json.data.total).toBe(0)
+      // The other business's records stay, and so does its count.
+      expect((await dedicated.b.call('GET', '/payment-links')).json.data).toMatchObject({
+        total: 1,
+        data: [kept],
+      })
+      const store = readStore(dedicated.dir).businesses
+      const a = store[keyHash(dedicated.key)]
+      expect([a.tokenizations, a.payment_links, a.subscriptions]).toEqual([{}, {}, {}])
+      // Its idempotency keys went too: the same key makes a new link.
+      const fresh = await dedicated.a.call('POST', '/payment-links', LINK, { 'Idempotency-Key': 'k-1' })
+      expect(fresh.headers.get('idempotent-replayed')).toBeNull()
+      expect((await dedicated.a.call('GET', '/payment-links')).json.data.total).toBe(1)
     } finally {
       await dedicated.close()
     }
@@ -549,6 +582,16 @@ describe('page helpers', () => {
     expect(escapeHtml(`<a href="x">'&'</a>\u0007\u009b\ttab\nline`)).toBe(
       '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;^GM-^[\ttab\nline',
     )
+  })
+
+  it('escapeHtml shows every bidi control by name, so none reorders the text around it', () => {
+    const controls = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]
+    for (const code of controls) {
+      const name = `U+${code.toString(16).toUpperCase()}`
+      expect(escapeHtml(`REF-${String.fromCharCode(code)}evil`)).toBe(`REF-&lt;${name}&gt;evil`)
+    }
+    // Letters of right-to-left scripts are text, not controls: kept.
+    expect(escapeHtml('שלום')).toBe('שלום')
   })
 
   it('withQuery keeps the own query and fragment, replacing only the parameters it adds', () => {

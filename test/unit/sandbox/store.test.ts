@@ -53,7 +53,8 @@ describe('the store file', () => {
     await t.a.call('POST', '/payment-links', VALID_LINK)
     await t.b.call('POST', '/payment-links', VALID_LINK)
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
-    expect(fs.readdirSync(dir).sort()).toEqual(['store.db', 'store.db-shm', 'store.db-wal'])
+    // proof.secret: what the sandbox proves it is the user's own with (test/unit/sandbox/proof.test.ts).
+    expect(fs.readdirSync(dir).sort()).toEqual(['proof.secret', 'store.db', 'store.db-shm', 'store.db-wal'])
     for (const name of fs.readdirSync(dir)) {
       expect(fs.statSync(path.join(dir, name)).mode & 0o777, name).toBe(0o600)
       const bytes = fs.readFileSync(path.join(dir, name))
@@ -139,7 +140,8 @@ describe('resetSandbox', () => {
     expect((await t.a.call('GET', `/payment-links/${link._id}`)).status).toBe(404)
     expect((await t.a.call('GET', '/subscriptions')).json.data.total).toBe(0)
     expect(readStore(t.dir).businesses).toEqual({})
-    expect(fs.readdirSync(t.dir).filter((name) => !name.startsWith('store.db'))).toEqual([])
+    // Nothing but the database and the sandbox's secret, which a reset keeps (a running server still proves with it).
+    expect(fs.readdirSync(t.dir).filter((name) => !name.startsWith('store.db'))).toEqual(['proof.secret'])
     const again = await t.a.call('POST', '/subscriptions', { package_id: packageId, email: 'a@example.com' })
     expect(again.status).toBe(200)
     expect((await t.a.call('GET', '/subscriptions')).json.data.total).toBe(1)
