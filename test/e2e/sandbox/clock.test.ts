@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { DURATION_FORMS } from '../../../src/sandbox/duration.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A } from '../../helpers/sandbox.js'
+import { type Client, clientFor, KEY_A, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
  * `pay sandbox clock [advance DURATION | set DATE]` (issue 22): through the sandbox that serves the
@@ -107,6 +107,9 @@ describe('through a running sandbox', () => {
   test('the server’s clock moves and bills, its store only; the local store is never opened', async () => {
     const server = await startServer()
     const local = LOCAL_ENV()
+    // The command's own store is another directory: it holds the server's secret, so the server
+    // can prove it is the user's sandbox (issue 21).
+    trustSandbox(server.dir, local.PAY_SANDBOX_DIR)
     const env = { ...local, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
     const monthly = server.line.packages[2]._id
     const sub = (
@@ -137,7 +140,7 @@ describe('through a running sandbox', () => {
     const reset = await runCli(['sandbox', 'reset'], { env })
     expect(reset.code).toBe(0)
     expect(await offsetOf(server.api)).toBe(0)
-    expect(fs.readdirSync(local.PAY_SANDBOX_DIR)).toEqual([])
+    expect(fs.readdirSync(local.PAY_SANDBOX_DIR)).toEqual(['proof.secret']) // the copy trustSandbox made: no store.db
   })
 
   test('--jq shapes what it prints', async () => {
