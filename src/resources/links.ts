@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import type { LinkInput } from '../api/types.js'
 import { PayError, validationError } from '../errors.js'
-import { currencyDigits, formatAmount } from '../render/format.js'
+import { cellText, currencyDigits, formatAmount, paint } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { plain, type Rec } from '../values.js'
 import { COMMON_FIELDS, FieldSet, type FieldValues, rules } from './fields.js'
@@ -35,10 +35,25 @@ export const LINK_FIELDS = new FieldSet({
   },
 })
 
+/**
+ * Paid or not, in words, after the status: `Active, paid` / `Active, unpaid`. The question
+ * support staff ask, so a list table never drops it and it never rests on colour alone.
+ */
+function statusAndPaid(link: Rec, style: { colour: boolean }): string {
+  const status = cellText(link, 'status', style)
+  if (typeof link.paid !== 'boolean') return status
+  const word = link.paid ? 'paid' : 'unpaid'
+  const shown = style.colour ? paint(word, link.paid ? 'good' : 'faint') : word
+  return status === '' ? shown : `${status}, ${shown}`
+}
+
 export const LINK_VIEW: View = {
   noun: 'payment link',
   plural: 'payment links',
   listColumns: ['_id', 'status', 'paid', 'amount', 'email', 'title', 'reference', 'created_at'],
+  // On a terminal, paid or not goes under STATUS (`Active, paid`): never dropped, never colour only.
+  tableColumns: ['_id', 'status', 'amount', 'email', 'title', 'reference', 'created_at'],
+  tableCell: (link, column, style) => (column === 'status' ? statusAndPaid(link, style) : undefined),
   recordFields: [
     '_id',
     'status',
@@ -56,7 +71,7 @@ export const LINK_VIEW: View = {
     'created_at',
     'updated_at',
   ],
-  dropOrder: ['created_at', 'reference', 'paid'],
+  dropOrder: ['created_at', 'reference'],
   lastResort: ['title', 'email'],
 }
 
