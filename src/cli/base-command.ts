@@ -106,8 +106,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return credentials
   }
 
-  /** The API client for the selected profile; the sandbox profile starts a sandbox if none runs. */
-  protected async api(): Promise<{ api: PayApi; target: Target }> {
+  /**
+   * The API client for the selected profile; the sandbox profile starts a sandbox if none runs.
+   * `sandboxKey`: the key, when the profile is the built-in sandbox (its seeded packages derive from it).
+   */
+  protected async api(): Promise<{ api: PayApi; target: Target; sandboxKey?: string }> {
     const credentials = await this.credentials()
     let baseUrl = credentials.baseUrl
     if (credentials.builtIn) {
@@ -119,7 +122,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
     const api = this.client(baseUrl, credentials.apiKey, this.journal(target))
     this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
-    return { api, target }
+    return { api, target, sandboxKey: credentials.builtIn ? credentials.apiKey : undefined }
   }
 
   /** How this command uses the system keychain: its --debug lines go with the HTTP trace. */
