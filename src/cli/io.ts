@@ -205,7 +205,9 @@ const WRITE_FAILURES: Record<string, string> = {
 
 /**
  * Output that cannot be written ends pay with one clean line and exit 1 (`> /dev/full`), never a
- * stack trace; a reader that left (`pay links list | head -1`) ends it quietly with exit 0.
+ * stack trace; a reader that left (`pay links list | head -1`) ends it quietly with exit 0. A
+ * message that cannot be written to stderr (`2>/dev/full`, `2>&1 | head -1`) is dropped: the
+ * data was written, and the exit code is that of the command.
  */
 export function guardOutput(): void {
   // @oclif/core's own listener rethrows anything but EPIPE, which Node prints as a crash.
@@ -218,6 +220,6 @@ export function guardOutput(): void {
     )
     process.exit(1)
   })
-  // Nowhere left to say anything.
-  process.stderr.on('error', () => process.exit(1))
+  // Nowhere left to say anything, and nothing lost: stderr carries no data.
+  process.stderr.on('error', () => {})
 }

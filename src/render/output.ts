@@ -90,8 +90,9 @@ export class Output {
   ) {
     this.jq = options.jq
     this.jsonl = options.jsonl ?? false
-    this.jsonErrors = options.json ?? false
-    this.json = this.jsonErrors || this.jq !== undefined || this.jsonl
+    // --jq implies --json, for errors too: a script reading JSON gets its errors as JSON.
+    this.jsonErrors = (options.json ?? false) || this.jq !== undefined
+    this.json = this.jsonErrors || this.jsonl
     this.quiet = options.quiet ?? false
     this.columns = options.columns
     this.fieldLabel = options.fieldsAsSent ? (field) => sanitizeText(field) : flagForField
