@@ -72,8 +72,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       jsonl?: boolean
       json?: boolean
     }
-    // Checked here rather than with oclif's `exclusive`, whose usage line shows empty groups.
-    const shaping = jq !== undefined ? '--jq' : jsonl ? '--jsonl' : json ? '--json' : undefined
+    // Checked here rather than with oclif's `exclusive`, whose usage line shows empty groups; only
+    // for commands that print records (`sandbox start --quiet` is another flag).
+    const printsRecords = Object.hasOwn(this.ctor.flags ?? {}, 'jq')
+    const shaping = jq !== undefined ? '--jq' : jsonl ? '--jsonl' : json && printsRecords ? '--json' : undefined
     const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
     if (shaping && picking) {
       throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)

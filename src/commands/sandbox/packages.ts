@@ -16,7 +16,7 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages>
     '<%= config.bin %> sandbox packages',
     '<%= config.bin %> sandbox packages --json',
     '<%= config.bin %> sandbox packages --key sk_test_shop_a --key sk_test_shop_b',
-    '<%= config.bin %> subs create -p sandbox --package-id "$(<%= config.bin %> sandbox packages --jq \'.[0]._id\')" --email jane@example.com',
+    '<%= config.bin %> sandbox packages --jq \'.[] | select(.frequency == "monthly") | ._id\'',
   ]
 
   /** Nothing is sent anywhere: no profile, base URL or timeout to take. */

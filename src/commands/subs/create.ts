@@ -18,7 +18,6 @@ export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
   static examples = [
     '<%= config.bin %> subs create --package-id 6a1b2c3d4e5f6a7b8c9d0e1f --email jane@example.com',
     '<%= config.bin %> subs create --package-id 6a1b2c3d4e5f6a7b8c9d0e1f --email jane@example.com --phone "+44 20 7946 0000" --json',
-    '<%= config.bin %> sandbox packages',
   ]
 
   static flags = { ...SUBSCRIPTION_FIELDS.flags, ...createFlags, ...outputFlags }

@@ -72,6 +72,5 @@ describe('pay sandbox packages', () => {
     expect(help.stdout.replace(/\s+/g, ' ')).toContain(
       'with the sandbox profile the package is picked from its seeded packages. `pay sandbox packages` lists them',
     )
-    expect(help.stdout).toContain('$ pay sandbox packages')
   })
 })
