@@ -75,7 +75,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // Checked here rather than with oclif's `exclusive`, whose usage line shows empty groups; only
     // for commands that print records (`sandbox start --quiet` is another flag).
     const printsRecords = Object.hasOwn(this.ctor.flags ?? {}, 'jq')
-    const shaping = jq !== undefined ? '--jq' : jsonl ? '--jsonl' : json && printsRecords ? '--json' : undefined
+    const shaping =
+      jq !== undefined ? '--jq' : jsonl ? '--jsonl' : json && printsRecords ? '--json' : undefined
     const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
     if (shaping && picking) {
       throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)
