@@ -135,6 +135,19 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
     return values
   }
 
+  /**
+   * Values as they are sent, each through its field's `normalize` (`usd` -> `USD`): for values
+   * that come from elsewhere than flags and questions (the rows of `links create --from-csv`).
+   */
+  normalized(values: FieldValues): FieldValues {
+    const out: FieldValues = { ...values }
+    for (const spec of this.textSpecs()) {
+      const value = out[spec.field]
+      if (typeof value === 'string') out[spec.field] = normal(spec, value)
+    }
+    return out
+  }
+
   /** The local rules over the values present; all failures at once, as a 422 would list them. */
   check(values: FieldValues): void {
     const errors = this.problems(values, false)

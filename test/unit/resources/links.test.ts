@@ -95,6 +95,14 @@ describe('LINK_FIELDS', () => {
     )
   })
 
+  it('normalized: values from elsewhere (a CSV row) as they are sent', () => {
+    expect(LINK_FIELDS.normalized({ currency: 'usd', amount: '5', send_email: true })).toEqual({
+      currency: 'USD',
+      amount: '5',
+      send_email: true,
+    })
+  })
+
   it('names every missing flag off a terminal (exit 2) and asks nothing', async () => {
     const io = new TestIO({ terminal: false })
     const error = await LINK_FIELDS.fillMissing({ currency: 'EUR' }, io).catch((thrown: unknown) => thrown)
