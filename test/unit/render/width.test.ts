@@ -1,6 +1,13 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { drawTable, wrapText } from '../../../src/render/table.js'
-import { cutToWidth, displayWidth, graphemes, wrapToWidth } from '../../../src/render/width.js'
+import {
+  cutToWidth,
+  displayWidth,
+  graphemes,
+  segmentInPieces,
+  wrapToWidth,
+} from '../../../src/render/width.js'
 
 /**
  * Text measured, cut and wrapped as a terminal shows it: by grapheme cluster, CJK and emoji two
@@ -34,6 +41,73 @@ describe('displayWidth', () => {
   it('clusters are what a person sees as one character', () => {
     expect(graphemes(`a${FAMILY}${FLAG}${E_ACUTE}`)).toEqual(['a', FAMILY, FLAG, E_ACUTE])
   })
+})
+
+describe('segmentInPieces', () => {
+  /** Pieces of text that join into clusters in every way Unicode has. */
+  const PIECES = [
+    'a',
+    ' ',
+    '1',
+    '.',
+    '請',
+    '。',
+    'é',
+    '\u0301',
+    '\u200d',
+    '\ufe0f',
+    '👨',
+    '👩',
+    '🎉',
+    '👍',
+    '🏽',
+    '🇫',
+    '🇷',
+    '🇩',
+    '🇪',
+    '1\u20e3',
+    'ᄀ',
+    'ᅡ',
+    'ᆨ',
+    '가',
+    'क',
+    '्',
+    'ष',
+    'ि',
+    'ก',
+    'ำ',
+    'ש',
+    'ׁ',
+    '\u0600',
+    '٣',
+    '\r',
+    '\n',
+    '\t',
+    'Ω',
+    'ß',
+    '\u{1F3F3}',
+    '\u{E0067}',
+    '\u{E007F}',
+  ]
+  const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''))
+  const whole = (value: string) => Array.from(new Intl.Segmenter().segment(value), (part) => part.segment)
+
+  it('cuts only where a cluster starts: the same clusters as segmenting the text whole', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 8 }), (value, piece) => {
+        expect(segmentInPieces(value, piece)).toEqual(whole(value))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('takes time in proportion to the text: 200,000 CJK characters and 100,000 emoji', () => {
+    const cjk = '請'.repeat(200_000)
+    expect(graphemes(cjk)).toHaveLength(200_000)
+    expect(displayWidth(cjk)).toBe(400_000)
+    expect(cutToWidth(`${'🎉'.repeat(100_000)}`, 9)).toBe('🎉🎉🎉🎉…')
+    // ~1 s; whole, Intl.Segmenter took minutes. The timeout only keeps a loaded machine from failing it.
+  }, 60_000)
 })
 
 describe('cutToWidth', () => {
