@@ -44,7 +44,8 @@ const MAY_JOIN = new RegExp(
   'u',
 )
 /** Prepend characters (GB9b) hold on to what follows them; ZWJ holds a pictograph (GB11). */
-const HOLDS_NEXT = /^[\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u200d\u{110bd}\u{110cd}\u{111c2}\u{111c3}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}]$/u
+const HOLDS_NEXT =
+  /^(?:\u200d|[\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u{110bd}\u{110cd}\u{111c2}\u{111c3}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}])$/u
 
 /**
  * Intl.Segmenter takes time that grows faster than the text (80,000 CJK characters: ~20 s on
