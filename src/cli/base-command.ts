@@ -54,7 +54,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Every positional argument, for commands that take a list of ids. */
   protected positionals: string[] = []
   protected readonly io: IO = new ProcessIO()
-  protected out: Output = new Output(this.io, { json: this.argv.includes('--json') })
+  protected out: Output = new Output(this.io, { json: wantsJsonErrors(this.argv) })
   private connection?: Connection
   /** The credentials the command's requests went out with, to explain a refused key. */
   private sentWith?: Credentials & { inProcess: boolean }
@@ -69,7 +69,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   async init(): Promise<void> {
     await super.init()
-    const { args, argv, flags } = await this.parse({
+    const { args, argv, flags, raw } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       args: this.ctor.args,
@@ -78,14 +78,19 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
     this.positionals = argv as string[]
-    const { columns, quiet, jq, jsonl } = flags as {
+    refuseContradictions(raw)
+    const { columns, quiet, jq, jsonl, json } = flags as {
       columns?: string
       quiet?: boolean
       jq?: string
       jsonl?: boolean
+      json?: boolean
     }
-    // Checked here rather than with oclif's `exclusive`, whose usage line shows empty groups.
-    const shaping = jq !== undefined ? '--jq' : jsonl ? '--jsonl' : undefined
+    // Checked here rather than with oclif's `exclusive`, whose usage line shows empty groups; only
+    // for commands that print records (`sandbox start --quiet` is another flag).
+    const printsRecords = Object.hasOwn(this.ctor.flags ?? {}, 'jq')
+    const shaping =
+      jq !== undefined ? '--jq' : jsonl ? '--jsonl' : json && printsRecords ? '--json' : undefined
     const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
     if (shaping && picking) {
       throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)
@@ -127,8 +132,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return credentials
   }
 
-  /** The API client for the selected profile; the sandbox profile starts a sandbox if none runs. */
-  protected async api(): Promise<{ api: PayApi; target: Target }> {
+  /**
+   * The API client for the selected profile; the sandbox profile starts a sandbox if none runs.
+   * `sandboxKey`: the key, when the profile is the built-in sandbox (its seeded packages derive from it).
+   */
+  protected async api(): Promise<{ api: PayApi; target: Target; sandboxKey?: string }> {
     const credentials = await this.credentials()
     let baseUrl = credentials.baseUrl
     if (credentials.builtIn) {
@@ -145,7 +153,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
     const api = this.client(baseUrl, credentials.apiKey, this.journal(target))
     this.sentWith = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
-    return { api, target }
+    return { api, target, sandboxKey: credentials.builtIn ? credentials.apiKey : undefined }
   }
 
   /** What answers at a sandbox's address (src/sandbox/proof.ts), in the --debug trace too. */
@@ -371,6 +379,31 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       skipOclifErrorHandling: true,
       oclif: { exit: payError.exitCode },
     })
+  }
+}
+
+/** Errors are printed as JSON with --json, and with --jq, which implies it (also before the parse). */
+function wantsJsonErrors(argv: string[]): boolean {
+  return argv.some((arg) => arg === '--json' || arg === '--jq' || arg.startsWith('--jq='))
+}
+
+/**
+ * `--paid --no-paid` (any flag and its negation) says two opposite things: refused, rather than
+ * the last one silently winning.
+ */
+function refuseContradictions(raw: { type: string; flag?: string; input?: string }[]): void {
+  const said = new Map<string, Set<string>>()
+  for (const token of raw) {
+    if (token.type !== 'flag' || !token.flag) continue
+    // A boolean flag's token is the flag as typed; an option flag's is its value.
+    const negated = token.input === `--no-${token.flag}`
+    if (!negated && token.input !== `--${token.flag}`) continue
+    const forms = said.get(token.flag) ?? new Set<string>()
+    forms.add(negated ? 'no' : 'yes')
+    said.set(token.flag, forms)
+    if (forms.size === 2) {
+      throw usageError(`--${token.flag} and --no-${token.flag} cannot be given together.`)
+    }
   }
 }
 

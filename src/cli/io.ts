@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import tty from 'node:tty'
+import { accessibleMode } from '../render/accessible.js'
 import type { Screen, Stream } from '../render/output.js'
 
 /** A question with a free-text answer, checked as it is typed. */
@@ -7,6 +8,22 @@ export interface Question {
   message: string
   /** true, or what is wrong with the answer (shown under it; the question is asked again). */
   validate?: (value: string) => true | string
+  /** The answer as it will be sent, shown as it is typed (`eur` shows as `EUR`). */
+  transform?: (value: string) => string
+}
+
+/** One answer of a question with a few possible answers. */
+export interface Choice {
+  /** What the person reads: `Starter  120.00 USD yearly`. */
+  name: string
+  /** What the answer is: an id. */
+  value: string
+}
+
+/** A question answered by picking one of `choices`. */
+export interface Selection {
+  message: string
+  choices: Choice[]
 }
 
 /**
@@ -22,9 +39,16 @@ export interface IO extends Screen {
    * pay subs cancel -`), on the controlling terminal (/dev/tty) that stderr shows, as gh does.
    */
   readonly canConfirm: boolean
+  /** Accessible mode (PAY_ACCESSIBLE, ACCESSIBLE): see render/accessible.ts. */
+  readonly accessible: boolean
   /** All of stdin as text (for --with-key and `-` id lists). */
   readStdin(): Promise<string>
   ask(question: Question): Promise<string>
+  /**
+   * One of a few answers: picked with the arrow keys, or in accessible mode typed (its number or
+   * its value) after the choices are listed in words.
+   */
+  choose(question: Selection): Promise<string>
   /** A secret, typed masked. */
   askSecret(message: string): Promise<string>
   /** Yes or no; no is the default. */
@@ -46,8 +70,10 @@ export class ProcessIO implements IO {
   readonly colour: boolean
   private terminalAnswers?: boolean
   readonly stderrColour: boolean
+  readonly accessible: boolean
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.accessible = accessibleMode(env)
     const colourAllowed = !env.NO_COLOR && env.TERM !== 'dumb'
     this.colour = this.stdoutIsTerminal && colourAllowed
     this.stderrColour = this.stderrIsTerminal && colourAllowed
@@ -72,7 +98,36 @@ export class ProcessIO implements IO {
 
   async ask(question: Question): Promise<string> {
     const { input } = await import('@inquirer/prompts')
-    return input({ message: question.message, validate: question.validate }, { output: process.stderr })
+    const { message, validate, transform } = question
+    return input(
+      { message, validate, transformer: transform && ((value: string) => transform(value)) },
+      { output: process.stderr },
+    )
+  }
+
+  async choose(question: Selection): Promise<string> {
+    if (!this.accessible) {
+      const { select } = await import('@inquirer/prompts')
+      return select(
+        { message: question.message, choices: question.choices, pageSize: 10 },
+        { output: process.stderr },
+      )
+    }
+    // Each choice once, as a plain line a screen reader reads in order; the answer is typed.
+    const { choices } = question
+    const lines = choices.map((choice, i) => `  ${i + 1}. ${choice.name}`)
+    process.stderr.write(`${question.message}, one of:\n${lines.join('\n')}\n`)
+    const pick = (typed: string) => {
+      const text = typed.trim()
+      const number = /^\d+$/.test(text) ? Number(text) : Number.NaN
+      return choices[number - 1] ?? choices.find((choice) => choice.value === text)
+    }
+    const answer = await this.ask({
+      message: `${question.message} (type a number from 1 to ${choices.length}, or the id)`,
+      validate: (typed) =>
+        pick(typed) ? true : `Type a number from 1 to ${choices.length}, or one of the ids listed.`,
+    })
+    return pick(answer)?.value ?? answer
   }
 
   async askSecret(message: string): Promise<string> {
@@ -82,12 +137,17 @@ export class ProcessIO implements IO {
 
   async confirm(message: string): Promise<boolean> {
     const { confirm } = await import('@inquirer/prompts')
-    if (process.stdin.isTTY) return confirm({ message, default: false }, { output: process.stderr })
+    // In accessible mode the choices are said in words rather than as "(y/N)".
+    const theme = this.accessible
+      ? { style: { defaultAnswer: () => '(type yes or no; Enter means no)' } }
+      : {}
+    const question = { message, default: false, theme }
+    if (process.stdin.isTTY) return confirm(question, { output: process.stderr })
     // stdin is data: the answer comes from the terminal itself.
     const input = openTerminal()
     if (!input) throw new Error('There is no terminal to confirm on.')
     try {
-      return await confirm({ message, default: false }, { input, output: process.stderr })
+      return await confirm(question, { input, output: process.stderr })
     } finally {
       input.destroy()
     }
@@ -145,7 +205,9 @@ const WRITE_FAILURES: Record<string, string> = {
 
 /**
  * Output that cannot be written ends pay with one clean line and exit 1 (`> /dev/full`), never a
- * stack trace; a reader that left (`pay links list | head -1`) ends it quietly with exit 0.
+ * stack trace; a reader that left (`pay links list | head -1`) ends it quietly with exit 0. A
+ * message that cannot be written to stderr (`2>/dev/full`, `2>&1 | head -1`) is dropped: the
+ * data was written, and the exit code is that of the command.
  */
 export function guardOutput(): void {
   // @oclif/core's own listener rethrows anything but EPIPE, which Node prints as a crash.
@@ -158,6 +220,6 @@ export function guardOutput(): void {
     )
     process.exit(1)
   })
-  // Nowhere left to say anything.
-  process.stderr.on('error', () => process.exit(1))
+  // Nowhere left to say anything, and nothing lost: stderr carries no data.
+  process.stderr.on('error', () => {})
 }

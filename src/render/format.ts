@@ -19,18 +19,16 @@ export function lookup(record: Rec, path: string): { value: unknown; parent: Rec
  * Intl call costs ~10 ms of start-up, and every listing would pay it.
  */
 const MINOR_UNITS = new Map<string, number>([
+  // The most used, so that most listings never ask Intl.
+  ...'EUR USD GBP CHF CAD AUD NZD SEK NOK DKK PLN CZK HUF INR CNY HKD SGD MXN BRL ZAR'
+    .split(' ')
+    .map((c) => [c, 2] as const),
   ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'
     .split(' ')
     .map((c) => [c, 0] as const),
   ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3] as const),
   ...'CLF UYW'.split(' ').map((c) => [c, 4] as const),
 ])
-
-/** Decimals of a currency code; -1 for text that is not a currency code. */
-function digitsFor(currency: string): number {
-  if (!/^[A-Z]{3}$/.test(currency)) return -1
-  return MINOR_UNITS.get(currency) ?? 2
-}
 
 let isoCodes: Set<string> | undefined
 
@@ -48,14 +46,17 @@ export function currencyDigits(code: string): number | undefined {
   return isoCodes.has(upper) ? 2 : undefined
 }
 
-/** "25.50 EUR", "1000 JPY"; an amount the service sent as text is shown as it came. */
+/**
+ * "25.50 EUR", "1000 JPY"; an amount the service sent as text is shown as it came, and so is the
+ * amount of a code that is no ISO currency ("25.5 BTC": pay cannot know its decimals).
+ */
 export function formatAmount(amount: unknown, currency: unknown): string {
   const code = typeof currency === 'string' ? currency : ''
   let text: string
   if (typeof amount === 'number' && Number.isFinite(amount)) {
-    const digits = code === '' ? -1 : digitsFor(code.toUpperCase())
+    const digits = code === '' ? undefined : currencyDigits(code)
     // Padded to the currency's digits (25.5 -> "25.50"), never rounded: 0.001 EUR stays 0.001.
-    const fixed = digits >= 0 ? amount.toFixed(digits) : undefined
+    const fixed = digits !== undefined ? amount.toFixed(digits) : undefined
     // toFixed writes an exponent from 1e21 on (1e21.toFixed(2) is "1e+21"): decimalText takes those.
     text =
       fixed !== undefined && !fixed.includes('e') && Number(fixed) === amount ? fixed : decimalText(amount)
@@ -92,9 +93,14 @@ export function cellText(record: Rec, path: string, style: CellStyle): string {
     const colour = Object.hasOwn(STATUS_COLOURS, status) ? STATUS_COLOURS[status] : undefined
     return colour ? `\u001b[${colour}m${text}\u001b[39m` : text
   }
-  if (leaf === 'paid' && typeof value === 'boolean')
-    return `\u001b[${value ? 32 : 2}m${text}\u001b[${value ? 39 : 22}m`
+  if (leaf === 'paid' && typeof value === 'boolean') return paint(text, value ? 'good' : 'faint')
   return text
+}
+
+/** Text in a colour; the words say it all, the colour only helps (accessibility). */
+export function paint(text: string, tone: 'good' | 'bad' | 'warn' | 'faint'): string {
+  if (tone === 'faint') return `\u001b[2m${text}\u001b[22m`
+  return `\u001b[${tone === 'good' ? 32 : tone === 'bad' ? 31 : 33}m${text}\u001b[39m`
 }
 
 /**

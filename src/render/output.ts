@@ -90,8 +90,9 @@ export class Output {
   ) {
     this.jq = options.jq
     this.jsonl = options.jsonl ?? false
-    this.jsonErrors = options.json ?? false
-    this.json = this.jsonErrors || this.jq !== undefined || this.jsonl
+    // --jq implies --json, for errors too: a script reading JSON gets its errors as JSON.
+    this.jsonErrors = (options.json ?? false) || this.jq !== undefined
+    this.json = this.jsonErrors || this.jsonl
     this.quiet = options.quiet ?? false
     this.columns = options.columns
     this.fieldLabel = options.fieldsAsSent ? (field) => field : flagForField
@@ -192,9 +193,18 @@ export class Output {
       this.note(`No ${view.plural}.`)
       return
     }
-    const columns = this.pickColumns(view.listColumns, view, records)
+    // Columns picked with --columns show their fields exactly; the view's own may combine two.
+    const columns = this.columns
+      ? this.pickColumns(view.listColumns, view, records)
+      : (view.tableColumns ?? view.listColumns)
+    const combined = this.columns ? undefined : view.tableCell
     const header = columns.map((column) => columnHeader(column))
-    const rows = records.map((record) => columns.map((column) => cellText(record, column, this)))
+    // One line per record: a newline inside a value is shown as a space.
+    const rows = records.map((record) =>
+      columns.map((column) =>
+        (combined?.(record, column, this) ?? cellText(record, column, this)).replace(/\n/g, ' '),
+      ),
+    )
     // Columns picked with --columns are all shown: the user asked for them.
     const kinds = columns.map((column) => ({
       kind: fieldKind(column),
@@ -229,8 +239,9 @@ export class Output {
     if (found.more === 'pages') {
       this.stderr.write(`More ${view.plural} exist than this first page: add --all to fetch them all.\n`)
     } else if (found.more === 'limit') {
-      const what = found.filtered ? `matching ${view.plural}` : view.plural
-      this.stderr.write(`Showing the first ${found.shown} ${what}: add --limit N or --all for more.\n`)
+      const matching = found.filtered ? 'matching ' : ''
+      const what = found.shown === 1 ? `${matching}${view.noun}` : `${found.shown} ${matching}${view.plural}`
+      this.stderr.write(`Showing the first ${what}: add --limit N or --all for more.\n`)
     }
   }
 

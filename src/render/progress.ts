@@ -1,39 +1,72 @@
 import type { Writable } from 'node:stream'
+import { canRedraw } from './accessible.js'
+
+/** In plain mode, a line at least this often while work goes on… */
+const PLAIN_EVERY_MS = 5000
+/** …and at each tenth of the work done. */
+const PLAIN_STEPS = 10
 
 /**
- * A one-line progress bar on a terminal's stderr, redrawn in place at most every 100 ms:
+ * Progress on a terminal's stderr. Normally one line redrawn in place at most every 100 ms:
  *   [██████░░░░░░░░░░░░░░] 312/1000  cancelled 300 · failed 12
+ * In accessible mode (PAY_ACCESSIBLE, ACCESSIBLE) or on a terminal that cannot redraw
+ * (TERM=dumb), plain lines instead, never redrawn, at each 10 % and at least every 5 seconds,
+ * which a screen reader reads once each:
+ *   Progress: 312 of 1000 (31%): cancelled 300, failed 12.
  */
 export class ProgressBar {
   private done = 0
   private readonly counts = new Map<string, number>()
   private lastDraw = 0
+  private lastStep = 0
+  private readonly plain: boolean
 
   constructor(
     private readonly stream: Writable,
     private readonly total: number,
-  ) {}
+    options: { plain?: boolean } = {},
+  ) {
+    this.plain = options.plain ?? !canRedraw()
+    this.lastDraw = this.plain ? Date.now() : 0
+  }
 
   tick(status: string): void {
     this.done += 1
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1)
     const now = Date.now()
+    if (this.plain) {
+      const step = this.total === 0 ? PLAIN_STEPS : Math.floor((this.done * PLAIN_STEPS) / this.total)
+      if (step > this.lastStep || now - this.lastDraw >= PLAIN_EVERY_MS || this.done === this.total) {
+        this.lastStep = step
+        this.lastDraw = now
+        this.line()
+      }
+      return
+    }
     if (now - this.lastDraw >= 100 || this.done === this.total) {
       this.lastDraw = now
       this.draw()
     }
   }
 
-  /** Clears the bar so the next output starts on a clean line. */
+  /** Clears the bar so the next output starts on a clean line (plain lines need no clearing). */
   clear(): void {
-    this.stream.write('\r\u001b[2K')
+    if (!this.plain) this.stream.write('\r\u001b[2K')
+  }
+
+  private countsText(separator: string): string {
+    return [...this.counts].map(([status, n]) => `${status.replace(/_/g, ' ')} ${n}`).join(separator)
   }
 
   private draw(): void {
     const width = 20
     const filled = this.total === 0 ? width : Math.round((this.done / this.total) * width)
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`
-    const counts = [...this.counts].map(([status, n]) => `${status.replace(/_/g, ' ')} ${n}`).join(' · ')
-    this.stream.write(`\r\u001b[2K[${bar}] ${this.done}/${this.total}  ${counts}`)
+    this.stream.write(`\r\u001b[2K[${bar}] ${this.done}/${this.total}  ${this.countsText(' · ')}`)
+  }
+
+  private line(): void {
+    const percent = this.total === 0 ? 100 : Math.floor((this.done * 100) / this.total)
+    this.stream.write(`Progress: ${this.done} of ${this.total} (${percent}%): ${this.countsText(', ')}.\n`)
   }
 }

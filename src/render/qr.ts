@@ -81,3 +81,31 @@ export async function writeQrImage(file: string, text: string, options: { replac
     throw error
   }
 }
+
+/**
+ * Why an image could not be written to `file`, in the user's words and with the user's path:
+ * the temporary file beside it is pay's business, not theirs.
+ */
+export function whyNotWritten(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code
+  const folder = path.dirname(file)
+  switch (code) {
+    case 'ENOENT':
+      return `the folder ${folder} does not exist`
+    case 'ENOTDIR':
+      return `${folder} is not a folder`
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied in ${folder}`
+    case 'EISDIR':
+      return `${file} is a folder`
+    case 'ENOSPC':
+      return 'no space left on device'
+    case 'EDQUOT':
+      return 'disk quota exceeded'
+    case 'EROFS':
+      return `${folder} is on a read-only file system`
+    default:
+      return code ?? 'it could not be written'
+  }
+}

@@ -1,11 +1,12 @@
-import { createRequire } from 'node:module'
+import { cutToWidth, displayWidth, padToWidth, type WrapOptions, wrapToWidth } from './width.js'
 
 /**
  * Borderless tables that fit the terminal without cutting what people copy. Ids, amounts,
  * statuses, URLs and dates are never cut ("whole" columns); free text (titles, e-mails,
  * references) gives way first, down to a readable minimum; then, on a narrow terminal, the
  * columns a view marks as droppable go, in its order. If even that does not fit, the row is
- * left wider than the terminal (which wraps it) rather than cut an id.
+ * left wider than the terminal (which wraps it) rather than cut an id. Widths are display
+ * columns (width.ts): a CJK character or an emoji counts two, an accent none.
  */
 
 export interface TableColumn {
@@ -26,10 +27,8 @@ const TEXT_COMFORTABLE = 20
 /** …and never below this many (or its header, if longer). */
 const TEXT_MIN = 10
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes to measure text
-const ANSI = /\u001b\[[0-9;]*m/g
-
-export const visibleLength = (text: string) => [...text.replace(ANSI, '')].length
+/** Columns a cell's text takes on the terminal (colour codes count as nothing). */
+export const visibleLength = displayWidth
 
 const WHOLE_LEAVES = new Set([
   'token',
@@ -113,70 +112,32 @@ export function layOut(columns: TableColumn[], rows: string[][], width: number, 
   return { shown, widths }
 }
 
-/** `text` broken into lines of at most `width` characters, at spaces where it can. */
-export function wrapText(text: string, width: number): string {
-  if (width < 1) return text
+/**
+ * `text` broken into lines of at most `width` terminal columns, at spaces and between CJK
+ * characters where it can, inside a long word where it must (never inside a character). Lines
+ * after the first keep a paragraph's leading spaces, or take `options.indent`. Used for a
+ * record's free text and for confirmation plans.
+ */
+export function wrapText(text: string, width: number, options?: WrapOptions): string {
+  return wrapToWidth(text, width, options)
+}
+
+/**
+ * Draws the cells (already laid out: only the shown columns) as a borderless table: each column
+ * `widths` columns wide and two spaces apart; a line of a cell wider than its column is cut
+ * (with …, by whole characters); a cell of several lines (a wrapped value) takes as many rows.
+ */
+export function drawTable(rows: string[][], widths: number[], header?: string[]): string {
   const lines: string[] = []
-  for (const paragraph of text.split('\n')) {
-    let rest = paragraph
-    while ([...rest].length > width) {
-      const chars = [...rest]
-      const head = chars.slice(0, width + 1).join('')
-      const space = head.lastIndexOf(' ')
-      const cut = space > 0 ? space : width
-      lines.push(chars.slice(0, cut).join('').trimEnd())
-      rest = chars.slice(cut).join('').replace(/^ /, '')
+  for (const row of header ? [header, ...rows] : rows) {
+    const cells = widths.map((width, i) =>
+      (row[i] ?? '').split('\n').map((line) => cutToWidth(line.replace(/\t/g, ' '), width)),
+    )
+    const height = Math.max(1, ...cells.map((cell) => cell.length))
+    for (let k = 0; k < height; k += 1) {
+      const parts = cells.map((cell, i) => padToWidth(cell[k] ?? '', widths[i]))
+      lines.push(parts.join(' '.repeat(PADDING)).trimEnd())
     }
-    lines.push(rest)
   }
   return lines.join('\n')
-}
-
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '',
-}
-
-type TableConstructor = new (
-  options: Record<string, unknown>,
-) => { push(...rows: unknown[]): void; toString(): string }
-
-let tableModule: TableConstructor | undefined
-
-/** cli-table3 is loaded only when a table is drawn: scripts and --json never pay for it. */
-function loadTable(): TableConstructor {
-  tableModule ??= createRequire(import.meta.url)('cli-table3') as TableConstructor
-  return tableModule
-}
-
-/** Draws the cells (already laid out: only the shown columns, text cut or wrapped to `widths`). */
-export function drawTable(rows: string[][], widths: number[], header?: string[]): string {
-  const Table = loadTable()
-  const table = new Table({
-    head: header ?? [],
-    colWidths: widths.map((w) => w + PADDING),
-    wordWrap: false,
-    truncate: '…',
-    chars: BORDERLESS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': PADDING },
-  })
-  table.push(...rows)
-  return table
-    .toString()
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
 }

@@ -1,3 +1,5 @@
+import type { Rec } from '../values.js'
+
 /**
  * What each resource shows: the columns of a list row and the fields of a one-record table.
  * Field names are the service's, dotted for embedded records (`package.name`); `--columns`
@@ -7,7 +9,15 @@ export interface View {
   /** Singular noun for messages: "payment link". */
   noun: string
   plural: string
+  /** The columns of a list: TSV rows, and tables unless `tableColumns` says otherwise. */
   listColumns: string[]
+  /** The columns of a list table on a terminal, when they differ (two fields shown in one). */
+  tableColumns?: string[]
+  /**
+   * A table cell that shows more than its field (links: `Active, paid` under STATUS); undefined
+   * for the field as it is. Not used for the columns named by --columns.
+   */
+  tableCell?: (record: Rec, column: string, style: { colour: boolean }) => string | undefined
   recordFields: string[]
   /** The field printed by --quiet; `_id` unless said otherwise. */
   idField?: string

@@ -1,5 +1,5 @@
 import { Flags, type Interfaces } from '@oclif/core'
-import type { IO } from '../cli/io.js'
+import type { Choice, IO } from '../cli/io.js'
 import { type FieldErrors, PayError, validationError } from '../errors.js'
 
 /**
@@ -11,9 +11,18 @@ import { type FieldErrors, PayError, validationError } from '../errors.js'
 
 type Rule = (value: string, field: string) => string | undefined
 
+/**
+ * A rule over several fields (an amount and its currency): what is wrong, under the field to
+ * blame. `asking` is the field a question is asking for, so that the message fits the answer
+ * being typed (a currency the amount given does not fit is said at the currency's question).
+ */
+export type Relation = (values: FieldValues, asking?: string) => FieldErrors | undefined
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const AMOUNT = /^\d+(\.\d+)?$/
 const CURRENCY = /^[A-Za-z]{3}$/
+/** What an id looks like: the service's are 24 hex digits; any word of letters, digits, - and _. */
+const ID = /^[A-Za-z0-9_-]{1,100}$/
 
 export const rules = {
   email: (value: string, field: string) =>
@@ -27,7 +36,29 @@ export const rules = {
     CURRENCY.test(value) ? undefined : `The ${field} must be a 3-letter currency code, like EUR.`,
   notBlank: (value: string, field: string) =>
     value.trim() === '' ? `The ${field} field is required.` : undefined,
+  /** Where a customer is sent back: an absolute http(s) address (the spec states no rule: pay's own). */
+  webAddress: (value: string, field: string) =>
+    isWebAddress(value)
+      ? undefined
+      : `The ${field} must be an absolute http:// or https:// URL, like https://shop.example/thanks.`,
+  id: (value: string, field: string) =>
+    ID.test(value) ? undefined : `The ${field} must be an id: letters, digits, - and _ only.`,
 } satisfies Record<string, Rule>
+
+/** An absolute http:// or https:// URL with a host, and nothing a browser would have to guess at. */
+function isWebAddress(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (!/^https?:\/\/[^\s\u0000-\u001f\u007f-\u009f]+$/i.test(value)) return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+/** The currency code as the service should store it: `usd` and `USD` are one currency. */
+export const upperCase = (value: string) => value.toUpperCase()
 
 interface TextFieldSpec {
   /** The service's name for the field (`phone_no` for `--phone`). */
@@ -36,6 +67,8 @@ interface TextFieldSpec {
   /** Required: asked for with this question on a terminal, a usage error elsewhere. */
   question?: string
   rules?: Rule[]
+  /** The value as it is sent (`usd` -> `USD`), from a flag or an answer, before the rules. */
+  normalize?: (value: string) => string
   boolean?: false
 }
 
@@ -71,7 +104,11 @@ export type FieldValues = Record<string, string | boolean | undefined>
 export class FieldSet<S extends Record<string, FieldSpec>> {
   readonly flags: { [K in keyof S]: FlagFor<S[K]> }
 
-  constructor(private readonly specs: S) {
+  constructor(
+    private readonly specs: S,
+    /** Rules over several fields, checked once each field they read has passed its own. */
+    private readonly relations: Relation[] = [],
+  ) {
     this.flags = Object.fromEntries(
       Object.entries(specs).map(([flag, spec]) => [
         flag,
@@ -92,9 +129,23 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
     const values: FieldValues = {}
     for (const [flag, spec] of Object.entries(this.specs)) {
       const value = flags[flag]
-      if (typeof value === 'string' || typeof value === 'boolean') values[spec.field] = value
+      if (typeof value === 'boolean') values[spec.field] = value
+      if (typeof value === 'string') values[spec.field] = spec.boolean ? value : normal(spec, value)
     }
     return values
+  }
+
+  /**
+   * Values as they are sent, each through its field's `normalize` (`usd` -> `USD`): for values
+   * that come from elsewhere than flags and questions (the rows of `links create --from-csv`).
+   */
+  normalized(values: FieldValues): FieldValues {
+    const out: FieldValues = { ...values }
+    for (const spec of this.textSpecs()) {
+      const value = out[spec.field]
+      if (typeof value === 'string') out[spec.field] = normal(spec, value)
+    }
+    return out
   }
 
   /** The local rules over the values present; all failures at once, as a 422 would list them. */
@@ -120,7 +171,14 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
         if (message) errors[spec.field] = [...(errors[spec.field] ?? []), message]
       }
     }
-    return errors
+    // A field already refused by its own rules gets no second message from a relation.
+    for (const relation of this.relations) {
+      for (const [field, messages] of Object.entries(relation(values) ?? {})) errors[field] ??= messages
+    }
+    // In the order of the flags, as they are listed in --help.
+    const order = this.textSpecs().map((spec) => spec.field)
+    const rank = (field: string) => (order.includes(field) ? order.indexOf(field) : order.length)
+    return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)))
   }
 
   /** The service field a column of an input file names: a flag (`reference-2`) or a field (`reference_2`). */
@@ -144,9 +202,15 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
 
   /**
    * Fills in required fields the user did not pass: asked for on a terminal (validated as
-   * they are entered), otherwise a usage error naming every missing flag.
+   * they are entered, each answer also against those given before it, so that nothing typed is
+   * lost to a later refusal), otherwise a usage error naming every missing flag. A field with
+   * `choices` is picked from them.
    */
-  async fillMissing(values: FieldValues, io: Pick<IO, 'canPrompt' | 'ask'>): Promise<void> {
+  async fillMissing(
+    values: FieldValues,
+    io: Pick<IO, 'canPrompt' | 'ask' | 'choose'>,
+    options: { choices?: Record<string, Choice[]> } = {},
+  ): Promise<void> {
     const missing = this.textSpecs().filter((spec) => spec.question && values[spec.field] === undefined)
     if (missing.length === 0) return
     if (!io.canPrompt) {
@@ -157,17 +221,30 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
       })
     }
     for (const spec of missing) {
+      const message = spec.question ?? spec.field
+      const choices = options.choices?.[spec.field]
+      if (choices && choices.length > 0) {
+        values[spec.field] = await io.choose({ message, choices })
+        continue
+      }
       const checks = [rules.notBlank, ...(spec.rules ?? [])]
-      values[spec.field] = await io.ask({
-        message: spec.question ?? spec.field,
-        validate: (value) => {
+      const answer = await io.ask({
+        message,
+        transform: spec.normalize,
+        validate: (typed) => {
+          const value = normal(spec, typed)
           for (const check of checks) {
-            const message = check(value, spec.field)
-            if (message) return message
+            const problem = check(value, spec.field)
+            if (problem) return problem
+          }
+          for (const relation of this.relations) {
+            const problem = relation({ ...values, [spec.field]: value }, spec.field)?.[spec.field]?.[0]
+            if (problem) return problem
           }
           return true
         },
       })
+      values[spec.field] = normal(spec, answer)
     }
   }
 
@@ -175,3 +252,5 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
     return Object.entries(this.specs).flatMap(([flag, spec]) => (spec.boolean ? [] : [{ ...spec, flag }]))
   }
 }
+
+const normal = (spec: TextFieldSpec, value: string) => (spec.normalize ? spec.normalize(value) : value)

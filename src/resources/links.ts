@@ -1,44 +1,100 @@
 import { Flags } from '@oclif/core'
 import type { LinkInput } from '../api/types.js'
-import { PayError, validationError } from '../errors.js'
-import { currencyDigits, formatAmount } from '../render/format.js'
+import { type FieldErrors, PayError, validationError } from '../errors.js'
+import { cellText, currencyDigits, formatAmount, paint } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { isPlainWebUrl, plain, type Rec } from '../values.js'
-import { COMMON_FIELDS, FieldSet, type FieldValues, rules } from './fields.js'
+import { COMMON_FIELDS, FieldSet, type FieldValues, type Relation, rules, upperCase } from './fields.js'
+
+/**
+ * Why `amount` has more decimals than `currency` allows (1.5 JPY, 0.001 EUR), or undefined
+ * when it fits, or when either is not well-formed (their own rules say so), or when the code is
+ * no ISO currency (BTC), whose amounts may have any decimals.
+ */
+function excessDecimals(amount: unknown, currency: unknown) {
+  if (typeof amount !== 'string' || typeof currency !== 'string') return undefined
+  if (!/^\d+(\.\d+)?$/.test(amount)) return undefined
+  const digits = currencyDigits(currency)
+  const decimals = amount.includes('.') ? amount.length - amount.indexOf('.') - 1 : 0
+  if (digits === undefined || decimals <= digits) return undefined
+  const allowed = digits === 0 ? 'no decimals' : `at most ${digits} decimal${digits === 1 ? '' : 's'}`
+  return { code: currency.toUpperCase(), allowed, decimals }
+}
+
+/**
+ * An amount and its currency agree: said under --amount, or at the currency's question when
+ * the amount came first (the answer to change is the one being typed).
+ */
+const amountFitsCurrency: Relation = (values, asking): FieldErrors | undefined => {
+  const excess = excessDecimals(values.amount, values.currency)
+  if (!excess) return undefined
+  if (asking === 'currency') {
+    return {
+      currency: [
+        `${excess.code} allows ${excess.allowed}, and the amount ${String(values.amount)} has ${excess.decimals}: type another currency, or press Ctrl-C and give another --amount.`,
+      ],
+    }
+  }
+  return { amount: [`The amount must have ${excess.allowed} for ${excess.code}.`] }
+}
+
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
 /** The fields of `links create` and `links update`: every field of spec 4.2. */
-export const LINK_FIELDS = new FieldSet({
-  email: COMMON_FIELDS.email,
-  currency: {
-    field: 'currency',
-    description: 'Currency code, e.g. EUR.',
-    question: 'Currency (e.g. EUR)',
-    rules: [rules.currency],
+export const LINK_FIELDS = new FieldSet(
+  {
+    email: COMMON_FIELDS.email,
+    currency: {
+      field: 'currency',
+      description: 'Currency code, e.g. EUR (sent in capitals).',
+      question: 'Currency (e.g. EUR)',
+      rules: [rules.currency],
+      normalize: upperCase,
+    },
+    amount: {
+      field: 'amount',
+      description: 'Amount as a decimal, e.g. 25.50 (sent exactly as typed).',
+      question: 'Amount (e.g. 25.50)',
+      rules: [rules.amount],
+    },
+    title: COMMON_FIELDS.title,
+    phone: COMMON_FIELDS.phone,
+    description: { field: 'description', description: 'Longer description.' },
+    'redirect-url': {
+      field: 'redirect_url',
+      description: 'Where the customer goes after paying: an absolute http(s) URL.',
+      rules: [rules.webAddress],
+    },
+    reference: { field: 'reference', description: 'Your own reference.' },
+    'reference-2': { field: 'reference_2', description: 'A second reference.' },
+    'send-email': {
+      field: 'send_email',
+      description: 'Ask the service to e-mail the link to the customer.',
+      boolean: true,
+    },
   },
-  amount: {
-    field: 'amount',
-    description: 'Amount as a decimal, e.g. 25.50 (sent exactly as typed).',
-    question: 'Amount (e.g. 25.50)',
-    rules: [rules.amount],
-  },
-  title: COMMON_FIELDS.title,
-  phone: COMMON_FIELDS.phone,
-  description: { field: 'description', description: 'Longer description.' },
-  'redirect-url': { field: 'redirect_url', description: 'Where the customer goes after paying.' },
-  reference: { field: 'reference', description: 'Your own reference.' },
-  'reference-2': { field: 'reference_2', description: 'A second reference.' },
-  'send-email': {
-    field: 'send_email',
-    description: 'Ask the service to e-mail the link to the customer.',
-    boolean: true,
-  },
-})
+  [amountFitsCurrency],
+)
+
+/**
+ * Paid or not, in words, after the status: `Active, paid` / `Active, unpaid`. The question
+ * support staff ask, so a list table never drops it and it never rests on colour alone.
+ */
+function statusAndPaid(link: Rec, style: { colour: boolean }): string {
+  const status = cellText(link, 'status', style)
+  if (typeof link.paid !== 'boolean') return status
+  const word = link.paid ? 'paid' : 'unpaid'
+  const shown = style.colour ? paint(word, link.paid ? 'good' : 'faint') : word
+  return status === '' ? shown : `${status}, ${shown}`
+}
 
 export const LINK_VIEW: View = {
   noun: 'payment link',
   plural: 'payment links',
   listColumns: ['_id', 'status', 'paid', 'amount', 'email', 'title', 'reference', 'created_at'],
+  // On a terminal, paid or not goes under STATUS (`Active, paid`): never dropped, never colour only.
+  tableColumns: ['_id', 'status', 'amount', 'email', 'title', 'reference', 'created_at'],
+  tableCell: (link, column, style) => (column === 'status' ? statusAndPaid(link, style) : undefined),
   recordFields: [
     '_id',
     'status',
@@ -56,7 +112,7 @@ export const LINK_VIEW: View = {
     'created_at',
     'updated_at',
   ],
-  dropOrder: ['created_at', 'reference', 'paid'],
+  dropOrder: ['created_at', 'reference'],
   lastResort: ['title', 'email'],
 }
 
@@ -95,13 +151,23 @@ export function linkFilter(flags: { status?: string; paid?: boolean; email?: str
  * a 422 would be (exit 3, under --amount). Codes that are no ISO currency (BTC) take any.
  */
 export function checkAmountDigits(values: { amount?: unknown; currency?: unknown }): void {
-  if (typeof values.amount !== 'string' || typeof values.currency !== 'string') return
-  const digits = currencyDigits(values.currency)
-  const decimals = values.amount.includes('.') ? values.amount.length - values.amount.indexOf('.') - 1 : 0
-  if (digits === undefined || decimals <= digits) return
-  const allowed = digits === 0 ? 'no decimals' : `at most ${digits} decimal${digits === 1 ? '' : 's'}`
+  const errors = amountFitsCurrency(values as FieldValues)
+  if (errors) throw validationError(errors)
+}
+
+/**
+ * `links update` given a currency but no amount: the link's own amount must fit the new
+ * currency (10.50 EUR cannot become JPY as it is). Said under --currency, the flag given, with
+ * the way out: give --amount too.
+ */
+export function checkCurrencyChange(body: LinkInput, changes: FieldValues): void {
+  if (changes.amount !== undefined || changes.currency === undefined) return
+  const excess = excessDecimals(body.amount, body.currency)
+  if (!excess) return
   throw validationError({
-    amount: [`The amount must have ${allowed} for ${values.currency.toUpperCase()}.`],
+    currency: [
+      `The link's amount, ${body.amount}, has decimals ${excess.code} does not allow (${excess.allowed}): give a new --amount with --currency ${excess.code}.`,
+    ],
   })
 }
 

@@ -1,7 +1,9 @@
 import { Flags } from '@oclif/core'
+import type { Choice } from '../cli/io.js'
 import { formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
-import { isRecord, plain, type Rec } from '../values.js'
+import { businessIdOf, seededPackages } from '../sandbox/business.js'
+import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { COMMON_FIELDS, FieldSet, rules } from './fields.js'
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
@@ -9,19 +11,79 @@ import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 export const SUBSCRIPTION_FIELDS = new FieldSet({
   'package-id': {
     field: 'package_id',
-    description: 'Package to subscribe to (_id of the package).',
+    description:
+      'Package to subscribe to (_id of the package; `pay sandbox packages` lists the sandbox ones).',
     question: 'Package id',
+    rules: [rules.id],
   },
   email: COMMON_FIELDS.email,
   phone: COMMON_FIELDS.phone,
 })
 
+/** Subscription statuses (spec 3), and the words pay prints for them. */
+export const SUBSCRIPTION_STATUSES: Statuses = {
+  known: ['created', 'cancel'],
+  aliases: { cancelled: 'cancel', canceled: 'cancel' },
+}
+
+/** The statuses an update may set: spec 4.9 states `cancel` only. */
+const SETTABLE_STATUSES = ['cancel']
+
+/** A status as the service spells it: the words pay prints (`cancelled`), in any case, are taken. */
+function serviceStatus(typed: string): string {
+  const word = typed.trim().toLowerCase()
+  if (Object.hasOwn(SUBSCRIPTION_STATUSES.aliases, word)) return SUBSCRIPTION_STATUSES.aliases[word]
+  return SUBSCRIPTION_STATUSES.known.find((status) => status.toLowerCase() === word) ?? typed
+}
+
+const settableStatus = (value: string, field: string) =>
+  SETTABLE_STATUSES.includes(value)
+    ? undefined
+    : `The ${field} an update can set is cancel (pay shows it as cancelled; cancelled and canceled are taken too).`
+
 /** The fields of `subs update` (spec 4.9): all optional, only those given are sent. */
 export const SUBSCRIPTION_CHANGE_FIELDS = new FieldSet({
   email: { field: 'email', description: 'New customer e-mail address.', rules: [rules.email] },
   phone: { field: 'phone_no', description: 'New customer phone number.' },
-  status: { field: 'status', description: 'New status (the service documents "cancel").' },
+  status: {
+    field: 'status',
+    description: 'New status: cancel (or cancelled, as pay shows it); sent as "cancel".',
+    rules: [settableStatus],
+    normalize: serviceStatus,
+  },
 })
+
+/** A package as a choice of the `Package id` question: `Starter · 120.00 USD yearly · ID`. */
+export function packageChoice(pkg: Rec): Choice {
+  const what = [plain(pkg.name), `${formatAmount(pkg.amount, pkg.currency)} ${plain(pkg.frequency)}`.trim()]
+  return { name: sanitizeText([...what, plain(pkg._id)].filter(Boolean).join(' · ')), value: plain(pkg._id) }
+}
+
+/**
+ * The packages the sandbox seeds for the business of each key (they derive from the key, the same
+ * on every start and after a reset), without starting it.
+ */
+export function sandboxPackages(keys: string[]): Rec[] {
+  return keys.flatMap((key) => seededPackages(businessIdOf(key)).map((pkg) => ({ ...pkg }) as Rec))
+}
+
+/** The packages of the sandbox (`pay sandbox packages`). */
+export const PACKAGE_VIEW: View = {
+  noun: 'package',
+  plural: 'packages',
+  listColumns: ['_id', 'name', 'amount', 'frequency', 'business_id'],
+  recordFields: [
+    '_id',
+    'name',
+    'description',
+    'amount',
+    'frequency',
+    'date_charge_start',
+    'status',
+    'business_id',
+  ],
+  dropOrder: ['business_id'],
+}
 
 export const SUBSCRIPTION_VIEW: View = {
   noun: 'subscription',
@@ -50,12 +112,6 @@ export const SUBSCRIPTION_VIEW: View = {
   ],
   dropOrder: ['created_at', 'package.frequency'],
   lastResort: ['package.name', 'email'],
-}
-
-/** Subscription statuses (spec 3), and the words pay prints for them. */
-export const SUBSCRIPTION_STATUSES: Statuses = {
-  known: ['created', 'cancel'],
-  aliases: { cancelled: 'cancel', canceled: 'cancel' },
 }
 
 /** The client-side filters of `subs list`. */

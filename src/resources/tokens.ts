@@ -1,5 +1,5 @@
 import type { View } from '../render/views.js'
-import { COMMON_FIELDS, FieldSet } from './fields.js'
+import { COMMON_FIELDS, FieldSet, rules } from './fields.js'
 
 /** The fields of `token create` (spec 4.1). */
 export const TOKEN_FIELDS = new FieldSet({
@@ -7,7 +7,11 @@ export const TOKEN_FIELDS = new FieldSet({
   title: COMMON_FIELDS.title,
   description: { field: 'description', description: 'What the token is for.', question: 'Description' },
   phone: COMMON_FIELDS.phone,
-  'redirect-url': { field: 'redirect_url', description: 'Where the customer goes after activating.' },
+  'redirect-url': {
+    field: 'redirect_url',
+    description: 'Where the customer goes after activating: an absolute http(s) URL.',
+    rules: [rules.webAddress],
+  },
 })
 
 export const TOKEN_VIEW: View = {

@@ -22,9 +22,32 @@ const MESSAGES = {
   amount: 'The amount must be a decimal number written like 25.50 (digits and one point).',
   amountZero: 'The amount must be greater than 0.',
   currency: 'The currency must be a 3-letter currency code, like EUR.',
+  url: (field: string) =>
+    `The ${field} must be an absolute http:// or https:// URL, like https://shop.example/thanks.`,
+  id: (field: string) => `The ${field} must be an id: letters, digits, - and _ only.`,
+  status:
+    'The status an update can set is cancel (pay shows it as cancelled; cancelled and canceled are taken too).',
 }
 
-type Kind = 'text' | 'email' | 'amount' | 'currency' | 'bool'
+/** An absolute http(s) URL with a host: what --redirect-url takes (pay's own rule). */
+function isWebAddress(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (!/^https?:\/\/[^\s\u0000-\u001f\u007f-\u009f]+$/i.test(value)) return false
+  try {
+    return new URL(value).hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+/** `subs update --status`: the words pay prints, any case, are the service's `cancel`. */
+function serviceStatus(value: string): string {
+  const word = value.trim().toLowerCase()
+  if (word === 'cancelled' || word === 'canceled' || word === 'cancel') return 'cancel'
+  return word === 'created' ? 'created' : value
+}
+
+type Kind = 'text' | 'email' | 'amount' | 'currency' | 'bool' | 'url' | 'id' | 'status'
 
 interface FlagSpec {
   flag: string
@@ -52,7 +75,7 @@ const LINK_FLAGS: FlagSpec[] = [
   text('title'),
   text('phone', 'phone_no'),
   text('description'),
-  text('redirect-url'),
+  { flag: 'redirect-url', field: 'redirect_url', kind: 'url' },
   text('reference'),
   text('reference-2'),
   { flag: 'send-email', field: 'send_email', kind: 'bool' },
@@ -68,7 +91,7 @@ export const COMMANDS: CommandSpec[] = [
       text('title'),
       text('description'),
       text('phone', 'phone_no'),
-      text('redirect-url'),
+      { flag: 'redirect-url', field: 'redirect_url', kind: 'url' },
     ],
     required: ['email', 'title', 'description'],
   },
@@ -84,14 +107,22 @@ export const COMMANDS: CommandSpec[] = [
     name: 'subs create',
     argv: ['subs', 'create'],
     takesId: false,
-    flags: [text('package-id'), { flag: 'email', field: 'email', kind: 'email' }, text('phone', 'phone_no')],
+    flags: [
+      { flag: 'package-id', field: 'package_id', kind: 'id' },
+      { flag: 'email', field: 'email', kind: 'email' },
+      text('phone', 'phone_no'),
+    ],
     required: ['package_id', 'email'],
   },
   {
     name: 'subs update',
     argv: ['subs', 'update'],
     takesId: true,
-    flags: [{ flag: 'email', field: 'email', kind: 'email' }, text('phone', 'phone_no'), text('status')],
+    flags: [
+      { flag: 'email', field: 'email', kind: 'email' },
+      text('phone', 'phone_no'),
+      { flag: 'status', field: 'status', kind: 'status' },
+    ],
     required: [],
   },
 ]
@@ -173,17 +204,31 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
     }
   }
   const body: Record<string, unknown> = {}
-  for (const { flag, field } of given) body[field] = input.values[flag]
+  for (const { flag, field, kind } of given) {
+    const value = input.values[flag]
+    // Sent as the service spells them: currencies in capitals, `cancelled` as `cancel`.
+    if (kind === 'currency') body[field] = (value as string).toUpperCase()
+    else if (kind === 'status') body[field] = serviceStatus(value as string)
+    else body[field] = value
+  }
   const idPath = spec.takesId ? `/${encodeURIComponent(id)}` : ''
   if (spec.takesId && given.length === 0) return { exit: 2, stderr: /^Error: Nothing to change\.\n/ }
 
   const errors: [string, string][] = []
-  for (const { flag, kind } of given) {
+  for (const { flag, field, kind } of given) {
     const value = input.values[flag] as string
     if (kind === 'email' && !EMAIL.test(value)) errors.push([flag, MESSAGES.email])
     if (kind === 'currency' && !CURRENCY.test(value)) errors.push([flag, MESSAGES.currency])
     if (kind === 'amount' && !AMOUNT.test(value)) errors.push([flag, MESSAGES.amount])
     else if (kind === 'amount' && !/[1-9]/.test(value)) errors.push([flag, MESSAGES.amountZero])
+    else if (kind === 'amount' && CURRENCY.test((input.values.currency as string | undefined) ?? '')) {
+      // Amount and currency both given and well-formed: checked together, before anything is sent.
+      const tooPrecise = amountDigitsProblem(body)
+      if (tooPrecise) errors.push([flag, tooPrecise])
+    }
+    if (kind === 'url' && !isWebAddress(value)) errors.push([flag, MESSAGES.url(field)])
+    if (kind === 'id' && !/^[A-Za-z0-9_-]{1,100}$/.test(value)) errors.push([flag, MESSAGES.id(field)])
+    if (kind === 'status' && body.status !== 'cancel') errors.push([flag, MESSAGES.status])
   }
   const invalid = (problems: [string, string][]) => {
     const width = Math.max(...problems.map(([flag]) => flag.length + 2))
@@ -205,11 +250,8 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
   switch (spec.name) {
     case 'token create':
       return { exit: 0, requests: [{ method: 'POST', path: '/tokenizations/create-token', body }] }
-    case 'links create': {
-      const tooPrecise = amountDigitsProblem(body)
-      if (tooPrecise) return { exit: 3, stderr: invalid([['amount', tooPrecise]]) }
+    case 'links create':
       return { exit: 0, requests: [{ method: 'POST', path: '/payment-links', body }] }
-    }
     case 'subs create':
       return { exit: 0, requests: [{ method: 'POST', path: '/subscriptions', body }] }
     case 'subs update':
@@ -233,13 +275,18 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
         if (value !== undefined) merged[field] = value
       }
       if (body.send_email !== undefined) merged.send_email = body.send_email
-      // Amount and currency are checked together once the current link is known.
+      // One of amount and currency given: checked with the other as the link has it.
       const tooPrecise =
         body.amount !== undefined || body.currency !== undefined ? amountDigitsProblem(merged) : undefined
       if (tooPrecise) {
+        // A new currency the link's amount does not fit: said under --currency, with the way out.
+        const currencyOnly = body.amount === undefined
+        const code = String(merged.currency)
+        const allowed = tooPrecise.replace(/^The amount must have (.*) for [A-Z]{3}\.$/, '$1')
+        const message = `The link's amount, ${String(merged.amount)}, has decimals ${code} does not allow (${allowed}): give a new --amount with --currency ${code}.`
         return {
           exit: 3,
-          stderr: invalid([['amount', tooPrecise]]),
+          stderr: invalid([currencyOnly ? ['currency', message] : ['amount', tooPrecise]]),
           requests: [{ method: 'GET', path: `/payment-links${idPath}`, body: undefined }],
         }
       }
@@ -358,6 +405,23 @@ export function valueArbitrary(kind: Kind, options: ValueOptions = {}): fc.Arbit
       return valid(fc.stringMatching(/^[0-9]{1,20}(\.[0-9]{1,10})?$/))
     case 'currency':
       return valid(fc.stringMatching(/^[A-Za-z]{3}$/))
+    case 'url':
+      return valid(
+        fc.oneof(
+          fc.webUrl({ validSchemes: ['http', 'https'] }),
+          fc.constantFrom(
+            'shop.example/back',
+            'javascript:alert(1)',
+            'ftp://x.example/',
+            'https://',
+            'http:///x',
+          ),
+        ),
+      )
+    case 'id':
+      return valid(fc.stringMatching(/^[0-9a-f]{24}$/))
+    case 'status':
+      return valid(fc.constantFrom('cancel', 'cancelled', 'Canceled', ' CANCELLED ', 'created', 'active'))
     default:
       return base
   }
@@ -417,6 +481,8 @@ export function inputArbitrary(spec: CommandSpec, options: ValueOptions = {}): f
 function amountDigitsProblem(body: Record<string, unknown>): string | undefined {
   const { amount, currency } = body
   if (typeof amount !== 'string' || typeof currency !== 'string') return undefined
+  // An amount that is no decimal number (the link's, as the service holds it) cannot be judged.
+  if (!AMOUNT.test(amount)) return undefined
   const digits = currencyDigits(currency)
   const decimals = amount.includes('.') ? amount.split('.')[1].length : 0
   if (digits === undefined || decimals <= digits) return undefined

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import type { IO, Question } from '../../src/cli/io.js'
+import type { IO, Question, Selection } from '../../src/cli/io.js'
 import { Output, type OutputOptions } from '../../src/render/output.js'
 
 /** A stream that keeps what was written; a terminal of `columns` columns when `isTTY`. */
@@ -35,6 +35,8 @@ export interface TestIOOptions {
   terminalBehindPipe?: boolean
   /** Answers to questions and confirmations, in order (a confirmation takes a boolean). */
   answers?: readonly (string | boolean)[]
+  /** Accessible mode (PAY_ACCESSIBLE). */
+  accessible?: boolean
 }
 
 /**
@@ -51,6 +53,7 @@ export class TestIO implements IO {
   readonly colour: boolean
   readonly stderrColour: boolean
   readonly width: number
+  readonly accessible: boolean
   /** The questions asked, in order. */
   readonly asked: string[] = []
   private readonly answers: (string | boolean)[]
@@ -70,6 +73,7 @@ export class TestIO implements IO {
     this.colour = terminal && (options.colour ?? false)
     this.stderrColour = this.colour
     this.width = options.width || 120
+    this.accessible = options.accessible ?? false
     this.answers = [...(options.answers ?? [])]
     this.stdin = options.stdin ?? ''
   }
@@ -86,6 +90,15 @@ export class TestIO implements IO {
     const verdict = question.validate?.(answer) ?? true
     if (verdict !== true) throw new Error(`TestIO: "${answer}" was refused: ${verdict}`)
     return answer
+  }
+
+  /** A choice is answered with its value, which must be one of the choices. */
+  async choose(question: Selection): Promise<string> {
+    this.asked.push(question.message)
+    const answer = this.next(question.message)
+    if (!question.choices.some((choice) => choice.value === answer))
+      throw new Error(`TestIO: "${String(answer)}" is not one of the choices of "${question.message}"`)
+    return answer as string
   }
 
   async askSecret(message: string): Promise<string> {

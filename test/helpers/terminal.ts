@@ -47,6 +47,12 @@ export interface Terminal {
    * blank lines and tmux's "Pane is dead" line left out.
    */
   screen(): Promise<string>
+  /**
+   * The screen's rows as the terminal laid them out (the lines scrolled off the top too): a line
+   * wider than the terminal is two rows here, where screen() shows it whole. Trailing blank rows
+   * left out.
+   */
+  rows(): Promise<string[]>
   /** Polls screen() until it contains `text` (or matches the regex); returns that screen. */
   waitFor(pattern: string | RegExp, options?: WaitOptions): Promise<string>
   /** Types literal text, then optional tmux key names: `type('jane@example.com', 'Enter')`. */
@@ -143,6 +149,15 @@ export async function startTerminal(args: string[], options: TerminalOptions = {
       .replace(/\s+$/, '\n')
     return lastScreen
   }
+  const rows = async () => {
+    const text = await tmux('capture-pane', '-p', '-S', '-', '-t', SESSION)
+    const all = text
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter((line) => !/^Pane is dead \(/.test(line))
+    while (all.length > 0 && all.at(-1) === '') all.pop()
+    return all
+  }
   const stopServer = async () => {
     if (serverGone) return
     serverGone = true
@@ -170,6 +185,7 @@ export async function startTerminal(args: string[], options: TerminalOptions = {
 
   const terminal: Terminal = {
     screen,
+    rows,
     waitFor(pattern, waitOptions = {}) {
       return poll(
         async () => {

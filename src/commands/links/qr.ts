@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { idArg } from '../../cli/id-arg.js'
 import { PayError, usageError } from '../../errors.js'
-import { qrImageType, qrLines, writeQrImage } from '../../render/qr.js'
+import { qrImageType, qrLines, whyNotWritten, writeQrImage } from '../../render/qr.js'
 import { paymentUrlOf } from '../../resources/links.js'
 
 export default class LinksQr extends BaseCommand<typeof LinksQr> {
@@ -48,7 +48,7 @@ export default class LinksQr extends BaseCommand<typeof LinksQr> {
       const code = (error as NodeJS.ErrnoException).code
       if (code === 'EEXIST')
         throw usageError(`--output ${file}: the file exists.`, 'Add --force to replace it.')
-      throw new PayError(`--output ${file}: cannot write it: ${(error as Error).message}.`, {
+      throw new PayError(`--output ${file}: cannot write it: ${whyNotWritten(file, error)}.`, {
         kind: 'general',
       })
     }

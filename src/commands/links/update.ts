@@ -4,7 +4,13 @@ import { consentFlags, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
 import { formatAmount } from '../../render/format.js'
-import { checkAmountDigits, LINK_FIELDS, LINK_VIEW, mergeLinkUpdate } from '../../resources/links.js'
+import {
+  checkAmountDigits,
+  checkCurrencyChange,
+  LINK_FIELDS,
+  LINK_VIEW,
+  mergeLinkUpdate,
+} from '../../resources/links.js'
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static summary = 'Change a payment link'
@@ -32,6 +38,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
     const { api } = await this.api()
     const current = await api.getLink(this.args.id)
     const body = mergeLinkUpdate(current, changes)
+    checkCurrencyChange(body, changes)
     if (changes.amount !== undefined || changes.currency !== undefined) checkAmountDigits(body)
     if (current.paid === true) {
       const paid = formatAmount(current.amount, current.currency)

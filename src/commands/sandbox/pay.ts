@@ -29,7 +29,13 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
     const id = this.args.id
     const where = await this.sandboxTarget()
     let link: Record<string, unknown> | undefined
+    let paidBefore = false
     if (where.server) {
+      // Looked at first, so that paying a paid link says so (paying it again changes nothing).
+      paidBefore = await where.api.getLink(id).then(
+        (before) => before.paid === true,
+        () => false,
+      )
       try {
         link = await where.api.sandboxPay(id)
       } catch (error) {
@@ -41,9 +47,10 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
         }
         throw error
       }
-      this.out.note(`Paid through the sandbox at ${where.target.baseUrl}.`)
+      if (!paidBefore) this.out.note(`Paid through the sandbox at ${where.target.baseUrl}.`)
     } else {
       const { markLinkPaid } = await import('../../sandbox/server.js')
+      paidBefore = await paidInStore(where.dir, id)
       link = markLinkPaid(where.dir, id)
       if (!link) {
         throw new PayError(`No payment link ${id} in the local sandbox store ${where.dir}.`, {
@@ -51,10 +58,24 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
           hint: `No sandbox is running at ${where.baseUrl}; the local store was searched.`,
         })
       }
-      this.out.note(
-        `Paid in the local sandbox store ${where.dir} (no sandbox is running at ${where.baseUrl}).`,
-      )
+      if (!paidBefore) {
+        this.out.note(
+          `Paid in the local sandbox store ${where.dir} (no sandbox is running at ${where.baseUrl}).`,
+        )
+      }
     }
+    if (paidBefore) this.out.note(`Payment link ${id} was already paid: nothing changed.`)
     this.out.record(link, LINK_VIEW)
+  }
+}
+
+/** Whether the link is paid already in the local store (no server); false when it is not there. */
+async function paidInStore(dir: string, id: string): Promise<boolean> {
+  const { SandboxStore } = await import('../../sandbox/store.js')
+  const store = new SandboxStore(dir)
+  try {
+    return store.findLink(id)?.paid === true
+  } finally {
+    store.close()
   }
 }

@@ -104,7 +104,8 @@ describe.concurrent('links update', () => {
     expect(after).toEqual({
       ...before,
       email: 'john@example.com',
-      currency: 'usd',
+      // Sent in capitals, as every currency pay sends.
+      currency: 'USD',
       phone_no: '555-0199',
       description: 'Three boxes',
       redirect_url: 'https://shop.example/v2',

@@ -73,9 +73,16 @@ describe('--jq', () => {
       code: 2,
       signal: null,
       stdout: '',
-      stderr:
-        "Error: --jq '.data | ._id,': syntax error, unexpected end of file (Unix shell quoting issues?)\n" +
-        'pay runs jq 1.7.1: see https://jqlang.org/manual/v1.7/\n',
+      // --jq implies --json: the error is JSON on stderr too.
+      stderr: `${JSON.stringify({
+        error: {
+          status: null,
+          kind: 'usage',
+          exit_code: 2,
+          message: "--jq '.data | ._id,': syntax error, unexpected end of file (Unix shell quoting issues?)",
+          hint: 'pay runs jq 1.7.1: see https://jqlang.org/manual/v1.7/',
+        },
+      })}\n`,
     })
     expect((await sandbox.request('GET', '/payment-links?per_page=500')).body.data.total).toBe(before)
   })
@@ -90,10 +97,15 @@ describe('--jq', () => {
     )
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('10\n59\n')
-    expect(result.stderr).toBe(
-      `Error: --jq '.[] | if .amount == 58 then error("stop at \\(.title)") else .amount end': stop at Link 57\n` +
-        'pay runs jq 1.7.1: see https://jqlang.org/manual/v1.7/\n',
-    )
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: {
+        status: null,
+        kind: 'usage',
+        exit_code: 2,
+        message: `--jq '.[] | if .amount == 58 then error("stop at \\(.title)") else .amount end': stop at Link 57`,
+        hint: 'pay runs jq 1.7.1: see https://jqlang.org/manual/v1.7/',
+      },
+    })
   })
 
   test('over bulk results and a create; written before the command like --json', async () => {
@@ -120,10 +132,38 @@ describe('--jq', () => {
     expect(result).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'Error: --columns cannot be combined with --jq, which prints JSON.\n',
+      stderr: `${JSON.stringify({
+        error: {
+          status: null,
+          kind: 'usage',
+          exit_code: 2,
+          message: '--columns cannot be combined with --jq, which prints JSON.',
+        },
+      })}\n`,
     })
     const quiet = await pay('subs', 'list', '--jsonl', '-q')
     expect(quiet.stderr).toBe('Error: --quiet cannot be combined with --jsonl, which prints JSON.\n')
+  })
+
+  test('--jq on an unknown id: exit 5, the error as JSON on stderr, nothing on stdout', async () => {
+    const result = await pay('links', 'get', '0123456789abcdef01234567', '--jq', '._id')
+    expect(result).toMatchObject({ code: 5, stdout: '' })
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: { status: 404, kind: 'not_found', exit_code: 5, message: expect.any(String) },
+    })
+  })
+
+  test('-q and --columns with --json are usage errors, as with --jq (nothing sent)', async () => {
+    const quiet = await pay('links', 'list', '--json', '-q')
+    expect(quiet).toMatchObject({ code: 2, stdout: '' })
+    expect(JSON.parse(quiet.stderr).error).toMatchObject({
+      kind: 'usage',
+      message: '--quiet cannot be combined with --json, which prints JSON.',
+    })
+    const columns = await pay('subs', 'list', '--columns', '_id', '--json')
+    expect(JSON.parse(columns.stderr).error.message).toBe(
+      '--columns cannot be combined with --json, which prints JSON.',
+    )
   })
 })
 

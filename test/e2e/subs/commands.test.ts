@@ -371,7 +371,10 @@ describe.concurrent('subs update', () => {
     expect(badStatus).toMatchObject({
       code: 3,
       stdout: '',
-      stderr: 'Error: The given data was invalid.\n  --status  The selected status is invalid.\n',
+      // Checked locally now, naming what is allowed (nothing is sent).
+      stderr:
+        'Error: The given data was invalid.\n' +
+        '  --status  The status an update can set is cancel (pay shows it as cancelled; cancelled and canceled are taken too).\n',
     })
     expect(badEmail).toMatchObject({
       code: 3,

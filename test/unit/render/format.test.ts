@@ -56,6 +56,18 @@ describe('amounts', () => {
     ])
   })
 
+  it('of a code that is no ISO currency are shown as the number came, not padded to 2 decimals', () => {
+    expect(
+      [
+        [25.5, 'BTC'],
+        [25, 'XYZ'],
+        [25.5, 'EURO'],
+        [25.5, 'usd'],
+        [25.5, 'NGN'],
+      ].map(([amount, currency]) => formatAmount(amount, currency)),
+    ).toEqual(['25.5 BTC', '25 XYZ', '25.5 EURO', '25.50 usd', '25.50 NGN'])
+  })
+
   it('are the plain number in TSV, the currency in a cell of its own', () => {
     expect(tsvCell({ amount: 1e-7, currency: 'BTC' }, 'amount')).toBe('0.0000001')
     expect(tsvCell({ package: { amount: 1250.5 } }, 'package.amount')).toBe('1250.5')

@@ -34,16 +34,22 @@ describe('--jq', () => {
     expect(io.stderr.text).toBe('Nothing to cancel.\n')
   })
 
-  it('implies --json for data but not for errors, which stay plain unless --json is given', async () => {
+  it('implies --json, for errors too: a script reading JSON gets its error as JSON on stderr', async () => {
     const jq = await JqProgram.compile('.')
-    const plain = testOutput({ jq })
-    expect(plain.out.json).toBe(true)
-    plain.out.note('not shown under --jq')
-    plain.out.error(new PayError('Not found.', { kind: 'not_found', status: 404 }))
-    expect(plain.io.stderr.text).toBe('Error: Not found.\n')
+    const alone = testOutput({ jq })
+    expect(alone.out.json).toBe(true)
+    alone.out.note('not shown under --jq')
+    alone.out.error(new PayError('Not found.', { kind: 'not_found', status: 404 }))
+    expect(alone.io.stderr.text).toBe(
+      '{"error":{"status":404,"kind":"not_found","exit_code":5,"message":"Not found."}}\n',
+    )
     const json = testOutput({ jq, json: true })
     json.out.error(new PayError('Not found.', { kind: 'not_found', status: 404 }))
-    expect(JSON.parse(json.io.stderr.text).error.message).toBe('Not found.')
+    expect(json.io.stderr.text).toBe(alone.io.stderr.text)
+    // --jsonl alone prints data as JSON lines; its errors stay plain.
+    const lines = testOutput({ jsonl: true })
+    lines.out.error(new PayError('Not found.', { kind: 'not_found', status: 404 }))
+    expect(lines.io.stderr.text).toBe('Error: Not found.\n')
   })
 
   it('a runtime error: what jq printed first is written, then the usage error is thrown', async () => {

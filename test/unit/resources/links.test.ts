@@ -70,6 +70,39 @@ describe('LINK_FIELDS', () => {
     expect(values).toEqual({ email: 'jane@example.com', currency: 'EUR', amount: '9.99', title: 'Deposit' })
   })
 
+  it('checks each answer against those before it: an amount its currency cannot have is refused at once', async () => {
+    const io = new TestIO({ terminal: true, answers: ['jpy', '12.5'] })
+    const values = LINK_FIELDS.fromFlags({ email: 'jane@example.com', title: 'T' })
+    await expect(LINK_FIELDS.fillMissing(values, io)).rejects.toThrow(
+      'TestIO: "12.5" was refused: The amount must have no decimals for JPY.',
+    )
+    // The currency was taken, in capitals; nothing was asked after the amount.
+    expect(values).toEqual({ email: 'jane@example.com', title: 'T', currency: 'JPY' })
+    expect(io.asked).toEqual(['Currency (e.g. EUR)', 'Amount (e.g. 25.50)'])
+  })
+
+  it('with --amount given, the currency question refuses a currency it does not fit', async () => {
+    const io = new TestIO({ terminal: true, answers: ['EUR'] })
+    const values = LINK_FIELDS.fromFlags({ email: 'a@b.co', amount: '1.005', title: 'T' })
+    await expect(LINK_FIELDS.fillMissing(values, io)).rejects.toThrow(
+      'TestIO: "EUR" was refused: EUR allows at most 2 decimals, and the amount 1.005 has 3: type another currency, or press Ctrl-C and give another --amount.',
+    )
+  })
+
+  it('with both given, the mismatch is found before any question (exit 3, under --amount)', () => {
+    expect(() => LINK_FIELDS.check(LINK_FIELDS.fromFlags({ amount: '1.5', currency: 'jpy' }))).toThrow(
+      expect.objectContaining({ errors: { amount: ['The amount must have no decimals for JPY.'] } }),
+    )
+  })
+
+  it('normalized: values from elsewhere (a CSV row) as they are sent', () => {
+    expect(LINK_FIELDS.normalized({ currency: 'usd', amount: '5', send_email: true })).toEqual({
+      currency: 'USD',
+      amount: '5',
+      send_email: true,
+    })
+  })
+
   it('names every missing flag off a terminal (exit 2) and asks nothing', async () => {
     const io = new TestIO({ terminal: false })
     const error = await LINK_FIELDS.fillMissing({ currency: 'EUR' }, io).catch((thrown: unknown) => thrown)

@@ -1,0 +1,203 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { drawTable, wrapText } from '../../../src/render/table.js'
+import {
+  cutToWidth,
+  displayWidth,
+  graphemes,
+  segmentInPieces,
+  wrapToWidth,
+} from '../../../src/render/width.js'
+
+/**
+ * Text measured, cut and wrapped as a terminal shows it: by grapheme cluster, CJK and emoji two
+ * columns wide, accents none. (The end-to-end view at 80 columns: test/e2e/links/wide-text-terminal.test.ts.)
+ */
+
+const FAMILY = '👨\u200d👩\u200d👧'
+const FLAG = '🇫🇷'
+const E_ACUTE = 'e\u0301'
+
+/** No line of `text` is wider than `width` columns. */
+const widest = (text: string) => Math.max(...text.split('\n').map(displayWidth))
+
+/** Every line holds whole clusters: no lone surrogate, nothing turned into U+FFFD. */
+const wellFormed = (text: string) =>
+  !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text) &&
+  !text.includes('\ufffd')
+
+describe('displayWidth', () => {
+  it('counts columns, not code units or code points', () => {
+    expect(displayWidth('Invoice 1042')).toBe(12)
+    expect(displayWidth('請求書')).toBe(6)
+    expect(displayWidth('🎉')).toBe(2)
+    expect(displayWidth(FAMILY)).toBe(2)
+    expect(displayWidth(FLAG)).toBe(2)
+    expect(displayWidth(`caf${E_ACUTE}`)).toBe(4)
+    expect(displayWidth('חשבונית')).toBe(7)
+    expect(displayWidth('\u001b[32mActive\u001b[39m')).toBe(6)
+  })
+
+  it('clusters are what a person sees as one character', () => {
+    expect(graphemes(`a${FAMILY}${FLAG}${E_ACUTE}`)).toEqual(['a', FAMILY, FLAG, E_ACUTE])
+  })
+})
+
+describe('segmentInPieces', () => {
+  /** Pieces of text that join into clusters in every way Unicode has. */
+  const PIECES = [
+    'a',
+    ' ',
+    '1',
+    '.',
+    '請',
+    '。',
+    'é',
+    '\u0301',
+    '\u200d',
+    '\ufe0f',
+    '👨',
+    '👩',
+    '🎉',
+    '👍',
+    '🏽',
+    '🇫',
+    '🇷',
+    '🇩',
+    '🇪',
+    '1\u20e3',
+    'ᄀ',
+    'ᅡ',
+    'ᆨ',
+    '가',
+    'क',
+    '्',
+    'ष',
+    'ि',
+    'ก',
+    'ำ',
+    'ש',
+    'ׁ',
+    '\u0600',
+    '٣',
+    '\r',
+    '\n',
+    '\t',
+    'Ω',
+    'ß',
+    '\u{1F3F3}',
+    '\u{E0067}',
+    '\u{E007F}',
+  ]
+  const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''))
+  const whole = (value: string) => Array.from(new Intl.Segmenter().segment(value), (part) => part.segment)
+
+  it('cuts only where a cluster starts: the same clusters as segmenting the text whole', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 8 }), (value, piece) => {
+        expect(segmentInPieces(value, piece)).toEqual(whole(value))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('takes time in proportion to the text: 200,000 CJK characters and 100,000 emoji', () => {
+    const cjk = '請'.repeat(200_000)
+    expect(graphemes(cjk)).toHaveLength(200_000)
+    expect(displayWidth(cjk)).toBe(400_000)
+    expect(cutToWidth(`${'🎉'.repeat(100_000)}`, 9)).toBe('🎉🎉🎉🎉…')
+    // ~1 s; whole, Intl.Segmenter took minutes. The timeout only keeps a loaded machine from failing it.
+  }, 60_000)
+})
+
+describe('cutToWidth', () => {
+  it('cuts by whole clusters and never past the width, CJK and emoji counting two', () => {
+    expect(cutToWidth('請求書 1043 十一月', 8)).toBe('請求書…')
+    expect(cutToWidth('🎉🎉 Party 🎉 for the team', 11)).toBe('🎉🎉 Party…')
+    expect(cutToWidth('🎉🎉 Party 🎉 for the team', 10)).toBe('🎉🎉 Part…')
+    expect(cutToWidth(`${FAMILY}${FAMILY}${FAMILY}`, 5)).toBe(`${FAMILY}${FAMILY}…`)
+    expect(cutToWidth(`${FAMILY}${FAMILY}${FAMILY}`, 4)).toBe(`${FAMILY}…`)
+    expect(cutToWidth('חשבונית עבור שירותי ייעוץ', 12)).toBe('חשבונית עבו…')
+    expect(cutToWidth('short', 10)).toBe('short')
+  })
+
+  it('a cut never splits a surrogate pair or a ZWJ sequence, whatever the width', () => {
+    const text = `${FAMILY}a${FLAG}請${E_ACUTE}😀😀`
+    for (let width = 0; width <= displayWidth(text) + 1; width += 1) {
+      const cut = cutToWidth(text, width)
+      expect(wellFormed(cut)).toBe(true)
+      expect(displayWidth(cut)).toBeLessThanOrEqual(Math.max(width, 0))
+    }
+  })
+
+  it('keeps colour codes, so a colour is always switched off', () => {
+    expect(cutToWidth('\u001b[32mActive, unpaid\u001b[39m', 7)).toBe('\u001b[32mActive…\u001b[39m')
+  })
+})
+
+describe('wrapText', () => {
+  it('breaks English at spaces, a long word inside it', () => {
+    expect(wrapText('Invoice 1043 for consulting services in November', 20)).toBe(
+      'Invoice 1043 for\nconsulting services\nin November',
+    )
+    expect(wrapText('abcdefghij', 4)).toBe('abcd\nefgh\nij')
+  })
+
+  it('breaks CJK between characters, filling each line, never past the width', () => {
+    const title = '請求書1043十一月のコンサルティング業務の料金です'
+    const wrapped = wrapText(title, 20)
+    expect(wrapped.split('\n')).toEqual(['請求書1043十一月のコ', 'ンサルティング業務の', '料金です'])
+    expect(widest(wrapped)).toBeLessThanOrEqual(20)
+    expect(wrapped.replace(/\n/g, '')).toBe(title)
+  })
+
+  it('keeps CJK closing punctuation on the line of what it closes', () => {
+    expect(wrapText('一二三四、五六', 8).split('\n')).toEqual(['一二三', '四、五六'])
+  })
+
+  it('emoji titles lose no word and run past no edge', () => {
+    const title = `🎉 party for the team 🎉 ${FAMILY} family day 🎉`
+    const wrapped = wrapText(title, 12)
+    expect(wrapped.split('\n')).toEqual(['🎉 party for', 'the team 🎉', `${FAMILY} family`, 'day 🎉'])
+    expect(widest(wrapped)).toBeLessThanOrEqual(12)
+    expect(wellFormed(wrapped)).toBe(true)
+  })
+
+  it('right-to-left text wraps at its spaces like any other', () => {
+    expect(wrapText('חשבונית עבור שירותי ייעוץ בנובמבר', 14).split('\n')).toEqual([
+      'חשבונית עבור',
+      'שירותי ייעוץ',
+      'בנובמבר',
+    ])
+  })
+
+  it('a plan line wraps at words, its continuation indented like it (no "[create" / "d]")', () => {
+    const line = '  6b05940ead56131883fdb1f2  jane.doe@example.com · Business · 1250.50 USD  [created]'
+    expect(wrapText(line, 80).split('\n')).toEqual([
+      '  6b05940ead56131883fdb1f2  jane.doe@example.com · Business · 1250.50 USD',
+      '  [created]',
+    ])
+    expect(wrapToWidth(line, 80, { indent: ' '.repeat(28) }).split('\n')[1]).toBe(
+      `${' '.repeat(28)}[created]`,
+    )
+  })
+})
+
+describe('drawTable', () => {
+  it('pads by display width, so columns after CJK and emoji line up', () => {
+    const text = drawTable(
+      [
+        ['請求書', 'a'],
+        ['🎉x', 'b'],
+        ['plain', 'c'],
+      ],
+      [6, 1],
+    )
+    const columnOfSecond = text.split('\n').map((line) => displayWidth(line.slice(0, -1)))
+    expect(columnOfSecond).toEqual([8, 8, 8])
+  })
+
+  it('cuts a cell too wide for its column by whole clusters', () => {
+    expect(drawTable([[`${FAMILY}${FAMILY}${FAMILY}`, 'x']], [5, 1])).toBe(`${FAMILY}${FAMILY}…  x`)
+  })
+})
