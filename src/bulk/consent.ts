@@ -3,6 +3,7 @@ import type { IO } from '../cli/io.js'
 import { PayError } from '../errors.js'
 import type { Output } from '../render/output.js'
 import type { View } from '../render/views.js'
+import { wrapText } from '../render/table.js'
 import { type Rec, sanitizeText } from '../values.js'
 import { checkIds } from './ids.js'
 import { failedResult, type Skipped } from './runner.js'
@@ -65,7 +66,9 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
     ...(plan.details ?? [`  ids:      ${shown}${more}`]),
   ]
   if (plan.irreversible) lines.push('This cannot be undone.')
-  out.stderr.write(`${lines.join('\n')}\n`)
+  // On a terminal, long detail lines wrap at spaces, under their own indent; in a log, as they are.
+  const shownLines = io.stderrIsTerminal ? lines.map((line) => wrapText(line, io.width)) : lines
+  out.stderr.write(`${shownLines.join('\n')}\n`)
 
   if (consent.dryRun) {
     dryRun(plan, out)

@@ -53,16 +53,18 @@ export function readRows(text: string, source: string): InputRow[] {
         else problems[field] = [`The ${field} field must be true or false.`]
       } else values[field] = cell
     }
-    Object.assign(problems, LINK_FIELDS.problems(values, true))
+    // Sent as flags are (`usd` as `USD`), so that one currency is not two in the service's totals.
+    const sent = LINK_FIELDS.normalized(values)
+    Object.assign(problems, LINK_FIELDS.problems(sent, true))
     if (!problems.amount && !problems.currency) {
       try {
-        checkAmountDigits(values)
+        checkAmountDigits(sent)
       } catch (error) {
         Object.assign(problems, (error as PayError).errors)
       }
     }
     const hash = createHash('sha256').update(JSON.stringify(row.cells)).digest('hex').slice(0, 16)
-    return { line: row.line, values, hash, ...(Object.keys(problems).length > 0 ? { problems } : {}) }
+    return { line: row.line, values: sent, hash, ...(Object.keys(problems).length > 0 ? { problems } : {}) }
   })
 }
 

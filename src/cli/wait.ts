@@ -1,6 +1,7 @@
 import { PayError } from '../errors.js'
 import type { Output } from '../render/output.js'
 import { StatusLine } from '../render/status-line.js'
+import { canRedraw } from '../render/accessible.js'
 import { type Duration, describeDuration, isZero, shift } from '../sandbox/duration.js'
 import { type Rec, sanitizeText } from '../values.js'
 import type { IO } from './io.js'
@@ -41,7 +42,7 @@ export interface Wait {
  * kind) does not end the wait; any other error does (401, 404). Ctrl-C ends it at once (exit 130),
  * and so does the end of `timeout` (exit 8).
  *
- * What it says on stderr: on a terminal that can redraw (TERM not dumb, NO_COLOR unset), one line
+ * What it says on stderr: on a terminal that can redraw (TERM not dumb, NO_COLOR and PAY_ACCESSIBLE unset), one line
  * redrawn every second with the time waited and left; elsewhere a plain line when it starts and
  * whenever the service stops or starts answering, never a line a second.
  */
@@ -51,8 +52,9 @@ export async function waitFor(wait: Wait): Promise<Rec> {
   const limitMs = isZero(wait.timeout) ? 0 : shift(started, wait.timeout) - started
   const limitText = limitMs ? describeDuration(wait.timeout) : undefined
   const what = sanitizeText(wait.what)
-  // stderrColour is false exactly when stderr is no terminal, TERM is dumb or NO_COLOR is set.
-  const line = io.stderrColour ? new StatusLine(io.stderr, () => io.width) : undefined
+  // stderrColour is false exactly when stderr is no terminal, TERM is dumb or NO_COLOR is set;
+  // in accessible mode (PAY_ACCESSIBLE) nothing is redrawn either.
+  const line = io.stderrColour && canRedraw() ? new StatusLine(io.stderr, () => io.width) : undefined
   let failing: string | undefined
 
   const say = () => {

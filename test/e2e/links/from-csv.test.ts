@@ -66,7 +66,7 @@ describe('links create --from-csv', () => {
       'small.csv',
       'email,currency,amount,title,reference_2,send-email\n' +
         'a@example.com,EUR,25.50,"Tea, green",Q3,yes\n' +
-        'b@example.com,JPY,1000,Deposit,,\n',
+        'b@example.com,jpy,1000,Deposit,,\n',
     )
     const result = await runCli(['links', 'create', '--from-csv', file, '--yes', '--json'], {
       env: sandbox.env,
@@ -89,6 +89,9 @@ describe('links create --from-csv', () => {
       title: 'Tea, green',
       reference_2: 'Q3',
     })
+    // A currency typed in lower case is sent in capitals, as --currency sends it.
+    const second = (await sandbox.request('GET', `/payment-links/${rows[1]._id}`)).body.data
+    expect(second).toMatchObject({ currency: 'JPY', amount: 1000 })
     expect(result.stderr).toContain('2 created, 0 failed (of 2).\n')
   })
 

@@ -10,7 +10,8 @@ import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
 /**
  * `pay links wait ID` end to end (issue 22): paid while it waits, already paid, timeout (exit 8),
  * unknown id (exit 5), a refused key (exit 4), a service failing for a while, Ctrl-C (exit 130),
- * in a real terminal (one line redrawn) and with NO_COLOR (plain lines, none redrawn).
+ * in a real terminal (one line redrawn) and with NO_COLOR or in accessible mode (plain lines,
+ * none redrawn).
  */
 
 let sandbox: TestSandbox
@@ -192,9 +193,13 @@ describe('links wait on a terminal', () => {
     expect(await term.screen()).toBe('Cancelled.\n')
   })
 
-  test('with NO_COLOR: plain lines, none redrawn; paid: the link as a table', async () => {
+  test.each([
+    ['NO_COLOR', { NO_COLOR: '1' }],
+    ['PAY_ACCESSIBLE', { PAY_ACCESSIBLE: '1' }],
+    ['ACCESSIBLE', { ACCESSIBLE: 'yes' }],
+  ])('with %s: plain lines, none redrawn; paid: the link as a table', async (_name, extra) => {
     const link = await seedLink(sandbox)
-    const term = await startTerminal(['links', 'wait', link._id], { env: { ...sandbox.env, NO_COLOR: '1' } })
+    const term = await startTerminal(['links', 'wait', link._id], { env: { ...sandbox.env, ...extra } })
     await term.waitFor('Waiting for payment link')
     await new Promise((resolve) => setTimeout(resolve, 2500))
     await sandbox.markPaid(link._id)
@@ -204,6 +209,7 @@ describe('links wait on a terminal', () => {
     expect(raw.replace(/\r\n/g, '\n').split('\n')[0]).toBe(
       `Waiting for payment link ${link._id} to be paid (at most 10m).`,
     )
-    expect(raw).toMatch(/paid\s+true/)
+    // Colour is on unless NO_COLOR: it never carries the meaning alone, the words are there.
+    expect(raw.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/paid\s+true/)
   })
 })
