@@ -210,6 +210,7 @@ describe('links wait on a terminal', () => {
       `Waiting for payment link ${link._id} to be paid (at most 10m).`,
     )
     // Colour is on unless NO_COLOR: it never carries the meaning alone, the words are there.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing colour codes is the point
     expect(raw.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/paid\s+true/)
   })
 })
