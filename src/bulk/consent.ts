@@ -66,8 +66,12 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
     ...(plan.details ?? [`  ids:      ${shown}${more}`]),
   ]
   if (plan.irreversible) lines.push('This cannot be undone.')
-  // On a terminal, long detail lines wrap at spaces, under their own indent; in a log, as they are.
-  const shownLines = io.stderrIsTerminal ? lines.map((line) => wrapText(line, io.width)) : lines
+  // On a terminal a long line wraps at spaces, its continuation under the text after its first
+  // word (the id, the label), so that it cannot be read as an item of its own; in a log, as it is.
+  const hanging = (line: string) => /^ +\S+ {2,}/.exec(line)?.[0].replace(/\S/g, ' ')
+  const shownLines = io.stderrIsTerminal
+    ? lines.map((line) => wrapText(line, io.width, { indent: hanging(line) }))
+    : lines
   out.stderr.write(`${shownLines.join('\n')}\n`)
 
   if (consent.dryRun) {

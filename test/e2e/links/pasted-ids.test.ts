@@ -51,7 +51,8 @@ describe.concurrent('one id, pasted', () => {
     const paid = await runCli(
       ['sandbox', 'pay', `${sandbox.baseUrl}/checkout/pay?id=${link._id.toUpperCase()}`, '--json'],
       {
-        env: { PAY_API_KEY: sandbox.key, PAY_BASE_URL: sandbox.baseUrl },
+        // The sandbox's own PAY_SANDBOX_DIR: it proves to pay that it is the user's (issue 21).
+        env: sandbox.env,
       },
     )
     expect(paid.code).toBe(0)

@@ -77,7 +77,15 @@ describe.concurrent('control characters from the server', () => {
   })
 
   test('an id holding control characters is left out, named without a raw control byte, never sent', async () => {
-    const result = await pay('links', 'delete', 'bad\u001b[2Jid', '--dry-run')
+    // A dry run reports no failure (issue 23 item 3): the id is named as left out, exit 0.
+    const dry = await pay('links', 'delete', 'bad\u001b[2Jid', '--dry-run')
+    expect(dry.code).toBe(0)
+    expect(rawControlBytes(Buffer.from(dry.stderr))).toEqual([])
+    expect(dry.stdout).toBe('')
+    expect(dry.stderr).toBe(
+      'Warning: Left out an entry that is not an id: "bad\\u001b[2Jid".\n' + 'Dry run: nothing was changed.\n',
+    )
+    const result = await pay('links', 'delete', 'bad\u001b[2Jid', '--yes')
     expect(result.code).toBe(2)
     expect(rawControlBytes(Buffer.from(result.stderr))).toEqual([])
     expect(rawControlBytes(Buffer.from(result.stdout))).toEqual([])

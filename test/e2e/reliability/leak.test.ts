@@ -32,7 +32,7 @@ describe('the key never leaks', () => {
     const stored = JSON.parse(fs.readFileSync(path.join(dirs.config, 'config.json'), 'utf8'))
     expect(stored.profiles.live.api_key).toBe(CANARY) // the one file allowed to hold it
 
-    const links = await Promise.all(Array.from({ length: 14 }, seedLink))
+    const links = await Promise.all(Array.from({ length: 20 }, seedLink))
     const subs = await Promise.all(Array.from({ length: 10 }, seedSub))
     const id = (list: { _id: string }[]) => list.shift()!._id
     const perMode = (make: (mode: string) => LeakCase): LeakCase[] =>

@@ -51,13 +51,18 @@ const statusesOf = async (ids: string[]) => {
 
 describe('subs cancel ID1 ID2 ID3', () => {
   /** The plan and question as they must appear before anything is cancelled. */
+  /** One line of the plan, or two when it is wider than the 80-column terminal: wrapped at the space before the status, under the text after the id. */
+  const item = (id: string, what: string) =>
+    `  ${id}  ${what}  [created]`.length <= 80
+      ? [`  ${id}  ${what}  [created]`]
+      : [`  ${id}  ${what}`, `${' '.repeat(id.length + 4)}[created]`]
   const planLines = (ids: string[], emails: string[]) => [
     'About to cancel 3 subscriptions:',
     '  profile:  (environment)',
     `  base URL: ${sandbox.baseUrl}`,
-    `  ${ids[0]}  ${emails[0]} · Starter · 120.00 USD  [created]`,
-    `  ${ids[1]}  ${emails[1]} · Business · 1250.50 USD  [created]`,
-    `  ${ids[2]}  ${emails[2]} · Monthly · 15.00 USD  [created]`,
+    ...item(ids[0], `${emails[0]} · Starter · 120.00 USD`),
+    ...item(ids[1], `${emails[1]} · Business · 1250.50 USD`),
+    ...item(ids[2], `${emails[2]} · Monthly · 15.00 USD`),
     '? Cancel 3 subscriptions? (y/N)',
   ]
 
@@ -65,11 +70,11 @@ describe('subs cancel ID1 ID2 ID3', () => {
     const { ids, emails } = await threeSubscriptions('no')
     const term = await startTerminal(['subs', 'cancel', ...ids], { env: sandbox.env })
     const screen = await term.waitFor('Cancel 3 subscriptions?')
-    expect(screen.split('\n').slice(0, 7)).toEqual(planLines(ids, emails))
+    expect(screen.split('\n').slice(0, planLines(ids, emails).length)).toEqual(planLines(ids, emails))
     await term.type('n', 'Enter')
     expect(await term.exitCode()).toBe(130)
     const after = await term.screen()
-    expect(after.split('\n').slice(6)).toEqual([
+    expect(after.split('\n').slice(planLines(ids, emails).length - 1)).toEqual([
       '✔ Cancel 3 subscriptions? No',
       'Cancelled.',
       'Nothing was cancelled.',
@@ -82,7 +87,7 @@ describe('subs cancel ID1 ID2 ID3', () => {
     const { ids, emails } = await threeSubscriptions('yes')
     const term = await startTerminal(['subs', 'cancel', ...ids], { env: sandbox.env })
     const screen = await term.waitFor('Cancel 3 subscriptions?')
-    expect(screen.split('\n').slice(0, 7)).toEqual(planLines(ids, emails))
+    expect(screen.split('\n').slice(0, planLines(ids, emails).length)).toEqual(planLines(ids, emails))
     await term.type('y', 'Enter')
     expect(await term.exitCode()).toBe(0)
     const raw = (await term.rawOutput()).toString('utf8')
