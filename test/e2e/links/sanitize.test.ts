@@ -83,7 +83,8 @@ describe.concurrent('control characters from the server', () => {
     expect(rawControlBytes(Buffer.from(dry.stderr))).toEqual([])
     expect(dry.stdout).toBe('')
     expect(dry.stderr).toBe(
-      'Warning: Left out an entry that is not an id: "bad\\u001b[2Jid".\n' + 'Dry run: nothing was changed.\n',
+      'Warning: Left out an entry that is not an id: "bad\\u001b[2Jid".\n' +
+        'Dry run: nothing was changed.\n',
     )
     const result = await pay('links', 'delete', 'bad\u001b[2Jid', '--yes')
     expect(result.code).toBe(2)
