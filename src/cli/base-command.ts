@@ -419,8 +419,16 @@ function toPayError(error: Error, commandId?: string, flags: string[] = []): Pay
     Array.isArray(unknown) &&
     typeof unknown[0] === 'string'
   ) {
-    const guess = closest(unknown[0].replace(/^-+/, '').replace(/=.*$/, ''), flags)
-    if (guess) help = `Did you mean --${guess}? ${help}`
+    const short = /^-([^-])$/.exec(unknown[0])?.[1]
+    if (short) {
+      // A one-letter flag is not a typo of a long one (-p is not --jq): it is a flag of pay's that
+      // this command does not take, or none at all.
+      const known = Object.entries(globalFlags).find(([, flag]) => 'char' in flag && flag.char === short)
+      if (known) help = `\`pay ${commandId?.replace(/:/g, ' ') ?? ''}\` takes no --${known[0]} (-${short}). ${help}`
+    } else {
+      const guess = closest(unknown[0].replace(/^-+/, '').replace(/=.*$/, ''), flags)
+      if (guess) help = `Did you mean --${guess}? ${help}`
+    }
   }
   const flagParse = /^Parsing --(\S+) \n\t([\s\S]*?)\nSee more help with --help$/.exec(error.message ?? '')
   if (flagParse) return new PayError(`--${flagParse[1]}: ${flagParse[2]}`, { kind: 'usage', hint: help })

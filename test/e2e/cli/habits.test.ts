@@ -102,6 +102,19 @@ describe.concurrent('habits', () => {
       stderr: 'Error: Nonexistent flag: --ammount\nDid you mean --amount? See `pay links create --help`.\n',
     })
   })
+
+  test('a one-letter flag the command does not take is named, never taken for a typo of a long one', async () => {
+    const profile = await pay('sandbox', 'packages', '-p', 'sandbox')
+    expect(profile).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Error: Nonexistent flag: -p\n`pay sandbox packages` takes no --profile (-p). See `pay sandbox packages --help`.\n',
+    })
+    const unknown = await pay('links', 'list', '-x')
+    expect(unknown.stderr).toBe('Error: Nonexistent flag: -x\nSee `pay links list --help`.\n')
+  })
 })
 
 describe.concurrent('a refused key says whose it was, where it went, and what to do', () => {
