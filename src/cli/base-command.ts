@@ -424,7 +424,8 @@ function toPayError(error: Error, commandId?: string, flags: string[] = []): Pay
       // A one-letter flag is not a typo of a long one (-p is not --jq): it is a flag of pay's that
       // this command does not take, or none at all.
       const known = Object.entries(globalFlags).find(([, flag]) => 'char' in flag && flag.char === short)
-      if (known) help = `\`pay ${commandId?.replace(/:/g, ' ') ?? ''}\` takes no --${known[0]} (-${short}). ${help}`
+      if (known)
+        help = `\`pay ${commandId?.replace(/:/g, ' ') ?? ''}\` takes no --${known[0]} (-${short}). ${help}`
     } else {
       const guess = closest(unknown[0].replace(/^-+/, '').replace(/=.*$/, ''), flags)
       if (guess) help = `Did you mean --${guess}? ${help}`
