@@ -178,6 +178,11 @@ a{color:var(--accent)}
 .done{display:flex;justify-content:center;margin:18px 0 0}
 .done svg{width:56px;height:56px}
 .center{text-align:center}
+.others{min-width:0;margin:20px 0 0;padding:14px 0 0;border:0;border-top:1px solid var(--line)}
+.others legend{float:left;width:100%;margin:0 0 10px;padding:0;font-size:13px;color:var(--muted);text-align:center}
+.row{clear:both;display:flex;flex-wrap:wrap;gap:10px}
+.row button{flex:1 1 9rem;min-height:44px;padding:10px 12px;border:1px solid #c3cde0;background:#fff;color:var(--accent);font-size:15px}
+.row button:hover{background:#f1f4fa}
 .fine{margin:18px 0 0;font-size:13px;color:var(--muted);text-align:center}
 footer{max-width:26rem;font-size:13px;color:var(--muted);text-align:center}
 @media (max-width:420px){body{padding:16px 12px}.card{padding:22px 20px}.amount{font-size:34px}.merchant{gap:8px;font-size:14px}.logo{width:28px;height:28px}.badge{padding:1px 7px;font-size:11px;letter-spacing:.02em}}

@@ -20,7 +20,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type http from 'node:http'
 import { type ChargeOfLink, chargeOfLink, sandboxNow } from './billing.js'
-import { payLink } from './control.js'
+import { isOutcome, settleLink, unpaidPage } from './outcomes.js'
 import {
   amountHtml,
   amountLabel,
@@ -85,9 +85,14 @@ function paymentPage(
       `<input type="hidden" name="${PAGE_TOKEN_FIELD}" value="${escapeHtml(token)}">`,
       `<input type="hidden" name="amount" value="${escapeHtml(String(link.amount))}">`,
       `<input type="hidden" name="currency" value="${escapeValue(link.currency)}">`,
-      `<button type="submit">Pay ${escapeHtml(amountText(link.amount, link.currency))} <bdi>${escapeHtml(link.currency)}</bdi></button>`,
-      '</form>',
+      `<button type="submit" name="outcome" value="paid">Pay ${escapeHtml(amountText(link.amount, link.currency))} <bdi>${escapeHtml(link.currency)}</bdi></button>`,
       '<p class="fine">Test mode: paying marks this link paid. No card is asked for and no money moves.</p>',
+      // The outcomes an app must handle besides a payment (outcomes.ts): the link stays unpaid.
+      '<fieldset class="others">',
+      '<legend>Test mode: the customer’s other outcomes</legend>',
+      '<div class="row"><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
+      '</fieldset>',
+      '</form>',
     ]
       .filter(Boolean)
       .join('\n'),
@@ -338,10 +343,17 @@ export class CustomerPages {
     const charge = chargeOfLink(this.store, link._id)
     if (!form) return link.paid ? paidPage(link, charge) : paymentPage(link, current, 200, '', charge)
 
+    // The button pressed: Pay (also a form without one, as before the other outcomes), Cancel, Fail.
+    const outcome = form.get('outcome') ?? 'paid'
+    if (!isOutcome(outcome)) throw new RefusedForm(400, 'This form could not be read')
     const shown = [form.get('amount'), form.get('currency')]
     if (!sameToken(form.get(PAGE_TOKEN_FIELD), this.sign(['pay', link._id, ...shown])))
       return refused(pageUrl)
-    if (!link.paid && (shown[0] !== String(link.amount) || shown[1] !== link.currency)) {
+    if (
+      outcome === 'paid' &&
+      !link.paid &&
+      (shown[0] !== String(link.amount) || shown[1] !== link.currency)
+    ) {
       const notice = state(
         'warn',
         'The amount changed after this page was opened.',
@@ -349,10 +361,12 @@ export class CustomerPages {
       )
       return paymentPage(link, current, 409, notice, charge)
     }
-    const paid = payLink(this.store, link._id)
-    if (!paid) return linkNotFound()
-    const back = returnAddress(paid.redirect_url)
-    return back ? seeOther(withQuery(back, { id: paid._id, status: 'paid' })) : receiptPage(paid, charge)
+    const settled = settleLink(this.store, link._id, outcome)
+    if (!settled) return linkNotFound()
+    if (settled.redirect_to !== null) return seeOther(settled.redirect_to)
+    return settled.outcome === 'paid'
+      ? receiptPage(settled.link, charge)
+      : unpaidPage(settled.link, settled.outcome, pageUrl)
   }
 
   private async activation({ method, request }: PageRequest, rawToken: string): Promise<PageReply> {
