@@ -22,12 +22,28 @@ describe('the rule grammar: METHOD PATH EFFECT [WHEN] [after]', () => {
     const cases: [string, string, Partial<ReturnType<typeof parseFaultRule>>][] = [
       ['POST /payment-links 503', 'POST /payment-links 503', { effect: { kind: 'status', status: 503 } }],
       ['get /payment-links/* 429 x1', 'GET /payment-links/* 429 x1', { when: { kind: 'times', count: 1 } }],
-      ['* /subscriptions/* 500 20%', '* /subscriptions/* 500 20%', { when: { kind: 'percent', percent: 20 } }],
+      [
+        '* /subscriptions/* 500 20%',
+        '* /subscriptions/* 500 20%',
+        { when: { kind: 'percent', percent: 20 } },
+      ],
       ['  PUT   /payment-links/*/   reset  after ', 'PUT /payment-links/* reset after', { after: true }],
-      ['POST /payment-links hang after x2', 'POST /payment-links hang x2 after', { effect: { kind: 'hang' } }],
-      ['GET /payment-links latency=300ms', 'GET /payment-links latency=300ms', { effect: { kind: 'latency', ms: 300 } }],
+      [
+        'POST /payment-links hang after x2',
+        'POST /payment-links hang x2 after',
+        { effect: { kind: 'hang' } },
+      ],
+      [
+        'GET /payment-links latency=300ms',
+        'GET /payment-links latency=300ms',
+        { effect: { kind: 'latency', ms: 300 } },
+      ],
       ['GET /payment-links latency=1.5s 12.5%', 'GET /payment-links latency=1500ms 12.5%', {}],
-      ['DELETE /payment-links/* latency=2s', 'DELETE /payment-links/* latency=2s', { effect: { kind: 'latency', ms: 2000 } }],
+      [
+        'DELETE /payment-links/* latency=2s',
+        'DELETE /payment-links/* latency=2s',
+        { effect: { kind: 'latency', ms: 2000 } },
+      ],
       ['GET / 404', 'GET / 404', { segments: [''] }],
     ]
     for (const [written, text, parts] of cases) {
@@ -57,19 +73,29 @@ describe('the rule grammar: METHOD PATH EFFECT [WHEN] [after]', () => {
     expect(errorOf('DELETE /_sandbox/faults 503')).toBe(
       '"/_sandbox/faults": the sandbox\'s own routes (/_sandbox/…) are never faulted, so that faults can always be cleared.',
     )
-    expect(errorOf('GET /x 302')).toBe('302 is not a status a fault can answer: give one from 400 to 599 (in "GET /x 302").')
-    expect(errorOf('GET /x 600')).toBe('600 is not a status a fault can answer: give one from 400 to 599 (in "GET /x 600").')
+    expect(errorOf('GET /x 302')).toBe(
+      '302 is not a status a fault can answer: give one from 400 to 599 (in "GET /x 302").',
+    )
+    expect(errorOf('GET /x 600')).toBe(
+      '600 is not a status a fault can answer: give one from 400 to 599 (in "GET /x 600").',
+    )
     expect(errorOf('GET /x latency=3m')).toBe(
       '"latency=3m" is not a latency: write latency=300ms or latency=2s (in "GET /x latency=3m").',
     )
-    expect(errorOf('GET /x latency=0ms')).toBe('latency=0ms: a latency is from 1ms to 10 minutes (in "GET /x latency=0ms").')
-    expect(errorOf('GET /x latency=601s')).toBe('latency=601s: a latency is from 1ms to 10 minutes (in "GET /x latency=601s").')
+    expect(errorOf('GET /x latency=0ms')).toBe(
+      'latency=0ms: a latency is from 1ms to 10 minutes (in "GET /x latency=0ms").',
+    )
+    expect(errorOf('GET /x latency=601s')).toBe(
+      'latency=601s: a latency is from 1ms to 10 minutes (in "GET /x latency=601s").',
+    )
     expect(errorOf('GET /x boom')).toBe(
       '"boom" is not an effect: give a status from 400 to 599, latency=300ms, reset or hang (in "GET /x boom").',
     )
     expect(errorOf('GET /x 503 x0')).toBe('x0: a count is from x1 to x1000000 (in "GET /x 503 x0")')
     expect(errorOf('GET /x 503 0%')).toBe('0%: a chance is above 0% and at most 100% (in "GET /x 503 0%")')
-    expect(errorOf('GET /x 503 101%')).toBe('101%: a chance is above 0% and at most 100% (in "GET /x 503 101%")')
+    expect(errorOf('GET /x 503 101%')).toBe(
+      '101%: a chance is above 0% and at most 100% (in "GET /x 503 101%")',
+    )
     for (const [rule, word] of [
       ['GET /x 503 x2 x3', 'x3'],
       ['GET /x 503 after after', 'after'],
@@ -82,8 +108,16 @@ describe('the rule grammar: METHOD PATH EFFECT [WHEN] [after]', () => {
   })
 
   it('reads the Pay-Sandbox-Fault header: EFFECT or EFFECT after', () => {
-    expect(parseFaultHeader('503')).toEqual({ effect: { kind: 'status', status: 503 }, after: false, label: '503 (header)' })
-    expect(parseFaultHeader(' reset  AFTER ')).toEqual({ effect: { kind: 'reset' }, after: true, label: 'reset after (header)' })
+    expect(parseFaultHeader('503')).toEqual({
+      effect: { kind: 'status', status: 503 },
+      after: false,
+      label: '503 (header)',
+    })
+    expect(parseFaultHeader(' reset  AFTER ')).toEqual({
+      effect: { kind: 'reset' },
+      after: true,
+      label: 'reset after (header)',
+    })
     expect(parseFaultHeader('latency=250ms')).toMatchObject({ effect: { kind: 'latency', ms: 250 } })
     for (const value of ['', '503 x2', 'reset after now', 'GET /x 503']) {
       expect(() => parseFaultHeader(value)).toThrow(
@@ -132,7 +166,11 @@ describe('which requests a business’s rules fault', () => {
 
   it('the first rule that matches and fires wins; one that does not fire lets the next try', () => {
     const sets = new FaultSets([1], rules('* /payment-links reset after x1', 'POST /payment-links 429'), 1)
-    expect(sets.pick(1, 'POST', '/payment-links')).toEqual({ effect: { kind: 'reset' }, after: true, label: 'reset x1 after' })
+    expect(sets.pick(1, 'POST', '/payment-links')).toEqual({
+      effect: { kind: 'reset' },
+      after: true,
+      label: 'reset x1 after',
+    })
     expect(sets.pick(1, 'POST', '/payment-links')).toEqual({
       effect: { kind: 'status', status: 429 },
       after: false,
@@ -143,9 +181,13 @@ describe('which requests a business’s rules fault', () => {
 
   it('P% is drawn from the seed: the same seed gives the same sequence, another seed another, about P% of them', () => {
     const run = (seed: number, business = 1) => {
-      const sets = new FaultSets([1, 2], rules('GET /payment-links 503 20%', 'GET /payment-links 500 50%'), seed)
-      return Array.from({ length: 400 }, () => sets.pick(business, 'GET', '/payment-links')?.effect).map((e) =>
-        e?.kind === 'status' ? e.status : 200,
+      const sets = new FaultSets(
+        [1, 2],
+        rules('GET /payment-links 503 20%', 'GET /payment-links 500 50%'),
+        seed,
+      )
+      return Array.from({ length: 400 }, () => sets.pick(business, 'GET', '/payment-links')?.effect).map(
+        (e) => (e?.kind === 'status' ? e.status : 200),
       )
     }
     const first = run(42)
@@ -164,7 +206,11 @@ describe('which requests a business’s rules fault', () => {
     const sets = new FaultSets([1, 2], [], 5)
     expect(sets.active).toBe(false)
     sets.set(1, rules('GET /x 503'))
-    expect([sets.active, sets.pick(1, 'GET', '/x')?.label, sets.pick(2, 'GET', '/x')]).toEqual([true, '503', undefined])
+    expect([sets.active, sets.pick(1, 'GET', '/x')?.label, sets.pick(2, 'GET', '/x')]).toEqual([
+      true,
+      '503',
+      undefined,
+    ])
     expect(sets.list(2)).toEqual({ seed: 5, rules: [] })
     sets.set(1, [], 9)
     expect([sets.active, sets.list(1)]).toEqual([false, { seed: 9, rules: [] }])
