@@ -152,7 +152,9 @@ describe('the payment page (GET payment_url)', () => {
     for (const [amount, currency, shown] of cases) {
       const link = await createLink({ amount, currency })
       const page = await get(t.baseUrl, pathOf(link.payment_url))
-      expect(page.text).toContain(`<button type="submit" name="outcome" value="paid">Pay ${shown} <bdi>${currency}</bdi></button>`)
+      expect(page.text).toContain(
+        `<button type="submit" name="outcome" value="paid">Pay ${shown} <bdi>${currency}</bdi></button>`,
+      )
       expect(page.text).toContain(
         `<p class="amount">${shown}<span class="currency"><bdi>${currency}</bdi></span></p>`,
       )
@@ -176,7 +178,9 @@ describe('the payment page (GET payment_url)', () => {
     expect(html).toContain(
       '<p class="description" dir="auto">&quot;quoted&quot; &amp; &#39;single&#39; &lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;^[[31m</p>',
     )
-    expect(html).toContain('<button type="submit" name="outcome" value="paid">Pay 25.5 <bdi>E&lt;b&gt;</bdi></button>')
+    expect(html).toContain(
+      '<button type="submit" name="outcome" value="paid">Pay 25.5 <bdi>E&lt;b&gt;</bdi></button>',
+    )
     expect(html).toContain('<input type="hidden" name="currency" value="E&lt;b&gt;">')
     expect(html).toContain('<dd dir="auto">&lt;a href=x&gt;ref&lt;/a&gt;</dd>')
     // The form still pays: the page token covers the currency as the page showed it.
@@ -412,7 +416,9 @@ describe('paying (the page form POST)', () => {
     expect(html).toContain(
       `<p class="state warn" role="status">${WARN_ICON}<span><strong>The amount changed after this page was opened.</strong> Nothing was paid: check the amount and pay again.</span></p>`,
     )
-    expect(html).toContain('<button type="submit" name="outcome" value="paid">Pay 30.00 <bdi>EUR</bdi></button>')
+    expect(html).toContain(
+      '<button type="submit" name="outcome" value="paid">Pay 30.00 <bdi>EUR</bdi></button>',
+    )
     expect((await linkNow(link._id)).paid).toBe(false)
     const paid = await post(t.baseUrl, path, formFields(answer.text))
     expect(paid.status).toBe(200)
