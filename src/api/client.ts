@@ -127,7 +127,7 @@ export class PayApi {
   }
 
   /**
-   * The sandbox only (not in the spec): the customer pays link `linkId` (`pay sandbox pay`
+   * The sandbox only (not in docs/spec/): the customer pays link `linkId` (`pay sandbox pay`
    * through a running sandbox). Answers the link, paid.
    */
   sandboxPay(linkId: string): Promise<Rec> {

@@ -1,4 +1,7 @@
-/** The routes of the service: each endpoint of the spec as a handler of a parsed request (the HTTP plumbing is in server.ts). */
+/**
+ * The routes of the service: each endpoint of docs/spec/payment-service-api.md as a handler of a parsed
+ * request (the HTTP plumbing is in server.ts).
+ */
 import { applyClockMove, readClock, sandboxNow, withCharges } from './billing.js'
 import { payLink } from './control.js'
 import { CustomerPages } from './pages.js'
@@ -190,7 +193,7 @@ function paginate<T>(
   }
 }
 
-/** The endpoints of the spec, over one store. */
+/** The endpoints of the spec (docs/spec/payment-service-api.md), over one store. */
 export class SandboxRoutes {
   /** The customer's pages (payment, activation): public, HTML, served before any key is asked for. */
   readonly pages: CustomerPages
@@ -225,7 +228,7 @@ export class SandboxRoutes {
         DELETE: (c) => this.deleteSubscription(c),
       },
     },
-    // The sandbox's own controls (not in the spec), for `pay sandbox pay` and `pay sandbox reset`
+    // The sandbox's own controls (not in docs/spec/), for `pay sandbox pay` and `pay sandbox reset`
     // through a running server: each acts on the caller's own business only.
     {
       pattern: /^\/_sandbox\/payment-links\/([^/]+)\/pay$/,
