@@ -1,5 +1,5 @@
 /**
- * The sandbox's own controls as a test double (not in the spec; issue 25): its fault rules, the
+ * The sandbox's own controls as a test double (not in docs/spec/; issue 25): its fault rules, the
  * requests each business sent, and the customer's outcomes of a link. Each acts on the key's
  * business, through a running sandbox (`pay sandbox faults`, `requests`, `pay --outcome`).
  */

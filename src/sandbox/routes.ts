@@ -1,4 +1,7 @@
-/** The routes of the service: each endpoint of the spec as a handler of a parsed request (the HTTP plumbing is in server.ts). */
+/**
+ * The routes of the service: each endpoint of docs/spec/payment-service-api.md as a handler of a parsed
+ * request (the HTTP plumbing is in server.ts).
+ */
 import { applyClockMove, readClock, sandboxNow, withCharges } from './billing.js'
 import { CustomerPages } from './pages.js'
 import {
@@ -189,7 +192,7 @@ function paginate<T>(
   }
 }
 
-/** The endpoints of the spec, over one store. */
+/** The endpoints of the spec (docs/spec/payment-service-api.md), over one store. */
 export class SandboxRoutes {
   /** The customer's pages (payment, activation): public, HTML, served before any key is asked for. */
   readonly pages: CustomerPages
@@ -224,7 +227,7 @@ export class SandboxRoutes {
         DELETE: (c) => this.deleteSubscription(c),
       },
     },
-    // The sandbox's own controls (not in the spec), for `pay sandbox reset` and `clock` through a
+    // The sandbox's own controls (not in docs/spec/), for `pay sandbox reset` and `clock` through a
     // running server: each acts on the caller's own business only (paying, faults and the
     // requests sent: double.ts).
     { pattern: /^\/_sandbox\/reset$/, methods: { POST: (c) => this.reset(c) } },
