@@ -1,12 +1,12 @@
 import { usageError } from '../errors.js'
-import { ProgressBar } from '../render/progress.js'
+import { type Result, type Shown, shown } from '../render/result.js'
 import type { View } from '../render/views.js'
 import type { Rec } from '../values.js'
 import { agree, type LookUp, type WorkflowContext } from './consent.js'
 import { shellWord } from './ids.js'
 import { idsInput, type RunInput, sameTarget } from './meta.js'
 import { lastRows, type ReadReport, Report, type ReportTarget, reportTime } from './report.js'
-import { type BulkResult, bulkOutcome, countsText, runBulk, summary } from './runner.js'
+import { type BulkResult, bulkOutcome, countsText, runWorkflow, summary } from './runner.js'
 
 /** What one bulk command does to each id (cancel, delete), and how it speaks of it. */
 export interface ByIdAction {
@@ -51,8 +51,8 @@ export interface ByIdJob extends WorkflowContext {
  * each result is written to the report the moment it is known; one result per id; a summary
  * whose counts the exit code agrees with.
  */
-export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> {
-  const { out, io } = job
+export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<Result> {
+  const { out } = job
   Report.check(job.report)
   const { todo, doneBefore, all, input } = resumeFrom(action, job)
   const other = otherInput(job)
@@ -67,10 +67,7 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> 
     const noun = doneBefore === 1 ? action.view.noun : action.view.plural
     out.stderr.write(`Skipping ${doneBefore} ${noun} recorded done in ${job.resume.file}.\n`)
   }
-  if (todo.length === 0) {
-    out.nothingToDo(`Nothing to ${action.action}.`)
-    return
-  }
+  if (todo.length === 0) return shown.nothing(`Nothing to ${action.action}.`)
   const agreed = await agree(todo, action, job, action.lookUp)
   if (!agreed) return
 
@@ -80,50 +77,38 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<void> 
   const records = new Map(agreed.records)
   const record = (result: BulkResult) => report?.write(reportRow(action, result, records.get(result.id)))
 
-  const stop = new AbortController()
-  const stopListening = io.onInterrupt(() => {
-    stop.abort()
-    out.stderr.write(
-      `\nStopping: no new ${action.acts}; waiting for those in flight (Ctrl-C again to quit now).\n`,
-    )
-  })
-  const progress = io.stderrIsTerminal ? new ProgressBar(out.stderr, agreed.ids.length) : undefined
-  let run: Awaited<ReturnType<typeof runBulk>>
-  try {
-    run = await runBulk(
-      agreed.ids,
-      async (id) => {
-        const outcome = await action.work(id, records.get(id), report !== undefined)
-        if (outcome.record) records.set(id, outcome.record)
-        return outcome.status
-      },
-      {
-        concurrency: job.concurrency,
-        stop: stop.signal,
-        skipped: agreed.skipped,
-        order: todo,
-        onResult: (result) => {
-          record(result)
-          progress?.tick(result.status)
-        },
-      },
-    )
-  } finally {
-    stopListening()
-    progress?.clear()
-  }
+  const run = await runWorkflow(
+    agreed.ids,
+    async (id) => {
+      const outcome = await action.work(id, records.get(id), report !== undefined)
+      if (outcome.record) records.set(id, outcome.record)
+      return outcome.status
+    },
+    { concurrency: job.concurrency, skipped: agreed.skipped, order: todo, acts: action.acts, record },
+    job,
+  )
   const started = new Set(agreed.ids)
   for (const result of run.results)
     if (result.status === 'not_done' || !started.has(result.id)) record(result)
   const problem = bulkOutcome(run, { ...action.view, done: action.done })
   const unwritten = report?.finish(all, runOutcome(run, problem?.exitCode))
 
-  out.bulk(run.results)
   const earlier = doneBefore > 0 ? `; ${doneBefore} done in an earlier run` : ''
-  summary(job, `${countsText(run.results, action.counted)} (of ${run.results.length})${earlier}.`)
-  if (unwritten) out.warn(unwritten)
-  else if (report) out.stderr.write(`Report written to ${report.file}\n`)
-  if (problem) throw problem
+  return [
+    { kind: 'bulk', rows: run.results },
+    summary(job, `${countsText(run.results, action.counted)} (of ${run.results.length})${earlier}.`),
+    reportWritten(report, unwritten),
+    problem ? shown.fail(problem) : undefined,
+  ]
+}
+
+/** Where the report went, or why part of it could not be written. */
+export function reportWritten(
+  report: { file: string } | undefined,
+  unwritten: string | undefined,
+): Shown | undefined {
+  if (unwritten) return shown.warn(unwritten)
+  return report ? shown.log(`Report written to ${report.file}`) : undefined
 }
 
 /** The columns every id report starts with. */

@@ -1,5 +1,6 @@
 import type { PayApi } from '../api/client.js'
 import { PayError } from '../errors.js'
+import type { Result } from '../render/result.js'
 import {
   CANCELLED_STATUS,
   describeSubscription,
@@ -37,7 +38,7 @@ async function cancelOne(api: PayApi, id: string): Promise<{ status: string; rec
  * `pay subs cancel`: each subscription set to status "cancel" (one already cancelled is done,
  * not a failure), in the bulk run of by-id.ts.
  */
-export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<void> {
+export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<Result> {
   return actOnIds(
     {
       command: 'pay subs cancel',

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
 import type { PayApi } from '../api/client.js'
 import type { LinkInput } from '../api/types.js'
-import { type FieldErrors, PayError, validationError } from '../errors.js'
-import { ProgressBar } from '../render/progress.js'
+import { type FieldErrors, PayError, usageError, validationError } from '../errors.js'
+import { type Result, shown } from '../render/result.js'
 import { CREATE_RESULT_VIEW, describeLink, LINK_VIEW } from '../resources/links.js'
 import { plain, type Rec, sanitizeText } from '../values.js'
-import { checkResumeTarget, runOutcome } from './by-id.js'
+import { checkResumeTarget, reportWritten, runOutcome } from './by-id.js'
 import { confirmPlan, type WorkflowContext } from './consent.js'
 import { type InputRow, previousRun, readRows } from './csv-rows.js'
 import { shellWord } from './ids.js'
@@ -16,7 +17,7 @@ import {
   bulkOutcome,
   countsText,
   reasonOf,
-  runBulk,
+  runWorkflow,
   type Skipped,
   summary,
 } from './runner.js'
@@ -34,6 +35,22 @@ export interface CsvCreateJob extends WorkflowContext {
 }
 
 const COMMAND = 'pay links create --from-csv'
+
+/** The CSV of `--from-csv FILE` (- for stdin), and where it came from as messages name it. */
+export async function readCsvInput(
+  source: string,
+  io: { readStdin(): Promise<string> },
+): Promise<{ text: string; source: string }> {
+  if (source === '-') return { text: await io.readStdin(), source: 'stdin' }
+  try {
+    return { text: fs.readFileSync(source, 'utf8'), source }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw usageError(
+      `--from-csv: cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
+    )
+  }
+}
 
 /** The columns of a create report: the result of each row, and enough of the row to know it again. */
 export const CREATE_REPORT_COLUMNS = [
@@ -74,7 +91,7 @@ interface RowResult extends Rec {
  * have reached the service is `unknown`, sent again (with the same key) only on --retry-unknown,
  * and counted (exit 7) until it is.
  */
-export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promise<void> {
+export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promise<Result> {
   const { out, io } = job
   Report.check(job.report)
   if (job.resume) checkResumeTarget(COMMAND, job.resume, job.target)
@@ -101,10 +118,7 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
         ` in ${job.resume.file}.\n`,
     )
   }
-  if (todo.length + held.length + invalid.length === 0) {
-    out.nothingToDo('Nothing to create.')
-    return
-  }
+  if (todo.length + held.length + invalid.length === 0) return shown.nothing('Nothing to create.')
   if (todo.length > 0) {
     const plan = {
       action: 'create',
@@ -170,43 +184,26 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
     })
   }
 
-  const stop = new AbortController()
-  const stopListening = io.onInterrupt(() => {
-    stop.abort()
-    out.stderr.write(
-      '\nStopping: no new rows are sent; waiting for those in flight (Ctrl-C again to quit now).\n',
-    )
-  })
-  const progress =
-    io.stderrIsTerminal && todo.length > 0 ? new ProgressBar(out.stderr, todo.length) : undefined
-  let run: Awaited<ReturnType<typeof runBulk>>
-  try {
-    run = await runBulk(
-      todo.map((row) => String(row.line)),
-      async (line) => {
-        // Written before the request: a run killed now leaves the key this row was sent with.
-        record(line, 'sending', false, null)
-        const link = await api.createLink(byLine.get(line)?.values as unknown as LinkInput, {
-          idempotencyKey: keys.get(line),
-        })
-        created.set(line, link)
-        return 'created'
-      },
-      {
-        concurrency: job.concurrency,
-        stop: stop.signal,
-        skipped: [...invalid.map(invalidResult), ...held.map(heldResult)],
-        order: [...todo, ...invalid, ...held].sort((a, b) => a.line - b.line).map((row) => String(row.line)),
-        onResult: (result) => {
-          record(result.id, result.status, result.ok, result.error)
-          progress?.tick(result.status)
-        },
-      },
-    )
-  } finally {
-    stopListening()
-    progress?.clear()
-  }
+  const run = await runWorkflow(
+    todo.map((row) => String(row.line)),
+    async (line) => {
+      // Written before the request: a run killed now leaves the key this row was sent with.
+      record(line, 'sending', false, null)
+      const link = await api.createLink(byLine.get(line)?.values as unknown as LinkInput, {
+        idempotencyKey: keys.get(line),
+      })
+      created.set(line, link)
+      return 'created'
+    },
+    {
+      concurrency: job.concurrency,
+      skipped: [...invalid.map(invalidResult), ...held.map(heldResult)],
+      order: [...todo, ...invalid, ...held].sort((a, b) => a.line - b.line).map((row) => String(row.line)),
+      acts: 'rows are sent',
+      record: (result) => record(result.id, result.status, result.ok, result.error),
+    },
+    job,
+  )
   const sent = new Set(todo.map((row) => String(row.line)))
   for (const result of run.results) {
     if (result.status === 'not_done' || !sent.has(result.id))
@@ -219,26 +216,29 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
   )
 
   const results: RowResult[] = run.results.map((result) => rowResult(result, created, keys, run.errors))
-  out.list(results, CREATE_RESULT_VIEW)
   const refused = results.flatMap((r) =>
     r.errors && r.status === 'failed' ? [{ line: r.line, errors: r.errors as FieldErrors }] : [],
   )
-  if (refused.length > 0) {
-    out.stderr.write(`The service refused ${refused.length === 1 ? 'a row' : `${refused.length} rows`}:\n`)
-    out.invalidRows(refused)
-  }
   const earlier = job.resume && previous.created > 0 ? `; ${previous.created} created in an earlier run` : ''
-  summary(job, `${countsText(run.results, ['created', 'failed'])} (of ${results.length})${earlier}.`)
-  if (unwritten) out.warn(unwritten)
-  else if (report) out.stderr.write(`Report written to ${report.file}\n`)
   const unknown = results.filter((r) => r.status === 'unknown').length
-  if (unknown > 0) {
-    out.warn(
-      `${unknown} ${unknown === 1 ? 'row' : 'rows'} may have been created all the same (unknown). ` +
-        'Check with `pay links list`; resume with --resume REPORT --retry-unknown to send them again with the same Idempotency-Key.',
-    )
-  }
-  if (problem) throw problem
+  return [
+    shown.list(results, CREATE_RESULT_VIEW),
+    refused.length > 0
+      ? [
+          shown.log(`The service refused ${refused.length === 1 ? 'a row' : `${refused.length} rows`}:`),
+          { kind: 'invalid', rows: refused },
+        ]
+      : undefined,
+    summary(job, `${countsText(run.results, ['created', 'failed'])} (of ${results.length})${earlier}.`),
+    reportWritten(report, unwritten),
+    unknown > 0
+      ? shown.warn(
+          `${unknown} ${unknown === 1 ? 'row' : 'rows'} may have been created all the same (unknown). ` +
+            'Check with `pay links list`; resume with --resume REPORT --retry-unknown to send them again with the same Idempotency-Key.',
+        )
+      : undefined,
+    problem ? shown.fail(problem) : undefined,
+  ]
 }
 
 /** A row that failed the local checks, sent with --skip-invalid: reported, never sent. */

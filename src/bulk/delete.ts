@@ -1,3 +1,4 @@
+import type { Result } from '../render/result.js'
 import type { View } from '../render/views.js'
 import { plain, type Rec } from '../values.js'
 import { actOnIds, type ByIdJob } from './by-id.js'
@@ -21,7 +22,7 @@ export interface Deletion {
  * deleted. With a report, each record is read before it is deleted (unless the plan read it),
  * so that the report says what was deleted: its e-mail, amount and currency.
  */
-export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<void> {
+export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<Result> {
   return actOnIds(
     {
       ...deletion,

@@ -1,5 +1,7 @@
 import { PayError } from '../errors.js'
 import type { BulkRow, Output } from '../render/output.js'
+import { ProgressBar } from '../render/progress.js'
+import { type Shown, shown } from '../render/result.js'
 import { wrapText } from '../render/table.js'
 
 /** One id's outcome, as printed by --json: `{id, ok, status, error}`. */
@@ -191,9 +193,51 @@ export function bulkOutcome(run: BulkRun, words: RunWords): PayError | undefined
 }
 
 /** The summary line of a run on stderr: wrapped at spaces on a terminal, one line in a log. */
-export function summary(
-  job: { out: Output; io: { stderrIsTerminal: boolean; width: number } },
-  line: string,
-): void {
-  job.out.stderr.write(`${job.io.stderrIsTerminal ? wrapText(line, job.io.width) : line}\n`)
+export function summary(job: { io: { stderrIsTerminal: boolean; width: number } }, line: string): Shown {
+  return shown.log(job.io.stderrIsTerminal ? wrapText(line, job.io.width) : line)
+}
+
+/** What the one bulk engine needs of the terminal: Ctrl-C, and stderr for the progress bar and its words. */
+export interface BulkTerminal {
+  out: Output
+  io: {
+    stderrIsTerminal: boolean
+    onInterrupt(stop: () => void): () => void
+  }
+}
+
+/**
+ * The one bulk engine, shared by every bulk workflow (`links create --from-csv`, `subs cancel`,
+ * `links delete`, `subs delete`): runBulk with Ctrl-C stopping new work (those in flight finish,
+ * `acts` names them: "rows are sent", "deletions"), a progress bar on a terminal, and `record`
+ * called with each result the moment it is known (the report).
+ */
+export async function runWorkflow(
+  ids: string[],
+  work: (id: string) => Promise<string>,
+  options: Omit<BulkOptions, 'stop' | 'onResult'> & { acts: string; record: (result: BulkResult) => void },
+  terminal: BulkTerminal,
+): Promise<BulkRun> {
+  const { out, io } = terminal
+  const stop = new AbortController()
+  const stopListening = io.onInterrupt(() => {
+    stop.abort()
+    out.stderr.write(
+      `\nStopping: no new ${options.acts}; waiting for those in flight (Ctrl-C again to quit now).\n`,
+    )
+  })
+  const progress = io.stderrIsTerminal && ids.length > 0 ? new ProgressBar(out.stderr, ids.length) : undefined
+  try {
+    return await runBulk(ids, work, {
+      ...options,
+      stop: stop.signal,
+      onResult: (result) => {
+        options.record(result)
+        progress?.tick(result.status)
+      },
+    })
+  } finally {
+    stopListening()
+    progress?.clear()
+  }
 }

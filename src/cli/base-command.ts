@@ -8,6 +8,7 @@ import { redactKey } from '../config/profiles.js'
 import { PayError, usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
+import { print, type Result } from '../render/result.js'
 import { type Connection, connectSandbox, type Probed, probeSandbox } from '../sandbox/connection.js'
 import { sandboxDir } from '../sandbox/constants.js'
 import { sanitizeText } from '../values.js'
@@ -66,6 +67,35 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Where the in-process sandbox's pages say they are: the profile's address. */
   private pageOrigin = ''
   private stopWatching?: () => void
+
+  /** What the command does; it returns what it produced, which the base prints (render/result.ts). */
+  abstract run(): Promise<Result>
+
+  /**
+   * oclif's run, with the printing of what run() returned inside it: an error while printing
+   * (a jq error, a page that failed mid-list) goes through catch() like any other, and the
+   * in-process sandbox is closed (finally) only once the output is out.
+   */
+  async _run<R>(): Promise<R> {
+    let failure: Error | undefined
+    let result: Result
+    try {
+      await this.init()
+      result = await this.run()
+      await this.show(result)
+    } catch (error) {
+      failure = error as Error
+      await this.catch(error as Error)
+    } finally {
+      await this.finally(failure)
+    }
+    return result as R
+  }
+
+  /** Prints what the command produced so far, for a command that goes on running (`sandbox start`). */
+  protected show(result: Result): Promise<void> {
+    return print(this.out, result)
+  }
 
   async init(): Promise<void> {
     await super.init()

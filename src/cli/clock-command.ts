@@ -1,5 +1,6 @@
 import type { Command } from '@oclif/core'
 import { PayError, usageError } from '../errors.js'
+import { type Result, shown } from '../render/result.js'
 import { CLOCK_MOVE_VIEW, chargesText } from '../resources/clock.js'
 import type { Rec } from '../values.js'
 import { BaseCommand } from './base-command.js'
@@ -14,7 +15,7 @@ export abstract class ClockMoveCommand<T extends typeof Command> extends BaseCom
   static baseFlags = sandboxGlobalFlags
   static flags = { ...jqFlag }
 
-  protected async moveClock(body: { advance: string } | { to: string }): Promise<void> {
+  protected async moveClock(body: { advance: string } | { to: string }): Promise<Result> {
     const where = await this.sandboxTarget()
     let moved: Rec
     let place: string
@@ -35,10 +36,12 @@ export abstract class ClockMoveCommand<T extends typeof Command> extends BaseCom
         throw error
       }
     }
-    this.out.record(moved, CLOCK_MOVE_VIEW)
-    this.out.note(
-      `Sandbox time is now ${String(moved.now)} (${place}): ${chargesText(moved.charges_created)}.`,
-    )
+    return [
+      shown.record(moved, CLOCK_MOVE_VIEW),
+      shown.note(
+        `Sandbox time is now ${String(moved.now)} (${place}): ${chargesText(moved.charges_created)}.`,
+      ),
+    ]
   }
 }
 

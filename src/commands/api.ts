@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core'
+import { apiRequest, callApi, METHODS } from '../cli/api-call.js'
 import { BaseCommand } from '../cli/base-command.js'
 import { jqFlag } from '../cli/flags.js'
-import { apiRequest, METHODS } from '../resources/api-request.js'
+import type { Result } from '../render/result.js'
 
 export default class Api extends BaseCommand<typeof Api> {
   static summary = 'Send any request to the service, as pay sends its own'
@@ -67,7 +68,7 @@ export default class Api extends BaseCommand<typeof Api> {
     ...jqFlag,
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const request = await apiRequest(
       {
         path: this.args.path,
@@ -81,25 +82,6 @@ export default class Api extends BaseCommand<typeof Api> {
       this.io,
     )
     const { api } = await this.api()
-    if (this.flags.paginate) {
-      const items: unknown[] = []
-      for await (const page of api.rawPages(request.path, request.headers)) {
-        if (this.flags.include) this.out.responseHead(page.response)
-        if (page.error) {
-          if (page.json) this.out.document(page.json.value)
-          throw page.error
-        }
-        items.push(...(page.items ?? []))
-      }
-      this.out.document(items)
-      return
-    }
-    const answer = await api.request(request.method, request.path, {
-      body: request.body,
-      headers: request.headers,
-    })
-    if (this.flags.include) this.out.responseHead(answer.response)
-    if (answer.json) this.out.document(answer.json.value)
-    if (answer.error) throw answer.error
+    return callApi(api, request, { include: this.flags.include, paginate: this.flags.paginate })
   }
 }

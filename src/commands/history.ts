@@ -3,6 +3,7 @@ import { BaseCommand } from '../cli/base-command.js'
 import { listFlags, outputFlags } from '../cli/flags.js'
 import { journalFile, readJournal } from '../config/journal.js'
 import { usageError } from '../errors.js'
+import { type Result, shown } from '../render/result.js'
 import { changesFrom, HISTORY_VIEW, sinceMoment } from '../resources/history.js'
 import { normalizeId } from '../resources/ids.js'
 
@@ -31,7 +32,7 @@ export default class History extends BaseCommand<typeof History> {
     ...outputFlags,
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const file = journalFile()
     if (file === undefined) throw usageError('The journal is off (PAY_JOURNAL=0).')
     const since = this.flags.since === undefined ? undefined : sinceMoment(this.flags.since)
@@ -42,13 +43,14 @@ export default class History extends BaseCommand<typeof History> {
         (id === undefined || change.id === id),
     )
     const { limit } = this.listScope()
-    const shown = limit === undefined ? changes : changes.slice(0, limit)
-    this.out.list(shown, HISTORY_VIEW)
-    if (shown.length < changes.length) {
-      this.out.listNotes(
-        { shown: shown.length, more: 'limit', pages: 1, scanned: changes.length, filtered: false },
-        HISTORY_VIEW,
-      )
-    }
+    const picked = limit === undefined ? changes : changes.slice(0, limit)
+    const outcome = () => ({
+      shown: picked.length,
+      more: picked.length < changes.length ? ('limit' as const) : undefined,
+      pages: 1,
+      scanned: changes.length,
+      filtered: false,
+    })
+    return shown.list(picked, HISTORY_VIEW, outcome)
   }
 }

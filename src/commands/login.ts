@@ -1,10 +1,7 @@
 import { Flags } from '@oclif/core'
-import { checkBaseUrl } from '../api/transport.js'
 import { BaseCommand } from '../cli/base-command.js'
-import { sandboxProfile } from '../cli/sandbox-profile.js'
-import { configDir, readConfig } from '../config/file.js'
-import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../config/profiles.js'
-import { PayError, usageError } from '../errors.js'
+import { login } from '../cli/login.js'
+import type { Result } from '../render/result.js'
 
 export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Store an API key as a profile'
@@ -37,108 +34,20 @@ export default class Login extends BaseCommand<typeof Login> {
     }),
   }
 
-  async run(): Promise<void> {
-    const name = this.flags.profile ?? 'default'
-    const builtIn = sandboxProfile().name
-    if (name === builtIn) {
-      throw usageError(
-        `The ${builtIn} profile is built in and needs no login.`,
-        `Use it with \`-p ${builtIn}\`.`,
-      )
-    }
-    if (!PROFILE_NAME.test(name)) {
-      throw usageError(
-        `"${name}" cannot be a profile name.`,
-        'Use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit.',
-      )
-    }
-    const existing = storedProfile(readConfig(configDir()), name)
-    const baseUrl =
-      this.flags['base-url'] || process.env.PAY_BASE_URL || existing?.base_url || (await this.askBaseUrl())
-    checkBaseUrl(baseUrl)
-    const apiKey = await this.readKey()
-
-    if (this.flags.verify) {
-      try {
-        await this.client(baseUrl, apiKey).linkPages().next()
-      } catch (error) {
-        if (error instanceof PayError && error.kind === 'auth') {
-          throw new PayError(`${baseUrl} did not accept the key (${error.status}); nothing was saved.`, {
-            kind: 'auth',
-            status: error.status,
-          })
-        }
-        throw error
-      }
-    }
-
-    const saved = await saveProfile(name, {
-      apiKey,
-      baseUrl,
-      insecureStorage: this.flags['insecure-storage'],
-      keychain: this.keychainOptions(),
-    })
-    // Said in every output mode: a key in plain text is never a surprise. (--debug says why.)
-    if (saved.noKeychain !== undefined)
-      this.out.notice(`no system keychain: key stored in plain text in ${saved.file}`)
-    if (saved.staleKeychainEntry) {
-      const { account, reason } = saved.staleKeychainEntry
-      this.out.warn(
-        `The old key of profile "${name}" is still in the system keychain, which ${reason}; ` +
-          `delete it there (service "pay", account "${account}").`,
-      )
-    }
-    const summary = {
-      profile: name,
-      base_url: baseUrl,
-      api_key: redactKey(apiKey),
-      key_storage: saved.storage,
-      current: true,
-      verified: this.flags.verify,
-    }
-    const where = saved.storage === 'keychain' ? 'in the system keychain' : 'in the config file'
-    if (this.flags.json) this.out.data(summary)
-    else
-      this.out.note(
-        `Saved profile "${name}" (key ${summary.api_key} ${where}, ${baseUrl})${this.flags.verify ? ', key verified' : ''}. It is now the current profile.`,
-      )
-  }
-
-  private async askBaseUrl(): Promise<string> {
-    if (!this.io.canPrompt) {
-      throw usageError(
-        'Missing required flag: --base-url',
-        'Give the service address with --base-url or PAY_BASE_URL.',
-      )
-    }
-    const answer = await this.io.ask({
-      message: 'Base URL of the service',
-      validate: (value) => {
-        try {
-          checkBaseUrl(value.trim())
-          return true
-        } catch (error) {
-          return (error as Error).message
-        }
+  async run(): Promise<Result> {
+    return login(
+      {
+        name: this.flags.profile ?? 'default',
+        baseUrl: this.flags['base-url'] || process.env.PAY_BASE_URL,
+        withKey: this.flags['with-key'],
+        insecureStorage: this.flags['insecure-storage'],
+        verify: this.flags.verify,
       },
-    })
-    return answer.trim()
-  }
-
-  private async readKey(): Promise<string> {
-    let key: string
-    if (this.flags['with-key']) {
-      key = (await this.io.readStdin()).trim()
-    } else if (this.io.canPrompt) {
-      key = (await this.io.askSecret('API key')).trim()
-    } else {
-      throw usageError(
-        'No API key given: not on a terminal, so pay cannot ask for it.',
-        'Pipe it in with --with-key.',
-      )
-    }
-    if (key === '') throw usageError('The API key is empty.')
-    if (/\s/.test(key)) throw usageError('The API key contains whitespace; check what was pasted or piped.')
-    return key
+      {
+        io: this.io,
+        client: (baseUrl, apiKey) => this.client(baseUrl, apiKey),
+        keychain: this.keychainOptions(),
+      },
+    )
   }
 }

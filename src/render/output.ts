@@ -295,6 +295,21 @@ export class Output {
     this.stderr.write(`${message}\n`)
   }
 
+  /** Text for stdout as it is (the caller sanitised it: a URL, a QR code's lines). */
+  text(text: string): void {
+    this.stdout.write(`${text}\n`)
+  }
+
+  /** Data as JSON on one line. */
+  jsonLine(value: unknown): void {
+    this.stdout.write(`${toJsonLine(value)}\n`)
+  }
+
+  /** A line on stderr as it is (the caller sanitised it: a request log line, a summary). */
+  log(text: string): void {
+    this.stderr.write(`${text}\n`)
+  }
+
   /** Exact data as JSON on stdout (pretty), or what --jq makes of it. */
   data(value: unknown): void {
     if (this.jq) return this.filtered(JSON.stringify(value))

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import type { ListPage } from '../api/types.js'
 import { durationFlag } from '../cli/flags.js'
-import type { Output } from '../render/output.js'
+import { type Shown, shown } from '../render/result.js'
 import type { View } from '../render/views.js'
 import { type Duration, shift } from '../sandbox/duration.js'
 import { isRecord, plain, type Rec } from '../values.js'
@@ -115,19 +115,27 @@ export class ChargeFilter {
   }
 
   /** On stderr, in every output mode: what could not be judged, and a service that gave no time. */
-  notes(out: Output): void {
+  notes(): Shown[] {
+    const notes: Shown[] = []
     if (this.clockless && this.overdue !== undefined) {
-      out.warn("The service's answers carried no meta.timestamp: ages were measured by this machine's clock.")
+      notes.push(
+        shown.warn(
+          "The service's answers carried no meta.timestamp: ages were measured by this machine's clock.",
+        ),
+      )
     }
     const count = this.unjudged.length
-    if (count === 0) return
-    const shown = this.unjudged.slice(0, 10).join(', ')
+    if (count === 0) return notes
+    const named = this.unjudged.slice(0, 10).join(', ')
     const more = count > 10 ? `, and ${count - 10} more` : ''
     const fields = this.overdue === undefined ? 'paid' : 'paid or created_at'
-    out.warn(
-      `${count} subscription${count === 1 ? '' : 's'} could not be judged (charges without ${fields}), ` +
-        `so ${count === 1 ? 'it is' : 'they are'} not listed: ${shown}${more}.`,
+    notes.push(
+      shown.warn(
+        `${count} subscription${count === 1 ? '' : 's'} could not be judged (charges without ${fields}), ` +
+          `so ${count === 1 ? 'it is' : 'they are'} not listed: ${named}${more}.`,
+      ),
     )
+    return notes
   }
 }
 

@@ -1,13 +1,13 @@
-import fs from 'node:fs'
 import { Flags } from '@oclif/core'
 import type { LinkInput } from '../../api/types.js'
-import { createLinksFromCsv } from '../../bulk/create.js'
+import { createLinksFromCsv, readCsvInput } from '../../bulk/create.js'
 import { CSV_REPORT_HELP } from '../../bulk/help.js'
 import { reportOptions } from '../../bulk/report.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { showInBrowser } from '../../cli/browser.js'
 import { createFlags, fromCsvFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
+import { type Result, shown } from '../../render/result.js'
 import { checkAmountDigits, LINK_FIELDS, LINK_VIEW, paymentUrlOf } from '../../resources/links.js'
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
@@ -41,7 +41,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     ...outputFlags,
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     if (this.flags['from-csv'] !== undefined) return this.fromCsv(this.flags['from-csv'])
     const fields = LINK_FIELDS.fromFlags(this.flags)
     LINK_FIELDS.check(fields)
@@ -53,39 +53,29 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     const link = await api.createLink(fields as unknown as LinkInput, {
       idempotencyKey: this.flags['idempotency-key'],
     })
-    this.out.record(link, LINK_VIEW)
-    if (this.flags.open) {
-      this.warnIfPageUnserved(paymentUrlOf(link))
-      await showInBrowser(this.out, paymentUrlOf(link))
-    }
+    if (!this.flags.open) return shown.record(link, LINK_VIEW)
+    return [
+      shown.record(link, LINK_VIEW),
+      shown.later(() => {
+        this.warnIfPageUnserved(paymentUrlOf(link))
+        return showInBrowser(this.out, paymentUrlOf(link))
+      }),
+    ]
   }
 
-  private async fromCsv(source: string): Promise<void> {
+  private async fromCsv(source: string): Promise<Result> {
     if (Object.keys(LINK_FIELDS.fromFlags(this.flags)).length > 0 || this.flags['idempotency-key']) {
       throw usageError('--from-csv takes the fields from the file: give no field flags with it.')
     }
-    const text = source === '-' ? await this.io.readStdin() : readCsv(source)
-    const reports = reportOptions(this.flags)
+    const input = await readCsvInput(source, this.io)
     const { api, target } = await this.api()
-    await createLinksFromCsv(api, {
-      text,
-      source: source === '-' ? 'stdin' : source,
+    return createLinksFromCsv(api, {
+      ...input,
       concurrency: this.flags.concurrency,
       skipInvalid: this.flags['skip-invalid'],
       retryUnknown: this.flags['retry-unknown'],
-      ...reports,
+      ...reportOptions(this.flags),
       ...this.workflow(target),
     })
-  }
-}
-
-function readCsv(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw usageError(
-      `--from-csv: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
-    )
   }
 }

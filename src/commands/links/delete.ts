@@ -4,6 +4,7 @@ import { idReportHelp } from '../../bulk/help.js'
 import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
+import type { Result } from '../../render/result.js'
 import { describeLink, LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
@@ -33,7 +34,7 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   }
   static flags = byIdFlags('deleted')
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const input = await idInput(this.positionals, this.flags, this.io, 'payment link')
     const { api, target } = await this.api()
     const deletion = {
@@ -43,6 +44,6 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
       lookUp: { fetch: (id: string) => api.getLink(id), describe: describeLink },
       ...LINK_REPORT,
     }
-    await deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
+    return deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
   }
 }

@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
+import { type Result, shown } from '../../render/result.js'
 import { LINK_VIEW } from '../../resources/links.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
@@ -16,8 +17,8 @@ export default class LinksGet extends BaseCommand<typeof LinksGet> {
   }
   static flags = { ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { api } = await this.api()
-    this.out.record(await api.getLink(this.args.id), LINK_VIEW)
+    return shown.record(await api.getLink(this.args.id), LINK_VIEW)
   }
 }

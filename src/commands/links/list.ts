@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import { walkRecords } from '../../resources/filters.js'
 import { LINK_FILTER_FLAGS, LINK_VIEW, linkFilter } from '../../resources/links.js'
 
@@ -20,11 +21,10 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
 
   static flags = { ...LINK_FILTER_FLAGS, ...listFlags, ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const match = linkFilter(this.flags)
     const { api } = await this.api()
     const found = walkRecords(api.linkPages(), match, this.listScope())
-    await this.out.listFrom(found.batches, LINK_VIEW)
-    this.out.listNotes(found.outcome(), LINK_VIEW)
+    return shown.list(found.batches, LINK_VIEW, found.outcome)
   }
 }

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { showInBrowser } from '../../cli/browser.js'
 import { idArg } from '../../cli/id-arg.js'
+import { type Result, shown } from '../../render/result.js'
 import { paymentUrlOf } from '../../resources/links.js'
 
 export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
@@ -28,12 +29,15 @@ export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
     }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { api } = await this.api()
     const url = paymentUrlOf(await api.getLink(this.args.id))
-    if (this.flags.json) this.out.data({ _id: this.args.id, payment_url: url })
-    else this.io.stdout.write(`${url}\n`)
-    this.warnIfPageUnserved(url)
-    if (this.flags.browser) await showInBrowser(this.out, url)
+    return [
+      shown.text(url, { _id: this.args.id, payment_url: url }),
+      shown.later(() => {
+        this.warnIfPageUnserved(url)
+        return this.flags.browser ? showInBrowser(this.out, url) : undefined
+      }),
+    ]
   }
 }

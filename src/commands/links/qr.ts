@@ -3,6 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { idArg } from '../../cli/id-arg.js'
 import { PayError, usageError } from '../../errors.js'
 import { qrImageType, qrLines, whyNotWritten, writeQrImage } from '../../render/qr.js'
+import { type Result, shown } from '../../render/result.js'
 import { paymentUrlOf } from '../../resources/links.js'
 
 export default class LinksQr extends BaseCommand<typeof LinksQr> {
@@ -32,15 +33,16 @@ export default class LinksQr extends BaseCommand<typeof LinksQr> {
     force: Flags.boolean({ description: 'Replace the --output file if it exists.', dependsOn: ['output'] }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { api } = await this.api()
     const url = paymentUrlOf(await api.getLink(this.args.id))
     const file = this.flags.output
     this.warnIfPageUnserved(url)
     if (file === undefined) {
-      if (this.flags.json) this.out.data({ _id: this.args.id, payment_url: url })
-      else this.io.stdout.write(`${[...qrLines(url, this.io.colour), url].join('\n')}\n`)
-      return
+      return shown.text([...qrLines(url, this.io.colour), url].join('\n'), {
+        _id: this.args.id,
+        payment_url: url,
+      })
     }
     try {
       await writeQrImage(file, url, { replace: this.flags.force })
@@ -52,7 +54,10 @@ export default class LinksQr extends BaseCommand<typeof LinksQr> {
         kind: 'general',
       })
     }
-    if (this.flags.json) this.out.data({ _id: this.args.id, payment_url: url, output: file })
-    else this.out.note(`Wrote the QR code of ${url} to ${file}.`)
+    return shown.message(`Wrote the QR code of ${url} to ${file}.`, {
+      _id: this.args.id,
+      payment_url: url,
+      output: file,
+    })
   }
 }

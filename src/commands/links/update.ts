@@ -4,6 +4,7 @@ import { consentFlags, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
 import { formatAmount } from '../../render/format.js'
+import { type Result, shown } from '../../render/result.js'
 import {
   checkAmountDigits,
   checkCurrencyChange,
@@ -29,7 +30,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   }
   static flags = { ...LINK_FIELDS.flags, yes: consentFlags('changed').yes, ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const changes = LINK_FIELDS.fromFlags(this.flags)
     if (Object.keys(changes).length === 0) {
       throw usageError('Nothing to change.', `Give at least one of ${LINK_FIELDS.flagNames.join(', ')}.`)
@@ -46,6 +47,6 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
       await confirmRisk(warning, 'Change the paid link anyway?', 'change', this.flags, this.out, this.io)
     }
     const updated = await api.updateLink(this.args.id, body)
-    this.out.record(updated, LINK_VIEW)
+    return shown.record(updated, LINK_VIEW)
   }
 }

@@ -3,6 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { durationFlag, globalFlagsButTimeout, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { waitFor } from '../../cli/wait.js'
+import { type Result, shown } from '../../render/result.js'
 import { LINK_VIEW } from '../../resources/links.js'
 import type { Duration } from '../../sandbox/duration.js'
 
@@ -51,7 +52,7 @@ export default class LinksWait extends BaseCommand<typeof LinksWait> {
     return (seconds > 0 ? seconds : DEFAULT_REQUEST_SECONDS) * 1000
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { id } = this.args
     const { api } = await this.api()
     const link = await waitFor({
@@ -63,6 +64,6 @@ export default class LinksWait extends BaseCommand<typeof LinksWait> {
       io: this.io,
       out: this.out,
     })
-    this.out.record(link, LINK_VIEW)
+    return shown.record(link, LINK_VIEW)
   }
 }

@@ -2,6 +2,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { sandboxProfile } from '../../cli/sandbox-profile.js'
 import { profileSummaries } from '../../config/profiles.js'
+import { type Result, shown } from '../../render/result.js'
 import { PROFILE_VIEW } from '../../resources/profiles.js'
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
@@ -13,11 +14,10 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json']
   static flags = { ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { profiles, problems } = await profileSummaries(sandboxProfile(), {
       keychain: this.keychainOptions(),
     })
-    this.out.list(profiles, PROFILE_VIEW)
-    for (const problem of problems) this.out.notice(problem)
+    return [shown.list(profiles, PROFILE_VIEW), ...problems.map(shown.notice)]
   }
 }

@@ -5,6 +5,7 @@ import { sandboxProfile } from '../../cli/sandbox-profile.js'
 import { configDir, readConfig } from '../../config/file.js'
 import { profileSummaries } from '../../config/profiles.js'
 import { usageError } from '../../errors.js'
+import { type Result, shown } from '../../render/result.js'
 import { PROFILE_VIEW } from '../../resources/profiles.js'
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
@@ -16,7 +17,7 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static args = { name: Args.string({ description: 'Profile name.', ignoreStdin: true }) }
   static flags = { ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const name =
       this.args.name || this.flags.profile || process.env.PAY_PROFILE || readConfig(configDir()).current
     if (name === undefined) {
@@ -28,7 +29,6 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
     })
     const [profile] = profiles
     if (!profile) throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
-    this.out.record(profile, PROFILE_VIEW)
-    for (const problem of problems) this.out.notice(problem)
+    return [shown.record(profile, PROFILE_VIEW), ...problems.map(shown.notice)]
   }
 }

@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import { aheadText, CLOCK_VIEW } from '../../resources/clock.js'
 
 export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
@@ -17,7 +18,7 @@ export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
   static baseFlags = sandboxGlobalFlags
   static flags = { ...jqFlag }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const where = await this.sandboxTarget()
     let clock: Record<string, unknown>
     let place: string
@@ -29,7 +30,9 @@ export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
       clock = clockIn(where.dir)
       place = `the local sandbox store ${where.dir}`
     }
-    this.out.record(clock, CLOCK_VIEW)
-    this.out.note(`Sandbox time is ${aheadText(clock.offset_seconds)} (${place}).`)
+    return [
+      shown.record(clock, CLOCK_VIEW),
+      shown.note(`Sandbox time is ${aheadText(clock.offset_seconds)} (${place}).`),
+    ]
   }
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { globalFlags, outputFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import { PACKAGE_VIEW, sandboxPackages } from '../../resources/subscriptions.js'
 import { SANDBOX_KEY } from '../../sandbox/constants.js'
 
@@ -31,7 +32,7 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages>
     ...outputFlags,
   }
 
-  async run(): Promise<void> {
-    this.out.list(sandboxPackages([...new Set(this.flags.key ?? [SANDBOX_KEY])]), PACKAGE_VIEW)
+  async run(): Promise<Result> {
+    return shown.list(sandboxPackages([...new Set(this.flags.key ?? [SANDBOX_KEY])]), PACKAGE_VIEW)
   }
 }

@@ -3,6 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { settle } from '../../cli/sandbox-double.js'
+import { type Result, shown } from '../../render/result.js'
 import { outcomeText } from '../../resources/double.js'
 import { LINK_VIEW } from '../../resources/links.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/constants.js'
@@ -40,13 +41,13 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
     ...outputFlags,
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { id } = this.args
     const outcome = this.flags.outcome as Outcome
     const { settled, place, paidBefore } = await settle(await this.sandboxTarget(), id, outcome)
-    if (outcome !== 'paid') this.out.note(outcomeText(settled, outcome, place))
-    else if (paidBefore) this.out.note(`Payment link ${id} was already paid: nothing changed.`)
-    else this.out.note(`Paid ${place}.`)
-    this.out.record(settled.link, LINK_VIEW, settled)
+    let said = `Paid ${place}.`
+    if (outcome !== 'paid') said = outcomeText(settled, outcome, place)
+    else if (paidBefore) said = `Payment link ${id} was already paid: nothing changed.`
+    return [shown.note(said), shown.record(settled.link, LINK_VIEW, settled)]
   }
 }

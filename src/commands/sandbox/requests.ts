@@ -3,7 +3,9 @@ import { sandboxRequests } from '../../api/sandbox.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import { followRequests, runningSandbox } from '../../cli/sandbox-double.js'
+import { type Result, shown } from '../../render/result.js'
 import { REQUEST_VIEW, requestText, requestTsv } from '../../resources/double.js'
+import type { Rec } from '../../values.js'
 
 export default class SandboxRequests extends BaseCommand<typeof SandboxRequests> {
   static summary = 'Show what your app sent to the running sandbox'
@@ -35,7 +37,7 @@ export default class SandboxRequests extends BaseCommand<typeof SandboxRequests>
     ...jqFlag,
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox requests')
     const { limit } = this.listScope()
     if (this.flags.follow) {
@@ -43,7 +45,10 @@ export default class SandboxRequests extends BaseCommand<typeof SandboxRequests>
       await followRequests(api, { ...options, timeoutSeconds: this.flags.timeout })
     }
     const requests = await sandboxRequests(api, { limit })
-    this.out.entries(requests, REQUEST_VIEW, { text: (r) => requestText(r, this.io.colour), tsv: requestTsv })
-    if (requests.length === 0) this.out.note(`No requests yet in the sandbox at ${target.baseUrl}.`)
+    const show = { text: (r: Rec) => requestText(r, this.io.colour), tsv: requestTsv }
+    return [
+      { kind: 'entries', records: requests, view: REQUEST_VIEW, show },
+      requests.length === 0 ? shown.note(`No requests yet in the sandbox at ${target.baseUrl}.`) : undefined,
+    ]
   }
 }

@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static summary = 'Empty the sandbox store'
@@ -18,28 +19,27 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
 
   static baseFlags = sandboxGlobalFlags
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const where = await this.sandboxTarget()
     if (where.server) {
       const done = await where.api.sandboxReset()
       const business = typeof done.business_id === 'number' ? done.business_id : null
-      if (this.flags.json) {
-        this.out.data({ reset: true, dir: null, base_url: where.target.baseUrl, business_id: business })
-      } else {
-        this.out.note(
-          `The records of business ${business ?? '?'} in the sandbox at ${where.target.baseUrl} are deleted ` +
-            "(other businesses' are kept).",
-        )
-      }
-      return
+      return shown.message(
+        `The records of business ${business ?? '?'} in the sandbox at ${where.target.baseUrl} are deleted ` +
+          "(other businesses' are kept).",
+        { reset: true, dir: null, base_url: where.target.baseUrl, business_id: business },
+      )
     }
     const { resetSandbox } = await import('../../sandbox/server.js')
     const { keptAs } = resetSandbox(where.dir)
-    if (keptAs) this.out.warn(`The sandbox store was corrupt or from a newer pay: it was kept as ${keptAs}.`)
-    if (this.flags.json) this.out.data({ reset: true, dir: where.dir, base_url: null, business_id: null })
-    else
-      this.out.note(
+    return [
+      keptAs
+        ? shown.warn(`The sandbox store was corrupt or from a newer pay: it was kept as ${keptAs}.`)
+        : undefined,
+      shown.message(
         `The local sandbox store in ${where.dir} is empty (no sandbox is running at ${where.baseUrl}).`,
-      )
+        { reset: true, dir: where.dir, base_url: null, business_id: null },
+      ),
+    ]
   }
 }

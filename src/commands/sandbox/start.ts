@@ -2,12 +2,10 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { globalFlags } from '../../cli/flags.js'
 import { faultFlag } from '../../cli/sandbox-double.js'
-import { faultsText, listenError, logLine, portHint } from '../../cli/sandbox-start.js'
-import { formatAmount } from '../../render/format.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../sandbox/constants.js'
+import { serveSandbox } from '../../cli/sandbox-serve.js'
+import type { Result } from '../../render/result.js'
+import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/constants.js'
 import { MAX_SEED } from '../../sandbox/faults.js'
-import type { RequestLogEntry, RunningSandbox } from '../../sandbox/server.js'
-import { sanitizeText } from '../../values.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   static summary = 'Serve the local sandbox over HTTP'
@@ -56,66 +54,16 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     }),
   }
 
-  async run(): Promise<void> {
-    const { startSandbox } = await import('../../sandbox/server.js')
-    const dir = sandboxDir()
-    const keys = this.flags.key ?? [SANDBOX_KEY]
-    const { host } = this.flags
+  async run(): Promise<Result> {
     const port = this.flags.port ?? Number(process.env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)
-    let requests = 0
-    const onRequest = (entry: RequestLogEntry) => {
-      requests++
-      if (!this.flags.quiet) this.out.stderr.write(`${logLine(entry)}\n`)
+    const request = {
+      keys: this.flags.key ?? [SANDBOX_KEY],
+      host: this.flags.host,
+      port,
+      portFromProfile: this.flags.port === undefined,
+      quiet: this.flags.quiet,
+      faults: { rules: this.flags.fault, seed: this.flags['fault-seed'] },
     }
-    let sandbox: RunningSandbox
-    try {
-      const faults = { rules: this.flags.fault, seed: this.flags['fault-seed'] }
-      sandbox = await startSandbox({ dir, keys, host, port, onRequest, faults })
-    } catch (error) {
-      throw (await listenError(error, host, port, this.flags.port === undefined)) ?? error
-    }
-    this.tell(sandbox.notices)
-    const packages = Object.values(sandbox.packages).flat()
-    const hint = portHint(sandbox.baseUrl, host)
-    if (this.flags.json) {
-      this.out.stdout.write(
-        `${JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, packages })}\n`,
-      )
-      this.out.stderr.write(`${sanitizeText(`Database: ${sandbox.database}`)}\n`)
-      if (hint) this.out.stderr.write(`${sanitizeText(hint)}\n`)
-    } else {
-      const lines = [
-        `Sandbox listening on ${sandbox.baseUrl}`,
-        `Database: ${sandbox.database}`,
-        `Keys: ${sandbox.keys.join(', ')}`,
-        'Packages (for `pay subs create --package-id`):',
-        ...packages.map(
-          (p) =>
-            `  ${p._id}  ${p.name}  ${formatAmount(p.amount, p.currency)} ${p.frequency}  (business ${p.business_id})`,
-        ),
-      ]
-      this.out.stdout.write(`${sanitizeText(lines.join('\n'))}\n`)
-      // How to reach it goes with the messages, before the line the request log follows.
-      if (hint) this.out.stderr.write(`${sanitizeText(hint)}\n`)
-      this.out.stdout.write(
-        `${this.flags.quiet ? 'Press Ctrl-C to stop.' : 'Requests are logged below. Press Ctrl-C to stop.'}\n`,
-      )
-    }
-    if (this.flags.fault?.length) {
-      this.out.stderr.write(
-        `${sanitizeText(faultsText(sandbox.faults.list(), this.flags['fault-seed'] !== undefined))}\n`,
-      )
-    }
-    if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
-      this.out.warn(`The sandbox is bound to ${host}: other machines can reach it.`)
-    }
-    // Ctrl-C or SIGTERM closes the server; a second Ctrl-C quits at once.
-    await new Promise<void>((resolve) => this.io.onInterrupt(resolve, { terminate: true }))
-    await sandbox.close()
-    // On a terminal, Ctrl-C left "^C" where the cursor was: the line starts below it.
-    const below = this.io.stderrIsTerminal ? '\n' : ''
-    this.out.stderr.write(
-      `${below}Sandbox stopped after ${requests} ${requests === 1 ? 'request' : 'requests'}.\n`,
-    )
+    return serveSandbox(request, { io: this.io, show: (result) => this.show(result) })
   }
 }

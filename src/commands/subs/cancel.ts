@@ -4,6 +4,7 @@ import { idReportHelp } from '../../bulk/help.js'
 import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
+import type { Result } from '../../render/result.js'
 
 export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   static summary = 'Cancel subscriptions by id: one, or thousands from a file'
@@ -35,10 +36,10 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   }
   static flags = byIdFlags('cancelled')
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const input = await idInput(this.positionals, this.flags, this.io, 'subscription')
     const { api, target } = await this.api()
-    await cancelSubscriptions(api, {
+    return cancelSubscriptions(api, {
       ...input,
       concurrency: this.flags.concurrency,
       ...this.workflow(target),

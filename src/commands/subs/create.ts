@@ -1,6 +1,7 @@
 import type { SubscriptionInput } from '../../api/types.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, outputFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import {
   packageChoice,
   SUBSCRIPTION_FIELDS,
@@ -22,7 +23,7 @@ export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
 
   static flags = { ...SUBSCRIPTION_FIELDS.flags, ...createFlags, ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const fields = SUBSCRIPTION_FIELDS.fromFlags(this.flags)
     SUBSCRIPTION_FIELDS.check(fields)
     // On a terminal, a missing key or a refused base URL is reported before any question.
@@ -34,6 +35,6 @@ export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
     const subscription = await api.createSubscription(fields as unknown as SubscriptionInput, {
       idempotencyKey: this.flags['idempotency-key'],
     })
-    this.out.record(subscription, SUBSCRIPTION_VIEW)
+    return shown.record(subscription, SUBSCRIPTION_VIEW)
   }
 }

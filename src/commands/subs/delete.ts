@@ -5,6 +5,7 @@ import { idReportHelp } from '../../bulk/help.js'
 import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
+import type { Result } from '../../render/result.js'
 import { describeSubscription, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
@@ -32,7 +33,7 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   }
   static flags = byIdFlags('deleted')
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const input = await idInput(this.positionals, this.flags, this.io, 'subscription')
     const { api, target } = await this.api()
     const deletion = {
@@ -43,6 +44,6 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
       lookUp: { fetch: (id: string) => api.getSubscription(id), describe: describeSubscription },
       ...SUBSCRIPTION_REPORT,
     }
-    await deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
+    return deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
   }
 }

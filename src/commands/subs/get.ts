@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
+import { type Result, shown } from '../../render/result.js'
 import { CHARGE_VIEW, chargesOf, chargesTitle } from '../../resources/charges.js'
 import { SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
@@ -23,11 +24,13 @@ export default class SubsGet extends BaseCommand<typeof SubsGet> {
   }
   static flags = { ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { api } = await this.api()
     const subscription = await api.getSubscription(this.args.id)
-    this.out.record(subscription, SUBSCRIPTION_VIEW)
     const charges = chargesOf(subscription)
-    this.out.related(chargesTitle(charges), charges, CHARGE_VIEW)
+    return [
+      shown.record(subscription, SUBSCRIPTION_VIEW),
+      shown.related(chargesTitle(charges), charges, CHARGE_VIEW),
+    ]
   }
 }

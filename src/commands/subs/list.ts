@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import { CHARGE_FILTER_FLAGS, chargeFilter } from '../../resources/charges.js'
 import { walkRecords } from '../../resources/filters.js'
 import {
@@ -29,7 +30,7 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
 
   static flags = { ...SUBSCRIPTION_FILTER_FLAGS, ...CHARGE_FILTER_FLAGS, ...listFlags, ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const fields = subscriptionFilter(this.flags)
     const charges = chargeFilter(this.flags)
     const { api } = await this.api()
@@ -38,8 +39,6 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
       : fields
     const pages = charges ? charges.watch(api.subscriptionPages()) : api.subscriptionPages()
     const found = walkRecords(pages, match, this.listScope())
-    await this.out.listFrom(found.batches, SUBSCRIPTION_VIEW)
-    this.out.listNotes(found.outcome(), SUBSCRIPTION_VIEW)
-    charges?.notes(this.out)
+    return [shown.list(found.batches, SUBSCRIPTION_VIEW, found.outcome), shown.later(() => charges?.notes())]
   }
 }

@@ -3,6 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
+import { type Result, shown } from '../../render/result.js'
 import { SUBSCRIPTION_CHANGE_FIELDS, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
@@ -19,13 +20,13 @@ export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
   }
   static flags = { ...SUBSCRIPTION_CHANGE_FIELDS.flags, ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const changes = SUBSCRIPTION_CHANGE_FIELDS.fromFlags(this.flags)
     if (Object.keys(changes).length === 0)
       throw usageError('Nothing to change.', 'Give --email, --phone or --status.')
     SUBSCRIPTION_CHANGE_FIELDS.check(changes)
     const { api } = await this.api()
     const updated = await api.updateSubscription(this.args.id, changes as SubscriptionUpdate)
-    this.out.record(updated, SUBSCRIPTION_VIEW)
+    return shown.record(updated, SUBSCRIPTION_VIEW)
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PayApi } from '../../../src/api/client.js'
 import { cancelSubscriptions } from '../../../src/bulk/cancel.js'
 import { PayError } from '../../../src/errors.js'
+import { print } from '../../../src/render/result.js'
 import { type TestIOOptions, testOutput } from '../../helpers/io.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { cancelDirectly, seedSubscriptions, serverStatuses } from '../../helpers/subs.js'
@@ -33,7 +34,7 @@ function job(ids: string[], io: TestIOOptions & { yes?: boolean; json?: boolean 
         consent: { yes: io.yes ?? false, dryRun: false },
         out,
         io: testIO,
-      }),
+      }).then((result) => print(out, result)),
   }
 }
 
@@ -80,7 +81,10 @@ describe('cancelSubscriptions', () => {
       consent: { yes: true, dryRun: false },
       out,
       io: testIO,
-    }).catch((thrown: unknown) => thrown)
+    })
+      // The workflow returns what it produced; the base command prints it (src/render/result.ts).
+      .then((result) => print(out, result))
+      .catch((thrown: unknown) => thrown)
     expect(error).toBeInstanceOf(PayError)
     expect([(error as PayError).message, (error as PayError).exitCode]).toEqual([
       'Interrupted: 2 of 4 subscriptions were processed; the rest were not touched.',

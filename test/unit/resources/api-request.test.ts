@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { type ApiRequestFlags, apiRequest } from '../../../src/cli/api-call.js'
 import type { PayError } from '../../../src/errors.js'
-import { type ApiRequestFlags, apiRequest } from '../../../src/resources/api-request.js'
 import { tempDir } from '../../helpers/cli.js'
 
 const stdin = (text = '') => ({ readStdin: async () => text })

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { ClockMoveCommand } from '../../../cli/clock-command.js'
 import { usageError } from '../../../errors.js'
+import type { Result } from '../../../render/result.js'
 import { DURATION_FORMS, parseDuration } from '../../../sandbox/duration.js'
 
 export default class SandboxClockAdvance extends ClockMoveCommand<typeof SandboxClockAdvance> {
@@ -26,11 +27,11 @@ export default class SandboxClockAdvance extends ClockMoveCommand<typeof Sandbox
     }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { duration } = this.args
     if (!parseDuration(duration)) {
       throw usageError(`"${duration}" is not a duration.`, `Durations: ${DURATION_FORMS}.`)
     }
-    await this.moveClock({ advance: duration })
+    return this.moveClock({ advance: duration })
   }
 }

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { ClockMoveCommand } from '../../../cli/clock-command.js'
 import { usageError } from '../../../errors.js'
+import type { Result } from '../../../render/result.js'
 import { POINT_FORMS, parsePoint } from '../../../sandbox/duration.js'
 
 export default class SandboxClockSet extends ClockMoveCommand<typeof SandboxClockSet> {
@@ -25,9 +26,9 @@ export default class SandboxClockSet extends ClockMoveCommand<typeof SandboxCloc
     }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { time } = this.args
     if (!parsePoint(time)) throw usageError(`"${time}" is not a date or time.`, `Give ${POINT_FORMS}.`)
-    await this.moveClock({ to: time })
+    return this.moveClock({ to: time })
   }
 }

@@ -2,6 +2,7 @@ import { setSandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../../cli/flags.js'
 import { runningSandbox } from '../../../cli/sandbox-double.js'
+import { type Result, shown } from '../../../render/result.js'
 
 export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaultsClear> {
   static summary = "Remove the fault rules of the key's business from the running sandbox"
@@ -13,9 +14,9 @@ export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaults
 
   static baseFlags = sandboxGlobalFlags
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox faults clear')
     await setSandboxFaults(api, [])
-    this.out.nothingToDo(`No fault rules in the sandbox at ${target.baseUrl} now.`)
+    return shown.nothing(`No fault rules in the sandbox at ${target.baseUrl} now.`)
   }
 }

@@ -2,6 +2,7 @@ import { sandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { runningSandbox } from '../../../cli/sandbox-double.js'
+import { type Result, shown } from '../../../render/result.js'
 import { FAULT_VIEW } from '../../../resources/double.js'
 
 export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsList> {
@@ -16,10 +17,12 @@ export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsL
   static baseFlags = sandboxGlobalFlags
   static flags = { ...outputFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox faults list')
     const { rules, seed } = await sandboxFaults(api)
-    this.out.list(rules, FAULT_VIEW)
-    if (rules.length > 0) this.out.note(`Seed ${seed} (the sandbox at ${target.baseUrl}).`)
+    return [
+      shown.list(rules, FAULT_VIEW),
+      rules.length > 0 ? shown.note(`Seed ${seed} (the sandbox at ${target.baseUrl}).`) : undefined,
+    ]
   }
 }

@@ -3,6 +3,7 @@ import { setSandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { readRules, runningSandbox } from '../../../cli/sandbox-double.js'
+import { type Result, shown } from '../../../render/result.js'
 import { FAULT_VIEW, rulesText } from '../../../resources/double.js'
 import { MAX_SEED } from '../../../sandbox/faults.js'
 
@@ -35,13 +36,15 @@ export default class SandboxFaultsSet extends BaseCommand<typeof SandboxFaultsSe
     ...jqFlag,
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Result> {
     const rules = readRules(this.positionals)
     const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox faults set')
     const set = await setSandboxFaults(api, rules, this.flags.seed)
-    this.out.list(set.rules, FAULT_VIEW)
-    this.out.note(
-      `${rulesText(set.rules.length)} set in the sandbox at ${target.baseUrl} (seed ${set.seed}).`,
-    )
+    return [
+      shown.list(set.rules, FAULT_VIEW),
+      shown.note(
+        `${rulesText(set.rules.length)} set in the sandbox at ${target.baseUrl} (seed ${set.seed}).`,
+      ),
+    ]
   }
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs'
-import { isReservedHeader, type Method } from '../api/transport.js'
+import type { PayApi } from '../api/client.js'
+import { isReservedHeader, type Method, type RawResponse } from '../api/transport.js'
 import { usageError } from '../errors.js'
+import { type Result, type Shown, shown } from '../render/result.js'
 
 /**
  * `pay api`'s flags as a request, as gh api reads them: -f/--raw-field key=value (a string),
@@ -215,4 +217,40 @@ function headersOf(lines: string[]): Record<string, string> {
     headers[name] = value
   }
   return headers
+}
+
+/**
+ * Sends `pay api`'s request and says what to show: each answer's head with -i (on stderr), then
+ * the body as it came; with --paginate every page's items as one array. A failed status is
+ * thrown once its body is shown (its exit code is the status's).
+ */
+export async function callApi(
+  api: PayApi,
+  request: ApiRequest,
+  options: { include: boolean; paginate: boolean },
+): Promise<Result> {
+  const head = (response: RawResponse): Shown | undefined =>
+    options.include ? { kind: 'head', response } : undefined
+  if (options.paginate) {
+    const shownSoFar: Result[] = []
+    const items: unknown[] = []
+    for await (const page of api.rawPages(request.path, request.headers)) {
+      shownSoFar.push(head(page.response))
+      if (page.error) {
+        const body: Shown | undefined = page.json ? { kind: 'document', value: page.json.value } : undefined
+        return [...shownSoFar, body, shown.fail(page.error)]
+      }
+      items.push(...(page.items ?? []))
+    }
+    return [...shownSoFar, { kind: 'document', value: items }]
+  }
+  const answer = await api.request(request.method, request.path, {
+    body: request.body,
+    headers: request.headers,
+  })
+  return [
+    head(answer.response),
+    answer.json ? { kind: 'document', value: answer.json.value } : undefined,
+    answer.error ? shown.fail(answer.error) : undefined,
+  ]
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/**
+ * The shape of src/, checked by `npm run lint` (CONTRIBUTING.md, Layout):
+ *   - no source file over 400 lines, no command (src/commands) over 80: a file holds one concern,
+ *     and a command parses, calls and returns what it produced;
+ *   - one output path: no command mentions `flags.json`, `.stdout`, `.stderr` or `console.`. Its
+ *     run() returns what it produced (src/render/result.ts) and the base command prints it.
+ * Prints each offence as FILE:LINE: WHAT and exits 1 when there is any.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+const MAX_SOURCE_LINES = 400
+const MAX_COMMAND_LINES = 80
+const FORBIDDEN_IN_COMMANDS = ['flags.json', '.stdout', '.stderr', 'console.']
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+const src = path.join(root, 'src')
+
+function* sourceFiles(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) yield* sourceFiles(full)
+    else if (/\.(ts|mts|js|mjs)$/.test(entry.name)) yield full
+  }
+}
+
+const offences = []
+for (const file of sourceFiles(src)) {
+  const name = path.relative(root, file)
+  const lines = fs.readFileSync(file, 'utf8').split('\n')
+  const count = lines.at(-1) === '' ? lines.length - 1 : lines.length
+  const isCommand = name.startsWith(`src${path.sep}commands${path.sep}`)
+  if (count > MAX_SOURCE_LINES)
+    offences.push(`${name}: ${count} lines (at most ${MAX_SOURCE_LINES} in a source file)`)
+  if (isCommand && count > MAX_COMMAND_LINES)
+    offences.push(
+      `${name}: ${count} lines (at most ${MAX_COMMAND_LINES} in a command: move the work to a part)`,
+    )
+  if (!isCommand) continue
+  lines.forEach((line, index) => {
+    for (const word of FORBIDDEN_IN_COMMANDS) {
+      if (line.includes(word))
+        offences.push(
+          `${name}:${index + 1}: mentions \`${word}\` (a command returns what it produced; the base command prints it)`,
+        )
+    }
+  })
+}
+
+if (offences.length > 0) {
+  process.stderr.write(
+    `${offences.join('\n')}\n${offences.length} shape offence(s): see scripts/check-shape.mjs.\n`,
+  )
+  process.exit(1)
+}
