@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { PayApi } from '../api/client.js'
-import { isReservedHeader, type Method, type RawResponse } from '../api/transport.js'
+import { isReservedHeader } from '../api/base-url.js'
+import type { Method, RawResponse } from '../api/transport.js'
 import { usageError } from '../errors.js'
 import { type Result, type Shown, shown } from '../render/result.js'
 

@@ -8,7 +8,9 @@ import {
   readPage,
   readRecord,
 } from '../../../src/api/reader.js'
-import { checkBaseUrl, parseRetryAfter, Transport } from '../../../src/api/transport.js'
+import { checkBaseUrl } from '../../../src/api/base-url.js'
+import { parseRetryAfter } from '../../../src/api/retry.js'
+import { Transport } from '../../../src/api/transport.js'
 import { PayError } from '../../../src/errors.js'
 
 /** The PayError a function throws, for asserting its kind and message. */
