@@ -5,13 +5,14 @@ import { mayHaveHappened } from './failures.js'
 import { walkPages } from './pages.js'
 import { type Answer, type RawPage, rawPages, rawRequest } from './raw.js'
 import { readDeleted, readPage, readRecord } from './reader.js'
-import { type Method, type RawRequestOptions, Transport, type TransportOptions } from './transport.js'
+import { type RawRequestOptions, Transport, type TransportOptions } from './transport.js'
 import type {
   ChangeLog,
   ChangeStart,
   CreateOptions,
   LinkInput,
   ListPage,
+  Method,
   SubscriptionInput,
   SubscriptionUpdate,
   TokenInput,

@@ -6,8 +6,8 @@ import { mayHaveHappened } from './failures.js'
 import { walkPages } from './pages.js'
 import { errorFromResponse, parseBody, readJson, readPage } from './reader.js'
 import { carriesIdempotencyKey } from './retry.js'
-import type { Method, RawRequestOptions, RawResponse, Transport } from './transport.js'
-import type { ChangeStart } from './types.js'
+import type { RawRequestOptions, RawResponse, Transport } from './transport.js'
+import type { ChangeStart, Method } from './types.js'
 
 /**
  * `pay api`'s requests: any method and path on the profile's origin, with the same key, deadline,

@@ -16,14 +16,13 @@ import {
   retryableStatus,
   retryWait,
 } from './retry.js'
+import type { Method } from './types.js'
 
 /**
  * One request to the service and its retries: the key sent only to the base URL (base-url.ts),
  * the retry policy (retry.ts), the body read within its cap (body.ts), the key redacted from
  * all that comes back (redact.ts), the --debug trace.
  */
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface TransportOptions {
   baseUrl: string

@@ -1,5 +1,8 @@
 import type { Rec } from '../values.js'
 
+/** The methods pay sends. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
 /** Request bodies, field names as the service spells them (docs/spec/payment-service-api.md section 4). */
 export interface TokenInput {
   email: string

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { type FieldErrors, type PayError, usageError } from '../errors.js'
-import type { FieldValues } from '../resources/fields.js'
+import type { FieldValues } from '../resources/field-set.js'
 import { checkAmountDigits, LINK_FIELDS } from '../resources/links.js'
 import { type CsvRow, parseCsv } from './csv.js'
 import { lastRows, type ReadReport } from './report.js'

@@ -1,7 +1,8 @@
 import fs from 'node:fs'
-import type { PayApi } from '../api/client.js'
 import { isReservedHeader } from '../api/base-url.js'
-import type { Method, RawResponse } from '../api/transport.js'
+import type { PayApi } from '../api/client.js'
+import type { RawResponse } from '../api/transport.js'
+import type { Method } from '../api/types.js'
 import { usageError } from '../errors.js'
 import { type Result, type Shown, shown } from '../render/result.js'
 

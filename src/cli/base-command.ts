@@ -9,11 +9,11 @@ import { PayError, usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
 import { print, type Result } from '../render/result.js'
-import { type Connection, connectSandbox, type Probed, probeSandbox } from '../sandbox/connection.js'
 import { sandboxDir } from '../sandbox/constants.js'
 import { sanitizeText } from '../values.js'
 import { globalFlags } from './flags.js'
 import { commandIO, type IO } from './io.js'
+import { type Connection, connectSandbox, type Probed, probeSandbox } from './sandbox-connection.js'
 import {
   proofHint,
   refuseUnproven,

@@ -1,5 +1,5 @@
-import type { PayApi } from '../api/client.js'
 import { checkBaseUrl } from '../api/base-url.js'
+import type { PayApi } from '../api/client.js'
 import { configDir, readConfig } from '../config/file.js'
 import type { KeychainOptions } from '../config/keychain.js'
 import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../config/profiles.js'

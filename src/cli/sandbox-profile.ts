@@ -1,7 +1,7 @@
 import type { BuiltInProfile } from '../config/profiles.js'
 import { PayError } from '../errors.js'
-import { type Probed, portOf } from '../sandbox/connection.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../sandbox/constants.js'
+import { type Probed, portOf } from './sandbox-connection.js'
 
 /** The built-in profile `sandbox`: the well-known key, at the sandbox's port on loopback. */
 export function sandboxProfile(env: NodeJS.ProcessEnv = process.env): BuiltInProfile {

@@ -1,9 +1,9 @@
 /** What `pay sandbox start` says: its request log's lines, why it cannot listen, how to reach it. */
 import { type PayError, usageError } from '../errors.js'
-import { probeSandbox } from '../sandbox/connection.js'
 import { DEFAULT_SANDBOX_PORT, sandboxDir } from '../sandbox/constants.js'
 import type { FaultList, RequestLogEntry } from '../sandbox/server.js'
 import { sanitizeText } from '../values.js'
+import { probeSandbox } from './sandbox-connection.js'
 
 /**
  * `09:21:03 POST /payment-links 200 2.1 ms`: local time, method, path (secrets redacted), status,

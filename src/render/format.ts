@@ -1,5 +1,4 @@
 import { decimalText, isRecord, plain, type Rec, sanitizeText } from '../values.js'
-import { sanitizeCell } from './sanitize.js'
 
 /** The value at a dotted path, and the object holding it (for the currency next to an amount). */
 export function lookup(record: Rec, path: string): { value: unknown; parent: Rec | undefined } {
@@ -109,4 +108,9 @@ export function paint(text: string, tone: 'good' | 'bad' | 'warn' | 'faint'): st
  */
 export function tsvCell(record: Rec, path: string): string {
   return sanitizeCell(plain(lookup(record, path).value))
+}
+
+/** One TSV cell: sanitised, and tab/newline written as \t and \n so rows and columns stay intact. */
+export function sanitizeCell(text: string): string {
+  return sanitizeText(text).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n')
 }

@@ -3,7 +3,7 @@ import Module, { createRequire } from 'node:module'
 import path from 'node:path'
 import { PayError } from '../errors.js'
 import { sanitizeText } from '../values.js'
-import { escapeControls } from './sanitize.js'
+import { escapeControls } from './json.js'
 
 /**
  * --jq: jq itself (jq 1.7.1 compiled to WebAssembly, from the jq-wasm package), loaded only

@@ -2,10 +2,10 @@ import type { Writable } from 'node:stream'
 import type { RawResponse } from '../api/transport.js'
 import { type FieldErrors, PayError } from '../errors.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
-import { flagForField } from './fields.js'
-import { cellText, lookup, tsvCell } from './format.js'
+import { flagForField } from './flag-names.js'
+import { cellText, lookup, sanitizeCell, tsvCell } from './format.js'
 import type { JqProgram } from './jq.js'
-import { escapeControls, sanitizeCell, toJson, toJsonLine } from './sanitize.js'
+import { escapeControls, toJson, toJsonLine } from './json.js'
 import {
   drawTable,
   fieldKind,

@@ -2,8 +2,8 @@
  * What the sandbox's test-double commands show (issue 25): fault rules (`pay sandbox faults`), the
  * requests a business sent (`pay sandbox requests`), the customer's outcomes (`sandbox pay --outcome`).
  */
-import { paint } from '../render/format.js'
-import { sanitizeCell, toJsonLine } from '../render/sanitize.js'
+import { paint, sanitizeCell } from '../render/format.js'
+import { toJsonLine } from '../render/json.js'
 import type { View } from '../render/views.js'
 import { plain, type Rec, sanitizeText } from '../values.js'
 

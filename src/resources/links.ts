@@ -4,7 +4,7 @@ import { type FieldErrors, PayError, validationError } from '../errors.js'
 import { cellText, currencyDigits, formatAmount, paint } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { isPlainWebUrl, plain, type Rec } from '../values.js'
-import { COMMON_FIELDS, FieldSet, type FieldValues, type Relation, rules, upperCase } from './fields.js'
+import { COMMON_FIELDS, FieldSet, type FieldValues, type Relation, rules, upperCase } from './field-set.js'
 
 /**
  * Why `amount` has more decimals than `currency` allows (1.5 JPY, 0.001 EUR), or undefined

@@ -4,7 +4,7 @@ import { formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { businessIdOf, seededPackages } from '../sandbox/business.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
-import { COMMON_FIELDS, FieldSet, rules } from './fields.js'
+import { COMMON_FIELDS, FieldSet, rules } from './field-set.js'
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
 /** The fields of `subs create` (docs/spec/payment-service-api.md 4.7). */

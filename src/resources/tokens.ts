@@ -1,5 +1,5 @@
 import type { View } from '../render/views.js'
-import { COMMON_FIELDS, FieldSet, rules } from './fields.js'
+import { COMMON_FIELDS, FieldSet, rules } from './field-set.js'
 
 /** The fields of `token create` (docs/spec/payment-service-api.md 4.1). */
 export const TOKEN_FIELDS = new FieldSet({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { escapeControls } from '../../src/render/sanitize.js'
+import { escapeControls } from '../../src/render/json.js'
 import { sanitizeText } from '../../src/values.js'
 
 /** The shared sanitiser: what every output but JSON shows of a server's text. */

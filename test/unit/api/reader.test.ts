@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { checkBaseUrl } from '../../../src/api/base-url.js'
 import {
   errorFromResponse,
   kindForStatus,
@@ -8,7 +9,6 @@ import {
   readPage,
   readRecord,
 } from '../../../src/api/reader.js'
-import { checkBaseUrl } from '../../../src/api/base-url.js'
 import { parseRetryAfter } from '../../../src/api/retry.js'
 import { Transport } from '../../../src/api/transport.js'
 import { PayError } from '../../../src/errors.js'

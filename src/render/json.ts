@@ -1,9 +1,7 @@
-import { sanitizeText } from '../values.js'
-
-/** One TSV cell: sanitised, and tab/newline written as \t and \n so rows and columns stay intact. */
-export function sanitizeCell(text: string): string {
-  return sanitizeText(text).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n')
-}
+/**
+ * The one JSON escaper of pay's output: JSON text as JSON.stringify writes it, with the
+ * characters it leaves raw that a terminal would act on escaped as well.
+ */
 
 /**
  * DEL, C1 controls, U+2028, U+2029 and the bidirectional controls (values.ts) in JSON text as

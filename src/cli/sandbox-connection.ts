@@ -1,7 +1,7 @@
 import type http from 'node:http'
 import { createRequire } from 'node:module'
-import { SANDBOX_KEY, sandboxDir } from './constants.js'
-import type { Notice } from './legacy.js'
+import { SANDBOX_KEY, sandboxDir } from '../sandbox/constants.js'
+import type { Notice } from '../sandbox/legacy.js'
 
 export interface Connection {
   baseUrl: string
@@ -55,7 +55,7 @@ export async function probeSandbox(
         : undefined
   ) as typeof http | undefined
   if (!client) return 'none'
-  const { clientSecret, endpointOf, isProof, newChallenge } = await import('./proof.js')
+  const { clientSecret, endpointOf, isProof, newChallenge } = await import('../sandbox/proof.js')
   const challenge = newChallenge()
   url.searchParams.set('challenge', challenge)
   const answer = await new Promise<{ sandbox: boolean; body: string; endpoint: string } | undefined>(
@@ -110,7 +110,7 @@ export function portOf(baseUrl: string): string {
 export async function connectSandbox(baseUrl: string, apiKey: string, found: Probed): Promise<Connection> {
   if (found === 'proven')
     return { baseUrl, inProcess: false, squatter: false, notices: [], close: async () => {} }
-  const { startSandbox } = await import('./server.js')
+  const { startSandbox } = await import('../sandbox/server.js')
   const sandbox = await startSandbox({
     dir: sandboxDir(),
     keys: [...new Set([SANDBOX_KEY, apiKey])],
