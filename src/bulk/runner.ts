@@ -1,5 +1,6 @@
 import { PayError } from '../errors.js'
-import type { BulkRow, Output } from '../render/output.js'
+import type { BulkRow } from '../render/bulk-rows.js'
+import type { Output } from '../render/output.js'
 import { ProgressBar } from '../render/progress.js'
 import { type Shown, shown } from '../render/result.js'
 import { wrapText } from '../render/table.js'

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { Flags } from '@oclif/core'
 import { isReservedHeader } from '../api/base-url.js'
 import type { PayApi } from '../api/client.js'
 import type { RawResponse } from '../api/transport.js'
@@ -15,6 +16,40 @@ import { type Result, type Shown, shown } from '../render/result.js'
  */
 
 export const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/** The flags of `pay api` (besides --jq and the global ones). */
+export const API_FLAGS = {
+  method: Flags.string({
+    char: 'X',
+    description: `HTTP method: ${METHODS.join(', ')} (default: GET, or POST when fields or --input are given).`,
+  }),
+  'raw-field': Flags.string({
+    char: 'f',
+    description: 'A string field, key=value (key[sub]=value nests, key[]=value adds to a list).',
+    multiple: true,
+    multipleNonGreedy: true,
+  }),
+  field: Flags.string({
+    char: 'F',
+    description: 'A typed field, key=value: true, false, null and numbers as JSON; @file or @- reads text.',
+    multiple: true,
+    multipleNonGreedy: true,
+  }),
+  input: Flags.string({ description: 'A file holding the JSON body to send as it is; - for stdin.' }),
+  header: Flags.string({
+    char: 'H',
+    description: "An extra header, 'Name: value' (never Authorization).",
+    multiple: true,
+    multipleNonGreedy: true,
+  }),
+  include: Flags.boolean({
+    char: 'i',
+    description: 'Print the status line and headers of the answer on stderr.',
+  }),
+  paginate: Flags.boolean({
+    description: 'Follow next_page_url and print the items of every page as one array.',
+  }),
+}
 
 export interface ApiRequestFlags {
   path: string

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import tty from 'node:tty'
 import { accessibleMode } from '../render/accessible.js'
-import type { Screen, Stream } from '../render/output.js'
+import type { Screen, Stream } from '../render/screen.js'
 
 /** A question with a free-text answer, checked as it is typed. */
 export interface Question {

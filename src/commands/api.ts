@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core'
-import { apiRequest, callApi, METHODS } from '../cli/api-call.js'
+import { Args } from '@oclif/core'
+import { API_FLAGS, apiRequest, callApi } from '../cli/api-call.js'
 import { BaseCommand } from '../cli/base-command.js'
 import { jqFlag } from '../cli/flags.js'
 import type { Result } from '../render/result.js'
@@ -34,39 +34,7 @@ export default class Api extends BaseCommand<typeof Api> {
     }),
   }
 
-  static flags = {
-    method: Flags.string({
-      char: 'X',
-      description: `HTTP method: ${METHODS.join(', ')} (default: GET, or POST when fields or --input are given).`,
-    }),
-    'raw-field': Flags.string({
-      char: 'f',
-      description: 'A string field, key=value (key[sub]=value nests, key[]=value adds to a list).',
-      multiple: true,
-      multipleNonGreedy: true,
-    }),
-    field: Flags.string({
-      char: 'F',
-      description: 'A typed field, key=value: true, false, null and numbers as JSON; @file or @- reads text.',
-      multiple: true,
-      multipleNonGreedy: true,
-    }),
-    input: Flags.string({ description: 'A file holding the JSON body to send as it is; - for stdin.' }),
-    header: Flags.string({
-      char: 'H',
-      description: "An extra header, 'Name: value' (never Authorization).",
-      multiple: true,
-      multipleNonGreedy: true,
-    }),
-    include: Flags.boolean({
-      char: 'i',
-      description: 'Print the status line and headers of the answer on stderr.',
-    }),
-    paginate: Flags.boolean({
-      description: 'Follow next_page_url and print the items of every page as one array.',
-    }),
-    ...jqFlag,
-  }
+  static flags = { ...API_FLAGS, ...jqFlag }
 
   async run(): Promise<Result> {
     const request = await apiRequest(

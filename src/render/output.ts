@@ -1,46 +1,16 @@
-import type { Writable } from 'node:stream'
 import type { RawResponse } from '../api/transport.js'
-import { type FieldErrors, PayError } from '../errors.js'
-import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
+import type { FieldErrors, PayError } from '../errors.js'
+import { plain, type Rec, sanitizeText } from '../values.js'
+import { type BulkRow, bulkIds, bulkRows, bulkTsv } from './bulk-rows.js'
+import { dropRank, pickColumns, withCurrencies } from './columns.js'
+import { errorJson, errorText, invalidRowsText } from './error-text.js'
 import { flagForField } from './flag-names.js'
 import { cellText, lookup, sanitizeCell, tsvCell } from './format.js'
 import type { JqProgram } from './jq.js'
-import { escapeControls, toJson, toJsonLine } from './json.js'
-import {
-  drawTable,
-  fieldKind,
-  LAST_RESORT,
-  layOut,
-  type TableColumn,
-  visibleLength,
-  wrapText,
-} from './table.js'
+import { toJson, toJsonLine } from './json.js'
+import type { Screen, Stream } from './screen.js'
+import { drawTable, fieldKind, layOut, type TableColumn, visibleLength, wrapText } from './table.js'
 import { columnHeader, type View } from './views.js'
-
-export type Stream = Writable & { isTTY?: boolean; columns?: number }
-
-/** What rendering needs to know of the terminal (the cli's IO object provides it). */
-export interface Screen {
-  readonly stdout: Stream
-  readonly stderr: Stream
-  /** stdout is a terminal: tables; otherwise TSV. */
-  readonly stdoutIsTerminal: boolean
-  readonly stderrIsTerminal: boolean
-  /** Colour on stdout (a terminal, and NO_COLOR unset). */
-  readonly colour: boolean
-  readonly stderrColour: boolean
-  /** Columns available for a table. */
-  readonly width: number
-}
-
-/** One id's outcome in a bulk run, as printed by --json: `{id, ok, status, error}`. */
-export interface BulkRow {
-  id: string
-  ok: boolean
-  /** What happened: "deleted", "cancelled", "already_cancelled", "not_found", "failed", "not_done". */
-  status: string
-  error: string | null
-}
 
 /** What a list command found (resources/filters.ts), for the notes under the list. */
 export interface ListOutcome {
@@ -267,25 +237,14 @@ export class Output {
   bulk(results: BulkRow[]): void {
     if (this.json) return this.data(results)
     if (this.quiet) {
-      this.stdout.write(
-        results
-          .filter((r) => r.ok)
-          .map((r) => `${sanitizeText(r.id)}\n`)
-          .join(''),
-      )
+      this.stdout.write(bulkIds(results))
       return
     }
     if (!this.isTerminal) {
-      const rows = results.map((r) => [r.id, r.status, r.error ?? ''].map(sanitizeCell).join('\t'))
-      this.stdout.write(rows.map((row) => `${row}\n`).join(''))
+      this.stdout.write(bulkTsv(results))
       return
     }
-    const colourFor = (r: BulkRow) => (r.ok ? 32 : r.status === 'not_done' ? 33 : 31)
-    const paint = (r: BulkRow) => {
-      const text = sanitizeText(r.status)
-      return this.colour ? `\u001b[${colourFor(r)}m${text}\u001b[39m` : text
-    }
-    const rows = results.map((r) => [sanitizeText(r.id), paint(r), sanitizeText(r.error ?? '')])
+    const rows = bulkRows(results, this.colour)
     this.table([{ kind: 'whole' }, { kind: 'whole' }, { kind: 'text' }], rows, ['ID', 'RESULT', 'ERROR'])
   }
 
@@ -383,61 +342,19 @@ export class Output {
 
   /** An error on stderr: one clean message, field errors under their flags, or JSON under --json. */
   error(error: PayError): void {
-    if (this.jsonErrors) {
-      const body = {
-        error: {
-          status: error.status ?? null,
-          kind: error.kind,
-          exit_code: error.exitCode,
-          message: error.message,
-          ...(error.errors ? { errors: error.errors } : {}),
-          ...(error.hint ? { hint: error.hint } : {}),
-          ...(error.idempotencyKey ? { idempotency_key: error.idempotencyKey } : {}),
-        },
-      }
-      this.stderr.write(`${escapeControls(JSON.stringify(body))}\n`)
-      return
-    }
-    // Cancelled by the user (a "no", Ctrl-C) is no error: it is said plainly.
-    const label =
-      error.kind === 'cancelled' ? '' : this.screen.stderrColour ? '\u001b[31mError:\u001b[39m ' : 'Error: '
-    const lines = [`${label}${sanitizeText(error.message)}`, ...fieldLines(error.errors, this.fieldLabel)]
-    if (error.hint) lines.push(sanitizeText(error.hint))
-    this.stderr.write(`${lines.join('\n')}\n`)
+    this.stderr.write(
+      this.jsonErrors ? errorJson(error) : errorText(error, this.fieldLabel, this.screen.stderrColour),
+    )
   }
 
   /** Rows of an input file that failed local checks: each line number, its fields under their flags. */
   invalidRows(rows: { line: number; errors: FieldErrors }[]): void {
-    const lines = rows.flatMap(({ line, errors }) => [
-      `Line ${line}:`,
-      ...fieldLines(errors, this.fieldLabel),
-    ])
-    this.stderr.write(`${lines.join('\n')}\n`)
+    this.stderr.write(invalidRowsText(rows, this.fieldLabel))
   }
 
-  /**
-   * The columns --columns names, as field names: a field (dotted for embedded records, like
-   * `package.currency`), `id` for `_id`, or a header as tables show it (`ID`, `STATUS`).
-   */
+  /** The columns --columns names (columns.ts), or `defaults`. */
   private pickColumns(defaults: string[], view: View, records: Rec[]): string[] {
-    if (!this.columns) return defaults
-    const known = new Set([...view.listColumns, ...view.recordFields])
-    for (const record of records) for (const path of fieldPaths(record)) known.add(path)
-    const byName = new Map<string, string>()
-    for (const field of known) {
-      byName.set(field.toLowerCase(), field)
-      byName.set(columnHeader(field).toLowerCase(), byName.get(columnHeader(field).toLowerCase()) ?? field)
-    }
-    byName.set('id', '_id')
-    const picked = this.columns.map((column) => byName.get(column.toLowerCase()) ?? column)
-    const unknown = picked.filter((column) => !known.has(column))
-    if (unknown.length > 0) {
-      throw new PayError(`Unknown column ${unknown.map((c) => `"${c}"`).join(', ')} for --columns.`, {
-        kind: 'usage',
-        hint: `Available: ${[...known].join(', ')}`,
-      })
-    }
-    return picked
+    return this.columns ? pickColumns(this.columns, view, records) : defaults
   }
 
   private bold(text: string): string {
@@ -470,45 +387,7 @@ function drained(stream: Stream): Promise<void> {
   })
 }
 
-/**
- * Field errors as a 422 is shown: one line per message, under the flag's name, aligned. The
- * names come from the server as much as the messages do: both are sanitised.
- */
-function fieldLines(errors: FieldErrors | undefined, label: (field: string) => string): string[] {
-  const entries = Object.entries(errors ?? {}).flatMap(([field, messages]) =>
-    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => [
-      sanitizeText(label(field)),
-      message,
-    ]),
-  )
-  const width = Math.max(0, ...entries.map(([flag]) => flag.length))
-  return entries.map(([flag, message]) => `  ${flag.padEnd(width)}  ${sanitizeText(String(message))}`)
-}
-
 /** A value's column in a record table is never narrower than this, however long the field names. */
 const TEXT_WRAP_MIN = 20
 
 const longestLine = (text: string) => Math.max(...text.split('\n').map(visibleLength))
-
-function dropRank(view: View, column: string): number | undefined {
-  const first = view.dropOrder?.indexOf(column) ?? -1
-  if (first !== -1) return first
-  const last = view.lastResort?.indexOf(column) ?? -1
-  return last === -1 ? undefined : LAST_RESORT + last
-}
-
-/** The columns with each amount followed by its currency, for TSV (where amounts are plain numbers). */
-function withCurrencies(columns: string[]): string[] {
-  return columns.flatMap((column) => {
-    if (column !== 'amount' && !column.endsWith('.amount')) return [column]
-    const currency = column.replace(/amount$/, 'currency')
-    return columns.includes(currency) ? [column] : [column, currency]
-  })
-}
-
-/** Every field of a record as --columns names it: top-level keys, and one level into embedded records. */
-function fieldPaths(record: Rec): string[] {
-  return Object.entries(record).flatMap(([key, value]) =>
-    isRecord(value) ? [key, ...Object.keys(value).map((inner) => `${key}.${inner}`)] : [key],
-  )
-}

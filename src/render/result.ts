@@ -1,7 +1,8 @@
 import type { RawResponse } from '../api/transport.js'
 import type { PayError } from '../errors.js'
 import type { Rec } from '../values.js'
-import type { BulkRow, ListOutcome, Output } from './output.js'
+import type { BulkRow } from './bulk-rows.js'
+import type { ListOutcome, Output } from './output.js'
 import type { View } from './views.js'
 
 /**

@@ -53,14 +53,11 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     const link = await api.createLink(fields as unknown as LinkInput, {
       idempotencyKey: this.flags['idempotency-key'],
     })
-    if (!this.flags.open) return shown.record(link, LINK_VIEW)
-    return [
-      shown.record(link, LINK_VIEW),
-      shown.later(() => {
-        this.warnIfPageUnserved(paymentUrlOf(link))
-        return showInBrowser(this.out, paymentUrlOf(link))
-      }),
-    ]
+    const open = () => {
+      this.warnIfPageUnserved(paymentUrlOf(link))
+      return showInBrowser(this.out, paymentUrlOf(link))
+    }
+    return [shown.record(link, LINK_VIEW), this.flags.open ? shown.later(open) : undefined]
   }
 
   private async fromCsv(source: string): Promise<Result> {
