@@ -15,10 +15,21 @@ module.exports = {
     },
     {
       name: 'sandbox-stands-alone',
-      comment: 'The service never shares code with its client: the sandbox imports nothing of pay outside src/sandbox.',
+      comment:
+        'The service never shares code with its client: the sandbox imports nothing of pay outside src/sandbox, ' +
+        'but the leaves of src/shared (rules both must follow alike: the currency decimals, the XDG directories).',
       severity: 'error',
       from: { path: part('sandbox') },
-      to: { path: '^src/', pathNot: '^src/sandbox/' },
+      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/shared/'] },
+    },
+    {
+      name: 'shared-are-leaves',
+      comment:
+        'src/shared holds the rules the client and the sandbox share (money.ts, xdg.ts): every part may import ' +
+        'them, so they import nothing of pay but each other.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: '^src/shared/' },
     },
     {
       name: 'render-is-the-screen-only',
@@ -44,10 +55,10 @@ module.exports = {
     },
     {
       name: 'leaves-import-nothing',
-      comment: 'errors.ts and values.ts are shared by every part, so they import none of it.',
+      comment: 'errors.ts and values.ts are shared by every part, so they import none of it (but the leaves of src/shared).',
       severity: 'error',
       from: { path: '^src/(errors|values)\\.ts$' },
-      to: { path: '^src/' },
+      to: { path: '^src/', pathNot: '^src/shared/' },
     },
     {
       name: 'nothing-imports-a-command',

@@ -1,3 +1,4 @@
+import { decimalText } from './shared/money.js'
 /**
  * JSON values from the service, as every part of pay handles them: whether a value is a record,
  * its plain text, and that text made safe for a terminal. A leaf: it imports nothing of pay.
@@ -59,21 +60,4 @@ export function isPlainWebUrl(text: string): boolean {
   } catch {
     return false
   }
-}
-
-/**
- * A number in plain decimal notation, never exponent form: 1e-7 -> "0.0000001", 1e21 ->
- * "1000000000000000000000". The digits are those of the shortest text that reads back as the
- * same number (what String gives), only the decimal point is moved.
- */
-export function decimalText(value: number): string {
-  const text = String(value)
-  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text)
-  if (!match) return text
-  const [, sign, whole, fraction = '', exponentText] = match
-  const digits = whole + fraction
-  const point = whole.length + Number(exponentText)
-  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`
-  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { PayError } from '../errors.js'
+import { xdgDir } from '../shared/xdg.js'
 import { withFileLockSync } from './lock.js'
 
 /**
@@ -39,12 +39,7 @@ export const keychainAccount = (profile: string, configDir: string) => `${profil
 /** `$PAY_CONFIG_DIR`, else `$XDG_CONFIG_HOME/pay`, else `~/.config/pay` (no `-nodejs` suffix). */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.PAY_CONFIG_DIR) return path.resolve(env.PAY_CONFIG_DIR)
-  // The XDG spec says to ignore a relative XDG_CONFIG_HOME.
-  const base =
-    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
-      ? env.XDG_CONFIG_HOME
-      : path.join(env.HOME || os.homedir(), '.config')
-  return path.join(base, 'pay')
+  return xdgDir('config', env, 'pay')
 }
 
 export const configPath = (dir: string) => path.join(dir, `${CONFIG_NAME}.json`)

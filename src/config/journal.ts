@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PayError } from '../errors.js'
+import { xdgDir } from '../shared/xdg.js'
 import { openPrivate, readPrivate, UnsafeFileError } from './private-file.js'
 
 /**
@@ -69,11 +70,7 @@ export interface JournalContext {
 export function journalFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.PAY_JOURNAL === '0') return undefined
   if (env.PAY_JOURNAL_FILE) return path.resolve(env.PAY_JOURNAL_FILE)
-  const dataHome =
-    env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)
-      ? env.XDG_DATA_HOME
-      : path.join(env.HOME || os.homedir(), '.local', 'share')
-  return path.join(dataHome, 'pay', 'journal.jsonl')
+  return xdgDir('data', env, 'pay', 'journal.jsonl')
 }
 
 function osUser(): string {

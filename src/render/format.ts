@@ -1,4 +1,5 @@
-import { decimalText, isRecord, plain, type Rec, sanitizeText } from '../values.js'
+import { amountText } from '../shared/money.js'
+import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 
 /** The value at a dotted path, and the object holding it (for the currency next to an amount). */
 export function lookup(record: Rec, path: string): { value: unknown; parent: Rec | undefined } {
@@ -14,38 +15,6 @@ export function lookup(record: Rec, path: string): { value: unknown; parent: Rec
 }
 
 /**
- * ISO 4217 currencies whose minor unit is not 2. A table, not Intl.NumberFormat: the first
- * Intl call costs ~10 ms of start-up, and every listing would pay it.
- */
-const MINOR_UNITS = new Map<string, number>([
-  // The most used, so that most listings never ask Intl.
-  ...'EUR USD GBP CHF CAD AUD NZD SEK NOK DKK PLN CZK HUF INR CNY HKD SGD MXN BRL ZAR'
-    .split(' ')
-    .map((c) => [c, 2] as const),
-  ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'
-    .split(' ')
-    .map((c) => [c, 0] as const),
-  ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3] as const),
-  ...'CLF UYW'.split(' ').map((c) => [c, 4] as const),
-])
-
-let isoCodes: Set<string> | undefined
-
-/**
- * Decimals of an ISO 4217 currency (JPY 0, EUR 2, BHD 3); undefined for a code that is no ISO
- * currency (BTC), whose amounts may have any decimals. Asks Intl only for codes outside the
- * table, so that most checks cost nothing.
- */
-export function currencyDigits(code: string): number | undefined {
-  const upper = code.toUpperCase()
-  if (!/^[A-Z]{3}$/.test(upper)) return undefined
-  const known = MINOR_UNITS.get(upper)
-  if (known !== undefined) return known
-  isoCodes ??= new Set(Intl.supportedValuesOf('currency'))
-  return isoCodes.has(upper) ? 2 : undefined
-}
-
-/**
  * "25.50 EUR", "1000 JPY"; an amount the service sent as text is shown as it came, and so is the
  * amount of a code that is no ISO currency ("25.5 BTC": pay cannot know its decimals).
  */
@@ -53,12 +22,8 @@ export function formatAmount(amount: unknown, currency: unknown): string {
   const code = typeof currency === 'string' ? currency : ''
   let text: string
   if (typeof amount === 'number' && Number.isFinite(amount)) {
-    const digits = code === '' ? undefined : currencyDigits(code)
-    // Padded to the currency's digits (25.5 -> "25.50"), never rounded: 0.001 EUR stays 0.001.
-    const fixed = digits !== undefined ? amount.toFixed(digits) : undefined
-    // toFixed writes an exponent from 1e21 on (1e21.toFixed(2) is "1e+21"): decimalText takes those.
-    text =
-      fixed !== undefined && !fixed.includes('e') && Number(fixed) === amount ? fixed : decimalText(amount)
+    // The one currency-decimals rule, the payment page's too (src/shared/money.ts).
+    text = amountText(amount, code)
   } else {
     text = plain(amount)
   }

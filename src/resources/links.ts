@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core'
 import type { LinkInput } from '../api/types.js'
 import { type FieldErrors, PayError, validationError } from '../errors.js'
-import { cellText, currencyDigits, formatAmount, paint } from '../render/format.js'
+import { cellText, formatAmount, paint } from '../render/format.js'
 import type { View } from '../render/views.js'
+import { currencyDigits } from '../shared/money.js'
 import { isPlainWebUrl, plain, type Rec } from '../values.js'
 import { COMMON_FIELDS, FieldSet, type FieldValues, type Relation, rules, upperCase } from './field-set.js'
 

@@ -4,8 +4,12 @@
  * card, one inline style sheet allowed by its hash, headers that let nothing else load.
  */
 import { createHash } from 'node:crypto'
+// The amount as pay shows it, in its tables too: the one currency-decimals rule.
+import { amountText } from '../shared/money.js'
 import type { ChargeOfLink } from './billing.js'
 import type { PaymentLinkRecord } from './records.js'
+
+export { amountText }
 
 /** An answer of the customer pages: HTML (or a bare redirect), with its headers. */
 export interface PageReply {
@@ -60,44 +64,6 @@ export function escapeHtml(text: string): string {
  * caret notation; bidi controls kept, since the value is never shown and must match the record.
  */
 export const escapeValue = (text: string) => escapeMarkup(text.replace(CONTROL, caret))
-
-/**
- * A number in plain decimal notation, never exponent form (1e-7 -> "0.0000001"): the digits
- * String gives, only the decimal point moved.
- */
-function decimalText(value: number): string {
-  const text = String(value)
-  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text)
-  if (!match) return text
-  const [, sign, whole, fraction = '', exponentText] = match
-  const digits = whole + fraction
-  const point = whole.length + Number(exponentText)
-  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`
-  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
-}
-
-let isoCurrencies: Set<string> | undefined
-
-/** Decimals of an ISO 4217 currency (JPY 0, EUR 2, BHD 3); undefined for other codes (BTC). */
-function currencyDigits(code: string): number | undefined {
-  const upper = code.toUpperCase()
-  isoCurrencies ??= new Set(Intl.supportedValuesOf('currency'))
-  if (!isoCurrencies.has(upper)) return undefined
-  return new Intl.NumberFormat('en', { style: 'currency', currency: upper }).resolvedOptions()
-    .maximumFractionDigits
-}
-
-/**
- * The amount as pay shows it: padded to the currency's decimals (25.5 EUR -> "25.50"), never
- * rounded (0.001 EUR stays 0.001), never in exponent form.
- */
-export function amountText(amount: number, currency: string): string {
-  const digits = currencyDigits(currency)
-  const fixed = digits === undefined ? undefined : amount.toFixed(digits)
-  // toFixed writes an exponent from 1e21 on: decimalText takes those.
-  return fixed !== undefined && !fixed.includes('e') && Number(fixed) === amount ? fixed : decimalText(amount)
-}
 
 /** `jane@example.com` -> `j•••@example.com`: enough for the customer to know it is theirs. */
 export function maskEmail(email: string): string {

@@ -1,8 +1,7 @@
 import fs from 'node:fs'
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import { currencyDigits } from '../../src/render/format.js'
-import { decimalText } from '../../src/values.js'
+import { currencyDigits, decimalText } from '../../src/shared/money.js'
 import type { RecordedRequest } from './fake-server.js'
 
 /**
