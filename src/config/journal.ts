@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PayError } from '../errors.js'
-import { xdgDir } from '../shared/xdg.js'
+import { xdgDir } from '../sandbox/shared/xdg.js'
 import { openPrivate, readPrivate, UnsafeFileError } from './private-file.js'
 
 /**

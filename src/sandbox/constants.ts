@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { xdgDir } from '../shared/xdg.js'
+import { xdgDir } from './shared/xdg.js'
 
 /** The well-known key of the sandbox's default business. It unlocks nothing but the local sandbox. */
 export const SANDBOX_KEY = 'sk_sandbox_4f3c9a1b7e2d5f8a0c6b9e1d'

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import { currencyDigits, decimalText } from '../../src/shared/money.js'
+import { currencyDigits, decimalText } from '../../src/sandbox/shared/money.js'
 import type { RecordedRequest } from './fake-server.js'
 
 /**
