@@ -3,6 +3,7 @@
  * shows it) and answering what went wrong with it.
  */
 import type http from 'node:http'
+import { readCapped } from './body.js'
 import { HttpError, type Reply } from './routes.js'
 import type { RequestBody } from './rules.js'
 import { StoreBusyError, StoreCorruptError, StoreVersionError } from './store.js'
@@ -99,17 +100,7 @@ export async function readJsonBody(request: http.IncomingMessage): Promise<Reque
       {},
       { Connection: 'close' },
     )
-  if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge()
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) throw tooLarge()
-    chunks.push(chunk)
-  }
-  const text = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
+  const text = (await readCapped(request, MAX_BODY_BYTES, tooLarge)).toString('utf8').replace(/^\uFEFF/, '')
   if (text.trim() === '') return {}
   let parsed: unknown
   try {

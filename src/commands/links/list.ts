@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
-import { walkRecords } from '../../resources/filters.js'
 import { LINK_FILTER_FLAGS, LINK_VIEW, linkFilter } from '../../resources/links.js'
+import { walkRecords } from '../../resources/list-walk.js'
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
   static summary = 'List payment links'

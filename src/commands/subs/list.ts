@@ -2,7 +2,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
 import { CHARGE_FILTER_FLAGS, chargeFilter } from '../../resources/charges.js'
-import { walkRecords } from '../../resources/filters.js'
+import { walkRecords } from '../../resources/list-walk.js'
 import {
   SUBSCRIPTION_FILTER_FLAGS,
   SUBSCRIPTION_VIEW,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ListPage } from '../../../src/api/types.js'
-import { walkRecords } from '../../../src/resources/filters.js'
+import { walkRecords } from '../../../src/resources/list-walk.js'
 import { subscriptionFilter } from '../../../src/resources/subscriptions.js'
 
 /** Pages of `size` records numbered from 0; counts the pages read. */

@@ -1,0 +1,57 @@
+import type { ListPage } from '../api/types.js'
+import type { ListOutcome } from '../render/output.js'
+import type { Rec } from '../values.js'
+
+export interface ListScope {
+  /** Follow every page. */
+  all: boolean
+  /** Stop after this many records (matches, when filtering). */
+  limit?: number
+}
+
+/** A walk over a list's pages: the matching records in batches, then what the notes need. */
+export interface RecordWalk {
+  /** The records to show, a page's worth at a time, as the pages arrive. */
+  batches: AsyncIterable<Rec[]>
+  /** Known once the batches are spent. */
+  outcome(): ListOutcome
+}
+
+/**
+ * Walks the pages of a list: with a filter every page is searched (until `limit` matches);
+ * without one only the first page is read, unless `all` or an explicit limit asks for more. The
+ * next page is requested only once the batch of the one before has been taken, so a reader that
+ * prints each batch (--jsonl) holds one page at a time.
+ */
+export function walkRecords(
+  pages: AsyncIterable<ListPage>,
+  match: ((record: Rec) => boolean) | undefined,
+  scope: ListScope & { limitGiven: boolean },
+): RecordWalk {
+  const walk = scope.all || match !== undefined || scope.limitGiven
+  const outcome: ListOutcome = { shown: 0, more: undefined, pages: 0, scanned: 0, filtered: Boolean(match) }
+  async function* batches(): AsyncGenerator<Rec[]> {
+    for await (const page of pages) {
+      outcome.pages += 1
+      const batch: Rec[] = []
+      for (const [index, record] of page.items.entries()) {
+        outcome.scanned += 1
+        if (match && !match(record)) continue
+        batch.push(record)
+        outcome.shown += 1
+        const rest = index < page.items.length - 1 || page.more
+        if (scope.limit !== undefined && outcome.shown >= scope.limit && rest) {
+          outcome.more = 'limit'
+          yield batch
+          return
+        }
+      }
+      if (batch.length > 0) yield batch
+      if (!walk && page.more) {
+        outcome.more = 'pages'
+        return
+      }
+    }
+  }
+  return { batches: batches(), outcome: () => ({ ...outcome }) }
+}
