@@ -4,6 +4,7 @@ import { requestTime } from './billing.js'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
 import { payLink } from './control.js'
+import { FixturesInvalid, type Seeded, seedFixtures, seedingBusiness } from './fixtures.js'
 import { Addresses, DEFAULT_LIMITS, limitConnections, type ServerLimits, serverOptions } from './guard.js'
 import { answerOnce } from './idempotency.js'
 import type { Notice } from './legacy.js'
@@ -34,6 +35,12 @@ interface SandboxOptions {
   onRequest?: (entry: RequestLogEntry) => void
   /** How many connections it keeps and how long it waits for requests (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>
+  /**
+   * Fixtures (fixtures.ts) seeded into the first key's business once bound, before any request is
+   * answered; `once` skips the names seeded before. Invalid ones: FixturesInvalid, nothing kept,
+   * the server closed.
+   */
+  seed?: { fixtures: unknown; once?: boolean }
 }
 
 /** One request, for the request log: nothing a client sent but the method and a redacted path. */
@@ -57,6 +64,8 @@ export interface RunningSandbox {
   database: string
   /** What opening the store did that a person should hear of (an import of an old store). */
   notices: Notice[]
+  /** What the `seed` option seeded. */
+  seeded?: Seeded
   /** Stops accepting, closes idle keep-alive sockets, resolves once every connection is closed. */
   close(): Promise<void>
 }
@@ -325,12 +334,28 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     store.close()
     throw error
   }
+  // No await between listening and seeding: no request is read before the fixtures are in.
+  let seeded: Seeded | undefined
+  if (options.seed) {
+    const origin = options.checkoutOrigin ?? sandbox.baseUrl
+    const done = seedFixtures(store, seedingBusiness(keys[0]), options.seed.fixtures, {
+      ...options.seed,
+      origin,
+    })
+    if (!done.ok) {
+      await sandbox.close()
+      store.close()
+      throw new FixturesInvalid(done.errors)
+    }
+    seeded = done.value
+  }
   return {
     baseUrl: sandbox.baseUrl,
     keys,
     packages: Object.fromEntries(keys.map((key) => [key, listPackages(key)])),
     database: store.file,
     notices: store.notices,
+    seeded,
     close: async () => {
       await sandbox.close()
       store.close()
