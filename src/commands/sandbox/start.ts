@@ -1,10 +1,12 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { globalFlags } from '../../cli/flags.js'
-import { listenError, logLine, portHint } from '../../cli/sandbox-start.js'
+import { faultFlag } from '../../cli/sandbox-double.js'
+import { faultsText, listenError, logLine, portHint } from '../../cli/sandbox-start.js'
 import { formatAmount } from '../../render/format.js'
 import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../../resources/fixtures.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../sandbox/constants.js'
+import { MAX_SEED } from '../../sandbox/faults.js'
 import type { RequestLogEntry, RunningSandbox } from '../../sandbox/server.js'
 import { sanitizeText } from '../../values.js'
 
@@ -51,6 +53,17 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
         "Fixture file (JSON) to seed the first key's business with before any request is answered (see `pay sandbox seed`).",
     }),
     once: Flags.boolean({ description: 'With --seed: skip the names seeded before.', dependsOn: ['seed'] }),
+    fault: faultFlag({
+      description:
+        'A fault rule, METHOD PATH EFFECT [xN|P%] [after] (repeatable), e.g. "POST /payment-links 503 x2": ' +
+        'see `pay sandbox faults set`.',
+      multiple: true,
+    }),
+    'fault-seed': Flags.integer({
+      description: 'Seed of the P% rules, to repeat a run (default: a random one, said on stderr).',
+      min: 0,
+      max: MAX_SEED,
+    }),
   }
 
   async run(): Promise<void> {
@@ -67,7 +80,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     const seed = this.flags.seed === undefined ? undefined : await this.fixtures(this.flags.seed, keys[0])
     let sandbox: RunningSandbox
     try {
-      sandbox = await startSandbox({ dir, keys, host, port, onRequest, seed })
+      const faults = { rules: this.flags.fault, seed: this.flags['fault-seed'] }
+      sandbox = await startSandbox({ dir, keys, host, port, onRequest, faults, seed })
     } catch (error) {
       throw (await listenError(error, host, port, this.flags.port === undefined)) ?? error
     }
@@ -99,6 +113,11 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       if (hint) this.out.stderr.write(`${sanitizeText(hint)}\n`)
       this.out.stdout.write(
         `${this.flags.quiet ? 'Press Ctrl-C to stop.' : 'Requests are logged below. Press Ctrl-C to stop.'}\n`,
+      )
+    }
+    if (this.flags.fault?.length) {
+      this.out.stderr.write(
+        `${sanitizeText(faultsText(sandbox.faults.list(), this.flags['fault-seed'] !== undefined))}\n`,
       )
     }
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
