@@ -5,8 +5,8 @@ import {
   FixtureSyntaxError,
   parseFixtures,
   seedFixtures,
-  seedingBusiness,
   seedIn,
+  seedingBusiness,
 } from '../../../src/sandbox/fixtures.js'
 import { SandboxStore } from '../../../src/sandbox/store.js'
 import { KEY_A, KEY_B, OBJECT_ID, readStore, tempDir } from '../../helpers/sandbox.js'
