@@ -12,7 +12,7 @@ import { type Connection, connectSandbox, type Probed, probeSandbox } from '../s
 import { sandboxDir } from '../sandbox/constants.js'
 import { sanitizeText } from '../values.js'
 import { globalFlags } from './flags.js'
-import { type IO, ProcessIO } from './io.js'
+import { commandIO, type IO } from './io.js'
 import {
   proofHint,
   refuseUnproven,
@@ -53,7 +53,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected args!: CommandArgs<T>
   /** Every positional argument, for commands that take a list of ids. */
   protected positionals: string[] = []
-  protected readonly io: IO = new ProcessIO()
+  protected readonly io: IO = commandIO()
   protected out: Output = new Output(this.io, { json: wantsJsonErrors(this.argv) })
   private connection?: Connection
   /** The credentials the command's requests went out with, to explain a refused key. */

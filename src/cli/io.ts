@@ -168,6 +168,22 @@ export class ProcessIO implements IO {
   }
 }
 
+/** Makes the IO a command runs with (see commandIO). */
+let makeIO: () => IO = () => new ProcessIO()
+
+/** The IO for a command (and the command-not-found hook): the process's own, unless a test gave one. */
+export function commandIO(): IO {
+  return makeIO()
+}
+
+/**
+ * For an in-process test runner (test/helpers/in-process.ts): the IO the next commands get, a
+ * test's fake streams and terminal; no argument goes back to the process's own.
+ */
+export function useIO(make?: () => IO): void {
+  makeIO = make ?? (() => new ProcessIO())
+}
+
 /** Whether this process has a controlling terminal (none in CI, cron, or under a service). */
 function hasTerminal(): boolean {
   try {

@@ -1,7 +1,7 @@
 import type { Hook } from '@oclif/core'
 import { PayError } from '../errors.js'
 import { Output } from '../render/output.js'
-import { ProcessIO } from './io.js'
+import { commandIO } from './io.js'
 import { closest } from './suggest.js'
 
 /**
@@ -26,7 +26,7 @@ const commandNotFound: Hook<'command_not_found'> = async (options) => {
     kind: 'usage',
     hint: `See \`${help}\` for the commands there are.`,
   })
-  new Output(new ProcessIO(), { json: (options.argv ?? []).includes('--json') }).error(error)
+  new Output(commandIO(), { json: (options.argv ?? []).includes('--json') }).error(error)
   // Printed already: oclif must only exit, with this code.
   throw Object.assign(new Error(error.message), {
     skipOclifErrorHandling: true,

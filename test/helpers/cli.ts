@@ -28,6 +28,9 @@ export interface CliResult {
   stderr: string
 }
 
+/** How a test runs pay: runCli (a process of bin/run.js) or runInProcess (test/helpers/in-process.ts). */
+export type Runner = (args: string[], options?: CliOptions) => Promise<CliResult & { startedAt?: number }>
+
 export interface CliOptions {
   /** Merged over a clean environment (no PAY_* from the developer's shell). */
   env?: Record<string, string | undefined>

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
 import { expect } from 'vitest'
-import { type CliResult, runCli } from './cli.js'
+import { type CliResult, type Runner, runCli } from './cli.js'
 import {
   type FakeServer,
   type Handler,
@@ -116,21 +116,28 @@ export interface PayRun extends CliResult {
 
 /**
  * Runs `pay` against `baseUrl` with the canary key, and fails the test if the key shows up
- * in stdout or stderr, whatever the command did.
+ * in stdout or stderr, whatever the command did. Through bin/run.js; `payRunner(runInProcess)`
+ * is the same in this process.
  */
-export async function runPay(
-  args: string[],
-  baseUrl: string,
-  options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
-): Promise<PayRun> {
-  const started = Date.now()
-  const result = await runCli(args, {
-    ...options,
-    env: { PAY_API_KEY: CANARY_KEY, PAY_BASE_URL: baseUrl, ...options.env },
-  })
-  const endedAt = Date.now()
-  expectNoLeak(result)
-  return { ...result, ms: endedAt - started, endedAt }
+export const runPay = payRunner(runCli)
+
+/** runPay, through `run`. */
+export function payRunner(run: Runner) {
+  return async (
+    args: string[],
+    baseUrl: string,
+    options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+  ): Promise<PayRun> => {
+    const started = Date.now()
+    const result = await run(args, {
+      ...options,
+      env: { PAY_API_KEY: CANARY_KEY, PAY_BASE_URL: baseUrl, ...options.env },
+    })
+    const endedAt = Date.now()
+    expectNoLeak(result)
+    // An in-process run may have waited for another to end: its time counts from its own start.
+    return { ...result, ms: endedAt - (result.startedAt ?? started), endedAt }
+  }
 }
 
 export function expectNoLeak(result: { stdout: string; stderr: string }) {

@@ -43,7 +43,7 @@ const env = () => ({ PAY_API_KEY: 'sk_test_property', PAY_BASE_URL: server.baseU
 
 async function run(args: string[]) {
   server.requests.length = 0
-  return runInProcess(args, env())
+  return runInProcess(args, { env: env() })
 }
 
 /** A payment link as the service may hold it (any scalar types; links update reads it). */
