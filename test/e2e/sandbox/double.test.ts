@@ -368,7 +368,7 @@ describe('pay sandbox requests', () => {
       '404',
     ])
     expect(done.stderr).toBe(
-      `Following the requests sent to the sandbox at ${server.baseUrl}; Ctrl-C stops.\nStopped following.\n`,
+      `Following new requests to the sandbox at ${server.baseUrl}; Ctrl-C stops.\nStopped following.\n`,
     )
   })
 })
