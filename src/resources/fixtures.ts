@@ -60,7 +60,7 @@ export function seededRows(records: unknown): Rec[] {
     name: record.name,
     kind: KINDS[String(record.kind)] ?? record.kind,
     id: record.id,
-    result: record.skipped ? 'skipped (seeded before)' : 'created',
+    result: record.skipped ? 'skipped' : 'created',
   }))
 }
 

@@ -76,7 +76,7 @@ describe('pay sandbox seed', () => {
     expect(Object.keys(localRecords(dir).payment_links)).toHaveLength(2)
 
     const onceText = await runCli(['sandbox', 'seed', file, '--once'], { env })
-    expect(onceText.stdout).toBe(rows(ids, () => 'skipped (seeded before)'))
+    expect(onceText.stdout).toBe(rows(ids, () => 'skipped'))
     expect(onceText.stderr).toBe(
       `0 records seeded, 4 skipped (seeded before) (the local sandbox store ${dir}).\n`,
     )
@@ -153,7 +153,7 @@ describe('pay sandbox seed', () => {
 
     const once = await runCli(['sandbox', 'seed', file, '--once'], { env })
     expect(once.code).toBe(0)
-    expect(once.stdout).toBe(rows(ids, () => 'skipped (seeded before)'))
+    expect(once.stdout).toBe(rows(ids, () => 'skipped'))
     expect(once.stderr).toBe(
       `0 records seeded, 4 skipped (seeded before) (the sandbox at ${server.baseUrl}).\n`,
     )
