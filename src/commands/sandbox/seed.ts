@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
-import { PayError } from '../../errors.js'
+import { PayError, usageError } from '../../errors.js'
 import {
   invalidFixtures,
   readFixtureFile,
@@ -54,6 +54,15 @@ export default class SandboxSeed extends BaseCommand<typeof SandboxSeed> {
     let place: string
     if (where.server) {
       place = `the sandbox at ${where.target.baseUrl}`
+      // One request, one transaction: past the server's body limit it would only answer 413.
+      const { MAX_BODY_BYTES } = await import('../../sandbox/request.js')
+      const bytes = Buffer.byteLength(JSON.stringify(fixtures))
+      if (bytes > MAX_BODY_BYTES) {
+        throw usageError(
+          `The fixtures in ${file === '-' ? 'stdin' : file} are ${bytes.toLocaleString('en')} bytes as JSON: the sandbox at ${where.target.baseUrl} takes at most ${MAX_BODY_BYTES.toLocaleString('en')} in one request. Nothing was seeded.`,
+          'Split the file, or seed it as the sandbox starts: `pay sandbox start --seed FILE`.',
+        )
+      }
       try {
         seeded = await where.api.sandboxSeed(fixtures, this.flags.once)
       } catch (error) {

@@ -165,6 +165,19 @@ describe('pay sandbox seed', () => {
     expect(invalid.code).toBe(3)
     expect(Object.keys(JSON.parse(invalid.stderr).error.errors)).toContain('links[2].amount')
     expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(2)
+
+    // Past the server's 1 MiB body limit: said before anything is sent (a 413 otherwise), exit 2.
+    const links = Array.from({ length: 12_000 }, (_, n) => ({ name: `l${n}`, ...LINK }))
+    const bigFile = fixtureFile({ links })
+    const bytes = Buffer.byteLength(JSON.stringify({ links }))
+    const big = await runCli(['sandbox', 'seed', bigFile], { env })
+    expect(big).toMatchObject({ code: 2, stdout: '' })
+    expect(big.stderr).toBe(
+      `Error: The fixtures in ${bigFile} are ${bytes.toLocaleString('en')} bytes as JSON: the sandbox at ` +
+        `${server.baseUrl} takes at most 1,048,576 in one request. Nothing was seeded.\n` +
+        'Split the file, or seed it as the sandbox starts: `pay sandbox start --seed FILE`.\n',
+    )
+    expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(2)
   })
 })
 
