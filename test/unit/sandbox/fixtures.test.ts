@@ -9,7 +9,16 @@ import {
   seedingBusiness,
 } from '../../../src/sandbox/fixtures.js'
 import { SandboxStore } from '../../../src/sandbox/store.js'
-import { KEY_A, KEY_B, OBJECT_ID, readStore, tempDir } from '../../helpers/sandbox.js'
+import {
+  clientFor,
+  KEY_A,
+  KEY_B,
+  OBJECT_ID,
+  readStore,
+  startTestSandbox,
+  type TestSandbox,
+  tempDir,
+} from '../../helpers/sandbox.js'
 
 /**
  * Fixtures at the store level (issue 25 item 3): checked by the API's rules, named per entry and
@@ -32,8 +41,10 @@ const FIXTURES = {
 }
 
 const stores: SandboxStore[] = []
-afterEach(() => {
+const running: TestSandbox[] = []
+afterEach(async () => {
   for (const store of stores.splice(0)) store.close()
+  await Promise.all(running.splice(0).map((t) => t.close()))
   vi.restoreAllMocks()
 })
 
@@ -217,5 +228,35 @@ describe('checkFixtures and parseFixtures', () => {
   it('parses JSON (a byte-order mark allowed); anything else is a FixtureSyntaxError', () => {
     expect(parseFixtures('\uFEFF{"links": []}')).toEqual({ links: [] })
     expect(() => parseFixtures('links: []')).toThrow(FixtureSyntaxError)
+  })
+})
+
+describe('POST /_sandbox/seed', () => {
+  it('seeds the caller’s business only; needs its key; refuses other origins, a bad once, an invalid file', async () => {
+    const t = await startTestSandbox()
+    running.push(t)
+    const fixtures = { links: [{ name: 'inv-42', ...LINK }] }
+    const seeded = await t.b.call('POST', '/_sandbox/seed', fixtures)
+    expect(seeded.status).toBe(200)
+    const id = seeded.json.data.ids['inv-42']
+    expect(seeded.json.data).toEqual({
+      ids: { 'inv-42': id },
+      records: [{ name: 'inv-42', kind: 'payment_link', id, skipped: false }],
+    })
+    expect((await t.b.call('GET', `/payment-links/${id}`)).status).toBe(200)
+    expect((await t.a.call('GET', `/payment-links/${id}`)).status).toBe(404)
+    const once = await t.b.call('POST', '/_sandbox/seed?once=true', fixtures)
+    expect(once.json.data.records[0]).toEqual({ name: 'inv-42', kind: 'payment_link', id, skipped: true })
+
+    expect((await clientFor(t.baseUrl, null).call('POST', '/_sandbox/seed', fixtures)).status).toBe(401)
+    const foreign = await t.a.call('POST', '/_sandbox/seed', fixtures, { Origin: 'http://evil.example' })
+    expect(foreign.status).toBe(403)
+    const badOnce = await t.a.call('POST', '/_sandbox/seed?once=maybe', fixtures)
+    expect(badOnce.status).toBe(422)
+    expect(badOnce.json.errors).toEqual({ once: ['The once field must be true or false.'] })
+    const invalid = await t.a.call('POST', '/_sandbox/seed', { links: [{ name: 'x', ...LINK, amount: 'x' }] })
+    expect(invalid.status).toBe(422)
+    expect(invalid.json.errors).toEqual({ 'links[0].amount': ['The amount must be a number.'] })
+    expect(business(t.dir, KEY_A)?.payment_links ?? {}).toEqual({})
   })
 })
