@@ -155,7 +155,7 @@ export class PayApi {
   /**
    * The sandbox only: seeds the key's business with a fixture file (`pay sandbox seed` through a
    * running sandbox), all of it or nothing; `once` skips the names seeded before. Answers
-   * `{ids: {NAME: ID}, created: [NAME], skipped: [NAME]}`.
+   * `{ids: {NAME: ID}, records: [{name, kind, id, skipped}]}`.
    */
   sandboxSeed(fixtures: unknown, once: boolean): Promise<Rec> {
     const path = `/_sandbox/seed${once ? '?once=true' : ''}`
