@@ -108,6 +108,19 @@ export class PayApi {
   }
 
   /**
+   * The sandbox only: seeds the key's business with a fixture file (`pay sandbox seed` through a
+   * running sandbox), all of it or nothing; `once` skips the names seeded before. Answers
+   * `{ids: {NAME: ID}, records: [{name, kind, id, skipped}]}`.
+   */
+  sandboxSeed(fixtures: unknown, once: boolean): Promise<Rec> {
+    const path = `/_sandbox/seed${once ? '?once=true' : ''}`
+    return this.change({ method: 'POST', path, resource: 'sandbox fixtures' }, async () => {
+      const response = await this.transport.send('POST', path, fixtures)
+      return { status: response.status, result: readRecord(response.body, 'sandbox fixtures') }
+    })
+  }
+
+  /**
    * Any request (`pay api`, src/api/raw.ts): a path under the base URL or a URL on its origin;
    * the answer whatever its status, with the error that status means. A change is journaled.
    */

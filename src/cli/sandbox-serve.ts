@@ -1,5 +1,6 @@
 import { formatAmount } from '../render/format.js'
 import { type Result, type Shown, shown } from '../render/result.js'
+import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../resources/fixtures.js'
 import { sandboxDir } from '../sandbox/constants.js'
 import type { RequestLogEntry, RunningSandbox } from '../sandbox/server.js'
 import { sanitizeText } from '../values.js'
@@ -16,6 +17,8 @@ export interface ServeRequest {
   /** Do not log requests. */
   quiet: boolean
   faults: { rules?: string[]; seed?: number }
+  /** --seed FILE (- for stdin), and --once. */
+  seed?: { file: string; once: boolean }
 }
 
 /** What the command gives the sandbox: the terminal, and the base's printing, for what it says while it runs. */
@@ -41,6 +44,7 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
     requests++
     if (!request.quiet) void context.show(shown.log(logLine(entry)))
   }
+  const seed = request.seed && (await fixtures(request.seed, request.keys[0], context.io))
   let sandbox: RunningSandbox
   try {
     sandbox = await startSandbox({
@@ -50,11 +54,15 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
       port,
       onRequest,
       faults: request.faults,
+      seed,
     })
   } catch (error) {
     throw (await listenError(error, host, port, request.portFromProfile)) ?? error
   }
-  await context.show([noticesShown(sandbox.notices), listening(sandbox, request)])
+  const seeded =
+    sandbox.seeded &&
+    shown.notice(`${seededText(seededRows(sandbox.seeded.records))} from ${request.seed?.file}.`)
+  await context.show([noticesShown(sandbox.notices), seeded, listening(sandbox, request)])
   // Ctrl-C or SIGTERM closes the server; a second Ctrl-C quits at once.
   await new Promise<void>((resolve) => context.io.onInterrupt(resolve, { terminate: true }))
   await sandbox.close()
@@ -78,7 +86,8 @@ function listening(sandbox: RunningSandbox, request: ServeRequest): Result {
         `  ${p._id}  ${p.name}  ${formatAmount(p.amount, p.currency)} ${p.frequency}  (business ${p.business_id})`,
     ),
   ]
-  const json = { base_url: sandbox.baseUrl, keys: sandbox.keys, packages }
+  const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
+  const json = { base_url: sandbox.baseUrl, keys: sandbox.keys, packages, ...seeded }
   return [
     {
       kind: 'either',
@@ -105,4 +114,17 @@ function listening(sandbox: RunningSandbox, request: ServeRequest): Result {
       ? undefined
       : shown.warn(`The sandbox is bound to ${request.host}: other machines can reach it.`),
   ]
+}
+
+/** The fixture file of --seed, checked for the business of `key` before anything listens (exit 2 or 3). */
+async function fixtures(
+  seed: { file: string; once: boolean },
+  key: string,
+  io: IO,
+): Promise<{ fixtures: unknown; once: boolean }> {
+  const fixtures = await readFixtureFile(seed.file, () => io.readStdin())
+  const { checkFixtures, seedingBusiness } = await import('../sandbox/fixtures.js')
+  const checked = checkFixtures(fixtures, seedingBusiness(key).packages)
+  if (!checked.ok) throw invalidFixtures(seed.file, checked.errors)
+  return { fixtures, once: seed.once }
 }

@@ -21,6 +21,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     '<%= config.bin %> sandbox start --port 0 --json',
     '<%= config.bin %> sandbox start --port 4011 --quiet',
     '<%= config.bin %> sandbox start --key sk_test_shop_a --key sk_test_shop_b',
+    '<%= config.bin %> sandbox start --seed fixtures.json --once',
   ]
 
   /**
@@ -28,6 +29,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
    * shown or accepted. (Typed as the base's: BaseCommand reads only json and debug before run().)
    */
   static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+
+  /** Errors of a --seed file name its entries and fields (`links[2].amount`), not flags. */
+  static fieldsAsSent = true
 
   static flags = {
     port: Flags.integer({
@@ -41,6 +45,11 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     }),
     key: Flags.string({ description: 'API key of a business (repeatable).', multiple: true }),
     quiet: Flags.boolean({ char: 'q', description: 'Do not log requests on stderr.' }),
+    seed: Flags.string({
+      description:
+        "Fixture file (JSON) to seed the first key's business with before any request is answered (see `pay sandbox seed`).",
+    }),
+    once: Flags.boolean({ description: 'With --seed: skip the names seeded before.', dependsOn: ['seed'] }),
     fault: faultFlag({
       description:
         'A fault rule, METHOD PATH EFFECT [xN|P%] [after] (repeatable), e.g. "POST /payment-links 503 x2": ' +
@@ -63,6 +72,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       portFromProfile: this.flags.port === undefined,
       quiet: this.flags.quiet,
       faults: { rules: this.flags.fault, seed: this.flags['fault-seed'] },
+      seed: this.flags.seed === undefined ? undefined : { file: this.flags.seed, once: this.flags.once },
     }
     return serveSandbox(request, { io: this.io, show: (result) => this.show(result) })
   }
