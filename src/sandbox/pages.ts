@@ -44,7 +44,8 @@ import {
   tokenNotFound,
 } from './page-templates.js'
 import { nowIso } from './records.js'
-import { type SandboxStore, StoreBusyError } from './store.js'
+import type { SandboxStore } from './store.js'
+import { StoreBusyError } from './store-errors.js'
 
 export { amountText, escapeHtml, maskEmail, type PageReply, withQuery } from './page-html.js'
 

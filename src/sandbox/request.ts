@@ -6,7 +6,7 @@ import type http from 'node:http'
 import { readCapped } from './body.js'
 import { HttpError, type Reply } from './routes.js'
 import type { RequestBody } from './rules.js'
-import { StoreBusyError, StoreCorruptError, StoreVersionError } from './store.js'
+import { StoreBusyError, StoreCorruptError, StoreVersionError } from './store-errors.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 

@@ -201,6 +201,9 @@ export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2, VERSION_3
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]
 
+/** The tables of the service's records, in the order of the API. */
+export const TABLES: readonly ResourceTable[] = RESOURCE_TABLES
+
 /** A table that lists (and counts) its records. */
 export type Listed = 'payment_links' | 'subscriptions'
 

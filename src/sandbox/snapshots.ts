@@ -17,9 +17,10 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type Libsql from 'libsql'
+import { loadLibsql, migrate, STORE_FILE } from './database.js'
 import { errorCode } from './files.js'
 import { MIGRATIONS } from './schema.js'
-import { loadLibsql, migrate, SandboxStore, STORE_FILE } from './store.js'
+import { SandboxStore } from './store.js'
 
 export const SNAPSHOTS_DIR = 'snapshots'
 

@@ -4,10 +4,11 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
+import { STORE_FILE } from '../../src/sandbox/database.js'
 import type { LegacyStore } from '../../src/sandbox/legacy.js'
 import { PROOF_FILE } from '../../src/sandbox/proof.js'
 import { markLinkPaid, type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
-import { SandboxStore, STORE_FILE } from '../../src/sandbox/store.js'
+import { SandboxStore } from '../../src/sandbox/store.js'
 import { tempDir } from './cli.js'
 
 /**

@@ -1,0 +1,36 @@
+import { MIGRATIONS } from './schema.js'
+
+/** What can go wrong with the sandbox's database file, as the server answers it (request.ts). */
+
+export class StoreCorruptError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(
+      `The sandbox store ${file} is corrupt (${reason}). It was left untouched; ` +
+        `"pay sandbox reset" sets it aside and starts an empty one.`,
+    )
+    this.name = 'StoreCorruptError'
+  }
+}
+
+/** The database belongs to a newer pay: its tables are not the ones this pay knows. */
+export class StoreVersionError extends Error {
+  constructor(file: string, version: number) {
+    super(
+      `The sandbox store ${file} was written by a newer pay (schema version ${version}; this pay ` +
+        `knows up to ${MIGRATIONS.length}). Use that pay, or another PAY_SANDBOX_DIR; ` +
+        `"pay sandbox reset" sets it aside and starts an empty one.`,
+    )
+    this.name = 'StoreVersionError'
+  }
+}
+
+/** Another process held the database longer than the busy timeout. */
+export class StoreBusyError extends Error {
+  constructor() {
+    super('The sandbox store is busy.')
+    this.name = 'StoreBusyError'
+  }
+}
