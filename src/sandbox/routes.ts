@@ -197,7 +197,7 @@ export class SandboxRoutes {
 
   /** The caller's records deleted (every other business's stay); no local path in the answer. */
   private reset({ caller }: RequestContext): Reply {
-    this.store.emptyBusiness(caller)
+    this.store.empty(caller)
     return success({ reset: true, business_id: caller.businessId }, sandboxNow(this.store))
   }
 

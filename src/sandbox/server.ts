@@ -3,8 +3,6 @@ import type { AddressInfo } from 'node:net'
 import { requestTime } from './billing.js'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
-import { payLink } from './control.js'
-import { setAside } from './database.js'
 import { type FaultControl, TestDouble, type Trail } from './double.js'
 import { parseFaultRule } from './faults.js'
 import { FixturesInvalid, type Seeded, seedFixtures, seedingBusiness } from './fixtures.js'
@@ -12,9 +10,10 @@ import { Addresses, DEFAULT_LIMITS, limitConnections, type ServerLimits, serverO
 import { answerOnce } from './idempotency.js'
 import type { JournalEntry } from './journal.js'
 import type { Notice } from './legacy.js'
+import { listPackages } from './local.js'
 import { misdirectedPage } from './pages.js'
 import { CHALLENGE, endpointOf, proofOf, serverSecret } from './proof.js'
-import type { PackageRecord, PaymentLinkRecord } from './records.js'
+import type { PackageRecord } from './records.js'
 import {
   decodePathSegment,
   errorReply,
@@ -28,12 +27,12 @@ import {
 import { type Caller, HttpError, type Reply, type Route, SandboxRoutes } from './routes.js'
 import type { RequestBody } from './rules.js'
 import { SandboxStore } from './store.js'
-import { StoreCorruptError, StoreVersionError } from './store-errors.js'
 
 export type { FaultControl } from './double.js'
 export { type FaultList, FaultRuleError, type FaultRuleState, parseFaultRule } from './faults.js'
 export type { ServerLimits } from './guard.js'
 export type { JournalEntry } from './journal.js'
+export { listPackages, markLinkPaid, resetSandbox } from './local.js'
 export { OUTCOMES, type Outcome, type Settled, settleLinkIn } from './outcomes.js'
 export { MAX_BODY_BYTES } from './request.js'
 
@@ -320,11 +319,6 @@ class SandboxServer {
   }
 }
 
-/** The seeded packages of the business behind `key`. */
-export function listPackages(key: string): PackageRecord[] {
-  return seededPackages(businessIdOf(key))
-}
-
 /** Serves the payment service API from the store in `dir` until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const { dir, host = '127.0.0.1', port = 0 } = options
@@ -382,40 +376,5 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       await sandbox.close()
       store.close()
     },
-  }
-}
-
-/**
- * Empties the store in `dir`. A store that cannot be opened (corrupt, or from a newer pay) is set
- * aside first, never deleted: returns where it was kept.
- */
-export function resetSandbox(dir: string): { keptAs?: string } {
-  let store: SandboxStore
-  let keptAs: string | undefined
-  try {
-    store = new SandboxStore(dir)
-  } catch (error) {
-    if (!(error instanceof StoreCorruptError || error instanceof StoreVersionError)) throw error
-    keptAs = setAside(dir)
-    store = new SandboxStore(dir)
-  }
-  try {
-    store.empty()
-  } finally {
-    store.close()
-  }
-  return { keptAs }
-}
-
-/**
- * Simulates the customer paying link `linkId`, whichever business owns it. Returns the updated
- * record, or undefined when no business has that link. Paying a paid link changes nothing.
- */
-export function markLinkPaid(dir: string, linkId: string): PaymentLinkRecord | undefined {
-  const store = new SandboxStore(dir)
-  try {
-    return payLink(store, linkId)
-  } finally {
-    store.close()
   }
 }

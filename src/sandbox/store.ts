@@ -265,31 +265,27 @@ export class SandboxStore {
   }
 
   /**
-   * Deletes every record of one business (tokenizations, links, subscriptions), its idempotency
-   * keys, charges and seeded names, in one transaction; the other businesses' stay.
+   * The one reset of the sandbox (`pay sandbox reset`, `POST /_sandbox/reset`, the library's
+   * reset), in one transaction. With `business`: every record of that business (tokenizations,
+   * links, subscriptions), its idempotency keys, charges and seeded names; the other businesses'
+   * stay, and the clock, which is the whole database's, goes back to real time only when no
+   * business is left with records whose dates it set. Without: every record of every business,
+   * every idempotency key, charge and schedule, the clock back to real time; then the space they
+   * took is given back (VACUUM, and a checkpoint that truncates the WAL), so that an emptied store
+   * is a small file again. The secret of the customer pages and the list of imported store.json
+   * files stay. A server running on the same directory sees the change at once.
    */
-  emptyBusiness(business: BusinessKey): void {
-    this.write(() => {
-      for (const table of [...TABLES, 'idempotency_keys', 'charges', 'seeded'] as const) {
-        this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
-      }
-      // The clock is the whole database's: it goes back to real time only when no other business
-      // is left with records whose dates it set.
-      const left = TABLES.some((table) => this.db().prepare(`SELECT 1 FROM ${table} LIMIT 1`).get())
-      if (!left) this.db().exec('UPDATE clock SET offset_ms = 0')
-    })
-  }
-
-  /**
-   * Deletes every record of every business, every idempotency key and charge, and sets the clock
-   * back to real time, in one transaction; then
-   * gives the space they took back (VACUUM, and a checkpoint that truncates the WAL), so that an
-   * emptied store is a small file again. The secret of the customer pages and the list of imported
-   * store.json files stay. A server running on the same directory sees the empty store at once.
-   */
-  empty(): void {
+  empty(business?: BusinessKey): void {
     this.write(() => {
       const db = this.db()
+      if (business !== undefined) {
+        for (const table of [...TABLES, 'idempotency_keys', 'charges', 'seeded'] as const) {
+          this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
+        }
+        const left = TABLES.some((table) => db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get())
+        if (!left) db.exec('UPDATE clock SET offset_ms = 0')
+        return
+      }
       db.exec('DELETE FROM idempotency_keys')
       for (const table of TABLES) db.exec(`DELETE FROM ${table}`)
       db.exec('DELETE FROM seeded')
@@ -297,6 +293,11 @@ export class SandboxStore {
       // The clock back to real time, and no charge or schedule left (billing.ts).
       db.exec('DELETE FROM charges; DELETE FROM schedules; UPDATE clock SET offset_ms = 0')
     })
+    if (business === undefined) this.compact()
+  }
+
+  /** Gives the space of deleted records back to the file system. */
+  private compact(): void {
     try {
       const db = this.db()
       db.exec('VACUUM')
