@@ -12,7 +12,7 @@ import type { Screen, Stream } from './screen.js'
 import { drawTable, fieldKind, layOut, type TableColumn, visibleLength, wrapText } from './table.js'
 import { columnHeader, type View } from './views.js'
 
-/** What a list command found (resources/filters.ts), for the notes under the list. */
+/** What a list command found (resources/list-walk.ts), for the notes under the list. */
 export interface ListOutcome {
   /** Records shown. */
   shown: number
