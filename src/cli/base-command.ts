@@ -5,7 +5,7 @@ import { type Credentials, resolveCredentials } from '../config/credentials.js'
 import { Journal, journalFile } from '../config/journal.js'
 import type { KeychainOptions } from '../config/keychain.js'
 import { redactKey } from '../config/profiles.js'
-import { PayError, usageError } from '../errors.js'
+import { usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
 import { print, type Result } from '../render/result.js'
@@ -22,7 +22,7 @@ import { globalFlags } from './flags.js'
 import { commandIO, type IO } from './io.js'
 import { type Connection, connectSandbox, type Probed, probeSandbox } from './sandbox-connection.js'
 import {
-  proofHint,
+  noSandbox,
   refuseUnproven,
   sandboxProfile,
   squatterWarning,
@@ -276,24 +276,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       if (found !== 'none') this.out.warn(squatterWarning(credentials.baseUrl, 'the local store was used'))
       return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
     }
-    const command = `pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`
-    const named = credentials.profile === undefined ? '' : ` (profile "${credentials.profile}")`
-    const hint =
-      `\`${command}\` acts only on a sandbox: start one there with \`pay sandbox start\`, ` +
-      'or use `-p sandbox` (without --base-url) for the local sandbox store.'
-    if (found === 'other') {
-      throw new PayError(`${credentials.baseUrl}${named} is not a pay sandbox.`, { kind: 'general', hint })
-    }
-    if (found === 'unproven') {
-      throw new PayError(
-        `${credentials.baseUrl}${named} could not prove it is your sandbox: nothing was sent to it.`,
-        { kind: 'general', hint: proofHint(command) },
-      )
-    }
-    throw new PayError(`No pay sandbox answers at ${credentials.baseUrl}${named}.`, {
-      kind: 'unavailable',
-      hint,
-    })
+    throw noSandbox(`pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`, credentials, found)
   }
 
   /**

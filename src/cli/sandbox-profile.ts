@@ -58,3 +58,32 @@ export function refuseUnproven(baseUrl: string, found: Probed, command: string, 
   const what = found === 'unproven' ? 'could not prove it is your sandbox' : 'is not a pay sandbox'
   throw new PayError(`${baseUrl}${named} ${what}: nothing was sent to it.`, { kind: 'general', hint })
 }
+
+/**
+ * Why a sandbox command (`sandbox pay`, `sandbox reset`) cannot act at a base URL that is not
+ * the built-in profile's: what answers there (`found`) is no sandbox, or not the user's, or
+ * nothing.
+ */
+export function noSandbox(
+  command: string,
+  credentials: { baseUrl: string; profile?: string },
+  found: Exclude<Probed, 'proven'>,
+): PayError {
+  const named = credentials.profile === undefined ? '' : ` (profile "${credentials.profile}")`
+  const hint =
+    `\`${command}\` acts only on a sandbox: start one there with \`pay sandbox start\`, ` +
+    'or use `-p sandbox` (without --base-url) for the local sandbox store.'
+  if (found === 'other') {
+    return new PayError(`${credentials.baseUrl}${named} is not a pay sandbox.`, { kind: 'general', hint })
+  }
+  if (found === 'unproven') {
+    return new PayError(
+      `${credentials.baseUrl}${named} could not prove it is your sandbox: nothing was sent to it.`,
+      { kind: 'general', hint: proofHint(command) },
+    )
+  }
+  return new PayError(`No pay sandbox answers at ${credentials.baseUrl}${named}.`, {
+    kind: 'unavailable',
+    hint,
+  })
+}

@@ -55,7 +55,7 @@ export type Shown =
   | { kind: 'fail'; error: PayError }
 
 /** What run() returns: nothing, one thing shown, or several in order. */
-export type Result = Shown | Result[] | undefined | void
+export type Result = Shown | Result[] | undefined
 
 /** Builders of what a command shows, for run()'s return value. */
 export const shown = {

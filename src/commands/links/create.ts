@@ -53,9 +53,10 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     const link = await api.createLink(fields as unknown as LinkInput, {
       idempotencyKey: this.flags['idempotency-key'],
     })
-    const open = () => {
+    const open = async () => {
       this.warnIfPageUnserved(paymentUrlOf(link))
-      return showInBrowser(this.out, paymentUrlOf(link))
+      await showInBrowser(this.out, paymentUrlOf(link))
+      return undefined
     }
     return [shown.record(link, LINK_VIEW), this.flags.open ? shown.later(open) : undefined]
   }

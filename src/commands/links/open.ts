@@ -34,9 +34,10 @@ export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
     const url = paymentUrlOf(await api.getLink(this.args.id))
     return [
       shown.text(url, { _id: this.args.id, payment_url: url }),
-      shown.later(() => {
+      shown.later(async () => {
         this.warnIfPageUnserved(url)
-        return this.flags.browser ? showInBrowser(this.out, url) : undefined
+        if (this.flags.browser) await showInBrowser(this.out, url)
+        return undefined
       }),
     ]
   }
