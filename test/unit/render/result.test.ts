@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import { PayError } from '../../../src/errors.js'
+import { print, type Result, shown } from '../../../src/render/result.js'
+import type { View } from '../../../src/render/views.js'
+import { testOutput } from '../../helpers/io.js'
+
+/**
+ * The one output path (src/render/result.ts): what a command's run() returns, printed by the base
+ * command in the mode asked. Each kind, in each mode that changes it, exactly.
+ */
+
+const VIEW: View = {
+  noun: 'thing',
+  plural: 'things',
+  listColumns: ['_id', 'name'],
+  recordFields: ['_id', 'name'],
+}
+const A = { _id: 'a1', name: 'Ann' }
+const B = { _id: 'b2', name: 'Bob' }
+
+async function printed(result: Result, options: Parameters<typeof testOutput>[0] = {}) {
+  const { io, out } = testOutput(options)
+  const error = await print(out, result).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  return { stdout: io.stdout.text, stderr: io.stderr.text, error }
+}
+
+describe('print: what run() returned, in the mode asked', () => {
+  it('a record: key<TAB>value piped, JSON with --json, its id with -q', async () => {
+    expect((await printed(shown.record(A, VIEW))).stdout).toBe('_id\ta1\nname\tAnn\n')
+    expect((await printed(shown.record(A, VIEW), { json: true })).stdout).toBe(
+      '{\n  "_id": "a1",\n  "name": "Ann"\n}\n',
+    )
+    expect((await printed(shown.record(A, VIEW, { more: 1 }), { json: true })).stdout).toBe(
+      '{\n  "more": 1\n}\n',
+    )
+    expect((await printed(shown.record(A, VIEW), { quiet: true })).stdout).toBe('a1\n')
+  })
+
+  it('a list, whole or in batches: TSV rows, one JSON array, one line each with --jsonl', async () => {
+    async function* batches() {
+      yield [A]
+      yield [B]
+    }
+    expect((await printed(shown.list([A, B], VIEW))).stdout).toBe('a1\tAnn\nb2\tBob\n')
+    expect((await printed(shown.list(batches(), VIEW), { jsonl: true })).stdout).toBe(
+      '{"_id":"a1","name":"Ann"}\n{"_id":"b2","name":"Bob"}\n',
+    )
+    const limited = shown.list([A], VIEW, () => ({
+      shown: 1,
+      more: 'limit',
+      pages: 1,
+      scanned: 2,
+      filtered: false,
+    }))
+    expect(await printed(limited)).toEqual({
+      stdout: 'a1\tAnn\n',
+      stderr: 'Showing the first thing: add --limit N or --all for more.\n',
+      error: undefined,
+    })
+  })
+
+  it('a message: words on stderr, or its JSON on stdout with --json', async () => {
+    const message = shown.message('Current profile: live', { current: 'live' })
+    expect(await printed(message)).toEqual({
+      stdout: '',
+      stderr: 'Current profile: live\n',
+      error: undefined,
+    })
+    expect(await printed(message, { json: true })).toEqual({
+      stdout: '{\n  "current": "live"\n}\n',
+      stderr: '',
+      error: undefined,
+    })
+  })
+
+  it('text for stdout as it is, or its JSON; either by the mode', async () => {
+    expect((await printed(shown.text('https://pay.example/x', { url: 1 }))).stdout).toBe(
+      'https://pay.example/x\n',
+    )
+    expect((await printed(shown.text('ignored', { url: 1 }), { json: true })).stdout).toBe(
+      '{\n  "url": 1\n}\n',
+    )
+    const either: Result = { kind: 'either', json: shown.data(['j']), text: shown.note('t') }
+    expect(await printed(either)).toEqual({ stdout: '', stderr: 't\n', error: undefined })
+    expect((await printed(either, { json: true })).stdout).toBe('[\n  "j"\n]\n')
+  })
+
+  it('in order, nested; later runs once all before it is out; a failure is thrown last', async () => {
+    const order: string[] = []
+    const failure = new PayError('2 of 3 things not done.', { kind: 'partial' })
+    const { stdout, stderr, error } = await printed([
+      shown.list([A], VIEW),
+      [shown.note('first'), undefined, shown.warn('careful')],
+      shown.later(() => {
+        order.push('later')
+        return shown.log('last word')
+      }),
+      shown.fail(failure),
+      shown.note('never'),
+    ])
+    expect(stdout).toBe('a1\tAnn\n')
+    expect(stderr).toBe('first\nWarning: careful\nlast word\n')
+    expect(order).toEqual(['later'])
+    expect(error).toBe(failure)
+  })
+
+  it('nothing to do: [] under --json, the word on stderr in every mode', async () => {
+    expect(await printed({ kind: 'nothing', message: 'Nothing to cancel.' }, { json: true })).toEqual({
+      stdout: '[]\n',
+      stderr: 'Nothing to cancel.\n',
+      error: undefined,
+    })
+  })
+
+  it('notes are silent under --json and -q; notices and warnings are not', async () => {
+    const words = [shown.note('note'), shown.notice('notice'), shown.warn('warn')]
+    expect((await printed(words, { quiet: true })).stderr).toBe('notice\nWarning: warn\n')
+    expect((await printed(words, { json: true })).stderr).toBe('notice\nWarning: warn\n')
+  })
+})
