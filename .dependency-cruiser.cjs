@@ -1,5 +1,5 @@
 /**
- * The borders between pay's parts (README, Development; DESIGN.md, Layout), checked by
+ * The borders between pay's parts (CONTRIBUTING.md, Layout and borders; docs/design.md, Layout), checked by
  * `npm run lint`. Each rule names what must never happen; `npx depcruise src` explains a failure.
  */
 const part = (...names) => `^src/(${names.join('|')})/`

@@ -4,7 +4,7 @@ import module from 'node:module'
  * The start-up loader: runs dist/pay.cjs, the esbuild bundle of pay, with V8's compiled code
  * cached between runs.
  *
- * What it buys (README, Performance): the bundle saves oclif's file-by-file module resolution
+ * What it buys (docs/performance.md): the bundle saves oclif's file-by-file module resolution
  * (~70 ms), and the code cache skips most of V8's parsing and compiling of the bundle's 1 MB
  * (~65 ms on Node 20). Node 22.1+ caches compiled code itself (module.enableCompileCache), so
  * the vm.Script cache below only serves Node 20: it can go when pay's engines start at 22.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Builds dist/ for start-up speed (see README, "Performance"):
+ * Builds dist/ for start-up speed (see docs/performance.md):
  *   dist/pay.cjs                one CommonJS bundle: oclif core, got, and every command;
  *   dist/commands/<topic>/<verb>.js   tiny ESM stubs re-exporting a command from the bundle,
  *                               so oclif's pattern discovery, the manifest, help and

@@ -1,6 +1,6 @@
 /**
  * Every failure the CLI reports is a PayError with a kind; the kind decides the exit code
- * (the table in DESIGN.md), so commands and the API client never pick numbers themselves.
+ * (the table in docs/design.md), so commands and the API client never pick numbers themselves.
  */
 export type ErrorKind =
   | 'general'

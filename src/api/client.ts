@@ -126,18 +126,6 @@ export class PayApi {
     return this.listPages('/subscriptions', 'subscription')
   }
 
-  /**
-   * The sandbox only (not in the spec): the customer pays link `linkId` (`pay sandbox pay`
-   * through a running sandbox). Answers the link, paid.
-   */
-  sandboxPay(linkId: string): Promise<Rec> {
-    const path = `/_sandbox/payment-links/${id(linkId)}/pay`
-    return this.change({ method: 'POST', path, resource: 'sandbox payment', id: linkId }, async () => {
-      const response = await this.transport.send('POST', path, undefined)
-      return { status: response.status, result: readRecord(response.body, 'payment link') }
-    })
-  }
-
   /** The sandbox only: empties the business of the key (`pay sandbox reset` through a running sandbox); answers `{reset, business_id}`. */
   sandboxReset(): Promise<Rec> {
     const path = '/_sandbox/reset'
@@ -257,9 +245,10 @@ export class PayApi {
 
   /**
    * A request that changes something, told to the change log (the journal) before it is sent
-   * and again with its outcome: the status, or the kind of failure.
+   * and again with its outcome: the status, or the kind of failure. (Public for the sandbox's
+   * own controls, src/api/sandbox.ts.)
    */
-  private async change<T>(
+  async change<T>(
     start: ChangeStart,
     send: () => Promise<{ status: number; result: T; id?: string; failure?: string }>,
   ): Promise<T> {

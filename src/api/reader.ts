@@ -2,8 +2,8 @@ import { type ErrorKind, type FieldErrors, PayError } from '../errors.js'
 import { isRecord, type Rec, sanitizeText } from '../values.js'
 
 /**
- * The tolerant reader: the spec states only the create bodies, so every other answer is
- * accepted in the shapes real services use, and anything else is a clear error.
+ * The tolerant reader: the spec (docs/spec/payment-service-api.md) states only the create bodies, so every
+ * other answer is accepted in the shapes real services use, and anything else is a clear error.
  */
 
 export function kindForStatus(status: number): ErrorKind {

@@ -1,6 +1,6 @@
 import type { Rec } from '../values.js'
 
-/** Request bodies, field names as the service spells them (spec section 4). */
+/** Request bodies, field names as the service spells them (docs/spec/payment-service-api.md section 4). */
 export interface TokenInput {
   email: string
   title: string
@@ -9,7 +9,7 @@ export interface TokenInput {
   redirect_url?: string
 }
 
-/** The optional text fields of a payment link (spec 4.2). */
+/** The optional text fields of a payment link (docs/spec/payment-service-api.md 4.2). */
 type LinkText = 'phone_no' | 'description' | 'redirect_url' | 'reference' | 'reference_2'
 
 export type LinkInput = {

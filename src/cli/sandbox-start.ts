@@ -2,13 +2,24 @@
 import { type PayError, usageError } from '../errors.js'
 import { probeSandbox } from '../sandbox/connection.js'
 import { DEFAULT_SANDBOX_PORT, sandboxDir } from '../sandbox/constants.js'
-import type { RequestLogEntry } from '../sandbox/server.js'
+import type { FaultList, RequestLogEntry } from '../sandbox/server.js'
 import { sanitizeText } from '../values.js'
 
-/** `09:21:03 POST /payment-links 200 2.1 ms`: local time, method, path (secrets redacted), status, time taken. */
-export function logLine({ method, path, status, ms }: RequestLogEntry): string {
+/**
+ * `09:21:03 POST /payment-links 200 2.1 ms`: local time, method, path (secrets redacted), status,
+ * time taken; a faulted request ends in `fault: 503 x2`.
+ */
+export function logLine({ method, path, status, ms, fault }: RequestLogEntry): string {
   const time = new Date().toTimeString().slice(0, 8)
-  return sanitizeText(`${time} ${method} ${path} ${status ?? '-'} ${ms.toFixed(1)} ms`)
+  const marked = fault === undefined ? '' : ` fault: ${fault}`
+  return sanitizeText(`${time} ${method} ${path} ${status ?? '-'} ${ms.toFixed(1)} ms${marked}`)
+}
+
+/** What `sandbox start` says of the fault rules it starts with, and the seed that repeats the run. */
+export function faultsText(list: FaultList, seedGiven: boolean): string {
+  const repeat = seedGiven ? '' : `; --fault-seed ${list.seed} repeats this run`
+  const lines = list.rules.map((rule) => `  ${rule.rule}`)
+  return [`Fault rules (seed ${list.seed}${repeat}):`, ...lines].join('\n')
 }
 
 const PICK_PORT = 'pick another port with --port PORT, or --port 0 for any free one.'

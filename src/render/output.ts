@@ -113,8 +113,9 @@ export class Output {
    * One record: JSON, its id (--quiet), a key/value table (terminal), key<TAB>value lines, or
    * with --columns one TSV row of the values (so that `$(pay … --columns payment_url)` is the URL).
    */
-  record(record: Rec, view: View): void {
-    if (this.json) return this.data(record)
+  record(record: Rec, view: View, asJson?: unknown): void {
+    // What a command prints under --json may hold more than the record (`sandbox pay --outcome`).
+    if (this.json) return this.data(asJson ?? record)
     if (this.quiet) return this.ids([record], view)
     if (!this.isTerminal) {
       if (this.columns) {
@@ -243,6 +244,23 @@ export class Output {
       const what = found.shown === 1 ? `${matching}${view.noun}` : `${found.shown} ${matching}${view.plural}`
       this.stderr.write(`Showing the first ${what}: add --limit N or --all for more.\n`)
     }
+  }
+
+  /**
+   * Records that are shown as they come rather than as a table (`sandbox requests`, its
+   * `--follow`): under --json one array, or with `lines` one JSON line each (--jq on each); with
+   * -q their ids; on a terminal `show.text`, piped `show.tsv`.
+   */
+  entries(
+    records: Rec[],
+    view: View,
+    show: { text: (record: Rec) => string; tsv: (record: Rec) => string },
+    lines = false,
+  ): void {
+    if (this.json) return lines ? this.lines(records) : this.data(records)
+    if (this.quiet) return this.ids(records, view)
+    const shown = this.isTerminal ? show.text : show.tsv
+    this.stdout.write(records.map((record) => `${shown(record)}\n`).join(''))
   }
 
   /** Per-id results of a bulk command: JSON array, ids done (--quiet), a table or TSV. */

@@ -7,10 +7,10 @@ import { type Duration, shift } from '../sandbox/duration.js'
 import { isRecord, plain, type Rec } from '../values.js'
 
 /**
- * A subscription's charges: the entries of its `payment_links` (the spec shows no more than "an
- * array"; the sandbox puts a payment link record per charge there). Read tolerantly: `paid` and
- * `created_at` are used when an entry has them, and an entry without them is said to be unknown,
- * never taken as paid or unpaid.
+ * A subscription's charges: the entries of its `payment_links` (docs/spec/payment-service-api.md 2.4
+ * shows no more than "an array"; the sandbox puts a payment link record per charge there). Read
+ * tolerantly: `paid` and `created_at` are used when an entry has them, and an entry without them
+ * is said to be unknown, never taken as paid or unpaid.
  */
 
 /** One charge per row: `subs get` shows them under the subscription. */

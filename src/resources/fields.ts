@@ -36,7 +36,7 @@ export const rules = {
     CURRENCY.test(value) ? undefined : `The ${field} must be a 3-letter currency code, like EUR.`,
   notBlank: (value: string, field: string) =>
     value.trim() === '' ? `The ${field} field is required.` : undefined,
-  /** Where a customer is sent back: an absolute http(s) address (the spec states no rule: pay's own). */
+  /** Where a customer is sent back: an absolute http(s) address (docs/spec/ states no rule: pay's own). */
   webAddress: (value: string, field: string) =>
     isWebAddress(value)
       ? undefined

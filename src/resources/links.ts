@@ -40,7 +40,7 @@ const amountFitsCurrency: Relation = (values, asking): FieldErrors | undefined =
 
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
-/** The fields of `links create` and `links update`: every field of spec 4.2. */
+/** The fields of `links create` and `links update`: every field of docs/spec/payment-service-api.md 4.2. */
 export const LINK_FIELDS = new FieldSet(
   {
     email: COMMON_FIELDS.email,
@@ -116,7 +116,7 @@ export const LINK_VIEW: View = {
   lastResort: ['title', 'email'],
 }
 
-/** Link statuses (spec 3 states only Active). */
+/** Link statuses (docs/spec/payment-service-api.md 3 states only Active). */
 const LINK_STATUSES: Statuses = { known: ['Active'], aliases: {} }
 
 /** The result of each row of `links create --from-csv`. */

@@ -7,7 +7,7 @@ import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { COMMON_FIELDS, FieldSet, rules } from './fields.js'
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
-/** The fields of `subs create` (spec 4.7). */
+/** The fields of `subs create` (docs/spec/payment-service-api.md 4.7). */
 export const SUBSCRIPTION_FIELDS = new FieldSet({
   'package-id': {
     field: 'package_id',
@@ -20,13 +20,13 @@ export const SUBSCRIPTION_FIELDS = new FieldSet({
   phone: COMMON_FIELDS.phone,
 })
 
-/** Subscription statuses (spec 3), and the words pay prints for them. */
+/** Subscription statuses (docs/spec/payment-service-api.md 3), and the words pay prints for them. */
 export const SUBSCRIPTION_STATUSES: Statuses = {
   known: ['created', 'cancel'],
   aliases: { cancelled: 'cancel', canceled: 'cancel' },
 }
 
-/** The statuses an update may set: spec 4.9 states `cancel` only. */
+/** The statuses an update may set: docs/spec/payment-service-api.md 4.9 states `cancel` only. */
 const SETTABLE_STATUSES = ['cancel']
 
 /** A status as the service spells it: the words pay prints (`cancelled`), in any case, are taken. */
@@ -41,7 +41,10 @@ const settableStatus = (value: string, field: string) =>
     ? undefined
     : `The ${field} an update can set is cancel (pay shows it as cancelled; cancelled and canceled are taken too).`
 
-/** The fields of `subs update` (spec 4.9): all optional, only those given are sent. */
+/**
+ * The fields of `subs update` (docs/spec/payment-service-api.md 4.9):
+ * all optional, only those given are sent.
+ */
 export const SUBSCRIPTION_CHANGE_FIELDS = new FieldSet({
   email: { field: 'email', description: 'New customer e-mail address.', rules: [rules.email] },
   phone: { field: 'phone_no', description: 'New customer phone number.' },
@@ -130,7 +133,7 @@ export function subscriptionFilter(flags: { status?: string; email?: string }) {
   ])
 }
 
-/** The status Update Subscription accepts to cancel (spec 3). */
+/** The status Update Subscription accepts to cancel (docs/spec/payment-service-api.md 3). */
 export const CANCELLED_STATUS = 'cancel'
 
 export const isCancelled = (subscription: Rec) =>

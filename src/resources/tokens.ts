@@ -1,7 +1,7 @@
 import type { View } from '../render/views.js'
 import { COMMON_FIELDS, FieldSet, rules } from './fields.js'
 
-/** The fields of `token create` (spec 4.1). */
+/** The fields of `token create` (docs/spec/payment-service-api.md 4.1). */
 export const TOKEN_FIELDS = new FieldSet({
   email: COMMON_FIELDS.email,
   title: COMMON_FIELDS.title,

@@ -16,3 +16,7 @@ export function sandboxDir(env: NodeJS.ProcessEnv = process.env): string {
       : path.join(env.HOME || os.homedir(), '.local', 'share')
   return path.join(dataHome, 'pay', 'sandbox')
 }
+
+/** What the customer may do on a payment page in test mode (outcomes.ts). */
+export const OUTCOMES = ['paid', 'cancelled', 'failed'] as const
+export type Outcome = (typeof OUTCOMES)[number]

@@ -1,5 +1,5 @@
 /**
- * What the sandbox does beyond the spec, in one place for every way in: paying a link as the
+ * What the sandbox does beyond the spec (docs/spec/), in one place for every way in: paying a link as the
  * customer (the payment page's POST, `POST /_sandbox/payment-links/{id}/pay`, and `pay sandbox
  * pay` on the local store) and emptying the store (`pay sandbox reset` on the local store;
  * `POST /_sandbox/reset` empties the caller's business only).

@@ -42,7 +42,10 @@ export function fingerprintOf(path: string, body: unknown): string {
   return createHash('sha256').update(path).update('\n').update(canonical(body)).digest('hex')
 }
 
-/** A 422 in the spec's shape, the key named as a field (pay shows it under --idempotency-key). */
+/**
+ * A 422 in the shape of docs/spec/payment-service-api.md 7, the key named as a field (pay shows it under
+ * --idempotency-key).
+ */
 const refused = (message: string) =>
   new HttpError(422, VALIDATION_MESSAGE, { errors: { idempotency_key: [message] } })
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 
-/** The resources of spec section 2, as stored and as returned in `data` (types, not interfaces,
- * so that they are assignable to Record<string, unknown>). */
+/** The resources of docs/spec/payment-service-api.md section 2, as stored and as returned in `data`
+ * (types, not interfaces, so that they are assignable to Record<string, unknown>). */
 
 export type TokenizationRecord = {
   _id: string

@@ -1,7 +1,11 @@
-/** Reading a request: its JSON body, and its path as the request log shows it. */
+/**
+ * Reading a request (its path, method, JSON body and Idempotency-Key, its path as the request log
+ * shows it) and answering what went wrong with it.
+ */
 import type http from 'node:http'
-import { HttpError } from './routes.js'
+import { HttpError, type Reply } from './routes.js'
 import type { RequestBody } from './rules.js'
+import { StoreBusyError, StoreCorruptError, StoreVersionError } from './store.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -121,3 +125,64 @@ export async function readJsonBody(request: http.IncomingMessage): Promise<Reque
   }
   return parsed as RequestBody
 }
+
+export function decodePathSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
+/** An answer's text without the sandbox directory's local path: `$PAY_SANDBOX_DIR` instead. */
+const withoutPath = (text: string, dir: string) => text.split(dir).join('$PAY_SANDBOX_DIR')
+
+export function errorReply(error: unknown, dir: string): Reply {
+  if (error instanceof HttpError) {
+    return { status: error.status, body: { message: error.message, ...error.extra }, headers: error.headers }
+  }
+  if (error instanceof StoreCorruptError || error instanceof StoreVersionError) {
+    return { status: 500, body: { message: withoutPath(error.message, dir) } }
+  }
+  if (error instanceof StoreBusyError) {
+    return {
+      status: 503,
+      body: { message: 'The sandbox store is busy; try again.' },
+      headers: { 'Retry-After': '1' },
+    }
+  }
+  return {
+    status: 500,
+    body: {
+      message: withoutPath(`Internal sandbox error: ${(error as Error)?.message ?? String(error)}`, dir),
+    },
+  }
+}
+
+/** The Idempotency-Key header of a request; none when absent or blank. */
+export function idempotencyKeyOf(request: http.IncomingMessage): string | undefined {
+  const value = request.headers['idempotency-key']
+  const key = (Array.isArray(value) ? value[0] : value)?.trim()
+  return key ? key : undefined
+}
+
+export function methodNotAllowed(allowed: string[]): HttpError {
+  const list = allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ')
+  return new HttpError(
+    405,
+    `The method is not supported for this route. Supported methods: ${list}.`,
+    {},
+    { Allow: list },
+  )
+}
+
+/** The path of a request URL: no query, no trailing slash. */
+export function pathOf(rawUrl: string): string {
+  const queryStart = rawUrl.indexOf('?')
+  const rawPath = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart)
+  return rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath
+}
+
+/** HEAD is answered as GET. */
+export const methodOf = (request: http.IncomingMessage) =>
+  request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET')

@@ -1,6 +1,8 @@
-/** The routes of the service: each endpoint of the spec as a handler of a parsed request (the HTTP plumbing is in server.ts). */
+/**
+ * The routes of the service: each endpoint of docs/spec/payment-service-api.md as a handler of a parsed
+ * request (the HTTP plumbing is in server.ts).
+ */
 import { applyClockMove, readClock, sandboxNow, withCharges } from './billing.js'
-import { payLink } from './control.js'
 import { CustomerPages } from './pages.js'
 import {
   envelopeTimestamp,
@@ -59,7 +61,7 @@ export class HttpError extends Error {
 export const VALIDATION_MESSAGE = 'The given data was invalid.'
 
 /** The envelope of an answer, stamped with sandbox time (`now`, billing.ts). */
-const success = (data: unknown, now: number): Reply => {
+export const success = (data: unknown, now: number): Reply => {
   const meta = { timestamp: envelopeTimestamp(new Date(now)), timezone: 'UTC' }
   return { status: 200, body: { success: true, data, errors: null, meta } }
 }
@@ -73,7 +75,7 @@ function valid<T>(checked: Checked<T>): T {
 const linkNotFound = () => new HttpError(404, 'Payment link not found.')
 const subscriptionNotFound = () => new HttpError(404, 'Subscription not found.')
 
-interface RequestContext {
+export interface RequestContext {
   caller: Caller
   /** The decoded `{id}` of the route, if it has one. */
   id: string
@@ -91,7 +93,7 @@ interface RequestContext {
 
 type Handler = (context: RequestContext) => Promise<Reply> | Reply
 
-interface Route {
+export interface Route {
   pattern: RegExp
   methods: Partial<Record<string, Handler>>
 }
@@ -190,7 +192,7 @@ function paginate<T>(
   }
 }
 
-/** The endpoints of the spec, over one store. */
+/** The endpoints of the spec (docs/spec/payment-service-api.md), over one store. */
 export class SandboxRoutes {
   /** The customer's pages (payment, activation): public, HTML, served before any key is asked for. */
   readonly pages: CustomerPages
@@ -225,12 +227,9 @@ export class SandboxRoutes {
         DELETE: (c) => this.deleteSubscription(c),
       },
     },
-    // The sandbox's own controls (not in the spec), for `pay sandbox pay` and `pay sandbox reset`
-    // through a running server: each acts on the caller's own business only.
-    {
-      pattern: /^\/_sandbox\/payment-links\/([^/]+)\/pay$/,
-      methods: { POST: (c) => this.payAsCustomer(c) },
-    },
+    // The sandbox's own controls (not in docs/spec/), for `pay sandbox reset` and `clock` through a
+    // running server: each acts on the caller's own business only (paying, faults and the
+    // requests sent: double.ts).
     { pattern: /^\/_sandbox\/reset$/, methods: { POST: (c) => this.reset(c) } },
     {
       pattern: /^\/_sandbox\/clock$/, // the clock of the whole store (billing.ts)
@@ -242,13 +241,6 @@ export class SandboxRoutes {
   private moveClock({ body, checkoutOrigin }: RequestContext): Reply {
     const moved = valid(applyClockMove(this.store, body, checkoutOrigin))
     return success(moved, Date.parse(moved.now))
-  }
-
-  /** The customer paying the caller's link `id` (src/sandbox/control.ts): the link, paid. */
-  private payAsCustomer({ caller, id, now }: RequestContext): Reply {
-    const link = payLink(this.store, id, caller)
-    if (!link) throw linkNotFound()
-    return success(link, now)
   }
 
   /** The caller's records deleted (every other business's stay); no local path in the answer. */

@@ -40,7 +40,7 @@ interface SubscriptionChanges {
   status?: string
 }
 
-/** The subscription statuses a client may set; the spec states only `cancel`. */
+/** The subscription statuses a client may set; docs/spec/payment-service-api.md 4.9 states only `cancel`. */
 const SETTABLE_SUBSCRIPTION_STATUSES: readonly string[] = ['cancel']
 
 const EMAIL =
@@ -157,7 +157,10 @@ export function checkTokenization(body: RequestBody): Checked<TokenizationInput>
   return check.result(definedOnly({ email, title, description, phone_no, redirect_url }) as TokenizationInput)
 }
 
-/** Create and Update Payment Link share these rules (spec 4.3). `send_email` is checked, then dropped. */
+/**
+ * Create and Update Payment Link share these rules (docs/spec/payment-service-api.md 4.3). `send_email` is
+ * checked, then dropped.
+ */
 export function checkPaymentLink(body: RequestBody): Checked<PaymentLinkInput> {
   const check = new Checker(body)
   const currency = check.requiredString('currency')
@@ -186,8 +189,8 @@ export function checkPaymentLink(body: RequestBody): Checked<PaymentLinkInput> {
 }
 
 /**
- * Spec 7 rule 2 names only `email` as the missing field of an empty Create Subscription body,
- * so `package_id` is checked (required, then known) only once an email is present.
+ * docs/spec/payment-service-api.md 7, rule 2, names only `email` as the missing field of an empty Create
+ * Subscription body, so `package_id` is checked (required, then known) only once an email is present.
  */
 export function checkNewSubscription(
   body: RequestBody,

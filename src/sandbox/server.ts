@@ -4,17 +4,34 @@ import { requestTime } from './billing.js'
 import { businessIdOf, keyHash, seededPackages } from './business.js'
 import { SANDBOX_KEY } from './constants.js'
 import { payLink } from './control.js'
+import { type FaultControl, TestDouble, type Trail } from './double.js'
+import { parseFaultRule } from './faults.js'
 import { Addresses, DEFAULT_LIMITS, limitConnections, type ServerLimits, serverOptions } from './guard.js'
 import { answerOnce } from './idempotency.js'
+import type { JournalEntry } from './journal.js'
 import type { Notice } from './legacy.js'
 import { misdirectedPage } from './pages.js'
 import { CHALLENGE, endpointOf, proofOf, serverSecret } from './proof.js'
 import type { PackageRecord, PaymentLinkRecord } from './records.js'
-import { loggedPath, readJsonBody } from './request.js'
-import { type Caller, HttpError, type Reply, SandboxRoutes } from './routes.js'
-import { SandboxStore, StoreBusyError, StoreCorruptError, StoreVersionError, setAside } from './store.js'
+import {
+  decodePathSegment,
+  errorReply,
+  idempotencyKeyOf,
+  loggedPath,
+  methodNotAllowed,
+  methodOf,
+  pathOf,
+  readJsonBody,
+} from './request.js'
+import { type Caller, HttpError, type Reply, type Route, SandboxRoutes } from './routes.js'
+import type { RequestBody } from './rules.js'
+import { SandboxStore, StoreCorruptError, StoreVersionError, setAside } from './store.js'
 
+export type { FaultControl } from './double.js'
+export { type FaultList, FaultRuleError, type FaultRuleState, parseFaultRule } from './faults.js'
 export type { ServerLimits } from './guard.js'
+export type { JournalEntry } from './journal.js'
+export { OUTCOMES, type Outcome, type Settled, settleLinkIn } from './outcomes.js'
 export { MAX_BODY_BYTES } from './request.js'
 
 interface SandboxOptions {
@@ -34,6 +51,11 @@ interface SandboxOptions {
   onRequest?: (entry: RequestLogEntry) => void
   /** How many connections it keeps and how long it waits for requests (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>
+  /**
+   * Fault rules every business starts with (faults.ts; a bad one throws FaultRuleError), and the
+   * seed of their `P%` draws (default: a random one, which `faults.list().seed` tells).
+   */
+  faults?: { rules?: readonly string[]; seed?: number }
 }
 
 /** One request, for the request log: nothing a client sent but the method and a redacted path. */
@@ -45,6 +67,8 @@ export interface RequestLogEntry {
   status: number | undefined
   /** From the request's arrival to the last byte of the answer. */
   ms: number
+  /** The fault the request got (`503 x2`, `reset after`, `hang (header)`); undefined for none. */
+  fault?: string
 }
 
 export interface RunningSandbox {
@@ -57,16 +81,12 @@ export interface RunningSandbox {
   database: string
   /** What opening the store did that a person should hear of (an import of an old store). */
   notices: Notice[]
+  /** Fault rules, set, cleared and listed while it runs (double.ts). */
+  faults: FaultControl
+  /** What the business of `key` (default: the first key) sent, newest last (`GET /_sandbox/requests`). */
+  requests(options?: { key?: string; after?: number; limit?: number }): JournalEntry[]
   /** Stops accepting, closes idle keep-alive sockets, resolves once every connection is closed. */
   close(): Promise<void>
-}
-
-function decodePathSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return undefined
-  }
 }
 
 /** `http://` + host as written in a URL: brackets for IPv6, loopback for "any address". */
@@ -76,37 +96,14 @@ function urlHostOf(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/** An answer's text without the sandbox directory's local path: `$PAY_SANDBOX_DIR` instead. */
-const withoutPath = (text: string, dir: string) => text.split(dir).join('$PAY_SANDBOX_DIR')
-
-function errorReply(error: unknown, dir: string): Reply {
-  if (error instanceof HttpError) {
-    return { status: error.status, body: { message: error.message, ...error.extra }, headers: error.headers }
-  }
-  if (error instanceof StoreCorruptError || error instanceof StoreVersionError) {
-    return { status: 500, body: { message: withoutPath(error.message, dir) } }
-  }
-  if (error instanceof StoreBusyError) {
-    return {
-      status: 503,
-      body: { message: 'The sandbox store is busy; try again.' },
-      headers: { 'Retry-After': '1' },
-    }
-  }
-  return {
-    status: 500,
-    body: {
-      message: withoutPath(`Internal sandbox error: ${(error as Error)?.message ?? String(error)}`, dir),
-    },
-  }
-}
-
 /** The first path segment of a customer page: those answer HTML, everything else JSON. */
 const isPagePath = (rawUrl: string) => /^\/checkout(?:[/?#]|$)/.test(rawUrl)
 
 class SandboxServer {
   readonly server: http.Server
   private readonly routes: SandboxRoutes
+  /** The control routes of the test double first, then the service's. */
+  private readonly allRoutes: Route[]
   private readonly callers = new Map<string, Caller>()
   private closing: Promise<void> | undefined
   private readonly closeIdle: () => void
@@ -119,11 +116,14 @@ class SandboxServer {
     private readonly keys: string[],
     /** The secret of its directory, with which it proves it is the user's own (proof.ts). */
     private readonly secret: Buffer,
-    private readonly checkoutOrigin?: string,
-    private readonly onRequest?: (entry: RequestLogEntry) => void,
-    limits: ServerLimits = DEFAULT_LIMITS,
+    private readonly checkoutOrigin: string | undefined,
+    private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined,
+    limits: ServerLimits,
+    /** Faults, the journal, and their control routes. */
+    readonly double: TestDouble,
   ) {
     this.routes = new SandboxRoutes(store)
+    this.allRoutes = [...double.routes, ...this.routes.routes]
     for (const key of keys) {
       const businessId = businessIdOf(key)
       this.callers.set(keyHash(key), {
@@ -133,8 +133,9 @@ class SandboxServer {
       })
     }
     this.server = http.createServer(serverOptions(limits), (request, response) => {
-      if (this.onRequest) this.logWhenDone(request, response)
-      this.handle(request, response).catch(() => response.destroy())
+      const trail: Trail = { arrived: Date.now(), started: process.hrtime.bigint() }
+      if (this.onRequest) this.logWhenDone(request, response, trail)
+      this.handle(request, response, trail).catch(() => response.destroy())
     })
     this.closeIdle = limitConnections(this.server, limits.maxConnections)
   }
@@ -153,6 +154,8 @@ class SandboxServer {
   }
 
   close(): Promise<void> {
+    // Requests held by a fault (hang, latency) or waiting for the journal end now.
+    this.double.close()
     this.closing ??= new Promise<void>((resolve) => {
       this.server.close(() => resolve())
       this.closeIdle()
@@ -162,26 +165,47 @@ class SandboxServer {
     return this.closing
   }
 
-  private logWhenDone(request: http.IncomingMessage, response: http.ServerResponse): void {
-    const started = process.hrtime.bigint()
+  private logWhenDone(request: http.IncomingMessage, response: http.ServerResponse, trail: Trail): void {
     response.once('close', () => {
       this.onRequest?.({
         method: request.method ?? '',
         path: loggedPath(request.url ?? '/', this.keys),
         status: response.writableFinished ? response.statusCode : undefined,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        ms: Number(process.hrtime.bigint() - trail.started) / 1e6,
+        fault: trail.fault,
       })
     })
   }
 
-  private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    let reply: Reply
+  private async handle(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    trail: Trail,
+  ): Promise<void> {
+    let reply: Reply | undefined
     try {
-      reply = this.refusal(request) ?? (await this.dispatch(request))
+      reply = this.refusal(request)
+      if (reply === undefined) {
+        trail.caller = this.callerOf(request)
+        reply = await this.double.serve(request, response, trail, {
+          readBody: () => this.bodyOf(request, trail),
+          dispatch: () => this.dispatch(request, trail),
+          failed: (error) => errorReply(error, this.store.dir),
+        })
+      }
     } catch (error) {
       reply = errorReply(error, this.store.dir)
     }
-    this.send(response, reply)
+    if (reply) this.send(response, reply)
+  }
+
+  /** The request's JSON body, read once (a fault reads it before the dispatch does). */
+  private bodyOf(request: http.IncomingMessage, trail: Trail): Promise<RequestBody> {
+    trail.reading ??= readJsonBody(request).then((body) => {
+      trail.body = body
+      return body
+    })
+    return trail.reading
   }
 
   /**
@@ -226,13 +250,12 @@ class SandboxServer {
     response.end(text)
   }
 
-  private async dispatch(request: http.IncomingMessage): Promise<Reply> {
+  private async dispatch(request: http.IncomingMessage, trail: Trail): Promise<Reply> {
     const rawUrl = request.url ?? '/'
     const queryStart = rawUrl.indexOf('?')
-    const rawPath = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart)
-    const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath
+    const path = pathOf(rawUrl)
     const query = new URLSearchParams(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1))
-    const method = request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET')
+    const method = methodOf(request)
 
     if (path === '/_sandbox/health') {
       if (method !== 'GET') throw methodNotAllowed(['GET'])
@@ -247,13 +270,14 @@ class SandboxServer {
     // The customer's pages are public (no key) and answer HTML: src/sandbox/pages.ts.
     const page = this.routes.pages.match(path)
     if (page) return page({ method, query, request })
-    for (const route of this.routes.routes) {
+    for (const route of this.allRoutes) {
       const match = route.pattern.exec(path)
       if (!match) continue
       const handler = route.methods[method]
       if (!handler) throw methodNotAllowed(Object.keys(route.methods))
-      const caller = this.authenticate(request)
-      const body = method === 'POST' || method === 'PUT' ? await readJsonBody(request) : {}
+      const caller = trail.caller
+      if (!caller) throw new HttpError(401, 'Unauthenticated.', {}, { 'WWW-Authenticate': 'Bearer' })
+      const body = method === 'POST' || method === 'PUT' ? await this.bodyOf(request, trail) : {}
       const id = match[1] === undefined ? '' : decodePathSegment(match[1])
       if (id === undefined) throw new HttpError(404, 'Not found.')
       // The Host was checked (refusal): one of this sandbox's own names.
@@ -276,29 +300,13 @@ class SandboxServer {
     throw new HttpError(404, 'Not found.')
   }
 
-  private authenticate(request: http.IncomingMessage): Caller {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '')
-    const caller = match ? this.callers.get(keyHash(match[1])) : undefined
-    if (!caller) throw new HttpError(401, 'Unauthenticated.', {}, { 'WWW-Authenticate': 'Bearer' })
-    return caller
+  /** The business of the request's key; undefined without one of this sandbox's keys. */
+  private callerOf(request: http.IncomingMessage): Caller | undefined {
+    const authorization = request.headers.authorization
+    if (authorization === undefined) return undefined
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)
+    return match ? this.callers.get(keyHash(match[1])) : undefined
   }
-}
-
-/** The Idempotency-Key header of a request; none when absent or blank. */
-function idempotencyKeyOf(request: http.IncomingMessage): string | undefined {
-  const value = request.headers['idempotency-key']
-  const key = (Array.isArray(value) ? value[0] : value)?.trim()
-  return key ? key : undefined
-}
-
-function methodNotAllowed(allowed: string[]): HttpError {
-  const list = allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ')
-  return new HttpError(
-    405,
-    `The method is not supported for this route. Supported methods: ${list}.`,
-    {},
-    { Allow: list },
-  )
 }
 
 /** The seeded packages of the business behind `key`. */
@@ -315,10 +323,20 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     if (!/^\S+$/.test(key))
       throw new TypeError('A sandbox API key must be non-empty and contain no whitespace.')
   }
+  const rules = (options.faults?.rules ?? []).map(parseFaultRule)
   const secret = serverSecret(dir)
   const store = new SandboxStore(dir)
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
-  const sandbox = new SandboxServer(store, keys, secret, options.checkoutOrigin, options.onRequest, limits)
+  const double = new TestDouble(store, keys, businessIdOf, rules, options.faults?.seed)
+  const sandbox = new SandboxServer(
+    store,
+    keys,
+    secret,
+    options.checkoutOrigin,
+    options.onRequest,
+    limits,
+    double,
+  )
   try {
     await sandbox.listen(host, port)
   } catch (error) {
@@ -331,6 +349,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     packages: Object.fromEntries(keys.map((key) => [key, listPackages(key)])),
     database: store.file,
     notices: store.notices,
+    faults: double.control(),
+    requests: (options) => double.requests(options),
     close: async () => {
       await sandbox.close()
       store.close()

@@ -297,7 +297,8 @@ export class SandboxStore {
 
   /**
    * A tokenization by its token (the public activation page), with when it was activated and the
-   * business it belongs to (its record, as the spec gives it, has no business_id).
+   * business it belongs to (its record, as docs/spec/payment-service-api.md 2.2 gives it, has no
+   * business_id).
    */
   findTokenization(
     token: string,

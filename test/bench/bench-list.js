@@ -188,7 +188,7 @@ export async function benchList({ pay }) {
       },
     ],
     notes: [
-      `Server: test/bench/fixture-server.js with ${LINKS.toLocaleString('en')} links (every field of spec 2.3), ${PER_PAGE} a page ` +
+      `Server: test/bench/fixture-server.js with ${LINKS.toLocaleString('en')} links (every field of spec 2.3, docs/spec/), ${PER_PAGE} a page ` +
         `(the sandbox's default) in the sandbox's paginated envelope: the three clients made the same ` +
         `${first.requests} GET requests, following next_page_url, and printed the same links to /dev/null ` +
         '(one JSON array; one JSON line per link for --jsonl).',

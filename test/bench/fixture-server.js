@@ -1,7 +1,7 @@
 /**
  * A local node:http server with fixed answers, for the client-side measurements (nothing in it
  * should cost more for one client than another):
- *   GET /payment-links/ID          envelope (spec 2.1) of one payment link (spec 2.3)
+ *   GET /payment-links/ID          envelope (docs/spec/payment-service-api.md 2.1) of a payment link (2.3)
  *   GET /v1/payment_links/ID       the same bytes, for `stripe get` (which prefixes /v1)
  *   GET /payment-links[?page=N]    `--links` links, newest first, `--per-page` a page, in the
  *                                  sandbox's paginated envelope with next_page_url
@@ -28,7 +28,7 @@ const perPage = Number(values['per-page'])
 const meta = { timestamp: '2025-01-15 10:30:00 UTC', timezone: 'UTC' }
 const envelope = (data) => ({ success: true, data, errors: null, meta })
 
-/** A payment link as the spec describes it, every optional field present. */
+/** A payment link as docs/spec/payment-service-api.md 2.3 describes it, every optional field present. */
 function link(n) {
   const id = (0x65a1f0c2e4b0a1b2c3d4e5f6n + BigInt(n)).toString(16)
   const at = new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString()

@@ -64,7 +64,7 @@ const lines = [
     'rounds of alternating order); times are medians of the timed runs after warm-up runs, wall clock ' +
     'of the whole process (start-up included), output to /dev/null.',
   '',
-  '| Measurement | Median | Ratio | Goal (DESIGN.md) |',
+  '| Measurement | Median | Ratio | Goal (docs/design.md) |',
   '|---|---:|---|---|',
 ]
 for (const section of sections) {
@@ -92,7 +92,7 @@ for (const section of sections) {
 }
 const report = `${lines.join('\n')}\n`
 process.stdout.write(report)
-// Only a full run replaces the committed results (the README quotes them).
+// Only a full run replaces the committed results (docs/performance.md quotes them).
 if (QUICK || onlyIndex !== -1) {
   log('Not written to test/bench/results.md (--quick or --only).')
 } else {

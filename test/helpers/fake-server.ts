@@ -80,7 +80,7 @@ export function sendJson(
   res.end(JSON.stringify(body))
 }
 
-/** The success envelope of spec 2.1 around data. */
+/** The success envelope of docs/spec/payment-service-api.md 2.1 around data. */
 export function envelope(data: unknown) {
   return {
     success: true,

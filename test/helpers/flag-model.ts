@@ -8,7 +8,7 @@ import type { RecordedRequest } from './fake-server.js'
 /**
  * A model of what the create/update commands must do with any flag values: the exact request
  * (method, path, body), or which clear error. The rules are written out here, from the
- * contract (DESIGN.md and the commands' help), not imported from src: a change of behaviour
+ * contract (docs/design.md and the commands' help), not imported from src: a change of behaviour
  * has to change both. Two exceptions, each tested on its own: the currencies' decimals
  * (render/format.ts currencyDigits) and numbers as plain decimals (values.ts decimalText).
  */
@@ -301,7 +301,7 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
   }
 }
 
-/** The id pay reads from what was typed (README, Bulk cancellation: ids as people paste them). */
+/** The id pay reads from what was typed (docs/bulk.md, "Cancelling and deleting by id": pasted ids). */
 function pastedId(typed: string): string {
   let id = typed.trim()
   if (/^https?:\/\//i.test(id)) {

@@ -11,7 +11,10 @@ export const linkCreateArgs = (amount = '25.50') => [
   ...['--amount', amount, '--title', 'T'],
 ]
 
-/** The text fields of a payment link's create and update bodies (spec 4.1, 4.4). */
+/**
+ * The text fields of a payment link's create and update bodies (docs/spec/payment-service-api.md
+ * 4.2, 4.3).
+ */
 export const LINK_TEXT_FIELDS = [
   'email',
   'currency',

@@ -1,9 +1,11 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { globalFlags } from '../../cli/flags.js'
-import { listenError, logLine, portHint } from '../../cli/sandbox-start.js'
+import { faultFlag } from '../../cli/sandbox-double.js'
+import { faultsText, listenError, logLine, portHint } from '../../cli/sandbox-start.js'
 import { formatAmount } from '../../render/format.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../sandbox/constants.js'
+import { MAX_SEED } from '../../sandbox/faults.js'
 import type { RequestLogEntry, RunningSandbox } from '../../sandbox/server.js'
 import { sanitizeText } from '../../values.js'
 
@@ -41,6 +43,17 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     }),
     key: Flags.string({ description: 'API key of a business (repeatable).', multiple: true }),
     quiet: Flags.boolean({ char: 'q', description: 'Do not log requests on stderr.' }),
+    fault: faultFlag({
+      description:
+        'A fault rule, METHOD PATH EFFECT [xN|P%] [after] (repeatable), e.g. "POST /payment-links 503 x2": ' +
+        'see `pay sandbox faults set`.',
+      multiple: true,
+    }),
+    'fault-seed': Flags.integer({
+      description: 'Seed of the P% rules, to repeat a run (default: a random one, said on stderr).',
+      min: 0,
+      max: MAX_SEED,
+    }),
   }
 
   async run(): Promise<void> {
@@ -56,7 +69,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     }
     let sandbox: RunningSandbox
     try {
-      sandbox = await startSandbox({ dir, keys, host, port, onRequest })
+      const faults = { rules: this.flags.fault, seed: this.flags['fault-seed'] }
+      sandbox = await startSandbox({ dir, keys, host, port, onRequest, faults })
     } catch (error) {
       throw (await listenError(error, host, port, this.flags.port === undefined)) ?? error
     }
@@ -85,6 +99,11 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       if (hint) this.out.stderr.write(`${sanitizeText(hint)}\n`)
       this.out.stdout.write(
         `${this.flags.quiet ? 'Press Ctrl-C to stop.' : 'Requests are logged below. Press Ctrl-C to stop.'}\n`,
+      )
+    }
+    if (this.flags.fault?.length) {
+      this.out.stderr.write(
+        `${sanitizeText(faultsText(sandbox.faults.list(), this.flags['fault-seed'] !== undefined))}\n`,
       )
     }
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {

@@ -56,7 +56,7 @@ describe.concurrent('one id, pasted', () => {
       },
     )
     expect(paid.code).toBe(0)
-    expect(JSON.parse(paid.stdout)).toMatchObject({ _id: link._id, paid: true })
+    expect(JSON.parse(paid.stdout)).toMatchObject({ outcome: 'paid', link: { _id: link._id, paid: true } })
   })
 
   test('bulk commands take them too: links delete, subs cancel, subs delete', async () => {

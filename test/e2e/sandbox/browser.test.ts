@@ -139,7 +139,11 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
     expect(await text(page, '.merchant')).toBe(`B\nBusiness ${link.business_id}\nTEST MODE`)
     expect(await text(page, '.description')).toBe('Consulting, March 2026')
     expect(await text(page, '.amount')).toBe('25.50EUR')
-    expect(await page.getByRole('button').allInnerTexts()).toEqual(['Pay 25.50 EUR'])
+    expect(await page.getByRole('button').allInnerTexts()).toEqual([
+      'Pay 25.50 EUR',
+      'Cancel payment',
+      'Fail payment',
+    ])
     expect((await screens.take(page, 'payment')).width).toBe(1024)
     // Viewing changed nothing.
     expect((await pay(['links', 'get', link._id])).paid).toBe(false)
@@ -307,7 +311,11 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
         page.getByRole('link', { name: 'Open the page again' }).click(),
       ])
       expect(page.url()).toBe(link.payment_url)
-      expect(await page.getByRole('button').allInnerTexts()).toEqual(['Pay 25.50 EUR'])
+      expect(await page.getByRole('button').allInnerTexts()).toEqual([
+        'Pay 25.50 EUR',
+        'Cancel payment',
+        'Fail payment',
+      ])
       await context.close()
     } finally {
       await new Promise((resolve) => evil.close(resolve))

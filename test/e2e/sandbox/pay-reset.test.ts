@@ -93,7 +93,8 @@ describe('pay sandbox pay', () => {
     // -p sandbox says the same; paying twice changes nothing.
     const again = await runCli(['-p', 'sandbox', 'sandbox', 'pay', link._id, '--json'], { env })
     expect(again).toMatchObject({ code: 0, stderr: '' })
-    expect(JSON.parse(again.stdout)).toEqual(seen)
+    // --json: the link, what the customer got, and where they would be sent (it has no redirect_url).
+    expect(JSON.parse(again.stdout)).toEqual({ outcome: 'paid', link: seen, redirect_to: null })
 
     // A link of the local store only is not found there: the server is what the profile names.
     const local = await createLocal(localDir)

@@ -125,9 +125,14 @@ describe('the payment page (GET payment_url)', () => {
         `<input type="hidden" name="page_token" value="${token}">`,
         '<input type="hidden" name="amount" value="25.5">',
         '<input type="hidden" name="currency" value="EUR">',
-        '<button type="submit">Pay 25.50 <bdi>EUR</bdi></button>',
-        '</form>',
+        '<button type="submit" name="outcome" value="paid">Pay 25.50 <bdi>EUR</bdi></button>',
         '<p class="fine">Test mode: paying marks this link paid. No card is asked for and no money moves.</p>',
+        // Test mode's other outcomes (issue 25 item 2): the same form, another button.
+        '<fieldset class="others">',
+        '<legend>Test mode: the customer’s other outcomes</legend>',
+        '<div class="row"><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
+        '</fieldset>',
+        '</form>',
       ].join('\n'),
     )
     expect(page.text).toContain('<footer>Served by the pay sandbox</footer>')
@@ -147,7 +152,9 @@ describe('the payment page (GET payment_url)', () => {
     for (const [amount, currency, shown] of cases) {
       const link = await createLink({ amount, currency })
       const page = await get(t.baseUrl, pathOf(link.payment_url))
-      expect(page.text).toContain(`<button type="submit">Pay ${shown} <bdi>${currency}</bdi></button>`)
+      expect(page.text).toContain(
+        `<button type="submit" name="outcome" value="paid">Pay ${shown} <bdi>${currency}</bdi></button>`,
+      )
       expect(page.text).toContain(
         `<p class="amount">${shown}<span class="currency"><bdi>${currency}</bdi></span></p>`,
       )
@@ -171,7 +178,9 @@ describe('the payment page (GET payment_url)', () => {
     expect(html).toContain(
       '<p class="description" dir="auto">&quot;quoted&quot; &amp; &#39;single&#39; &lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;^[[31m</p>',
     )
-    expect(html).toContain('<button type="submit">Pay 25.5 <bdi>E&lt;b&gt;</bdi></button>')
+    expect(html).toContain(
+      '<button type="submit" name="outcome" value="paid">Pay 25.5 <bdi>E&lt;b&gt;</bdi></button>',
+    )
     expect(html).toContain('<input type="hidden" name="currency" value="E&lt;b&gt;">')
     expect(html).toContain('<dd dir="auto">&lt;a href=x&gt;ref&lt;/a&gt;</dd>')
     // The form still pays: the page token covers the currency as the page showed it.
@@ -407,7 +416,9 @@ describe('paying (the page form POST)', () => {
     expect(html).toContain(
       `<p class="state warn" role="status">${WARN_ICON}<span><strong>The amount changed after this page was opened.</strong> Nothing was paid: check the amount and pay again.</span></p>`,
     )
-    expect(html).toContain('<button type="submit">Pay 30.00 <bdi>EUR</bdi></button>')
+    expect(html).toContain(
+      '<button type="submit" name="outcome" value="paid">Pay 30.00 <bdi>EUR</bdi></button>',
+    )
     expect((await linkNow(link._id)).paid).toBe(false)
     const paid = await post(t.baseUrl, path, formFields(answer.text))
     expect(paid.status).toBe(200)

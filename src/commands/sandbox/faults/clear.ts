@@ -1,0 +1,21 @@
+import { setSandboxFaults } from '../../../api/sandbox.js'
+import { BaseCommand } from '../../../cli/base-command.js'
+import { sandboxGlobalFlags } from '../../../cli/flags.js'
+import { runningSandbox } from '../../../cli/sandbox-double.js'
+
+export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaultsClear> {
+  static summary = "Remove the fault rules of the key's business from the running sandbox"
+  static description =
+    'Every request is answered normally again. Acts through the sandbox serving the profile (--profile, else ' +
+    '$PAY_PROFILE, else the built-in "sandbox"; --base-url). --json prints [] (the rules left).'
+
+  static examples = ['<%= config.bin %> sandbox faults clear']
+
+  static baseFlags = sandboxGlobalFlags
+
+  async run(): Promise<void> {
+    const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox faults clear')
+    await setSandboxFaults(api, [])
+    this.out.nothingToDo(`No fault rules in the sandbox at ${target.baseUrl} now.`)
+  }
+}

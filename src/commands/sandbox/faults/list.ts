@@ -1,0 +1,25 @@
+import { sandboxFaults } from '../../../api/sandbox.js'
+import { BaseCommand } from '../../../cli/base-command.js'
+import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
+import { runningSandbox } from '../../../cli/sandbox-double.js'
+import { FAULT_VIEW } from '../../../resources/double.js'
+
+export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsList> {
+  static summary = "Show the fault rules of the key's business in the running sandbox"
+  static description =
+    'Each rule with the requests it matched, those it faulted, and for xN how many it will still fault. Acts ' +
+    'through the sandbox serving the profile (--profile, else $PAY_PROFILE, else the built-in "sandbox"; ' +
+    '--base-url). The seed of the P% rules is said on stderr.'
+
+  static examples = ['<%= config.bin %> sandbox faults list', '<%= config.bin %> sandbox faults list --json']
+
+  static baseFlags = sandboxGlobalFlags
+  static flags = { ...outputFlags }
+
+  async run(): Promise<void> {
+    const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox faults list')
+    const { rules, seed } = await sandboxFaults(api)
+    this.out.list(rules, FAULT_VIEW)
+    if (rules.length > 0) this.out.note(`Seed ${seed} (the sandbox at ${target.baseUrl}).`)
+  }
+}

@@ -1,0 +1,49 @@
+import { Flags } from '@oclif/core'
+import { sandboxRequests } from '../../api/sandbox.js'
+import { BaseCommand } from '../../cli/base-command.js'
+import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
+import { followRequests, runningSandbox } from '../../cli/sandbox-double.js'
+import { REQUEST_VIEW, requestText, requestTsv } from '../../resources/double.js'
+
+export default class SandboxRequests extends BaseCommand<typeof SandboxRequests> {
+  static summary = 'Show what your app sent to the running sandbox'
+  static description =
+    "The last requests of the key's business (the sandbox keeps 1,000 of each), newest last: method, path, " +
+    'status, time, Idempotency-Key, the fault it got, and the JSON body, with API keys, fields named like ' +
+    'secrets and card-like numbers (13-19 digits) shown as [REDACTED]. The /_sandbox/ routes and the customer ' +
+    'pages are not kept. --follow prints new ones as they arrive until Ctrl-C (with --json one JSON line ' +
+    'each). Acts through the sandbox serving the profile (--profile, else $PAY_PROFILE, else the built-in ' +
+    '"sandbox"; --base-url).'
+
+  static examples = [
+    '<%= config.bin %> sandbox requests',
+    '<%= config.bin %> sandbox requests --follow',
+    '<%= config.bin %> sandbox requests --json --jq \'.[] | select(.method == "POST") | .body\'',
+  ]
+
+  static baseFlags = sandboxGlobalFlags
+  static flags = {
+    follow: Flags.boolean({
+      char: 'f',
+      description: 'Keep printing new requests as they arrive, until Ctrl-C.',
+    }),
+    limit: Flags.integer({
+      description: 'Show the newest N (default: 30 on a terminal, all kept when piped).',
+      min: 1,
+      max: 1000,
+    }),
+    ...jqFlag,
+  }
+
+  async run(): Promise<void> {
+    const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox requests')
+    const { limit } = this.listScope()
+    if (this.flags.follow) {
+      const options = { out: this.out, io: this.io, limit, baseUrl: target.baseUrl }
+      await followRequests(api, { ...options, timeoutSeconds: this.flags.timeout })
+    }
+    const requests = await sandboxRequests(api, { limit })
+    this.out.entries(requests, REQUEST_VIEW, { text: (r) => requestText(r, this.io.colour), tsv: requestTsv })
+    if (requests.length === 0) this.out.note(`No requests yet in the sandbox at ${target.baseUrl}.`)
+  }
+}
