@@ -11,7 +11,7 @@ import {
   startFakeServer,
 } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
-import { FAKE_KEY, fakeEnv, type Json, linkCreateArgs, seedLink, storedLink } from '../../helpers/links.js'
+import { FAKE_KEY, fakeEnv, linkCreateArgs, seedLink, storedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 describe('against a sandbox', () => {
@@ -747,9 +747,7 @@ describe('--open', () => {
   /** `links open`, `links create --open` and `links qr`, against a real sandbox (stdout piped). */
 
   let sandbox: TestSandbox
-  let _link: Json
   let fake: FakeServer
-  const _MISSING = '65a1f0c2e4b0a1b2c3d4e5f6'
   /**
    * Shell syntax a careless `sh -c "$BROWSER $URL"` would run, made of characters a URL may hold
    * (RFC 3986): `$(touch$IFS./pwned)` makes a file, `;id` and `&id` run id.
@@ -760,7 +758,7 @@ describe('--open', () => {
 
   beforeAll(async () => {
     sandbox = await startTestSandbox()
-    _link = await seedLink(sandbox, { title: 'Invoice 1042' })
+    await seedLink(sandbox, { title: 'Invoice 1042' })
     // A service that answers odd payment_urls: a shell-looking one, and one no browser should get.
     fake = await startFakeServer((request, response) => {
       const id = request.path.split('/').pop()

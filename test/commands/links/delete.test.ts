@@ -281,8 +281,6 @@ describe('the request', () => {
     return fake
   }
 
-  const _REQUIRED = ['--email', 'jane@example.com', '--currency', 'EUR', '--title', 'Invoice 1042']
-
   /** The headers every request carries (spec section 5). */
   function expectServiceHeaders(request: RecordedRequest) {
     expect(request.headers.accept).toBe('application/json')

@@ -62,26 +62,6 @@ describe('against a sandbox', () => {
 
   const pay = (...args: string[]) => runInProcess(args, { env: sandbox.env })
 
-  /** A TSV row: the amount a plain number, its currency in the next cell. */
-  const row = (link: Json, amount: string) =>
-    [
-      link._id,
-      'Active',
-      String(link.paid),
-      amount,
-      link.currency,
-      link.email,
-      link.title,
-      link.reference ?? '',
-      link.created_at,
-    ]
-      .join('\t')
-      .concat('\n')
-
-  const _rowA = () => row(a, '10')
-  const _rowB = () => row(b, '20')
-  const _rowC = () => row(c, '300')
-
   describe.concurrent('links get', () => {
     test('piped: key<TAB>value lines, no header, no colour', async () => {
       const result = await pay('links', 'get', a._id)
@@ -246,8 +226,6 @@ describe('the request', () => {
     context.onTestFinished(() => fake.close())
     return fake
   }
-
-  const _REQUIRED = ['--email', 'jane@example.com', '--currency', 'EUR', '--title', 'Invoice 1042']
 
   /** The headers every request carries (spec section 5). */
   function expectServiceHeaders(request: RecordedRequest) {

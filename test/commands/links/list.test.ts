@@ -3,12 +3,11 @@ import '../../helpers/cli.js'
 import {
   envelope,
   type Handler,
-  type RecordedRequest,
   sendJson,
   startFakeServer,
 } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
-import { FAKE_KEY, fakeEnv, type Json, seedLink } from '../../helpers/links.js'
+import { fakeEnv, type Json, seedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 describe('against a sandbox', () => {
@@ -351,15 +350,6 @@ describe('the request', () => {
     const fake = await startFakeServer(handler)
     context.onTestFinished(() => fake.close())
     return fake
-  }
-
-  const _REQUIRED = ['--email', 'jane@example.com', '--currency', 'EUR', '--title', 'Invoice 1042']
-
-  /** The headers every request carries (spec section 5). */
-  function _expectServiceHeaders(request: RecordedRequest) {
-    expect(request.headers.accept).toBe('application/json')
-    expect(request.headers['content-type']).toBe('application/json')
-    expect(request.headers.authorization).toBe(`Bearer ${FAKE_KEY}`)
   }
 
   describe.concurrent('links get, list, delete: the requests', () => {

@@ -39,15 +39,6 @@ describe('against a sandbox', () => {
     await fake.close()
   })
 
-  /** A BROWSER command that writes the arguments it was given to a file, one per line. */
-  function _fakeBrowser(): { command: string; opened: () => string | undefined; dir: string } {
-    const dir = tempDir('pay-browser-')
-    const command = path.join(dir, 'browser')
-    fs.writeFileSync(command, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/opened"\n`, { mode: 0o755 })
-    const file = path.join(dir, 'opened')
-    return { command, dir, opened: () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined) }
-  }
-
   const pay = (args: string[], env: Record<string, string> = {}) =>
     runInProcess(args, { env: { ...sandbox.env, ...env } })
 

@@ -268,8 +268,6 @@ describe('the request', () => {
     return fake
   }
 
-  const _REQUIRED = ['--email', 'jane@example.com', '--currency', 'EUR', '--title', 'Invoice 1042']
-
   /** The headers every request carries (spec section 5). */
   function expectServiceHeaders(request: RecordedRequest) {
     expect(request.headers.accept).toBe('application/json')
@@ -363,12 +361,6 @@ describe('flag values', () => {
   const AMOUNT_MESSAGE = 'The amount must be a decimal number written like 25.50 (digits and one point).'
   const EMAIL_MESSAGE = 'The email must be a valid email address.'
 
-  const _create = (...flags: string[]) => ['links', 'create', ...flags]
-  const valid = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'T' }
-
-  const _withFields = (fields: Partial<typeof valid>) =>
-    Object.entries({ ...valid, ...fields }).flatMap(([flag, value]) => [`--${flag}`, value])
-
   describe.concurrent('malformed values: exit 3, nothing sent', () => {
     test('links update checks the flags before fetching the link', async (context) => {
       const fake = await silentServer(context)
@@ -401,15 +393,6 @@ describe('values', () => {
   afterAll(() => sandbox.close())
 
   const pay = (...args: string[]) => runInProcess(args, { env: sandbox.env })
-
-  /** The links the sandbox holds for this customer e-mail. */
-  const _linksFor = async (email: string) => {
-    const answer = await sandbox.request('GET', '/payment-links?per_page=500')
-    return (answer.body.data.data as { email: string }[]).filter((link) => link.email === email)
-  }
-
-  const _createWith = (email: string, ...more: string[]) =>
-    pay('links', 'create', '--email', email, '--currency', 'EUR', '--amount', '5', '--title', 'T', ...more)
 
   describe('currencies', () => {
     test('links update --currency JPY of a 10.50 EUR link: the link’s amount is the problem, said under --currency', async () => {

@@ -27,14 +27,6 @@ describe('against a sandbox', () => {
   const waiting = (id: string, limit = '10m') =>
     `Waiting for payment link ${id} to be paid (at most ${limit}).\n`
 
-  async function _until(check: () => boolean, what: string) {
-    const deadline = Date.now() + 20_000
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-  }
-
   describe('links wait', () => {
     test('already paid: exit 0 at once, nothing said about waiting; --json prints the link', async () => {
       const link = await seedLink(sandbox)

@@ -219,8 +219,6 @@ describe('the request', () => {
     return fake
   }
 
-  const _REQUIRED = ['--email', 'jane@example.com', '--currency', 'EUR', '--title', 'Invoice 1042']
-
   /** The headers every request carries (spec section 5). */
   function expectServiceHeaders(request: RecordedRequest) {
     expect(request.headers.accept).toBe('application/json')
@@ -292,14 +290,7 @@ describe('flag values', () => {
     return fake
   }
 
-  const _AMOUNT_MESSAGE = 'The amount must be a decimal number written like 25.50 (digits and one point).'
   const EMAIL_MESSAGE = 'The email must be a valid email address.'
-
-  const _create = (...flags: string[]) => ['links', 'create', ...flags]
-  const valid = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'T' }
-
-  const _withFields = (fields: Partial<typeof valid>) =>
-    Object.entries({ ...valid, ...fields }).flatMap(([flag, value]) => [`--${flag}`, value])
 
   describe.concurrent('malformed values: exit 3, nothing sent', () => {
     test('token create --email', async (context) => {
