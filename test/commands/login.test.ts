@@ -2,10 +2,11 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import { describe, expect, it } from 'vitest'
-import { type CliResult, runCli } from '../../helpers/cli.js'
-import { configFile, freshConfigDir, readJson, writeConfig } from '../../helpers/config-files.js'
-import { sendJson, startFakeServer } from '../../helpers/fake-server.js'
-import { startKeyServer } from '../../helpers/key-server.js'
+import type { CliResult } from '../helpers/cli.js'
+import { configFile, freshConfigDir, readJson, writeConfig } from '../helpers/config-files.js'
+import { sendJson, startFakeServer } from '../helpers/fake-server.js'
+import { runInProcess } from '../helpers/in-process.js'
+import { startKeyServer } from '../helpers/key-server.js'
 
 const KEY = 'sk_live_Zq8vN3pL5tR7wX2y'
 const KEY_SHOWN = 'sk_l…wX2y'
@@ -25,7 +26,7 @@ interface LoginOptions {
 }
 
 async function login(args: string[], { dir, input = '', env = {} }: LoginOptions): Promise<CliResult> {
-  const result = await runCli(['login', ...args], { input, env: { PAY_CONFIG_DIR: dir, ...env } })
+  const result = await runInProcess(['login', ...args], { input, env: { PAY_CONFIG_DIR: dir, ...env } })
   for (const key of [KEY, OTHER_KEY, input.trim()]) if (key.length >= 6) expectNoKey(result, key)
   return result
 }
