@@ -10,6 +10,7 @@ import { ProcessIO, useIO } from '../../src/cli/io.js'
 import { accessibleMode } from '../../src/render/accessible.js'
 import { type CliOptions, type CliResult, cleanEnv, expectNoKeyInOutput, ROOT } from './cli.js'
 import { TestIO, type TestIOOptions } from './io.js'
+import { commandSource, MANIFEST } from './manifest.js'
 
 /**
  * Runs `pay ...args` in this process, as bin/run.js would run it but without a child process:
@@ -43,28 +44,7 @@ export interface InProcessResult extends CliResult {
   startedAt: number
 }
 
-/** A command of pay as oclif.manifest.json lists it. */
-export interface ManifestCommand {
-  id: string
-  aliases: string[]
-  hidden?: boolean
-  args: Record<string, { name: string }>
-  flags: Record<string, { name: string; char?: string; type: string; allowNo?: boolean; hidden?: boolean }>
-}
-
-/** oclif.manifest.json: every command of pay, the one list tests take commands from. */
-export const MANIFEST = JSON.parse(fs.readFileSync(path.join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
-  commands: Record<string, ManifestCommand>
-}
-
-/** Every command id of pay (`links:create`, `login`), from the manifest. */
-export const COMMAND_IDS: string[] = Object.keys(MANIFEST.commands).sort()
-
-/** A command id as typed: `links:create` -> `links create`. */
-export const typed = (id: string) => id.replace(/:/g, ' ')
-
-/** The source file of a command: `links:create` -> src/commands/links/create.ts. */
-export const commandSource = (id: string) => path.join(ROOT, 'src/commands', `${id.split(':').join('/')}.ts`)
+export { COMMAND_IDS, commandSource, MANIFEST, type ManifestCommand, typed } from './manifest.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: any command class of the CLI
 type CommandClass = Command.Class & { id: string; plugin?: any }
