@@ -27,7 +27,7 @@ describe('sandbox clock advance through a sandbox in this process', () => {
   })
   afterAll(() => sandbox.close())
 
-  test('moves the server’s clock by the duration and bills what falls due: a monthly subscription's charges, each a payment link', async () => {
+  test('moves the server’s clock by the duration and bills what falls due: a monthly subscription’s charges, each a payment link', async () => {
     const monthly = sandbox.sandbox.packages[sandbox.key].find((p) => p.frequency === 'monthly')!._id
     const sub = (
       await sandbox.request('POST', '/subscriptions', { package_id: monthly, email: 'a@example.com' })
@@ -40,8 +40,7 @@ describe('sandbox clock advance through a sandbox in this process', () => {
     expect(Date.parse(moved.now) - Date.now()).toBeGreaterThan(39 * 86_400_000)
     const clock = (await sandbox.request('GET', '/_sandbox/clock')).body.data
     expect(clock.offset_seconds).toBeGreaterThanOrEqual(40 * 86_400 - 1)
-    expect((await sandbox.request('GET', `/subscriptions/${sub._id}`)).body.data.payment_links).toHaveLength(
-      1,
-    )
+    const billed = (await sandbox.request('GET', `/subscriptions/${sub._id}`)).body.data.payment_links
+    expect(billed).toHaveLength(moved.charges_created)
   })
 })
