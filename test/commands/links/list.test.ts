@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
 import '../../helpers/cli.js'
-import {
-  envelope,
-  type Handler,
-  sendJson,
-  startFakeServer,
-} from '../../helpers/fake-server.js'
+import { envelope, type Handler, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { fakeEnv, type Json, seedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
