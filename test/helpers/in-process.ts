@@ -15,11 +15,12 @@ import { commandSource, MANIFEST } from './manifest.js'
 /**
  * Runs `pay ...args` in this process, as bin/run.js would run it but without a child process:
  * the command class from src/ (no build needed), found through oclif.manifest.json like every
- * command id, help, alias and mistyped command; oclif's Config loaded once per test file; fake IO
- * (test/helpers/io.ts TestIO: captured streams, a terminal or not, its width and colour, scripted
- * answers to questions and confirmations); the environment of runCli (cleanEnv: own config,
- * sandbox and journal dirs, no keychain, no PAY_* of the developer's), set for the run and
- * restored after it; and the exit code bin/run.js would exit with.
+ * command id, help, alias and mistyped command; oclif's Config loaded once per worker (the
+ * commands project does not isolate its files: vitest.config.ts); fake IO (test/helpers/io.ts
+ * TestIO: captured streams, a terminal or not, its width and colour, scripted answers to
+ * questions and confirmations); the environment of runCli (cleanEnv: own config, sandbox and
+ * journal dirs, no keychain, no PAY_* of the developer's), set for the run and restored after
+ * it; and the exit code bin/run.js would exit with.
  *
  * What needs a process stays in test/e2e/ and runs bin/run.js (test/helpers/cli.ts): a real
  * terminal, signals, pipes that close or fill (`> /dev/full`, `| head`), the built bundle and its
