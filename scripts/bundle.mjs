@@ -5,6 +5,8 @@
  *   dist/commands/<topic>/<verb>.js   tiny ESM stubs re-exporting a command from the bundle,
  *                               so oclif's pattern discovery, the manifest, help and
  *                               autocomplete see ordinary command files;
+ *   dist/sandbox.js             the library `pay-cli/sandbox` (src/sandbox/library.ts), with its
+ *                               types in dist/types/ (tsconfig.library.json);
  *   dist/keychain-helper.cjs    the keychain helper, a program of its own that pay runs as a
  *                               child process (src/config/keychain.ts); only it loads the
  *                               native @napi-rs/keyring, from node_modules (never bundled).
@@ -232,6 +234,24 @@ await build({
   minifySyntax: true,
   logLevel: 'warning',
 })
+// The library `pay-cli/sandbox` (src/sandbox/library.ts): the sandbox for a test runner, an ES
+// module of its own that loads nothing of the CLI. libsql stays external, as in pay.cjs. Its types
+// are emitted next to it by `tsc -p tsconfig.library.json` (package.json's build).
+await build({
+  entryPoints: [path.join(root, 'src/sandbox/library.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: path.join(outDir, 'sandbox.js'),
+  external: ['libsql'],
+  legalComments: 'none',
+  minifySyntax: true,
+  logLevel: 'warning',
+})
+if (/@oclif|node_modules[\\/]got[\\/]/.test(fs.readFileSync(path.join(outDir, 'sandbox.js'), 'utf8')))
+  throw new Error('bundle: dist/sandbox.js holds oclif or got; the library loads nothing of the CLI')
+
 // pay itself never loads the native module, not even lazily: a stuck call in it could hold up
 // pay's exit (src/config/keychain.ts). Only the helper may name it.
 if (fs.readFileSync(path.join(outDir, 'pay.cjs'), 'utf8').includes('@napi-rs/keyring'))

@@ -153,6 +153,19 @@ export class PayApi {
   }
 
   /**
+   * The sandbox only: seeds the key's business with a fixture file (`pay sandbox seed` through a
+   * running sandbox), all of it or nothing; `once` skips the names seeded before. Answers
+   * `{ids: {NAME: ID}, records: [{name, kind, id, skipped}]}`.
+   */
+  sandboxSeed(fixtures: unknown, once: boolean): Promise<Rec> {
+    const path = `/_sandbox/seed${once ? '?once=true' : ''}`
+    return this.change({ method: 'POST', path, resource: 'sandbox fixtures' }, async () => {
+      const response = await this.transport.send('POST', path, fixtures)
+      return { status: response.status, result: readRecord(response.body, 'sandbox fixtures') }
+    })
+  }
+
+  /**
    * Any request (`pay api`): PATH is relative to the base URL, or an absolute URL on its origin
    * (the key goes nowhere else). Same key, deadline, retries, redirect refusal and trace as every
    * other request; the answer comes back whatever its status, with the error that status means.

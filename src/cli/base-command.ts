@@ -223,7 +223,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * other base URL without a sandbox is an error, never a silent switch to the local store.
    */
   protected async sandboxTarget(): Promise<
-    { server: true; api: PayApi; target: Target } | { server: false; dir: string; baseUrl: string }
+    | { server: true; api: PayApi; target: Target }
+    | { server: false; dir: string; baseUrl: string; apiKey: string }
   > {
     const envOnly =
       !this.flags.profile &&
@@ -241,7 +242,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     if (credentials.builtIn) {
       if (found !== 'none') this.out.warn(squatterWarning(credentials.baseUrl, 'the local store was used'))
-      return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl }
+      return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
     }
     const command = `pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`
     const named = credentials.profile === undefined ? '' : ` (profile "${credentials.profile}")`

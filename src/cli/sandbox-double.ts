@@ -61,14 +61,18 @@ export async function followRequests(
     stop = reject
   })
   stopped.catch(() => {})
-  const stopListening = io.onInterrupt(() => stop(new PayError('Stopped following.', { kind: 'cancelled' })))
+  const stopListening = io.onInterrupt(() => {
+    // On a terminal, Ctrl-C left "^C" where the cursor was: the message starts below it.
+    if (io.stderrIsTerminal) out.stderr.write('\n')
+    stop(new PayError('Stopped following.', { kind: 'cancelled' }))
+  })
   // The server holds each poll until a request comes, for at most half the time a request may take.
   const wait = Math.min(20, options.timeoutSeconds / 2)
   try {
     const first = await Promise.race([sandboxRequests(api, { limit: options.limit }), stopped])
     show(first)
     let cursor = seqOf(first.at(-1)) ?? 0
-    out.note(`Following the requests sent to the sandbox at ${options.baseUrl}; Ctrl-C stops.`)
+    out.note(`Following new requests to the sandbox at ${options.baseUrl}; Ctrl-C stops.`)
     for (;;) {
       const next = await Promise.race([sandboxRequests(api, { after: cursor, wait }), stopped])
       const firstSeq = seqOf(next[0])

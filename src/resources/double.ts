@@ -29,8 +29,8 @@ export const REQUEST_VIEW: View = {
 export const rulesText = (count: number) => `${count} fault rule${count === 1 ? '' : 's'}`
 
 /**
- * A request on a terminal: `09:21:03 POST /payment-links 200 2.1 ms`, its Idempotency-Key and
- * fault after it, then its body on the next line, indented. Local time, as the request log.
+ * A request on a terminal: `09:21:03 POST /payment-links 200 2.1 ms`, its fault after it, then
+ * its Idempotency-Key and its body on lines of their own, indented. Local time, as the request log.
  */
 export function requestText(entry: Rec, colour: boolean): string {
   const time = new Date(String(entry.time))
@@ -44,15 +44,16 @@ export function requestText(entry: Rec, colour: boolean): string {
     colour ? paint(status, tone) : status,
     `${plain(entry.ms)} ms`,
   ]
-  if (typeof entry.idempotency_key === 'string')
-    parts.push(sanitizeText(`Idempotency-Key ${entry.idempotency_key}`))
   if (typeof entry.fault === 'string') {
     const fault = sanitizeText(`fault: ${entry.fault}`)
     parts.push(colour ? paint(fault, 'bad') : fault)
   }
-  const body =
-    entry.body === null || entry.body === undefined ? '' : `\n  ${sanitizeText(toJsonLine(entry.body))}`
-  return `${parts.join(' ')}${body}`
+  // The key and the body below, indented: the first line stays short enough for 80 columns.
+  const more: string[] = []
+  if (typeof entry.idempotency_key === 'string')
+    more.push(sanitizeText(`Idempotency-Key: ${entry.idempotency_key}`))
+  if (entry.body !== null && entry.body !== undefined) more.push(sanitizeText(toJsonLine(entry.body)))
+  return [parts.join(' '), ...more.map((line) => `  ${line}`)].join('\n')
 }
 
 /** A request as one TSV line: the columns of REQUEST_VIEW, the body as compact JSON (empty for none). */

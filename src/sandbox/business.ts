@@ -66,3 +66,6 @@ export function seededPackages(businessId: number): PackageRecord[] {
     updated_at: SEEDED_AT,
   }))
 }
+
+/** The slugs of the seeded packages (`starter`, `business`, `monthly`), in seededPackages' order. */
+export const PACKAGE_SLUGS: readonly string[] = PACKAGE_SEEDS.map((seed) => seed.slug)

@@ -3,25 +3,16 @@
  * request (the HTTP plumbing is in server.ts).
  */
 import { applyClockMove, readClock, sandboxNow, withCharges } from './billing.js'
+import { buildLink, buildSubscription, newLink, newSubscription, newTokenization } from './build.js'
+import { seedFixtures } from './fixtures.js'
 import { CustomerPages } from './pages.js'
-import {
-  envelopeTimestamp,
-  laterIso,
-  newObjectId,
-  newToken,
-  nowIso,
-  type PackageRecord,
-  type PaymentLinkRecord,
-  type SubscriptionRecord,
-  type TokenizationRecord,
-} from './records.js'
+import { envelopeTimestamp, laterIso, type PackageRecord } from './records.js'
 import {
   type Checked,
   checkNewSubscription,
   checkPaymentLink,
   checkSubscriptionChanges,
   checkTokenization,
-  definedOnly,
   type PaymentLinkInput,
   type RequestBody,
 } from './rules.js'
@@ -110,47 +101,6 @@ const EDITABLE_LINK_FIELDS = [
   'reference_2',
 ] as const satisfies readonly (keyof PaymentLinkInput)[]
 
-function buildLink(
-  base: Pick<
-    PaymentLinkRecord,
-    '_id' | 'status' | 'payment_url' | 'business_id' | 'paid' | 'created_at' | 'updated_at'
-  >,
-  input: PaymentLinkInput,
-): PaymentLinkRecord {
-  return definedOnly({
-    _id: base._id,
-    email: input.email,
-    phone_no: input.phone_no,
-    currency: input.currency,
-    amount: input.amount,
-    title: input.title,
-    description: input.description,
-    redirect_url: input.redirect_url,
-    reference: input.reference,
-    reference_2: input.reference_2,
-    status: base.status,
-    payment_url: base.payment_url,
-    business_id: base.business_id,
-    paid: base.paid,
-    created_at: base.created_at,
-    updated_at: base.updated_at,
-  })
-}
-
-function buildSubscription(fields: SubscriptionRecord): SubscriptionRecord {
-  return definedOnly({
-    _id: fields._id,
-    package_id: fields.package_id,
-    email: fields.email,
-    phone_no: fields.phone_no,
-    status: fields.status,
-    package: fields.package,
-    payment_links: fields.payment_links,
-    created_at: fields.created_at,
-    updated_at: fields.updated_at,
-  })
-}
-
 function positiveInteger(text: string | null): number | undefined {
   if (text === null || !/^[0-9]{1,9}$/.test(text)) return undefined
   const value = Number(text)
@@ -235,6 +185,8 @@ export class SandboxRoutes {
       pattern: /^\/_sandbox\/clock$/, // the clock of the whole store (billing.ts)
       methods: { GET: (c) => success(readClock(this.store), c.now), POST: (c) => this.moveClock(c) },
     },
+    // Fixtures (fixtures.ts): the body is a fixture file; `?once=true` skips names seeded before.
+    { pattern: /^\/_sandbox\/seed$/, methods: { POST: (c) => this.seed(c) } },
   ]
 
   /** `{"advance": "30d"}` or `{"to": "2027-01-01"}`: the clock moved, what came due billed. */
@@ -250,41 +202,13 @@ export class SandboxRoutes {
   }
 
   private createTokenization({ caller, body, checkoutOrigin, now: at }: RequestContext): Reply {
-    const input = valid(checkTokenization(body))
-    const now = nowIso(at)
-    const token = newToken()
-    const tokenization: TokenizationRecord = definedOnly({
-      _id: newObjectId(),
-      email: input.email,
-      phone_no: input.phone_no,
-      redirect_url: input.redirect_url,
-      title: input.title,
-      description: input.description,
-      token,
-      activation_url: `${checkoutOrigin}/checkout/tokens/${token}/activate?test=true`,
-      created_at: now,
-      updated_at: now,
-    })
+    const tokenization = newTokenization(valid(checkTokenization(body)), checkoutOrigin, at)
     this.store.insertTokenization(caller, tokenization)
     return success(tokenization, at)
   }
 
   private createLink({ caller, body, checkoutOrigin, now: at }: RequestContext): Reply {
-    const input = valid(checkPaymentLink(body))
-    const id = newObjectId()
-    const now = nowIso(at)
-    const link = buildLink(
-      {
-        _id: id,
-        status: 'Active',
-        payment_url: `${checkoutOrigin}/checkout/pay?id=${id}`,
-        business_id: caller.businessId,
-        paid: false,
-        created_at: now,
-        updated_at: now,
-      },
-      input,
-    )
+    const link = newLink(caller.businessId, valid(checkPaymentLink(body)), checkoutOrigin, at)
     this.store.insert('payment_links', caller, link)
     return success(link, at)
   }
@@ -328,18 +252,8 @@ export class SandboxRoutes {
   private createSubscription({ caller, body, now: at }: RequestContext): Reply {
     const packageIds = new Set(caller.packages.map((pkg) => pkg._id))
     const input = valid(checkNewSubscription(body, packageIds))
-    const now = nowIso(at)
-    const subscription = buildSubscription({
-      _id: newObjectId(),
-      package_id: input.package_id,
-      email: input.email,
-      phone_no: input.phone_no,
-      status: 'created',
-      package: caller.packages.find((pkg) => pkg._id === input.package_id)!,
-      payment_links: [],
-      created_at: now,
-      updated_at: now,
-    })
+    const pkg = caller.packages.find((p) => p._id === input.package_id)!
+    const subscription = newSubscription(input, pkg, at)
     this.store.insert('subscriptions', caller, subscription)
     return success(subscription, at)
   }
@@ -388,5 +302,22 @@ export class SandboxRoutes {
   private deleteSubscription({ caller, id, now }: RequestContext): Reply {
     if (!this.store.remove('subscriptions', caller, id)) throw subscriptionNotFound()
     return success(null, now)
+  }
+
+  /** The caller's business seeded with the fixtures sent, all or nothing: `{ids, created, skipped}`. */
+  private seed({ caller, body, query, checkoutOrigin, now }: RequestContext): Reply {
+    const once = query.get('once')
+    if (once !== null && !['true', 'false', '1', '0'].includes(once)) {
+      throw new HttpError(422, VALIDATION_MESSAGE, {
+        errors: { once: ['The once field must be true or false.'] },
+      })
+    }
+    const seeded = valid(
+      seedFixtures(this.store, caller, body, {
+        once: once === 'true' || once === '1',
+        origin: checkoutOrigin,
+      }),
+    )
+    return success(seeded, now)
   }
 }

@@ -8,7 +8,7 @@ type FieldErrors = Record<string, string[]>
 export type RequestBody = Record<string, unknown>
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors }
 
-interface TokenizationInput {
+export interface TokenizationInput {
   email: string
   title: string
   description: string
@@ -28,7 +28,7 @@ export interface PaymentLinkInput {
   reference_2?: string
 }
 
-interface NewSubscriptionInput {
+export interface NewSubscriptionInput {
   package_id: string
   email: string
   phone_no?: string

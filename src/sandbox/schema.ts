@@ -176,8 +176,28 @@ const VERSION_3: Migration = {
   },
 }
 
+/**
+ * Version 4: the names of seeded records (`pay sandbox seed`, fixtures.ts): one row per (business,
+ * name), the kind and `_id` of the record the name was last seeded as, so that `--once` skips the
+ * names a business has already. Emptied with the business's records by a reset.
+ */
+const VERSION_4: Migration = {
+  summary: 'the names of seeded records',
+  up(db) {
+    db.exec(`
+      CREATE TABLE seeded (
+        business INTEGER NOT NULL REFERENCES businesses (id),
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        PRIMARY KEY (business, name)
+      );
+    `)
+  },
+}
+
 /** Every version of the tables, oldest first: index i takes a database from version i to i + 1. */
-export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2, VERSION_3]
+export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4]
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]
 
@@ -213,7 +233,7 @@ export const STATEMENTS = {
     ON CONFLICT (business, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
     response = excluded.response, created_at = excluded.created_at`,
   /** Every record of one business in a table (`/_sandbox/reset` through HTTP: the caller's own). */
-  removeAll: (table: ResourceTable | 'idempotency_keys' | 'charges') =>
+  removeAll: (table: ResourceTable | 'idempotency_keys' | 'charges' | 'seeded') =>
     `DELETE FROM ${table} WHERE business = ${BUSINESS}`,
   /** A few expired keys at a time, oldest first: a write never pays for a long backlog at once. */
   forget:

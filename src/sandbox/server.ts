@@ -6,6 +6,7 @@ import { SANDBOX_KEY } from './constants.js'
 import { payLink } from './control.js'
 import { type FaultControl, TestDouble, type Trail } from './double.js'
 import { parseFaultRule } from './faults.js'
+import { FixturesInvalid, type Seeded, seedFixtures, seedingBusiness } from './fixtures.js'
 import { Addresses, DEFAULT_LIMITS, limitConnections, type ServerLimits, serverOptions } from './guard.js'
 import { answerOnce } from './idempotency.js'
 import type { JournalEntry } from './journal.js'
@@ -52,6 +53,12 @@ interface SandboxOptions {
   /** How many connections it keeps and how long it waits for requests (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>
   /**
+   * Fixtures (fixtures.ts) seeded into the first key's business once bound, before any request is
+   * answered; `once` skips the names seeded before. Invalid ones: FixturesInvalid, nothing kept,
+   * the server closed.
+   */
+  seed?: { fixtures: unknown; once?: boolean }
+  /**
    * Fault rules every business starts with (faults.ts; a bad one throws FaultRuleError), and the
    * seed of their `P%` draws (default: a random one, which `faults.list().seed` tells).
    */
@@ -81,6 +88,8 @@ export interface RunningSandbox {
   database: string
   /** What opening the store did that a person should hear of (an import of an old store). */
   notices: Notice[]
+  /** What the `seed` option seeded. */
+  seeded?: Seeded
   /** Fault rules, set, cleared and listed while it runs (double.ts). */
   faults: FaultControl
   /** What the business of `key` (default: the first key) sent, newest last (`GET /_sandbox/requests`). */
@@ -343,12 +352,28 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     store.close()
     throw error
   }
+  // No await between listening and seeding: no request is read before the fixtures are in.
+  let seeded: Seeded | undefined
+  if (options.seed) {
+    const origin = options.checkoutOrigin ?? sandbox.baseUrl
+    const done = seedFixtures(store, seedingBusiness(keys[0]), options.seed.fixtures, {
+      ...options.seed,
+      origin,
+    })
+    if (!done.ok) {
+      await sandbox.close()
+      store.close()
+      throw new FixturesInvalid(done.errors)
+    }
+    seeded = done.value
+  }
   return {
     baseUrl: sandbox.baseUrl,
     keys,
     packages: Object.fromEntries(keys.map((key) => [key, listPackages(key)])),
     database: store.file,
     notices: store.notices,
+    seeded,
     faults: double.control(),
     requests: (options) => double.requests(options),
     close: async () => {

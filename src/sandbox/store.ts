@@ -102,7 +102,7 @@ interface Connection {
 let libsql: typeof Libsql | undefined
 
 /** libsql is a native module: loaded when a store first opens, so no other command pays for it. */
-function loadLibsql(): typeof Libsql {
+export function loadLibsql(): typeof Libsql {
   libsql ??= createRequire(import.meta.url)('libsql') as typeof Libsql
   return libsql
 }
@@ -370,11 +370,11 @@ export class SandboxStore {
 
   /**
    * Deletes every record of one business (tokenizations, links, subscriptions), its idempotency
-   * keys and charges, in one transaction; the other businesses' stay.
+   * keys, charges and seeded names, in one transaction; the other businesses' stay.
    */
   emptyBusiness(business: BusinessKey): void {
     this.write(() => {
-      for (const table of [...TABLES, 'idempotency_keys', 'charges'] as const) {
+      for (const table of [...TABLES, 'idempotency_keys', 'charges', 'seeded'] as const) {
         this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
       }
       // The clock is the whole database's: it goes back to real time only when no other business
@@ -396,6 +396,7 @@ export class SandboxStore {
       const db = this.db()
       db.exec('DELETE FROM idempotency_keys')
       for (const table of TABLES) db.exec(`DELETE FROM ${table}`)
+      db.exec('DELETE FROM seeded')
       db.exec('DELETE FROM businesses')
       // The clock back to real time, and no charge or schedule left (billing.ts).
       db.exec('DELETE FROM charges; DELETE FROM schedules; UPDATE clock SET offset_ms = 0')

@@ -39,7 +39,7 @@ const WARMUP_WRITES = QUICK ? 50 : 200
 const ROUNDS = QUICK ? 1 : 5
 
 /** seed-store.ts bundled into a runnable .mjs (libsql from pay's node_modules, as the build has it). */
-async function bundleSeeder() {
+export async function bundleSeeder() {
   const dir = tempDir('seeder')
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
   const file = path.join(dir, 'seed-store.mjs')
@@ -56,7 +56,7 @@ async function bundleSeeder() {
   return file
 }
 
-function seed(seeder, dir, count) {
+export function seed(seeder, dir, count) {
   const started = Date.now()
   const result = spawnJson([NODE, seeder, '--dir', dir, '--count', String(count), '--key', SANDBOX_KEY])
   if (result.total !== count) throw new Error(`seeded ${result.total} links, not ${count}`)

@@ -4,6 +4,7 @@ import { globalFlags } from '../../cli/flags.js'
 import { faultFlag } from '../../cli/sandbox-double.js'
 import { faultsText, listenError, logLine, portHint } from '../../cli/sandbox-start.js'
 import { formatAmount } from '../../render/format.js'
+import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../../resources/fixtures.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../sandbox/constants.js'
 import { MAX_SEED } from '../../sandbox/faults.js'
 import type { RequestLogEntry, RunningSandbox } from '../../sandbox/server.js'
@@ -23,6 +24,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     '<%= config.bin %> sandbox start --port 0 --json',
     '<%= config.bin %> sandbox start --port 4011 --quiet',
     '<%= config.bin %> sandbox start --key sk_test_shop_a --key sk_test_shop_b',
+    '<%= config.bin %> sandbox start --seed fixtures.json --once',
   ]
 
   /**
@@ -30,6 +32,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
    * shown or accepted. (Typed as the base's: BaseCommand reads only json and debug before run().)
    */
   static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+
+  /** Errors of a --seed file name its entries and fields (`links[2].amount`), not flags. */
+  static fieldsAsSent = true
 
   static flags = {
     port: Flags.integer({
@@ -43,6 +48,11 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     }),
     key: Flags.string({ description: 'API key of a business (repeatable).', multiple: true }),
     quiet: Flags.boolean({ char: 'q', description: 'Do not log requests on stderr.' }),
+    seed: Flags.string({
+      description:
+        "Fixture file (JSON) to seed the first key's business with before any request is answered (see `pay sandbox seed`).",
+    }),
+    once: Flags.boolean({ description: 'With --seed: skip the names seeded before.', dependsOn: ['seed'] }),
     fault: faultFlag({
       description:
         'A fault rule, METHOD PATH EFFECT [xN|P%] [after] (repeatable), e.g. "POST /payment-links 503 x2": ' +
@@ -67,19 +77,23 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       requests++
       if (!this.flags.quiet) this.out.stderr.write(`${logLine(entry)}\n`)
     }
+    const seed = this.flags.seed === undefined ? undefined : await this.fixtures(this.flags.seed, keys[0])
     let sandbox: RunningSandbox
     try {
       const faults = { rules: this.flags.fault, seed: this.flags['fault-seed'] }
-      sandbox = await startSandbox({ dir, keys, host, port, onRequest, faults })
+      sandbox = await startSandbox({ dir, keys, host, port, onRequest, faults, seed })
     } catch (error) {
       throw (await listenError(error, host, port, this.flags.port === undefined)) ?? error
     }
     this.tell(sandbox.notices)
     const packages = Object.values(sandbox.packages).flat()
     const hint = portHint(sandbox.baseUrl, host)
+    const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
+    if (sandbox.seeded)
+      this.out.notice(`${seededText(seededRows(sandbox.seeded.records))} from ${this.flags.seed}.`)
     if (this.flags.json) {
       this.out.stdout.write(
-        `${JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, packages })}\n`,
+        `${JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, packages, ...seeded })}\n`,
       )
       this.out.stderr.write(`${sanitizeText(`Database: ${sandbox.database}`)}\n`)
       if (hint) this.out.stderr.write(`${sanitizeText(hint)}\n`)
@@ -117,5 +131,14 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     this.out.stderr.write(
       `${below}Sandbox stopped after ${requests} ${requests === 1 ? 'request' : 'requests'}.\n`,
     )
+  }
+
+  /** The fixture file of --seed, checked for the business of `key` before anything listens (exit 2 or 3). */
+  private async fixtures(file: string, key: string): Promise<{ fixtures: unknown; once: boolean }> {
+    const fixtures = await readFixtureFile(file, () => this.io.readStdin())
+    const { checkFixtures, seedingBusiness } = await import('../../sandbox/fixtures.js')
+    const checked = checkFixtures(fixtures, seedingBusiness(key).packages)
+    if (!checked.ok) throw invalidFixtures(file, checked.errors)
+    return { fixtures, once: this.flags.once }
   }
 }

@@ -363,7 +363,7 @@ describe.concurrent('transport: the key only ever goes to the base URL', () => {
 })
 
 afterAll(() => {
-  // The figure the README quotes.
+  // The figure docs/security.md quotes.
   process.stdout.write(
     `fault matrix: ${FAULTS.length} faults × ${METHODS.length} methods and 5 redirects × ${METHODS.length}: ` +
       `${tally.runs} runs, ${tally.requests} requests, every POST sent once (${tally.posts} POSTs for ${FAULTS.length} faults)\n`,

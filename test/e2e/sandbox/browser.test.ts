@@ -190,6 +190,64 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
     await context.close()
   })
 
+  it.each([
+    ['Cancel payment', 'cancelled'],
+    ['Fail payment', 'failed'],
+  ])(
+    'developer: %s leaves the link unpaid and sends the customer back with id and status=%s',
+    async (button, status) => {
+      const back = `${shop.baseUrl}/orders/43/return?order=43`
+      const link = await createLink(['--redirect-url', back])
+      const { page, context, dialogs } = await newPage()
+      await page.goto(link.payment_url)
+      const landed = await submit(page, button)
+      expect(landed?.status()).toBe(200)
+      expect(page.url()).toBe(`${back}&id=${link._id}&status=${status}`)
+      expect(await text(page, 'h1')).toBe('Back at the shop')
+      expect(
+        shop.requests
+          .filter((r) => r.path.startsWith('/orders/43/') && r.path.includes(link._id))
+          .map((r) => r.path),
+      ).toEqual([`/orders/43/return?order=43&id=${link._id}&status=${status}`])
+      const after = await pay(['links', 'get', link._id])
+      expect(after).toEqual({ ...link, updated_at: after.updated_at })
+      // The customer may come back and pay after all.
+      await page.goto(link.payment_url)
+      await submit(page, 'Pay 25.50 EUR')
+      expect(page.url()).toBe(`${back}&id=${link._id}&status=paid`)
+      expect((await pay(['links', 'get', link._id])).paid).toBe(true)
+      expect(dialogs).toEqual([])
+      await context.close()
+    },
+  )
+
+  it.each([
+    ['Cancel payment', 'cancelled', 'Payment cancelled', 'Back to the payment page'],
+    ['Fail payment', 'failed', 'Payment failed', 'Try again'],
+  ])(
+    'without redirect_url, %s shows a page saying so, with a way back to pay',
+    async (button, status, heading, again) => {
+      const link = await createLink()
+      const { page, context } = await newPage()
+      await page.goto(link.payment_url)
+      const shown = await submit(page, button)
+      expect(shown?.status()).toBe(200)
+      expect(page.url()).toBe(link.payment_url)
+      expect(await text(page, 'h1')).toBe(heading)
+      expect(await page.getByRole('button').count()).toBe(0)
+      await screens.take(page, `outcome-${status}`)
+      expect((await pay(['links', 'get', link._id])).paid).toBe(false)
+      await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: again }).click()])
+      expect(page.url()).toBe(link.payment_url)
+      expect(await page.getByRole('button').allInnerTexts()).toEqual([
+        'Pay 25.50 EUR',
+        'Cancel payment',
+        'Fail payment',
+      ])
+      await context.close()
+    },
+  )
+
   it('works without JavaScript, and at phone width with nothing cut off', async () => {
     const link = await createLink()
     const { page, context } = await newPage({ width: 360, height: 740 }, false)
@@ -364,6 +422,8 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
         'activation',
         'active',
         'hostile',
+        'outcome-cancelled',
+        'outcome-failed',
         'paid',
         'payment',
         'payment-focus',

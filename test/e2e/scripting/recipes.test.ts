@@ -7,22 +7,23 @@ import { type Json, seedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 /**
- * The recipes of README.md's "Scripting" section, read from the README and run exactly as
- * written by bash, with `pay` on the PATH, against a sandbox seeded for them: the README and
- * this test cannot drift apart.
+ * The recipes of docs/scripting.md, read from that guide and run exactly as written by bash,
+ * with `pay` on the PATH, against a sandbox seeded for them: the guide and this test cannot
+ * drift apart.
  */
 
-/** The ```sh blocks under "### Recipes", keyed by their first line (a comment). */
-function readmeRecipes(): Map<string, string> {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-  const start = readme.indexOf('\n### Recipes\n')
+/** The ```sh blocks under "## Recipes" (up to the next section), keyed by their first line (a comment). */
+function guideRecipes(): Map<string, string> {
+  const guide = fs.readFileSync(path.join(ROOT, 'docs/scripting.md'), 'utf8')
+  const start = guide.indexOf('\n## Recipes\n')
   expect(start).toBeGreaterThan(-1)
-  const section = readme.slice(start, readme.indexOf('\n## ', start))
+  const end = guide.indexOf('\n## ', start + 1)
+  const section = guide.slice(start, end === -1 ? undefined : end)
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1])
   return new Map(blocks.map((block) => [block.split('\n')[0], block]))
 }
 
-const recipes = readmeRecipes()
+const recipes = guideRecipes()
 const DAY = 86_400_000
 
 let sandbox: TestSandbox
@@ -64,7 +65,7 @@ afterAll(() => sandbox.close())
 /** Runs one recipe with bash in a directory of its own; its stdout, stderr, exit code and directory. */
 function runRecipe(first: string, target: TestSandbox = sandbox) {
   const script = recipes.get(first)
-  if (script === undefined) throw new Error(`README.md has no recipe starting "${first}"`)
+  if (script === undefined) throw new Error(`docs/scripting.md has no recipe starting "${first}"`)
   const cwd = tempDir('pay-recipe-')
   const env = cleanEnv({ ...target.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` })
   return new Promise<{ code: number | null; stdout: string; stderr: string; cwd: string }>(
@@ -93,8 +94,8 @@ function runRecipe(first: string, target: TestSandbox = sandbox) {
 
 const sorted = (text: string) => text.replace(/\n$/, '').split('\n').sort()
 
-describe('README recipes, as written', () => {
-  test('the README has the recipes this test knows, and no other', () => {
+describe('the recipes of docs/scripting.md, as written', () => {
+  test('the guide has the recipes this test knows, and no other', () => {
     expect([...recipes.keys()]).toEqual([
       '# The ids of unpaid links created more than a week ago',
       '# The total of paid links by currency, one "CURRENCY<TAB>TOTAL" line each',

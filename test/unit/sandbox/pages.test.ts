@@ -474,7 +474,7 @@ describe('the activation page (activation_url)', () => {
     )
     const at = activatedAt(token.token)
     expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
-    // The API's record has no new field: the spec lists them.
+    // The API's record has no new field: docs/spec/payment-service-api.md 2.2 lists them.
     const again = await post(t.baseUrl, `/checkout/tokens/${token.token}/activate`, fields)
     expect(again.text).toBe(done.text)
     expect(activatedAt(token.token)).toBe(at)

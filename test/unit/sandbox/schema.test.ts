@@ -161,6 +161,7 @@ describe('a database of schema version 1 (pay before idempotency keys)', () => {
         clock: [{ id: 1, offset_ms: 0 }],
         schedules: scheduled,
         charges: [],
+        seeded: [],
       })
       // What pay 0.1 held is still all there, exactly, and served.
       expect(storeText(dir)).toBe(legacyText)

@@ -1,0 +1,27 @@
+import { BaseCommand } from '../../../cli/base-command.js'
+import { globalFlags } from '../../../cli/flags.js'
+import { snapshotAction, snapshotNameArg } from '../../../resources/snapshots.js'
+import { sandboxDir } from '../../../sandbox/constants.js'
+
+export default class SandboxSnapshotDelete extends BaseCommand<typeof SandboxSnapshotDelete> {
+  static summary = 'Delete a snapshot of the sandbox database'
+  static description =
+    'Deletes $PAY_SANDBOX_DIR/snapshots/NAME.db; the sandbox database itself is not touched. Unknown NAME: ' +
+    'exit 5. --json: the snapshot deleted, {"name", "saved_at", "bytes"}.'
+
+  static aliases = ['sandbox:snapshot:rm']
+
+  static examples = ['<%= config.bin %> sandbox snapshot delete baseline']
+
+  /** Local files only: no profile, base URL or timeout to take. */
+  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+
+  static args = { name: snapshotNameArg }
+
+  async run(): Promise<void> {
+    const dir = sandboxDir()
+    const snapshot = await snapshotAction((s) => s.deleteSnapshot(dir, this.args.name))
+    if (this.flags.json) this.out.data(snapshot)
+    this.out.note(`Deleted snapshot "${snapshot.name}" of ${dir}.`)
+  }
+}

@@ -1,0 +1,29 @@
+import { BaseCommand } from '../../../cli/base-command.js'
+import { globalFlags, outputFlags } from '../../../cli/flags.js'
+import { SNAPSHOT_VIEW, snapshotAction } from '../../../resources/snapshots.js'
+import { sandboxDir } from '../../../sandbox/constants.js'
+
+export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnapshotList> {
+  static summary = 'List the snapshots of the sandbox database'
+  static description =
+    'The snapshots in $PAY_SANDBOX_DIR/snapshots, by name: when each was saved and its size in bytes. ' +
+    '--json: [{"name", "saved_at", "bytes"}].'
+
+  static aliases = ['sandbox:snapshot:ls']
+
+  static examples = ['<%= config.bin %> sandbox snapshot list', '<%= config.bin %> sandbox snapshot list -q']
+
+  /** Local files only: no profile, base URL or timeout to take. */
+  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+
+  static flags = { ...outputFlags }
+
+  async run(): Promise<void> {
+    const dir = sandboxDir()
+    const snapshots = await snapshotAction((s) => s.listSnapshots(dir))
+    this.out.list(
+      snapshots.map((snapshot) => ({ ...snapshot })),
+      SNAPSHOT_VIEW,
+    )
+  }
+}

@@ -1,0 +1,30 @@
+import { BaseCommand } from '../../../cli/base-command.js'
+import { globalFlags } from '../../../cli/flags.js'
+import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../resources/snapshots.js'
+import { sandboxDir } from '../../../sandbox/constants.js'
+
+export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnapshotSave> {
+  static summary = 'Save the sandbox database as a named snapshot'
+  static description =
+    'Copies the whole sandbox database of $PAY_SANDBOX_DIR (every business, the clock, seeded names) into ' +
+    "$PAY_SANDBOX_DIR/snapshots/NAME.db with SQLite's consistent online copy (VACUUM INTO): safe while a " +
+    'sandbox server runs on it. A snapshot of that name is replaced. Restore it with ' +
+    '`pay sandbox snapshot restore NAME`. --json: {"name", "saved_at", "bytes"}.'
+
+  static examples = ['<%= config.bin %> sandbox snapshot save baseline']
+
+  /** Local files only: no profile, base URL or timeout to take. */
+  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+
+  static args = { name: snapshotNameArg }
+
+  async run(): Promise<void> {
+    const dir = sandboxDir()
+    const saved = await snapshotAction((s) => s.saveSnapshot(dir, this.args.name))
+    const { replaced, ...snapshot } = saved
+    this.out.record(snapshot, SNAPSHOT_VIEW)
+    this.out.note(
+      `Saved the sandbox database of ${dir} as snapshot "${snapshot.name}"${replaced ? ' (it replaced the one of that name)' : ''}.`,
+    )
+  }
+}

@@ -1,0 +1,228 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import { keyHash } from '../../../src/sandbox/business.js'
+import { PROOF_FILE } from '../../../src/sandbox/proof.js'
+import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
+import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
+import { type Client, clientFor, KEY_A, OBJECT_ID, readStore, trustSandbox } from '../../helpers/sandbox.js'
+
+/**
+ * `pay sandbox seed FILE [--once]` and `pay sandbox start --seed FILE` (issue 25 item 3), run as
+ * bin/run.js: through the sandbox serving the profile's address when one runs, else on the local
+ * store; exit 3 naming the entry and field for an invalid file (nothing kept), exit 2 for a file
+ * that is not JSON. The store-level rules are in test/unit/sandbox/fixtures.test.ts.
+ */
+
+afterEach(killStarted)
+
+const LINK = { email: 'ada@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 42' }
+const FIXTURES = {
+  tokenizations: [{ name: 'ada-card', email: 'ada@example.com', title: 'Card', description: 'On file' }],
+  links: [
+    { name: 'inv-42', ...LINK, paid: true },
+    { name: 'inv-43', ...LINK, amount: '10' },
+  ],
+  subscriptions: [{ name: 'ada-monthly', package: 'monthly', email: 'ada@example.com', status: 'cancel' }],
+}
+const NAMES = ['ada-card', 'inv-42', 'inv-43', 'ada-monthly']
+const KINDS = ['tokenization', 'payment link', 'payment link', 'subscription']
+
+function fixtureFile(content: unknown): string {
+  const file = path.join(tempDir('pay-fixtures-'), 'fixtures.json')
+  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
+  return file
+}
+
+/** The lines `sandbox seed` prints piped: NAME, KIND, ID, RESULT. */
+const rows = (ids: Record<string, string>, result = (_name: string) => 'created') =>
+  NAMES.map((name, n) => `${name}\t${KINDS[n]}\t${ids[name]}\t${result(name)}\n`).join('')
+
+const localRecords = (dir: string) => readStore(dir).businesses[keyHash(KEY_A)]
+
+async function startServer(dir: string, extra: string[] = []): Promise<SandboxProcess & { api: Client }> {
+  const server = await startSandboxProcess(
+    [BIN, 'sandbox', 'start', '--port', '0', '--json', ...extra],
+    cleanEnv({ PAY_SANDBOX_DIR: dir }),
+  )
+  return { ...server, api: clientFor(server.baseUrl, KEY_A) }
+}
+
+describe('pay sandbox seed', () => {
+  test('on the local store: each name with its id, --json {NAME: ID}, --once skips and says so', async () => {
+    const dir = tempDir('pay-local-store-')
+    const env = { PAY_SANDBOX_DIR: dir }
+    const file = fixtureFile(FIXTURES)
+    const seeded = await runCli(['sandbox', 'seed', file], { env })
+    expect(seeded.code).toBe(0)
+    expect(seeded.stderr).toBe(`4 records seeded (the local sandbox store ${dir}).\n`)
+    const ids: Record<string, string> = Object.fromEntries(
+      seeded.stdout
+        .trim()
+        .split('\n')
+        .map((line) => [line.split('\t')[0], line.split('\t')[2]]),
+    )
+    expect(seeded.stdout).toBe(rows(ids))
+    const records = localRecords(dir)
+    expect(records.payment_links[ids['inv-42']]).toMatchObject({ ...LINK, amount: 25.5, paid: true })
+    expect(records.payment_links[ids['inv-43']]).toMatchObject({ paid: false, amount: 10 })
+    expect(records.subscriptions[ids['ada-monthly']]).toMatchObject({ status: 'cancel' })
+    expect(Object.keys(records.tokenizations)).toHaveLength(1)
+
+    const once = await runCli(['sandbox', 'seed', file, '--once', '--json'], { env })
+    expect(once.code).toBe(0)
+    expect(JSON.parse(once.stdout)).toEqual(ids)
+    expect(Object.keys(JSON.parse(once.stdout))).toEqual(NAMES)
+    expect(Object.keys(localRecords(dir).payment_links)).toHaveLength(2)
+
+    const onceText = await runCli(['sandbox', 'seed', file, '--once'], { env })
+    expect(onceText.stdout).toBe(rows(ids, () => 'skipped'))
+    expect(onceText.stderr).toBe(
+      `0 records seeded, 4 skipped (seeded before) (the local sandbox store ${dir}).\n`,
+    )
+
+    // From stdin, without --once: made again.
+    const again = await runCli(['sandbox', 'seed', '-', '--jq', '."inv-42"'], {
+      env,
+      input: JSON.stringify(FIXTURES),
+    })
+    expect(again.code).toBe(0)
+    // --jq prints a string as it is, as jq -r does.
+    expect(again.stdout).toMatch(/^[0-9a-f]{24}\n$/)
+    const newId = again.stdout.trim()
+    expect(newId).toMatch(OBJECT_ID)
+    expect(newId).not.toBe(ids['inv-42'])
+    expect(Object.keys(localRecords(dir).payment_links)).toHaveLength(4)
+  })
+
+  test('an invalid entry: exit 3 naming links[2] and the field, nothing kept; not JSON: exit 2', async () => {
+    const dir = tempDir('pay-local-store-')
+    const env = { PAY_SANDBOX_DIR: dir }
+    const file = fixtureFile({
+      links: [
+        { name: 'a', ...LINK },
+        { name: 'b', ...LINK },
+        { name: 'c', ...LINK, amount: 'lots' },
+      ],
+    })
+    const invalid = await runCli(['sandbox', 'seed', file], { env })
+    expect(invalid).toMatchObject({ code: 3, stdout: '' })
+    expect(invalid.stderr).toBe(
+      `Error: The fixtures in ${file} are invalid: nothing was seeded.\n  links[2].amount  The amount must be a number.\n`,
+    )
+    const json = await runCli(['sandbox', 'seed', file, '--json'], { env })
+    expect(json.code).toBe(3)
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { errors: { 'links[2].amount': ['The amount must be a number.'] } },
+    })
+    expect(localRecords(dir)?.payment_links ?? {}).toEqual({})
+
+    const notJson = await runCli(['sandbox', 'seed', fixtureFile('links:\n  - name: a\n')], { env })
+    expect(notJson.code).toBe(2)
+    expect(notJson.stdout).toBe('')
+    expect(notJson.stderr).toMatch(/^Error: .*fixtures\.json is not a fixture file\. It is not JSON: /)
+    expect(notJson.stderr).toMatch(
+      /\nA fixture file is JSON: \{"tokenizations": \[\.\.\.\], "links": \[\.\.\.\], "subscriptions": \[\.\.\.\]\}\.\n$/,
+    )
+    const missing = await runCli(['sandbox', 'seed', path.join(dir, 'nope.json')], { env })
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Cannot read the fixture file ${path.join(dir, 'nope.json')}: no such file.\n`,
+    })
+  })
+
+  test('through the running sandbox: the key’s business gets the records, the local store is untouched', async () => {
+    const serverDir = tempDir('pay-server-store-')
+    const localDir = tempDir('pay-local-store-')
+    const server = await startServer(serverDir)
+    trustSandbox(serverDir, localDir)
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
+    const file = fixtureFile(FIXTURES)
+
+    const seeded = await runCli(['sandbox', 'seed', file, '--json'], { env })
+    expect(seeded.code).toBe(0)
+    const ids = JSON.parse(seeded.stdout)
+    expect(Object.keys(ids)).toEqual(NAMES)
+    const link = (await server.api.call('GET', `/payment-links/${ids['inv-42']}`)).json.data
+    expect(link).toMatchObject({ ...LINK, amount: 25.5, paid: true, _id: ids['inv-42'] })
+    expect(link.payment_url).toBe(`${server.baseUrl}/checkout/pay?id=${ids['inv-42']}`)
+    const sub = (await server.api.call('GET', `/subscriptions/${ids['ada-monthly']}`)).json.data
+    expect(sub.status).toBe('cancel')
+    expect(fs.readdirSync(localDir)).toEqual([PROOF_FILE])
+
+    const once = await runCli(['sandbox', 'seed', file, '--once'], { env })
+    expect(once.code).toBe(0)
+    expect(once.stdout).toBe(rows(ids, () => 'skipped'))
+    expect(once.stderr).toBe(
+      `0 records seeded, 4 skipped (seeded before) (the sandbox at ${server.baseUrl}).\n`,
+    )
+
+    const invalid = await runCli(
+      ['sandbox', 'seed', fixtureFile({ links: [{}, {}, { name: 'c', ...LINK, amount: 'x' }] }), '--json'],
+      { env },
+    )
+    expect(invalid.code).toBe(3)
+    expect(Object.keys(JSON.parse(invalid.stderr).error.errors)).toContain('links[2].amount')
+    expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(2)
+
+    // Past the server's 1 MiB body limit: said before anything is sent (a 413 otherwise), exit 2.
+    const links = Array.from({ length: 12_000 }, (_, n) => ({ name: `l${n}`, ...LINK }))
+    const bigFile = fixtureFile({ links })
+    const bytes = Buffer.byteLength(JSON.stringify({ links }))
+    const big = await runCli(['sandbox', 'seed', bigFile], { env })
+    expect(big).toMatchObject({ code: 2, stdout: '' })
+    expect(big.stderr).toBe(
+      `Error: The fixtures in ${bigFile} are ${bytes.toLocaleString('en')} bytes as JSON: the sandbox at ` +
+        `${server.baseUrl} takes at most 1,048,576 in one request. Nothing was seeded.\n` +
+        'Split the file, or seed it as the sandbox starts: `pay sandbox start --seed FILE`.\n',
+    )
+    expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(2)
+  })
+})
+
+describe('pay sandbox start --seed', () => {
+  test('seeds before listening: the first request sees the records; --once on a restart skips them', async () => {
+    const dir = tempDir('pay-server-store-')
+    const file = fixtureFile(FIXTURES)
+    const server = await startServer(dir, ['--seed', file])
+    const ids = server.line.seeded
+    expect(Object.keys(ids)).toEqual(NAMES)
+    expect(server.stderr()).toContain(`4 records seeded from ${file}.`)
+    const link = (await server.api.call('GET', `/payment-links/${ids['inv-42']}`)).json.data
+    expect(link).toMatchObject({ ...LINK, amount: 25.5, paid: true })
+    server.child.kill('SIGTERM')
+    await new Promise((resolve) => server.child.once('exit', resolve))
+
+    const restarted = await startServer(dir, ['--seed', file, '--once'])
+    expect(restarted.line.seeded).toEqual(ids)
+    expect((await restarted.api.call('GET', '/payment-links')).json.data.total).toBe(2)
+  })
+
+  test('an invalid file: exit 3 before anything listens', async () => {
+    const dir = tempDir('pay-server-store-')
+    const file = fixtureFile({ links: [{ name: 'a', ...LINK }, {}, { name: 'c', ...LINK, amount: 'x' }] })
+    const started = await runCli(['sandbox', 'start', '--port', '0', '--seed', file], {
+      env: cleanEnv({ PAY_SANDBOX_DIR: dir }),
+    })
+    expect(started.code).toBe(3)
+    expect(started.stdout).toBe('')
+    expect(started.stderr).toBe(
+      `Error: The fixtures in ${file} are invalid: nothing was seeded.\n` +
+        '  links[1].name      The name field is required.\n' +
+        '  links[1].currency  The currency field is required.\n' +
+        '  links[1].email     The email field is required.\n' +
+        '  links[1].amount    The amount field is required.\n' +
+        '  links[1].title     The title field is required.\n' +
+        '  links[2].amount    The amount must be a number.\n',
+    )
+    // Nothing listened, nothing was kept.
+    expect(fs.existsSync(path.join(dir, 'store.db')) ? (localRecords(dir)?.payment_links ?? {}) : {}).toEqual(
+      {},
+    )
+    const notJson = await runCli(['sandbox', 'start', '--port', '0', '--seed', fixtureFile('{')], {
+      env: cleanEnv({ PAY_SANDBOX_DIR: dir }),
+    })
+    expect(notJson.code).toBe(2)
+  })
+})
