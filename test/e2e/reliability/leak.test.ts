@@ -203,6 +203,13 @@ describe('the key never leaks', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^\[debug\] < 200 OK \(\d+ ms\)$/))
 
     // Last: the commands that change or empty what the others used.
+    const fixtures = path.join(dirs.tmp, 'fixtures.json')
+    fs.writeFileSync(
+      fixtures,
+      JSON.stringify({
+        links: [{ name: 'seeded', email: 'seed@example.com', currency: 'EUR', amount: '1', title: 'S' }],
+      }),
+    )
     for (const c of [
       ...inModes({ label: 'profiles use', args: ['profiles', 'use', 'live'], code: 0 }),
       { label: 'profiles remove', args: ['profiles', 'remove', 'live'], code: 0 },
@@ -234,6 +241,30 @@ describe('the key never leaks', () => {
         env: leakEnv(state.sandbox.baseUrl),
         code: 0,
       }),
+      // Fixtures and snapshots (issue 25): seeded through the sandbox that knows the key; the
+      // snapshots of the scanned store, which that sandbox serves.
+      ...inModes({
+        label: 'sandbox seed',
+        args: ['sandbox', 'seed', fixtures],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      }),
+      ...perMode((mode) => ({
+        label: 'sandbox snapshot save',
+        args: ['sandbox', 'snapshot', 'save', mode],
+        code: 0,
+      })),
+      ...inModes({ label: 'sandbox snapshot list', args: ['sandbox', 'snapshot', 'list'], code: 0 }),
+      ...perMode((mode) => ({
+        label: 'sandbox snapshot restore',
+        args: ['sandbox', 'snapshot', 'restore', mode],
+        code: 0,
+      })),
+      ...perMode((mode) => ({
+        label: 'sandbox snapshot delete',
+        args: ['sandbox', 'snapshot', 'delete', mode],
+        code: 0,
+      })),
       ...inModes({ label: 'sandbox clock set', args: ['sandbox', 'clock', 'set', '2099-01-01'], code: 0 }),
       ...inModes({ label: 'sandbox reset', args: ['sandbox', 'reset'], code: 0 }),
     ])
