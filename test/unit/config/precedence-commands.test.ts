@@ -1,9 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'vitest'
-import { type CliResult, runCli } from '../../helpers/cli.js'
+import type { CliResult } from '../../helpers/cli.js'
 import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
 import type { FakeServer } from '../../helpers/fake-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { startKeyServer } from '../../helpers/key-server.js'
 
 const ONE_KEY = 'key_one_Pr3cEd1111'
@@ -45,7 +46,7 @@ async function setup(onTestFinished: (fn: () => Promise<void>) => void): Promise
     b,
     dir,
     list: (args = [], env = {}) =>
-      runCli(['links', 'list', '--json', ...args], { env: { PAY_CONFIG_DIR: dir, ...env } }),
+      runInProcess(['links', 'list', '--json', ...args], { env: { PAY_CONFIG_DIR: dir, ...env } }),
     reached: () => [
       ...a.requests.map((r) => ({ server: 'A', auth: r.headers.authorization })),
       ...b.requests.map((r) => ({ server: 'B', auth: r.headers.authorization })),
@@ -123,7 +124,7 @@ describe.concurrent('which profile, key and base URL a command uses', () => {
   }) => {
     const s = await setup(onTestFinished)
     const empty = path.join(freshConfigDir(), 'absent')
-    const result = await runCli(['links', 'list', '--json'], {
+    const result = await runInProcess(['links', 'list', '--json'], {
       env: { PAY_CONFIG_DIR: empty, PAY_API_KEY: ENV_KEY, PAY_BASE_URL: s.b.baseUrl },
     })
     expect(result).toEqual({ code: 0, signal: null, stdout: B_LIST, stderr: '' })
@@ -143,7 +144,9 @@ describe.concurrent('which profile, key and base URL a command uses', () => {
   })
 
   it('fails with exit 4 and a hint when there is no profile and no key', async ({ expect }) => {
-    const result = await runCli(['links', 'list', '--json'], { env: { PAY_CONFIG_DIR: freshConfigDir() } })
+    const result = await runInProcess(['links', 'list', '--json'], {
+      env: { PAY_CONFIG_DIR: freshConfigDir() },
+    })
     expect([result.code, result.stdout]).toEqual([4, ''])
     expect(JSON.parse(result.stderr)).toEqual({
       error: {
@@ -154,7 +157,7 @@ describe.concurrent('which profile, key and base URL a command uses', () => {
         hint: 'Run `pay login`, set PAY_API_KEY and PAY_BASE_URL, or try the built-in sandbox with `-p sandbox`.',
       },
     })
-    const plain = await runCli(['links', 'list'], { env: { PAY_CONFIG_DIR: freshConfigDir() } })
+    const plain = await runInProcess(['links', 'list'], { env: { PAY_CONFIG_DIR: freshConfigDir() } })
     expect(plain).toEqual({
       code: 4,
       signal: null,
@@ -166,7 +169,7 @@ describe.concurrent('which profile, key and base URL a command uses', () => {
   })
 
   it('fails with exit 2 for PAY_API_KEY without a base URL, sending nothing', async ({ expect }) => {
-    const result = await runCli(['links', 'list'], {
+    const result = await runInProcess(['links', 'list'], {
       env: { PAY_CONFIG_DIR: freshConfigDir(), PAY_API_KEY: ENV_KEY },
     })
     expect(result).toEqual({
@@ -191,7 +194,9 @@ describe.concurrent('which profile, key and base URL a command uses', () => {
       stdout: '',
       stderr: `{"error":{"status":null,"kind":"usage","exit_code":2,"message":"There is no profile named \\"nope\\" (given with --profile).","hint":"${hint}"}}\n`,
     })
-    const fromEnv = await runCli(['links', 'list'], { env: { PAY_CONFIG_DIR: s.dir, PAY_PROFILE: 'nope' } })
+    const fromEnv = await runInProcess(['links', 'list'], {
+      env: { PAY_CONFIG_DIR: s.dir, PAY_PROFILE: 'nope' },
+    })
     expect(fromEnv).toEqual({
       code: 2,
       signal: null,

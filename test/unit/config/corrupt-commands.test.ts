@@ -1,8 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'vitest'
-import { runCli, tempDir } from '../../helpers/cli.js'
+import { tempDir } from '../../helpers/cli.js'
 import { configFile, freshConfigDir, isRoot, modeOf, writeConfig } from '../../helpers/config-files.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { startKeyServer } from '../../helpers/key-server.js'
 
 const KEY = 'sk_live_Co9rR2uP4tE6dK8y'
@@ -48,7 +49,7 @@ describe.concurrent('a corrupt config file', () => {
     const dir = freshConfigDir()
     // Looser than pay allows: the file still holds keys, so it is tightened, though never rewritten.
     const file = writeConfig(dir, c.content, 0o640)
-    const result = await runCli(c.args, { input: KEY, env: { PAY_CONFIG_DIR: dir } })
+    const result = await runInProcess(c.args, { input: KEY, env: { PAY_CONFIG_DIR: dir } })
     expect(result).toEqual({
       code: 1,
       signal: null,
@@ -64,7 +65,7 @@ describe.concurrent('a corrupt config file', () => {
   it('is reported as JSON on stderr under --json', async ({ expect }) => {
     const dir = freshConfigDir()
     const file = writeConfig(dir, '[]')
-    const result = await runCli(['links', 'list', '--json'], { env: { PAY_CONFIG_DIR: dir } })
+    const result = await runInProcess(['links', 'list', '--json'], { env: { PAY_CONFIG_DIR: dir } })
     expect([result.code, result.stdout]).toEqual([1, ''])
     expect(JSON.parse(result.stderr)).toEqual({
       error: {
@@ -96,7 +97,7 @@ describe.concurrent('a config that cannot be written', () => {
       const dir = freshConfigDir()
       const file = writeConfig(dir, STORED, 0o400)
       const before = fs.readFileSync(file, 'utf8')
-      const result = await runCli(args, { input: 'sk_live_NEWKEYnewkey', env: { PAY_CONFIG_DIR: dir } })
+      const result = await runInProcess(args, { input: 'sk_live_NEWKEYnewkey', env: { PAY_CONFIG_DIR: dir } })
       expect(result).toEqual({
         code: 1,
         signal: null,
@@ -116,7 +117,7 @@ describe.concurrent('a config that cannot be written', () => {
       const file = writeConfig(dir, STORED, 0o600, 0o500)
       onTestFinished(() => fs.chmodSync(dir, 0o700))
       const before = fs.readFileSync(file, 'utf8')
-      const result = await runCli(args, { input: 'sk_live_NEWKEYnewkey', env: { PAY_CONFIG_DIR: dir } })
+      const result = await runInProcess(args, { input: 'sk_live_NEWKEYnewkey', env: { PAY_CONFIG_DIR: dir } })
       expect(result).toEqual({
         code: 1,
         signal: null,
@@ -131,7 +132,7 @@ describe.concurrent('a config that cannot be written', () => {
   it('still reads a read-only file', async ({ expect }) => {
     const dir = freshConfigDir()
     const file = writeConfig(dir, STORED, 0o400, 0o500)
-    const result = await runCli(['profiles', 'list'], { env: { PAY_CONFIG_DIR: dir } })
+    const result = await runInProcess(['profiles', 'list'], { env: { PAY_CONFIG_DIR: dir } })
     expect(result).toEqual({
       code: 0,
       signal: null,
@@ -149,7 +150,7 @@ describe.concurrent('a config that cannot be written', () => {
       const dir = freshConfigDir()
       fs.mkdirSync(configFile(dir), { recursive: true })
       fs.writeFileSync(path.join(configFile(dir), 'keep'), 'x')
-      const result = await runCli(args, { input: KEY, env: { PAY_CONFIG_DIR: dir } })
+      const result = await runInProcess(args, { input: KEY, env: { PAY_CONFIG_DIR: dir } })
       expect(result).toEqual({
         code: 1,
         signal: null,
@@ -163,7 +164,7 @@ describe.concurrent('a config that cannot be written', () => {
   it.for(READERS)('%s stops when PAY_CONFIG_DIR is a file: exit 1', async ([, args], { expect }) => {
     const dir = path.join(tempDir('pay-cfg-'), 'not-a-dir')
     fs.writeFileSync(dir, 'x')
-    const result = await runCli(args, { input: KEY, env: { PAY_CONFIG_DIR: dir } })
+    const result = await runInProcess(args, { input: KEY, env: { PAY_CONFIG_DIR: dir } })
     expect(result).toEqual({
       code: 1,
       signal: null,
@@ -177,7 +178,7 @@ describe.concurrent('a config that cannot be written', () => {
   it.skipIf(isRoot)('stops on a file it may not read (0000): exit 1, left alone', async ({ expect }) => {
     const dir = freshConfigDir()
     const file = writeConfig(dir, STORED, 0o000)
-    const result = await runCli(['profiles', 'list'], { env: { PAY_CONFIG_DIR: dir } })
+    const result = await runInProcess(['profiles', 'list'], { env: { PAY_CONFIG_DIR: dir } })
     expect(result).toEqual({
       code: 1,
       signal: null,
