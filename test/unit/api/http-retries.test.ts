@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import { envelope } from '../../helpers/fake-server.js'
-import { calls, type FaultServer, hang, json, raw, reset, runPay, serve } from '../../helpers/fault-server.js'
+import {
+  calls,
+  type FaultServer,
+  hang,
+  json,
+  payRunner,
+  raw,
+  reset,
+  serve,
+} from '../../helpers/fault-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
+
+/** pay, run in this process against the fault servers (test/helpers/in-process.ts). */
+const runPay = payRunner(runInProcess)
 
 /**
- * End to end through bin/run.js: which requests are retried and how often, Retry-After, and
+ * pay's commands run in this process (the HTTP layer of src/api through them): which requests are retried and how often, Retry-After, and
  * the overall --timeout. Durations are measured from the server's side (first request in,
  * process exited) so that a slow process start on a busy machine does not count.
  */

@@ -6,14 +6,18 @@ import {
   expectNoStack,
   json,
   noContent,
+  payRunner,
   raw,
-  runPay,
   serve,
 } from '../../helpers/fault-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { linkCreateArgs } from '../../helpers/links.js'
 
+/** pay, run in this process against the fault servers (test/helpers/in-process.ts). */
+const runPay = payRunner(runInProcess)
+
 /**
- * End to end through bin/run.js: what pay sends (headers, idempotency keys, --debug trace)
+ * pay's commands run in this process (the HTTP layer of src/api through them): what pay sends (headers, idempotency keys, --debug trace)
  * and how it reads lists and deletes. Each test has its own fault server, so they run
  * concurrently; runPay fails any test whose output contains the API key.
  */

@@ -2,7 +2,11 @@ import type http from 'node:http'
 import zlib from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { envelope } from '../../helpers/fake-server.js'
-import { calls, type Handler, runPay, serve } from '../../helpers/fault-server.js'
+import { calls, type Handler, payRunner, serve } from '../../helpers/fault-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
+
+/** pay, run in this process against the fault servers (test/helpers/in-process.ts). */
+const runPay = payRunner(runInProcess)
 
 /**
  * A server that answers more than pay reads: 50 MB an answer (decoded), and for `pay api

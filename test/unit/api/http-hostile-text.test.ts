@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { envelope } from '../../helpers/fake-server.js'
-import { type Handler, json, runPay, serve } from '../../helpers/fault-server.js'
+import { type Handler, json, payRunner, serve } from '../../helpers/fault-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { rawControlBytes } from '../../helpers/links.js'
+
+/** pay, run in this process against the fault servers (test/helpers/in-process.ts). */
+const runPay = payRunner(runInProcess)
 
 /**
  * A hostile server's text in every place pay shows it on a terminal: 422 field names as well as

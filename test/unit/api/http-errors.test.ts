@@ -7,15 +7,19 @@ import {
   cutOff,
   expectNoStack,
   json,
+  payRunner,
   raw,
   redirect,
   reset,
-  runPay,
   serve,
 } from '../../helpers/fault-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
+
+/** pay, run in this process against the fault servers (test/helpers/in-process.ts). */
+const runPay = payRunner(runInProcess)
 
 /**
- * End to end through bin/run.js: error bodies, broken answers and refused destinations, each
+ * pay's commands run in this process (the HTTP layer of src/api through them): error bodies, broken answers and refused destinations, each
  * with its exit code and the exact message on stderr (never a stack trace, never the key).
  */
 
