@@ -10,13 +10,17 @@ import {
   type Handler,
   hang,
   json,
+  payRunner,
   raw,
   redirect,
   reset,
-  runPay,
   serve,
 } from '../../helpers/fault-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { linkCreateArgs } from '../../helpers/links.js'
+
+/** pay, run in this process against the fault servers (test/helpers/in-process.ts). */
+const runPay = payRunner(runInProcess)
 
 /**
  * Every fault a server can throw at pay, against each kind of request: a GET (`links get`), a
