@@ -219,7 +219,7 @@ describe('the request', () => {
     return fake
   }
 
-  /** The headers every request carries (spec section 5). */
+  /** The headers every request carries (docs/spec/payment-service-api.md section 5). */
   function expectServiceHeaders(request: RecordedRequest) {
     expect(request.headers.accept).toBe('application/json')
     expect(request.headers['content-type']).toBe('application/json')
