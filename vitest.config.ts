@@ -6,8 +6,9 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  *   commands  test/commands/<topic>/<verb>.test.ts, each command run in this process
  *             (test/helpers/in-process.ts), no build needed;
  *   e2e       test/e2e/, what needs a process of the built bin/run.js;
- *   load      test/load/, soak, kill -9 and crash rounds: only with `--mode all` (`npm test`, CI).
- * `npx vitest run` runs the first three; `npm run test:fast` the first two.
+ *   load      test/load/, soak, kill -9 and crash rounds (minutes of CPU): with `--mode all`
+ *             (`npm test`, `npm run test:load`, CI), or when a path under test/load/ is named.
+ * `npx vitest run` runs the first three; `npm run test:fast` the first two (the edit loop).
  */
 const project = (name: string, overrides: TestProjectInlineConfiguration['test'] = {}) => ({
   extends: true,
@@ -24,9 +25,12 @@ export default defineConfig(({ mode }) => ({
     disableConsoleIntercept: true,
     projects: [
       project('unit'),
-      project('commands'),
+      // One module graph per worker, not per file: src/ and oclif's Config are loaded once, not
+      // once per test file (half the CPU of the project). Each run's state is its own already
+      // (test/helpers/in-process.ts).
+      project('commands', { isolate: false }),
       project('e2e'),
-      ...(mode === 'all' ? [project('load')] : []),
+      ...(mode === 'all' || process.argv.some((arg) => arg.includes('test/load')) ? [project('load')] : []),
     ],
   },
 }))

@@ -254,7 +254,7 @@ describe('against the fault server', () => {
   const runPay = payRunner(runInProcess)
 
   /**
-   * `pay api` against the fault server, like every other command (test/e2e/reliability/faults.test.ts):
+   * `pay api` against the fault server, like every other command (test/unit/api/http-faults.test.ts):
    * GET, PUT and DELETE retried twice on transient faults, POST and PATCH sent exactly once (and
    * the error says how to send the very same request again), the deadline kept, redirects never
    * followed, http:// refused off this machine, and the key in no output (runPay checks every run).

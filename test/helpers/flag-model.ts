@@ -1,8 +1,8 @@
-import fs from 'node:fs'
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import { currencyDigits, decimalText } from '../../src/sandbox/shared/money.js'
 import type { RecordedRequest } from './fake-server.js'
+import { MANIFEST } from './manifest.js'
 
 /**
  * A model of what the create/update commands must do with any flag values: the exact request
@@ -130,12 +130,6 @@ export const COMMANDS: CommandSpec[] = [
  * Every flag of a command (its own and the global ones), as its help publishes them: the built
  * manifest, so that a flag added later (`-y` on links create) is known here without a list to keep.
  */
-const MANIFEST = JSON.parse(
-  fs.readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8'),
-) as {
-  commands: Record<string, { flags: Record<string, { name: string; char?: string; allowNo?: boolean }> }>
-}
-
 function flagWords(spec: CommandSpec): { long: string[]; chars: string[] } {
   const flags = Object.values(MANIFEST.commands[spec.argv.join(':')].flags)
   return {

@@ -10,15 +10,17 @@ import { ProcessIO, useIO } from '../../src/cli/io.js'
 import { accessibleMode } from '../../src/render/accessible.js'
 import { type CliOptions, type CliResult, cleanEnv, expectNoKeyInOutput, ROOT } from './cli.js'
 import { TestIO, type TestIOOptions } from './io.js'
+import { commandSource, MANIFEST } from './manifest.js'
 
 /**
  * Runs `pay ...args` in this process, as bin/run.js would run it but without a child process:
  * the command class from src/ (no build needed), found through oclif.manifest.json like every
- * command id, help, alias and mistyped command; oclif's Config loaded once per test file; fake IO
- * (test/helpers/io.ts TestIO: captured streams, a terminal or not, its width and colour, scripted
- * answers to questions and confirmations); the environment of runCli (cleanEnv: own config,
- * sandbox and journal dirs, no keychain, no PAY_* of the developer's), set for the run and
- * restored after it; and the exit code bin/run.js would exit with.
+ * command id, help, alias and mistyped command; oclif's Config loaded once per worker (the
+ * commands project does not isolate its files: vitest.config.ts); fake IO (test/helpers/io.ts
+ * TestIO: captured streams, a terminal or not, its width and colour, scripted answers to
+ * questions and confirmations); the environment of runCli (cleanEnv: own config, sandbox and
+ * journal dirs, no keychain, no PAY_* of the developer's), set for the run and restored after
+ * it; and the exit code bin/run.js would exit with.
  *
  * What needs a process stays in test/e2e/ and runs bin/run.js (test/helpers/cli.ts): a real
  * terminal, signals, pipes that close or fill (`> /dev/full`, `| head`), the built bundle and its
@@ -43,28 +45,7 @@ export interface InProcessResult extends CliResult {
   startedAt: number
 }
 
-/** A command of pay as oclif.manifest.json lists it. */
-export interface ManifestCommand {
-  id: string
-  aliases: string[]
-  hidden?: boolean
-  args: Record<string, { name: string }>
-  flags: Record<string, { name: string; char?: string; type: string; allowNo?: boolean; hidden?: boolean }>
-}
-
-/** oclif.manifest.json: every command of pay, the one list tests take commands from. */
-export const MANIFEST = JSON.parse(fs.readFileSync(path.join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
-  commands: Record<string, ManifestCommand>
-}
-
-/** Every command id of pay (`links:create`, `login`), from the manifest. */
-export const COMMAND_IDS: string[] = Object.keys(MANIFEST.commands).sort()
-
-/** A command id as typed: `links:create` -> `links create`. */
-export const typed = (id: string) => id.replace(/:/g, ' ')
-
-/** The source file of a command: `links:create` -> src/commands/links/create.ts. */
-export const commandSource = (id: string) => path.join(ROOT, 'src/commands', `${id.split(':').join('/')}.ts`)
+export { COMMAND_IDS, commandSource, MANIFEST, type ManifestCommand, typed } from './manifest.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: any command class of the CLI
 type CommandClass = Command.Class & { id: string; plugin?: any }

@@ -8,6 +8,7 @@ import { type CliResult, runCli, tempDir } from './cli.js'
 import type { FakeServer } from './fake-server.js'
 import { type Handler, startFaultServer } from './fault-server.js'
 import type { Json } from './links.js'
+import { commandOf } from './manifest.js'
 
 /**
  * A recognisable API key, and a scanner that finds it, or any 8 consecutive characters of
@@ -167,12 +168,11 @@ export function leakEnvironment() {
       },
     })
     runs += 1
-    commands.add(
-      c.args
-        .filter((arg) => /^[a-z]+$/.test(arg))
-        .slice(0, 2)
-        .join(' '),
+    // The command the case ran, as the manifest names it (global flags first are skipped over).
+    const id = commandOf(
+      c.args.filter((arg, i) => !arg.startsWith('-') && !c.args[i - 1]?.match(/^-(p|-profile|-base-url)$/)),
     )
+    commands.add(id ?? c.args.join(' '))
     scan.output(`${c.label} [stdout]`, result.stdout)
     scan.output(`${c.label} [stderr]`, result.stderr)
     const hits = findCanary(result.stdout + result.stderr)
@@ -264,5 +264,7 @@ export function leakEnvironment() {
     seedSub: () => call('POST', '/subscriptions', { package_id: state.packageId, email: 'sub@example.com' }),
     scanFiles,
     summary,
+    /** The commands the cases ran, by manifest id (`sandbox:clock:advance`). */
+    commandsRun: () => new Set(commands),
   }
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BIN, cleanEnv, ROOT, runCli } from '../../helpers/cli.js'
+import { BIN, cleanEnv, runCli } from '../../helpers/cli.js'
 import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
 import type { FakeServer } from '../../helpers/fake-server.js'
 import { startKeyServer } from '../../helpers/key-server.js'
@@ -21,31 +21,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close())
 
 const pay = (...args: string[]) => runCli(args, { env: sandbox.env })
-const manifest = JSON.parse(fs.readFileSync(`${ROOT}/oclif.manifest.json`, 'utf8'))
 
 describe.concurrent('habits', () => {
-  test('-h shows the help of every command (exit 0)', async () => {
-    const ids = Object.keys(manifest.commands) as string[]
-    expect(ids.length).toBeGreaterThan(15)
-    const results = await Promise.all(ids.map((id) => runCli([...id.split(':'), '-h'])))
-    for (const [i, result] of results.entries()) {
-      expect({ id: ids[i], code: result.code }).toEqual({ id: ids[i], code: 0 })
-      expect(result.stdout).toContain(`$ pay ${ids[i].replace(/:/g, ' ')}`)
-    }
-  })
-
-  test('pay version, and with --json', async () => {
-    const [text, json] = await Promise.all([runCli(['version']), runCli(['version', '--json'])])
-    expect(text).toMatchObject({ code: 0, stderr: '' })
-    expect(text.stdout).toBe(`pay-cli/0.1.0 ${process.platform}-${process.arch} node-${process.version}\n`)
-    expect(JSON.parse(json.stdout)).toEqual({
-      version: '0.1.0',
-      node: process.versions.node,
-      platform: process.platform,
-      arch: process.arch,
-    })
-  })
-
   test('links ls, links rm, subs ls and subs rm are the list and delete commands', async () => {
     const link = await seedLink(sandbox)
     const [ls, lsJson, rm, subsLs] = await Promise.all([

@@ -97,14 +97,6 @@ describe('flags that contradict each other', () => {
 })
 
 describe('pay -v, pay --help', () => {
-  test('pay -v prints the version, like --version', async () => {
-    const short = await runCli(['-v'])
-    const long = await runCli(['--version'])
-    expect(short).toMatchObject({ code: 0, stderr: '' })
-    expect(short.stdout).toMatch(/^pay-cli\/\d+\.\d+\.\d+ \S+ node-v\d+/)
-    expect(short.stdout).toBe(long.stdout)
-  })
-
   test('pay --help at 80 columns: no line runs past the edge, nothing cut mid-word', async (context) => {
     const term = await startTestTerminal(context, ['--help'])
     expect(await term.exitCode()).toBe(0)

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { cleanEnv, ROOT, tempDir } from '../../helpers/cli.js'
 import { RUN_KEYRING_TESTS, startKeyring } from '../../helpers/keyring.js'
+import { COMMAND_IDS } from '../../helpers/manifest.js'
 
 /**
  * The packed tarball installs with `npm install -g` into an empty prefix (registry only) and
@@ -40,8 +41,9 @@ describe('npm pack, then npm install -g', () => {
 
     const help = run(['--help'])
     expect(help.status).toBe(0)
-    for (const topic of ['links', 'subs', 'token', 'profiles', 'sandbox', 'login', 'autocomplete']) {
-      expect(help.stdout).toContain(topic)
+    // Every topic and command of pay (the manifest's), and the autocomplete plugin's.
+    for (const word of [...new Set(COMMAND_IDS.map((id) => id.split(':')[0])), 'autocomplete']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${word} `, 'm'))
     }
 
     const created = run([

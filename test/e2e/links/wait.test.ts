@@ -1,8 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { DURATION_FORMS } from '../../../src/sandbox/duration.js'
 import { startCli } from '../../helpers/child.js'
 import { runCli, tempDir } from '../../helpers/cli.js'
-import { json, reset, runPay, serve } from '../../helpers/fault-server.js'
 import { seedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
@@ -47,54 +45,6 @@ describe('links wait', () => {
     expect(result.stdout).toContain('paid\ttrue\n')
   })
 
-  test('already paid: exit 0 at once, nothing said about waiting; --json prints the link', async () => {
-    const link = await seedLink(sandbox)
-    await sandbox.markPaid(link._id)
-    const result = await pay(['links', 'wait', link._id, '--json'])
-    expect(result).toMatchObject({ code: 0, stderr: '' })
-    expect(JSON.parse(result.stdout)).toEqual(
-      (await sandbox.request('GET', `/payment-links/${link._id}`)).body.data,
-    )
-  })
-
-  test('--timeout runs out: exit 8, said plainly and as JSON', async () => {
-    const link = await seedLink(sandbox)
-    const [plain, asJson] = await Promise.all([
-      pay(['links', 'wait', link._id, '--timeout', '2s']),
-      pay(['links', 'wait', link._id, '--timeout', 'PT1S', '--json']),
-    ])
-    expect(plain).toMatchObject({
-      code: 8,
-      stdout: '',
-      stderr: `${waiting(link._id, '2s')}Error: Still waiting for payment link ${link._id} to be paid after 2s.\nWait longer with --timeout DURATION (0: no limit).\n`,
-    })
-    expect(asJson).toMatchObject({ code: 8, stdout: '' })
-    expect(JSON.parse(asJson.stderr)).toEqual({
-      error: {
-        status: null,
-        kind: 'wait_timeout',
-        exit_code: 8,
-        message: `Still waiting for payment link ${link._id} to be paid after 1s.`,
-        hint: 'Wait longer with --timeout DURATION (0: no limit).',
-      },
-    })
-  })
-
-  test('an unknown id: exit 5; a --timeout or --until that means nothing: exit 2', async () => {
-    const [unknown, badTimeout, badUntil] = await Promise.all([
-      pay(['links', 'wait', 'ffff00000000000000000042']),
-      pay(['links', 'wait', 'ffff00000000000000000042', '--timeout', '10']),
-      pay(['links', 'wait', 'ffff00000000000000000042', '--until', 'expired']),
-    ])
-    expect(unknown).toMatchObject({ code: 5, stdout: '', stderr: 'Error: Payment link not found.\n' })
-    expect(badTimeout).toMatchObject({
-      code: 2,
-      stderr: `Error: --timeout: Expected a duration, ${DURATION_FORMS}; received: 10\nSee \`pay links wait --help\`.\n`,
-    })
-    expect(badUntil.code).toBe(2)
-    expect(badUntil.stderr).toContain('Expected --until=expired to be one of: paid')
-  })
-
   test('Ctrl-C (SIGINT): exit 130 at once', async () => {
     const link = await seedLink(sandbox)
     const run = startCli(['links', 'wait', link._id, '--timeout', '0'], { env: sandbox.env })
@@ -133,46 +83,6 @@ describe('links wait', () => {
     await until(() => run.stderr.includes('Waiting for'), 'the waiting line')
     expect((await runCli(['sandbox', 'pay', id, '-q'], { env })).code).toBe(0)
     expect(await run.done).toMatchObject({ code: 0, stdout: `${id}\ttrue\n` })
-  })
-})
-
-describe('links wait against a failing service', () => {
-  const PAID = { success: true, data: { _id: 'L1', paid: true, status: 'Active' }, errors: null }
-  const UNPAID = { success: true, data: { _id: 'L1', paid: false, status: 'Active' }, errors: null }
-
-  test('5xx and reset connections keep it waiting, said once each way; then paid: exit 0', async (context) => {
-    const fake = await serve(
-      context,
-      json(200, UNPAID),
-      // One look: three attempts (two retries), all 503.
-      json(503, { message: 'Down for maintenance' }),
-      json(503, { message: 'Down for maintenance' }),
-      json(503, { message: 'Down for maintenance' }),
-      reset(),
-      reset(),
-      reset(),
-      json(200, UNPAID),
-      json(200, PAID),
-    )
-    const result = await runPay(['links', 'wait', 'L1', '--columns', 'paid'], fake.baseUrl)
-    expect(result).toMatchObject({ code: 0, stdout: 'true\n' })
-    expect(result.stderr).toBe(
-      [
-        'Waiting for payment link L1 to be paid (at most 10m).',
-        'The service does not answer (Down for maintenance); still waiting.',
-        'The service answers again; still waiting.',
-        '',
-      ].join('\n'),
-    )
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(9).fill('GET /payment-links/L1'))
-  })
-
-  test('a refused key stops it: exit 4', async (context) => {
-    const fake = await serve(context, json(200, UNPAID), json(401, { message: 'Unauthenticated.' }))
-    const result = await runPay(['links', 'wait', 'L1'], fake.baseUrl)
-    expect(result.code).toBe(4)
-    expect(result.stderr).toContain('did not accept the key in PAY_API_KEY (401: Unauthenticated.)')
-    expect(fake.requests).toHaveLength(2)
   })
 })
 

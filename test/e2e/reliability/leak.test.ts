@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { type CliResult, expectNoKeyInOutput } from '../../helpers/cli.js'
 import { CANARY, inModes, type LeakCase, leakEnv, leakEnvironment, MODES } from '../../helpers/leak.js'
 import { linkCreateArgs } from '../../helpers/links.js'
+import { COMMAND_IDS } from '../../helpers/manifest.js'
 import { mapConcurrent } from '../../helpers/subs.js'
 
 /**
@@ -16,7 +17,18 @@ import { mapConcurrent } from '../../helpers/subs.js'
  * This file: the success paths of every command.
  */
 
-const { dirs, state, scan, problems, pay, seedLink, seedSub, scanFiles, summary } = leakEnvironment()
+const { dirs, state, scan, problems, pay, seedLink, seedSub, scanFiles, summary, commandsRun } =
+  leakEnvironment()
+
+/**
+ * The commands of the manifest the success paths do not run here, and where their key is
+ * scanned instead. Any other command of the manifest not run below fails the scan: a new command
+ * is scanned from the day it is added.
+ */
+const SCANNED_ELSEWHERE: Record<string, string> = {
+  'sandbox:start':
+    'a server until stopped: test/e2e/reliability/leak-sandbox.test.ts runs sandboxes in process',
+}
 
 describe('the key never leaks', () => {
   it('success paths: every command, with --json and with --debug (the piped output plus the trace)', async () => {
@@ -149,6 +161,10 @@ describe('the key never leaks', () => {
       ...inModes({ label: 'sandbox clock advance', args: ['sandbox', 'clock', 'advance', '1h'], code: 0 }),
       ...inModes({ label: 'profiles list', args: ['profiles', 'list'], code: 0 }),
       ...inModes({ label: 'profiles show', args: ['profiles', 'show', 'live'], code: 0 }),
+      ...inModes({ label: 'sandbox packages', args: ['sandbox', 'packages'], code: 0 }),
+      ...perMode(() => ({ label: 'links qr', args: ['links', 'qr', id(links)], code: 0 })),
+      ...inModes({ label: 'history', args: ['history'], code: 0 }),
+      ...inModes({ label: 'version', args: ['version'], code: 0 }),
       // PAY_API_KEY over a profile: pay says so, with the key redacted.
       ...inModes({
         label: 'links list, PAY_API_KEY over -p live',
@@ -187,15 +203,76 @@ describe('the key never leaks', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^\[debug\] < 200 OK \(\d+ ms\)$/))
 
     // Last: the commands that change or empty what the others used.
+    const fixtures = path.join(dirs.tmp, 'fixtures.json')
+    fs.writeFileSync(
+      fixtures,
+      JSON.stringify({
+        links: [{ name: 'seeded', email: 'seed@example.com', currency: 'EUR', amount: '1', title: 'S' }],
+      }),
+    )
     for (const c of [
       ...inModes({ label: 'profiles use', args: ['profiles', 'use', 'live'], code: 0 }),
       { label: 'profiles remove', args: ['profiles', 'remove', 'live'], code: 0 },
       { label: 'profiles remove --json', args: ['profiles', 'remove', 'live2', '--json'], code: 0 },
       { label: 'profiles remove --debug', args: ['profiles', 'remove', 'live3', '--debug'], code: 0 },
+      // The sandbox as a test double (issue 25), through the sandbox that knows the key: its
+      // fault rules, and the requests it kept (bodies shown, keys in them redacted).
+      ...inModes({
+        label: 'sandbox faults set',
+        args: ['sandbox', 'faults', 'set', 'GET /nothing-here 503 x1'],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      }),
+      ...inModes({
+        label: 'sandbox faults list',
+        args: ['sandbox', 'faults', 'list'],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      }),
+      ...inModes({
+        label: 'sandbox faults clear',
+        args: ['sandbox', 'faults', 'clear'],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      }),
+      ...inModes({
+        label: 'sandbox requests',
+        args: ['sandbox', 'requests'],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      }),
+      // Fixtures and snapshots (issue 25): seeded through the sandbox that knows the key; the
+      // snapshots of the scanned store, which that sandbox serves.
+      ...inModes({
+        label: 'sandbox seed',
+        args: ['sandbox', 'seed', fixtures],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      }),
+      ...perMode((mode) => ({
+        label: 'sandbox snapshot save',
+        args: ['sandbox', 'snapshot', 'save', mode],
+        code: 0,
+      })),
+      ...inModes({ label: 'sandbox snapshot list', args: ['sandbox', 'snapshot', 'list'], code: 0 }),
+      ...perMode((mode) => ({
+        label: 'sandbox snapshot restore',
+        args: ['sandbox', 'snapshot', 'restore', mode],
+        code: 0,
+      })),
+      ...perMode((mode) => ({
+        label: 'sandbox snapshot delete',
+        args: ['sandbox', 'snapshot', 'delete', mode],
+        code: 0,
+      })),
+      ...inModes({ label: 'sandbox clock set', args: ['sandbox', 'clock', 'set', '2099-01-01'], code: 0 }),
       ...inModes({ label: 'sandbox reset', args: ['sandbox', 'reset'], code: 0 }),
     ])
       await pay(c)
     expect(problems).toEqual([])
+    // Every command of the manifest, but those scanned elsewhere (said why above).
+    const ran = commandsRun()
+    expect(COMMAND_IDS.filter((id) => !ran.has(id) && !(id in SCANNED_ELSEWHERE))).toEqual([])
   }, 90_000) // some 80 runs of pay, 4 at a time: longer than the default 30 s on a busy machine
 
   it('leaves no trace in any file: store, reports, caches, config dir, HOME, TMPDIR', () => {

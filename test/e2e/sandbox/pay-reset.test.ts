@@ -2,7 +2,6 @@ import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
 import { PROOF_FILE } from '../../../src/sandbox/proof.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
-import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
 import { type Client, clientFor, KEY_A, KEY_B, readStore, trustSandbox } from '../../helpers/sandbox.js'
 
@@ -137,72 +136,6 @@ describe('pay sandbox pay', () => {
     expect(fs.readdirSync(localDir)).toEqual([PROOF_FILE])
   })
 
-  test('with no server at the built-in profile’s address: the local store, said so; the current profile is not used', async () => {
-    const localDir = tempDir('pay-local-store-')
-    const configDir = tempDir('pay-config-')
-    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1', PAY_CONFIG_DIR: configDir }
-    // A live profile is current: `sandbox pay` still acts on the sandbox, never on it.
-    const live = await runCli(
-      ['login', '-p', 'live', '--base-url', 'https://api.pay.example', '--with-key', '--no-verify'],
-      {
-        env,
-        input: 'sk_live_not_a_real_key_0000\n',
-      },
-    )
-    expect(live.code).toBe(0)
-    const link = await createLocal(localDir)
-    const paid = await runCli(['sandbox', 'pay', link._id], { env })
-    expect(paid.stderr).toBe(
-      `Paid in the local sandbox store ${localDir} (no sandbox is running at http://127.0.0.1:1).\n`,
-    )
-    expect(paid.code).toBe(0)
-    expect(paid.stdout).toContain('paid\ttrue\n')
-    expect(localLink(localDir, link._id)?.paid).toBe(true)
-
-    const missing = await runCli(['sandbox', 'pay', '000000000000000000000000'], { env })
-    expect(missing).toMatchObject({ code: 5, stdout: '' })
-    expect(missing.stderr).toBe(
-      `Error: No payment link 000000000000000000000000 in the local sandbox store ${localDir}.\n` +
-        'No sandbox is running at http://127.0.0.1:1; the local store was searched.\n',
-    )
-  })
-
-  test('another base URL without a sandbox is an error, never the local store', async () => {
-    const localDir = tempDir('pay-local-store-')
-    const link = await createLocal(localDir)
-    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' }
-    const hint =
-      '`pay sandbox pay` acts only on a sandbox: start one there with `pay sandbox start`, or use `-p sandbox` (without --base-url) for the local sandbox store.\n'
-
-    const nothing = await runCli(['sandbox', 'pay', link._id, '--base-url', 'http://127.0.0.1:1'], { env })
-    expect(nothing).toMatchObject({ code: 6, stdout: '' })
-    expect(nothing.stderr).toBe(
-      `Error: No pay sandbox answers at http://127.0.0.1:1 (profile "sandbox").\n${hint}`,
-    )
-
-    const other: FakeServer = await startFakeServer((_, res) => sendJson(res, 404, { message: 'Not Found' }))
-    try {
-      const notSandbox = await runCli(['sandbox', 'pay', link._id, '--base-url', other.baseUrl], { env })
-      expect(notSandbox).toMatchObject({ code: 1, stdout: '' })
-      expect(notSandbox.stderr).toBe(
-        `Error: ${other.baseUrl} (profile "sandbox") is not a pay sandbox.\n${hint}`,
-      )
-      // It was asked only for the sandbox's health (and a proof), without a key.
-      expect(
-        other.requests.map((r) => [
-          r.method,
-          r.path.replace(/=[0-9a-f]{64}$/, '=C'),
-          r.headers.authorization,
-        ]),
-      ).toEqual([['GET', '/_sandbox/health?challenge=C', undefined]])
-    } finally {
-      await other.close()
-    }
-    const plain = await runCli(['sandbox', 'pay', link._id, '--base-url', 'http://pay.example'], { env })
-    expect(plain.code).toBe(2)
-    expect(localLink(localDir, link._id)?.paid).toBe(false)
-  })
-
   test('a server that does not know the profile’s key: exit 4, and what to do', async () => {
     const serverDir = tempDir('pay-server-store-')
     const server = await startServer(serverDir, ['sk_test_own_key_123456'])
@@ -284,20 +217,6 @@ describe('pay sandbox pay', () => {
   })
 })
 
-test('their help says where --profile and --base-url lead, as they are used', async () => {
-  for (const command of ['pay', 'reset']) {
-    const help = await runCli(['sandbox', command, '--help'])
-    expect(help.code).toBe(0)
-    const flat = help.stdout.replace(/\s+/g, ' ')
-    expect(flat).toContain(
-      '-p, --profile=<value> Profile whose sandbox server to act through (default: $PAY_PROFILE, then the built-in `sandbox`, never the current profile).',
-    )
-    expect(flat).toContain(
-      '--base-url=<value> Base URL of the sandbox server to act through (default: $PAY_BASE_URL, then the profile). Without one running there, only the built-in profile falls back to the local store.',
-    )
-  }
-})
-
 describe('pay sandbox reset', () => {
   test('through the server: the records of the key’s business are deleted, other businesses’ and the local store kept', async () => {
     const serverDir = tempDir('pay-server-store-')
@@ -334,34 +253,5 @@ describe('pay sandbox reset', () => {
       business_id: business,
     })
     expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(0)
-  })
-
-  test('with no server at the built-in profile’s address: the local store, said so', async () => {
-    const localDir = tempDir('pay-local-store-')
-    const local = await createLocal(localDir)
-    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' }
-    const reset = await runCli(['sandbox', 'reset'], { env })
-    expect(reset).toMatchObject({
-      code: 0,
-      stdout: '',
-      stderr: `The local sandbox store in ${localDir} is empty (no sandbox is running at http://127.0.0.1:1).\n`,
-    })
-    expect(localLink(localDir, local._id)).toBeUndefined()
-    const json = await runCli(['sandbox', 'reset', '--json'], { env })
-    expect(JSON.parse(json.stdout)).toEqual({ reset: true, dir: localDir, base_url: null, business_id: null })
-  })
-
-  test('another base URL without a sandbox: an error, the local store kept', async () => {
-    const localDir = tempDir('pay-local-store-')
-    const local = await createLocal(localDir)
-    const refused = await runCli(['sandbox', 'reset', '--base-url', 'http://127.0.0.1:1'], {
-      env: { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' },
-    })
-    expect(refused).toMatchObject({ code: 6, stdout: '' })
-    expect(refused.stderr).toBe(
-      'Error: No pay sandbox answers at http://127.0.0.1:1 (profile "sandbox").\n' +
-        '`pay sandbox reset` acts only on a sandbox: start one there with `pay sandbox start`, or use `-p sandbox` (without --base-url) for the local sandbox store.\n',
-    )
-    expect(localLink(localDir, local._id)).toBeDefined()
   })
 })

@@ -5,7 +5,7 @@ import { keyHash } from '../../../src/sandbox/business.js'
 import { PROOF_FILE } from '../../../src/sandbox/proof.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A, OBJECT_ID, readStore, trustSandbox } from '../../helpers/sandbox.js'
+import { type Client, clientFor, KEY_A, readStore, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
  * `pay sandbox seed FILE [--once]` and `pay sandbox start --seed FILE` (issue 25 item 3), run as
@@ -49,89 +49,6 @@ async function startServer(dir: string, extra: string[] = []): Promise<SandboxPr
 }
 
 describe('pay sandbox seed', () => {
-  test('on the local store: each name with its id, --json {NAME: ID}, --once skips and says so', async () => {
-    const dir = tempDir('pay-local-store-')
-    const env = { PAY_SANDBOX_DIR: dir }
-    const file = fixtureFile(FIXTURES)
-    const seeded = await runCli(['sandbox', 'seed', file], { env })
-    expect(seeded.code).toBe(0)
-    expect(seeded.stderr).toBe(`4 records seeded (the local sandbox store ${dir}).\n`)
-    const ids: Record<string, string> = Object.fromEntries(
-      seeded.stdout
-        .trim()
-        .split('\n')
-        .map((line) => [line.split('\t')[0], line.split('\t')[2]]),
-    )
-    expect(seeded.stdout).toBe(rows(ids))
-    const records = localRecords(dir)
-    expect(records.payment_links[ids['inv-42']]).toMatchObject({ ...LINK, amount: 25.5, paid: true })
-    expect(records.payment_links[ids['inv-43']]).toMatchObject({ paid: false, amount: 10 })
-    expect(records.subscriptions[ids['ada-monthly']]).toMatchObject({ status: 'cancel' })
-    expect(Object.keys(records.tokenizations)).toHaveLength(1)
-
-    const once = await runCli(['sandbox', 'seed', file, '--once', '--json'], { env })
-    expect(once.code).toBe(0)
-    expect(JSON.parse(once.stdout)).toEqual(ids)
-    expect(Object.keys(JSON.parse(once.stdout))).toEqual(NAMES)
-    expect(Object.keys(localRecords(dir).payment_links)).toHaveLength(2)
-
-    const onceText = await runCli(['sandbox', 'seed', file, '--once'], { env })
-    expect(onceText.stdout).toBe(rows(ids, () => 'skipped'))
-    expect(onceText.stderr).toBe(
-      `0 records seeded, 4 skipped (seeded before) (the local sandbox store ${dir}).\n`,
-    )
-
-    // From stdin, without --once: made again.
-    const again = await runCli(['sandbox', 'seed', '-', '--jq', '."inv-42"'], {
-      env,
-      input: JSON.stringify(FIXTURES),
-    })
-    expect(again.code).toBe(0)
-    // --jq prints a string as it is, as jq -r does.
-    expect(again.stdout).toMatch(/^[0-9a-f]{24}\n$/)
-    const newId = again.stdout.trim()
-    expect(newId).toMatch(OBJECT_ID)
-    expect(newId).not.toBe(ids['inv-42'])
-    expect(Object.keys(localRecords(dir).payment_links)).toHaveLength(4)
-  })
-
-  test('an invalid entry: exit 3 naming links[2] and the field, nothing kept; not JSON: exit 2', async () => {
-    const dir = tempDir('pay-local-store-')
-    const env = { PAY_SANDBOX_DIR: dir }
-    const file = fixtureFile({
-      links: [
-        { name: 'a', ...LINK },
-        { name: 'b', ...LINK },
-        { name: 'c', ...LINK, amount: 'lots' },
-      ],
-    })
-    const invalid = await runCli(['sandbox', 'seed', file], { env })
-    expect(invalid).toMatchObject({ code: 3, stdout: '' })
-    expect(invalid.stderr).toBe(
-      `Error: The fixtures in ${file} are invalid: nothing was seeded.\n  links[2].amount  The amount must be a number.\n`,
-    )
-    const json = await runCli(['sandbox', 'seed', file, '--json'], { env })
-    expect(json.code).toBe(3)
-    expect(JSON.parse(json.stderr)).toMatchObject({
-      error: { errors: { 'links[2].amount': ['The amount must be a number.'] } },
-    })
-    expect(localRecords(dir)?.payment_links ?? {}).toEqual({})
-
-    const notJson = await runCli(['sandbox', 'seed', fixtureFile('links:\n  - name: a\n')], { env })
-    expect(notJson.code).toBe(2)
-    expect(notJson.stdout).toBe('')
-    expect(notJson.stderr).toMatch(/^Error: .*fixtures\.json is not a fixture file\. It is not JSON: /)
-    expect(notJson.stderr).toMatch(
-      /\nA fixture file is JSON: \{"tokenizations": \[\.\.\.\], "links": \[\.\.\.\], "subscriptions": \[\.\.\.\]\}\.\n$/,
-    )
-    const missing = await runCli(['sandbox', 'seed', path.join(dir, 'nope.json')], { env })
-    expect(missing).toMatchObject({
-      code: 2,
-      stdout: '',
-      stderr: `Error: Cannot read the fixture file ${path.join(dir, 'nope.json')}: no such file.\n`,
-    })
-  })
-
   test('through the running sandbox: the key’s business gets the records, the local store is untouched', async () => {
     const serverDir = tempDir('pay-server-store-')
     const localDir = tempDir('pay-local-store-')

@@ -1,4 +1,3 @@
-import net from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
@@ -42,16 +41,6 @@ async function stop(sandbox: SandboxProcess, signal: NodeJS.Signals): Promise<nu
   sandbox.child.kill(signal)
   await exited(sandbox.child)
   return sandbox.child.exitCode
-}
-
-/** A port some other program listens on. */
-async function takenPort(): Promise<{ port: number; close(): Promise<void> }> {
-  const server = net.createServer((socket) => socket.destroy())
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  }
 }
 
 describe('pay sandbox start', () => {
@@ -120,42 +109,6 @@ describe('pay sandbox start', () => {
     )
   })
 
-  it('on a port another program holds: says which, and how to pick another; exit 2, nothing raw', async () => {
-    const other = await takenPort()
-    try {
-      const taken = await runCli(['sandbox', 'start', '--port', String(other.port)])
-      expect(taken).toMatchObject({ code: 2, stdout: '' })
-      expect(taken.stderr).toBe(
-        `Error: Port ${other.port} on 127.0.0.1 is taken by another program.\n` +
-          'Pick another port with --port PORT, or --port 0 for any free one.\n',
-      )
-      // The port came from PAY_SANDBOX_PORT (the sandbox profile's): how to move both.
-      const profilePort = await runCli(['sandbox', 'start'], {
-        env: { PAY_SANDBOX_PORT: String(other.port) },
-      })
-      expect(profilePort.code).toBe(2)
-      expect(profilePort.stderr).toBe(
-        `Error: Port ${other.port} on 127.0.0.1 is taken by another program.\n` +
-          'Pick another port with --port PORT, or --port 0 for any free one.\n' +
-          'For `pay -p sandbox` to find it there, set PAY_SANDBOX_PORT to that port instead.\n',
-      )
-      const json = await runCli(['sandbox', 'start', '--port', String(other.port), '--json'])
-      expect(json).toMatchObject({ code: 2, stdout: '' })
-      expect(JSON.parse(json.stderr)).toEqual({
-        error: {
-          status: null,
-          kind: 'usage',
-          exit_code: 2,
-          message: `Port ${other.port} on 127.0.0.1 is taken by another program.`,
-          hint: 'Pick another port with --port PORT, or --port 0 for any free one.',
-        },
-      })
-      for (const run of [taken, profilePort, json]) expect(run.stderr).not.toMatch(/EADDRINUSE|\n\s+at /)
-    } finally {
-      await other.close()
-    }
-  })
-
   it('on the port of a running sandbox: points to it when it is yours, else says it is not; exit 2', async () => {
     const dir = tempDir('pay-sandbox-')
     const { baseUrl } = await start(['--port', '0'], dir)
@@ -173,31 +126,6 @@ describe('pay sandbox start', () => {
     expect(notYours.stderr).toBe(
       `Error: Port ${port} on 127.0.0.1 is taken by a pay sandbox that is not yours: it could not prove it keeps its store in ${other} (another PAY_SANDBOX_DIR's, or another user's).\n` +
         'Pick another port with --port PORT, or --port 0 for any free one.\n',
-    )
-  })
-
-  it('exits 2 on a bad --port, an unknown or client flag, or a --host that is not this machine', async () => {
-    const badPort = await runCli(['sandbox', 'start', '--port', 'http'])
-    expect(badPort.code).toBe(2)
-    expect(badPort.stderr).toBe(
-      'Error: --port: Expected an integer but received: http\nSee `pay sandbox start --help`.\n',
-    )
-    const unknown = await runCli(['sandbox', 'start', '--bogus'])
-    expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toContain('Nonexistent flag: --bogus')
-    // It serves; it is no client: no profile, base URL or timeout, shown or taken.
-    const help = await runCli(['sandbox', 'start', '--help'])
-    expect(help.stdout).toContain('$ pay sandbox start [--json] [--debug] [--port <value>]')
-    expect(help.stdout).not.toMatch(/--profile|--base-url|--timeout/)
-    const clientFlag = await runCli(['sandbox', 'start', '--port', '0', '--timeout', '2'])
-    expect(clientFlag).toMatchObject({ code: 2, stdout: '' })
-    expect(clientFlag.stderr).toBe('Error: Nonexistent flag: --timeout\nSee `pay sandbox start --help`.\n')
-    // 192.0.2.1 is TEST-NET-1: documentation only, no machine's address.
-    const elsewhere = await runCli(['sandbox', 'start', '--port', '0', '--host', '192.0.2.1'])
-    expect(elsewhere).toMatchObject({ code: 2, stdout: '' })
-    expect(elsewhere.stderr).toBe(
-      'Error: Cannot listen on 192.0.2.1: it is not an address of this machine.\n' +
-        'Give --host an address of this machine (127.0.0.1 unless others must reach it).\n',
     )
   })
 })

@@ -21,7 +21,7 @@ import {
 
 /**
  * The client in-process against a fault server: every variant of the tolerant reader and of
- * the retry rules, fast (short back-off). test/e2e/http/*.test.ts prove the same end to end.
+ * the retry rules, fast (short back-off). test/unit/api/http-*.test.ts prove the same through the commands.
  */
 
 const LINK = { _id: 'lnk_1', status: 'Active', amount: 10 }

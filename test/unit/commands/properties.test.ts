@@ -5,6 +5,7 @@ import { envelope, type FakeServer, sendJson, startFakeServer } from '../../help
 import { argvFor, COMMANDS, expected, expectModel, inputArbitrary } from '../../helpers/flag-model.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { LINK_TEXT_FIELDS, rawControlBytes } from '../../helpers/links.js'
+import { COMMAND_IDS, commandOf } from '../../helpers/manifest.js'
 import { ANSWER_TEXT, LIST_ANSWER_TEXT, RECORD_ANSWER_TEXT, SERVER_TEXT } from '../../helpers/server-json.js'
 
 /**
@@ -148,6 +149,26 @@ const READING_COMMANDS: string[][] = [
   ['subs', 'delete', 'sub_1', '--yes'],
   ['subs', 'create', ...VALID['subs create']],
 ]
+
+/**
+ * The commands of the service's resources (links, subs, token) that (b) and (c) do not feed random
+ * answers to, and why. Any other such command of the manifest missing from READING_COMMANDS fails
+ * the test below: a command added later is fed random answers from the day it is added.
+ */
+const NOT_FED_RANDOM_ANSWERS: Record<string, string> = {
+  'links:open': 'hands the payment URL to a browser (test/commands/links/open.test.ts)',
+  'links:qr': 'draws the payment URL (test/commands/links/qr.test.ts)',
+  'links:wait': 'polls until paid: a random answer would keep it waiting (test/commands/links/wait.test.ts)',
+}
+
+it('READING_COMMANDS holds every command of links, subs and token in the manifest, but those said why', () => {
+  const fed = new Set(READING_COMMANDS.map((args) => commandOf(args)))
+  expect(
+    COMMAND_IDS.filter(
+      (id) => /^(links|subs|token):/.test(id) && !fed.has(id) && !(id in NOT_FED_RANDOM_ANSWERS),
+    ),
+  ).toEqual([])
+})
 
 /** Only a PayError reached catch(); an exit code of its kind; no stack trace, no raw control byte. */
 function expectCleanFailure(result: Awaited<ReturnType<typeof run>>, flags: string[]) {

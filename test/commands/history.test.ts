@@ -1,0 +1,220 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { tempDir } from '../helpers/cli.js'
+import { runInProcess } from '../helpers/in-process.js'
+import type { Json } from '../helpers/links.js'
+import { startProxy } from '../helpers/proxy.js'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+
+/**
+ * The journal: every change pay sends, intent before the request and outcome after, in a 0600
+ * JSON lines file; never the key or a body. `pay history` shows it, newest first.
+ */
+
+let sandbox: TestSandbox
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+})
+afterAll(() => sandbox.close())
+
+const KEY = 'sk_live_journal_canary_7d1e'
+const journalIn = (dir: string) => path.join(dir, 'journal.jsonl')
+const entries = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Json)
+
+describe('the journal', () => {
+  test('a mixed session: one intent and one outcome per change, in order, no key, no body, mode 0600', async () => {
+    const dir = tempDir('pay-journal-')
+    const keyed = await startTestSandbox({ keys: [KEY] })
+    try {
+      const env = { PAY_API_KEY: KEY, PAY_BASE_URL: keyed.baseUrl, PAY_JOURNAL_FILE: journalIn(dir) }
+      const pay = (...args: string[]) => runInProcess(args, { env })
+      const link = JSON.parse(
+        (
+          await pay(
+            'links',
+            'create',
+            '--email',
+            'j@example.com',
+            '--currency',
+            'EUR',
+            '--amount',
+            '5',
+            '--title',
+            'Journal',
+            '--json',
+          )
+        ).stdout,
+      )
+      await pay('links', 'list')
+      await pay('links', 'update', link._id, '--title', 'Journal 2')
+      const sub = JSON.parse(
+        (
+          await pay(
+            'subs',
+            'create',
+            '--package-id',
+            keyed.sandbox.packages[KEY][0]._id,
+            '--email',
+            's@example.com',
+            '--json',
+          )
+        ).stdout,
+      )
+      await pay('subs', 'cancel', sub._id, '--yes')
+      await pay('links', 'delete', link._id, '0123456789abcdef01234567', '--yes', '--concurrency', '1')
+      const token = JSON.parse(
+        (
+          await pay(
+            'token',
+            'create',
+            '--email',
+            't@example.com',
+            '--title',
+            'T',
+            '--description',
+            'D',
+            '--json',
+          )
+        ).stdout,
+      )
+
+      const file = journalIn(dir)
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+      const text = fs.readFileSync(file, 'utf8')
+      expect(text).not.toContain(KEY)
+      expect(text).not.toContain('journal_canary')
+      expect(text).not.toContain('j@example.com') // no request body
+      const all = entries(file)
+      const shape = all.map((e) => [e.phase, e.method, e.path, e.id ?? '-', e.status ?? e.error ?? '-'])
+      expect(shape).toEqual([
+        ['intent', 'POST', '/payment-links', '-', '-'],
+        ['outcome', 'POST', '/payment-links', link._id, 200],
+        ['intent', 'PUT', `/payment-links/${link._id}`, link._id, '-'],
+        ['outcome', 'PUT', `/payment-links/${link._id}`, link._id, 200],
+        ['intent', 'POST', '/subscriptions', '-', '-'],
+        ['outcome', 'POST', '/subscriptions', sub._id, 200],
+        ['intent', 'PUT', `/subscriptions/${sub._id}`, sub._id, '-'],
+        ['outcome', 'PUT', `/subscriptions/${sub._id}`, sub._id, 200],
+        ['intent', 'DELETE', `/payment-links/${link._id}`, link._id, '-'],
+        ['outcome', 'DELETE', `/payment-links/${link._id}`, link._id, 200],
+        ['intent', 'DELETE', '/payment-links/0123456789abcdef01234567', '0123456789abcdef01234567', '-'],
+        ['outcome', 'DELETE', '/payment-links/0123456789abcdef01234567', '0123456789abcdef01234567', 404],
+        ['intent', 'POST', '/tokenizations/create-token', '-', '-'],
+        ['outcome', 'POST', '/tokenizations/create-token', token._id, 200],
+      ])
+      expect(all.find((e) => e.status === 404)).toMatchObject({
+        error: 'not_found',
+        resource: 'payment link',
+      })
+      for (const [intent, outcome] of [
+        [all[0], all[1]],
+        [all[2], all[3]],
+      ])
+        expect(outcome.change).toBe(intent.change)
+      expect(all[0]).toMatchObject({
+        command: 'pay links create',
+        profile: '(environment)',
+        base_url: keyed.baseUrl,
+        resource: 'payment link',
+        user: os.userInfo().username,
+        terminal: false,
+      })
+      expect(all[0].idempotency_key).toMatch(/^[0-9a-f-]{36}$/)
+
+      const history = await pay('history', '--json')
+      const changes = JSON.parse(history.stdout) as Json[]
+      expect(changes.map((c) => [c.method, c.id, c.outcome])).toEqual([
+        ['POST', token._id, 'done 200'],
+        ['DELETE', '0123456789abcdef01234567', 'failed not_found 404'],
+        ['DELETE', link._id, 'done 200'],
+        ['PUT', sub._id, 'done 200'],
+        ['POST', sub._id, 'done 200'],
+        ['PUT', link._id, 'done 200'],
+        ['POST', link._id, 'done 200'],
+      ])
+      const ofLink = JSON.parse((await pay('history', '--id', link._id, '--json')).stdout) as Json[]
+      expect(ofLink.map((c) => c.method)).toEqual(['DELETE', 'PUT', 'POST'])
+      expect(JSON.parse((await pay('history', '--since', '1m', '--json')).stdout)).toHaveLength(7)
+      expect(JSON.parse((await pay('history', '--since', '2999-01-01', '--json')).stdout)).toEqual([])
+    } finally {
+      await keyed.close()
+    }
+  })
+
+  test('PAY_JOURNAL=0 writes nothing; history then says the journal is off', async () => {
+    const dir = tempDir('pay-journal-off-')
+    const env = { ...sandbox.env, PAY_JOURNAL: '0', PAY_JOURNAL_FILE: journalIn(dir) }
+    const created = await runInProcess(
+      ['links', 'create', '--email', 'o@example.com', '--currency', 'EUR', '--amount', '1', '--title', 'Off'],
+      { env },
+    )
+    expect(created.code).toBe(0)
+    expect(fs.existsSync(journalIn(dir))).toBe(false)
+    expect(await runInProcess(['history'], { env })).toMatchObject({
+      code: 2,
+      stderr: 'Error: The journal is off (PAY_JOURNAL=0).\n',
+    })
+  })
+
+  test('a create left unknown and settled by --retry-unknown shows as settled, with the id the retry got', async () => {
+    const dir = tempDir('pay-journal-settled-')
+    const csv = path.join(dir, 'one.csv')
+    fs.writeFileSync(csv, 'email,currency,amount,title\nsettle@example.com,EUR,3.00,Settled\n')
+    const report = path.join(dir, 'report.csv')
+    let posts = 0
+    // The first POST reaches the sandbox (the link is made) but its answer comes too late.
+    const proxy = await startProxy(sandbox.baseUrl, ({ method }) =>
+      method === 'POST' && ++posts === 1 ? { answerDelayMs: 2500 } : {},
+    )
+    try {
+      const env = { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl, PAY_JOURNAL_FILE: journalIn(dir) }
+      const create = ['links', 'create', '--from-csv', csv, '--yes']
+      const first = await runInProcess([...create, '--timeout', '1', '--report', report], { env })
+      // A run of one row exits with that row's own error: the service did not answer in time.
+      expect(first.code).toBe(6)
+      await proxy.idle()
+      const before = JSON.parse((await runInProcess(['history', '--json'], { env })).stdout) as Json[]
+      expect(before.map((c) => [c.kind, c.outcome])).toEqual([['create link', 'failed unavailable']])
+      const retried = await runInProcess([...create, '--resume', report, '--retry-unknown', '--json'], {
+        env,
+      })
+      expect(retried.code).toBe(0)
+      const linkId = JSON.parse(retried.stdout)[0]._id
+      const after = JSON.parse((await runInProcess(['history', '--json'], { env })).stdout) as Json[]
+      expect(after.map((c) => [c.kind, c.id, c.outcome])).toEqual([
+        ['create link', linkId, 'done 200'],
+        ['create link', linkId, 'settled 200'],
+      ])
+      expect(after[1].settled_by).toBe(after[0].change)
+      expect(after[1].idempotency_key).toBe(after[0].idempotency_key)
+    } finally {
+      await proxy.close()
+    }
+  }, 30_000)
+
+  test('--since takes real dates only, and history has no --all (the journal has no pages)', async () => {
+    const env = { PAY_JOURNAL_FILE: journalIn(tempDir('pay-journal-since-')) }
+    const [february, help, all] = await Promise.all([
+      runInProcess(['history', '--since', '2026-02-30'], { env }),
+      runInProcess(['history', '--help'], { env }),
+      runInProcess(['history', '--all'], { env }),
+    ])
+    expect(february).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: --since: "2026-02-30" is neither a date nor a span.\nGive 2026-11-01, 2026-11-01T09:00:00Z, 30m, 24h or 7d.\n',
+    })
+    expect(help.code).toBe(0)
+    expect(help.stdout).not.toContain('--all')
+    expect(all.code).toBe(2)
+    expect((await runInProcess(['history', '--since', '2028-02-29', '--json'], { env })).code).toBe(0)
+  })
+})

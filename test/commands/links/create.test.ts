@@ -1,0 +1,805 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
+import { tempDir } from '../../helpers/cli.js'
+import {
+  envelope,
+  type FakeServer,
+  type Handler,
+  type RecordedRequest,
+  sendJson,
+  startFakeServer,
+} from '../../helpers/fake-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
+import { FAKE_KEY, fakeEnv, linkCreateArgs, seedLink, storedLink } from '../../helpers/links.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+
+describe('against a sandbox', () => {
+  /** `pay links create` end to end: bin/run.js against a real sandbox, stdout piped (TSV). */
+
+  let sandbox: TestSandbox
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox()
+  })
+
+  afterAll(async () => {
+    await sandbox.close()
+  })
+
+  const idOf = (tsv: string) => /^_id\t([0-9a-f]{24})\n/.exec(tsv)?.[1] ?? ''
+
+  describe.concurrent('links create', () => {
+    test('every flag of spec 4.2 is stored, and the link is printed as key<TAB>value lines', async () => {
+      const result = await runInProcess(
+        [
+          'links',
+          'create',
+          '--email',
+          'jane@example.com',
+          '--currency',
+          'EUR',
+          '--amount',
+          '25.50',
+          '--title',
+          'Invoice 1042',
+          '--phone',
+          '+44 20 7946 0958',
+          '--description',
+          'Two boxes of tea',
+          '--redirect-url',
+          'https://shop.example/thanks',
+          '--reference',
+          'ORDER-7',
+          '--reference-2',
+          'Q3',
+          '--send-email',
+        ],
+        { env: sandbox.env },
+      )
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      const id = idOf(result.stdout)
+      const link = await storedLink(sandbox, id)
+      expect(link).toEqual({
+        _id: id,
+        email: 'jane@example.com',
+        phone_no: '+44 20 7946 0958',
+        currency: 'EUR',
+        amount: 25.5,
+        title: 'Invoice 1042',
+        description: 'Two boxes of tea',
+        redirect_url: 'https://shop.example/thanks',
+        reference: 'ORDER-7',
+        reference_2: 'Q3',
+        status: 'Active',
+        payment_url: `${sandbox.baseUrl}/checkout/pay?id=${id}`,
+        business_id: link.business_id,
+        paid: false,
+        created_at: link.created_at,
+        updated_at: link.updated_at,
+      })
+      expect(result.stdout).toBe(
+        [
+          `_id\t${id}`,
+          'status\tActive',
+          'paid\tfalse',
+          'amount\t25.5',
+          'currency\tEUR',
+          'email\tjane@example.com',
+          'phone_no\t+44 20 7946 0958',
+          'title\tInvoice 1042',
+          'description\tTwo boxes of tea',
+          'reference\tORDER-7',
+          'reference_2\tQ3',
+          'redirect_url\thttps://shop.example/thanks',
+          `payment_url\t${sandbox.baseUrl}/checkout/pay?id=${id}`,
+          `business_id\t${link.business_id}`,
+          `created_at\t${link.created_at}`,
+          `updated_at\t${link.updated_at}`,
+          '',
+        ].join('\n'),
+      )
+    })
+
+    test('only the required flags, with --no-send-email: no optional field is stored', async () => {
+      const result = await runInProcess(
+        [
+          'links',
+          'create',
+          '--email',
+          'min@example.com',
+          '--currency',
+          'JPY',
+          '--amount',
+          '1000',
+          '--title',
+          'Minimal',
+          '--no-send-email',
+        ],
+        { env: sandbox.env },
+      )
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      const id = idOf(result.stdout)
+      const link = await storedLink(sandbox, id)
+      expect(Object.keys(link).sort()).toEqual(
+        [
+          '_id',
+          'amount',
+          'business_id',
+          'created_at',
+          'currency',
+          'email',
+          'paid',
+          'payment_url',
+          'status',
+          'title',
+          'updated_at',
+        ].sort(),
+      )
+      expect(link).toMatchObject({
+        email: 'min@example.com',
+        currency: 'JPY',
+        amount: 1000,
+        title: 'Minimal',
+      })
+      expect(result.stdout).toBe(
+        [
+          `_id\t${id}`,
+          'status\tActive',
+          'paid\tfalse',
+          'amount\t1000',
+          'currency\tJPY',
+          'email\tmin@example.com',
+          'title\tMinimal',
+          `payment_url\t${sandbox.baseUrl}/checkout/pay?id=${id}`,
+          `business_id\t${link.business_id}`,
+          `created_at\t${link.created_at}`,
+          `updated_at\t${link.updated_at}`,
+          '',
+        ].join('\n'),
+      )
+    })
+
+    test('--json prints the created record exactly as the service returned it', async () => {
+      const result = await runInProcess(
+        [
+          'links',
+          'create',
+          '--email',
+          'json@example.com',
+          '--currency',
+          'USD',
+          '--amount',
+          '0.10',
+          '--title',
+          'Ten cents',
+          '--reference',
+          'J-1',
+          '--json',
+        ],
+        { env: sandbox.env },
+      )
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(result.stdout.endsWith('}\n')).toBe(true)
+      const printed = JSON.parse(result.stdout)
+      expect(printed).toEqual(await storedLink(sandbox, printed._id))
+      expect(printed).toMatchObject({ amount: 0.1, reference: 'J-1', status: 'Active', paid: false })
+    })
+
+    test('-q prints only the new id', async () => {
+      const result = await runInProcess(
+        [
+          'links',
+          'create',
+          '--email',
+          'q@example.com',
+          '--currency',
+          'EUR',
+          '--amount',
+          '5',
+          '--title',
+          'Q',
+          '-q',
+        ],
+        { env: sandbox.env },
+      )
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(result.stdout).toMatch(/^[0-9a-f]{24}\n$/)
+      expect(await storedLink(sandbox, result.stdout.trim())).toMatchObject({
+        email: 'q@example.com',
+        amount: 5,
+      })
+    })
+
+    test('a 422 from the service is shown under the flag names, exit 3', async () => {
+      // 16 significant digits pass the local decimal check; the sandbox allows at most 15.
+      const result = await runInProcess(
+        [
+          'links',
+          'create',
+          '--email',
+          'big@example.com',
+          '--currency',
+          'EUR',
+          '--amount',
+          '1234567890123456',
+          '--title',
+          'Too big',
+        ],
+        { env: sandbox.env },
+      )
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toBe(
+        'Error: The given data was invalid.\n  --amount  The amount must not have more than 15 significant digits.\n',
+      )
+      expect(result.code).toBe(3)
+    })
+
+    test('piped, amounts are the plain number the service holds, in decimal notation, never rounded', async () => {
+      const amounts: [string, string, string][] = [
+        ['25.5', 'EUR', '25.5\tEUR'],
+        ['25.50', 'EUR', '25.5\tEUR'],
+        ['0.0000001', 'BTC', '0.0000001\tBTC'],
+        ['1000', 'JPY', '1000\tJPY'],
+        ['7', 'KWD', '7\tKWD'],
+        ['123456789012345', 'USD', '123456789012345\tUSD'],
+      ]
+      const shown = new Map<string, string>()
+      for (const [amount, currency, text] of amounts)
+        shown.set((await seedLink(sandbox, { amount, currency }))._id, text)
+      const result = await runInProcess(['links', 'list', '--columns', '_id,amount,currency'], {
+        env: sandbox.env,
+      })
+      expect(result.code).toBe(0)
+      const rows = result.stdout.split('\n').filter((row) => shown.has(row.split('\t')[0]))
+      expect(rows.reverse()).toEqual([...shown].map(([id, text]) => `${id}\t${text}`))
+    })
+  })
+})
+
+describe('the request', () => {
+  /**
+   * What exactly goes over the wire: bin/run.js against a loopback server that records each
+   * request (method, path, headers, raw body) and answers like the service.
+   */
+
+  const ID = '65a1f0c2e4b0a1b2c3d4e5f6'
+
+  const STORED = {
+    _id: ID,
+    email: 'jane@example.com',
+    phone_no: '555-0100',
+    currency: 'EUR',
+    amount: 25.5,
+    title: 'Invoice 1042',
+    description: 'Two boxes of tea',
+    reference: 'ORDER-7',
+    status: 'Active',
+    payment_url: `https://pay.example/checkout/pay?id=${ID}`,
+    business_id: 42,
+    paid: false,
+    created_at: '2026-01-01T10:00:00.000Z',
+    updated_at: '2026-01-01T10:00:00.000Z',
+  }
+
+  /** Answers like the service: echoes a created or updated link, serves STORED, deletes anything. */
+  const linkService: Handler = (request, response) => {
+    if (request.method === 'POST' && request.path === '/payment-links') {
+      const body = JSON.parse(request.body)
+      delete body.send_email
+      return sendJson(response, 200, envelope({ ...STORED, ...body, amount: Number(body.amount) }))
+    }
+    if (request.method === 'POST' && request.path === '/tokenizations/create-token') {
+      const body = JSON.parse(request.body)
+      return sendJson(
+        response,
+        200,
+        envelope({
+          _id: ID,
+          ...body,
+          token: 'tok_1',
+          activation_url: 'https://pay.example/t/tok_1/activate',
+        }),
+      )
+    }
+    if (request.method === 'GET' && request.path === `/payment-links/${ID}`) {
+      return sendJson(response, 200, envelope(STORED))
+    }
+    if (request.method === 'PUT' && request.path === `/payment-links/${ID}`) {
+      const body = JSON.parse(request.body)
+      return sendJson(response, 200, envelope({ ...STORED, ...body, amount: Number(body.amount) }))
+    }
+    if (request.method === 'GET' && request.path === '/payment-links') {
+      return sendJson(response, 200, envelope([STORED]))
+    }
+    if (request.method === 'DELETE') {
+      response.writeHead(204).end()
+      return
+    }
+    sendJson(response, 404, { message: 'Not found.' })
+  }
+
+  /** A fake service closed when the test ends (the test's own hook: tests here run concurrently). */
+  async function fakeService(context: TestContext, handler: Handler = linkService) {
+    const fake = await startFakeServer(handler)
+    context.onTestFinished(() => fake.close())
+    return fake
+  }
+
+  const REQUIRED = ['--email', 'jane@example.com', '--currency', 'EUR', '--title', 'Invoice 1042']
+
+  /** The headers every request carries (docs/spec/payment-service-api.md section 5). */
+  function expectServiceHeaders(request: RecordedRequest) {
+    expect(request.headers.accept).toBe('application/json')
+    expect(request.headers['content-type']).toBe('application/json')
+    expect(request.headers.authorization).toBe(`Bearer ${FAKE_KEY}`)
+  }
+
+  describe.concurrent('links create: the request', () => {
+    test('every flag: POST /payment-links, the spec headers, an Idempotency-Key, each field by its service name', async (context) => {
+      const fake = await fakeService(context)
+      const result = await runInProcess(
+        [
+          'links',
+          'create',
+          ...REQUIRED,
+          '--amount',
+          '25.50',
+          '--phone',
+          '555-0100',
+          '--description',
+          'Two boxes of tea',
+          '--redirect-url',
+          'https://shop.example/thanks',
+          '--reference',
+          'ORDER-7',
+          '--reference-2',
+          'Q3',
+          '--send-email',
+        ],
+        { env: fakeEnv(fake) },
+      )
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(fake.requests).toHaveLength(1)
+      const [request] = fake.requests
+      expect(request.method).toBe('POST')
+      expect(request.path).toBe('/payment-links')
+      expectServiceHeaders(request)
+      expect(request.headers['idempotency-key']).toMatch(/^\S{16,}$/)
+      expect(JSON.parse(request.body)).toEqual({
+        email: 'jane@example.com',
+        currency: 'EUR',
+        amount: '25.50',
+        title: 'Invoice 1042',
+        phone_no: '555-0100',
+        description: 'Two boxes of tea',
+        redirect_url: 'https://shop.example/thanks',
+        reference: 'ORDER-7',
+        reference_2: 'Q3',
+        send_email: true,
+      })
+      expect(request.body).toContain('"amount":"25.50"')
+    })
+
+    test.for([
+      ['0.10', '"amount":"0.10"'],
+      ['1000', '"amount":"1000"'],
+      ['12345678901234.99', '"amount":"12345678901234.99"'],
+    ])('--amount %s is sent as the exact text typed', async ([amount, raw], context) => {
+      const fake = await fakeService(context)
+      const result = await runInProcess(['links', 'create', ...REQUIRED, '--amount', amount, '-q'], {
+        env: fakeEnv(fake),
+      })
+      expect(result).toMatchObject({ code: 0, stderr: '', stdout: `${ID}\n` })
+      expect(fake.requests).toHaveLength(1)
+      expect(fake.requests[0].body).toContain(raw)
+      expect(JSON.parse(fake.requests[0].body).amount).toBe(amount)
+    })
+
+    test('--no-send-email sends send_email: false; without the flag there is no send_email at all', async (context) => {
+      const fake = await fakeService(context)
+      const base = ['links', 'create', ...REQUIRED, '--amount', '5', '-q']
+      const results = await Promise.all([
+        runInProcess([...base, '--no-send-email'], { env: fakeEnv(fake) }),
+        runInProcess(base, { env: fakeEnv(fake) }),
+      ])
+      for (const result of results) expect(result).toMatchObject({ code: 0, stderr: '', stdout: `${ID}\n` })
+      const bodies = fake.requests.map((request) => request.body).sort()
+      expect(bodies).toEqual(
+        [
+          '{"email":"jane@example.com","currency":"EUR","amount":"5","title":"Invoice 1042"}',
+          '{"email":"jane@example.com","currency":"EUR","amount":"5","title":"Invoice 1042","send_email":false}',
+        ].sort(),
+      )
+      // Each POST carries its own Idempotency-Key.
+      const [first, second] = fake.requests.map((request) => request.headers['idempotency-key'])
+      expect(first).not.toBe(second)
+    })
+
+    test('a 422 naming reference_2 and phone_no is shown under --reference-2 and --phone, exit 3', async (context) => {
+      const fake = await fakeService(context, (_, response) =>
+        sendJson(response, 422, {
+          message: 'The given data was invalid.',
+          errors: {
+            reference_2: ['The reference 2 may not be greater than 20 characters.'],
+            phone_no: ['The phone no format is invalid.'],
+            amount: ['The amount must be a number.', 'The amount must be greater than 0.'],
+          },
+        }),
+      )
+      const result = await runInProcess(
+        ['links', 'create', ...REQUIRED, '--amount', '5', '--reference-2', 'x'.repeat(30), '--phone', 'abc'],
+        { env: fakeEnv(fake) },
+      )
+      expect(result).toMatchObject({
+        code: 3,
+        stdout: '',
+        stderr:
+          'Error: The given data was invalid.\n' +
+          '  --reference-2  The reference 2 may not be greater than 20 characters.\n' +
+          '  --phone        The phone no format is invalid.\n' +
+          '  --amount       The amount must be a number.\n' +
+          '  --amount       The amount must be greater than 0.\n',
+      })
+      expect(fake.requests).toHaveLength(1)
+    })
+
+    test('a 422 with --json: the error as JSON on stderr, keyed by the service field names', async (context) => {
+      const errors = { reference_2: ['The reference 2 field must be a string.'] }
+      const fake = await fakeService(context, (_, response) =>
+        sendJson(response, 422, { message: 'The given data was invalid.', errors }),
+      )
+      const result = await runInProcess(
+        ['links', 'create', ...REQUIRED, '--amount', '5', '--reference-2', 'R', '--json'],
+        {
+          env: fakeEnv(fake),
+        },
+      )
+      expect(result.code).toBe(3)
+      expect(result.stdout).toBe('')
+      expect(JSON.parse(result.stderr)).toEqual({
+        error: {
+          status: 422,
+          kind: 'validation',
+          exit_code: 3,
+          message: 'The given data was invalid.',
+          errors,
+        },
+      })
+    })
+  })
+})
+
+describe('flag values', () => {
+  /**
+   * Local checks: what the user typed is rejected before any request (the recording server
+   * must receive nothing), shown like a 422, one line per field under its flag.
+   */
+
+  async function silentServer(context: TestContext) {
+    const fake = await startFakeServer()
+    context.onTestFinished(() => fake.close())
+    return fake
+  }
+
+  const AMOUNT_MESSAGE = 'The amount must be a decimal number written like 25.50 (digits and one point).'
+  const EMAIL_MESSAGE = 'The email must be a valid email address.'
+
+  const create = (...flags: string[]) => ['links', 'create', ...flags]
+  const valid = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'T' }
+
+  const withFields = (fields: Partial<typeof valid>) =>
+    Object.entries({ ...valid, ...fields }).flatMap(([flag, value]) => [`--${flag}`, value])
+
+  describe.concurrent('malformed values: exit 3, nothing sent', () => {
+    test.for(['1,50', '-5', 'abc', '1e3'])('links create --amount %j', async (amount, context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(create(...withFields({ amount })), { env: fakeEnv(fake) })
+      expect(result).toMatchObject({
+        code: 3,
+        stdout: '',
+        stderr: `Error: The given data was invalid.\n  --amount  ${AMOUNT_MESSAGE}\n`,
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('--amount 0 and 0.00 are not greater than 0', async (context) => {
+      const fake = await silentServer(context)
+      const results = await Promise.all(
+        ['0', '0.00'].map((amount) =>
+          runInProcess(create(...withFields({ amount })), { env: fakeEnv(fake) }),
+        ),
+      )
+      for (const result of results) {
+        expect(result).toMatchObject({
+          code: 3,
+          stdout: '',
+          stderr: 'Error: The given data was invalid.\n  --amount  The amount must be greater than 0.\n',
+        })
+      }
+      expect(fake.requests).toEqual([])
+    })
+
+    test.for(['jane@example', 'ja ne@example.com'])('links create --email %j', async (email, context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(create(...withFields({ email })), { env: fakeEnv(fake) })
+      expect(result).toMatchObject({
+        code: 3,
+        stdout: '',
+        stderr: `Error: The given data was invalid.\n  --email  ${EMAIL_MESSAGE}\n`,
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('several bad fields: every one on its own line under its flag name, aligned', async (context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(
+        create(...withFields({ email: 'nope', currency: 'EURO', amount: '1,50' })),
+        {
+          env: fakeEnv(fake),
+        },
+      )
+      expect(result).toMatchObject({
+        code: 3,
+        stdout: '',
+        stderr:
+          'Error: The given data was invalid.\n' +
+          `  --email     ${EMAIL_MESSAGE}\n` +
+          '  --currency  The currency must be a 3-letter currency code, like EUR.\n' +
+          `  --amount    ${AMOUNT_MESSAGE}\n`,
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('--json: the field errors as JSON on stderr, keyed by service field names', async (context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(
+        [...create(...withFields({ email: 'nope', amount: 'abc' })), '--json'],
+        {
+          env: fakeEnv(fake),
+        },
+      )
+      expect(result.code).toBe(3)
+      expect(result.stdout).toBe('')
+      expect(JSON.parse(result.stderr)).toEqual({
+        error: {
+          status: null,
+          kind: 'validation',
+          exit_code: 3,
+          message: 'The given data was invalid.',
+          errors: { email: [EMAIL_MESSAGE], amount: [AMOUNT_MESSAGE] },
+        },
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test.for([
+      ['1.5', 'JPY', 'The amount must have no decimals for JPY.'],
+      ['25.505', 'eur', 'The amount must have at most 2 decimals for EUR.'],
+      ['1.2345', 'BHD', 'The amount must have at most 3 decimals for BHD.'],
+    ])(
+      'links create --amount %s --currency %s: more decimals than the currency has',
+      async ([amount, currency, message], context) => {
+        const fake = await silentServer(context)
+        const result = await runInProcess(create(...withFields({ amount, currency })), { env: fakeEnv(fake) })
+        expect(result).toMatchObject({
+          code: 3,
+          stdout: '',
+          stderr: `Error: The given data was invalid.\n  --amount  ${message}\n`,
+        })
+        expect(fake.requests).toEqual([])
+      },
+    )
+
+    test('a code that is no ISO currency takes any decimals (--currency BTC --amount 0.0000001)', async (context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(create(...withFields({ amount: '0.0000001', currency: 'BTC' })), {
+        env: fakeEnv(fake),
+      })
+      expect(fake.requests).toHaveLength(1)
+      expect(JSON.parse(fake.requests[0].body)).toMatchObject({ amount: '0.0000001', currency: 'BTC' })
+      expect(result.stderr).not.toContain('decimals')
+    })
+  })
+
+  describe.concurrent('missing required flags off a terminal: exit 2, every one named, nothing sent', () => {
+    const HINT = 'Pass them as flags (you are not on a terminal, so pay does not ask).\n'
+
+    test('links create with no flag at all', async (context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(['links', 'create'], { env: fakeEnv(fake) })
+      expect(result).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `Error: Missing required flags: --email, --currency, --amount, --title\n${HINT}`,
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('links create with some of them, and stdin holding text', async (context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(['links', 'create', '--email', 'jane@example.com', '--amount', '5'], {
+        env: fakeEnv(fake),
+        input: 'EUR\nTitle\n',
+      })
+      expect(result).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `Error: Missing required flags: --currency, --title\n${HINT}`,
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('links create missing one', async (context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(
+        ['links', 'create', '--email', 'jane@example.com', '--amount', '5', '--currency', 'EUR', '--json'],
+        { env: fakeEnv(fake) },
+      )
+      expect(result.code).toBe(2)
+      expect(result.stdout).toBe('')
+      expect(JSON.parse(result.stderr).error).toMatchObject({
+        kind: 'usage',
+        exit_code: 2,
+        message: 'Missing required flag: --title',
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('an unknown flag: exit 2', async (context) => {
+      const fake = await silentServer(context)
+      const result = await runInProcess(create(...withFields({}), '--colour', 'red'), { env: fakeEnv(fake) })
+      expect(result.code).toBe(2)
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toMatch(/^Error: Nonexistent flag: --colour\n/)
+      expect(fake.requests).toEqual([])
+    })
+  })
+})
+
+describe('values', () => {
+  /**
+   * Values that used to go wrong quietly (issue 23 item 9): a redirect URL the customer never gets
+   * back from, the status word pay itself prints, a currency change a link's amount cannot take, a
+   * currency in lower case. Each refused locally (exit 3, under the flag, nothing sent) or sent as
+   * the service spells it.
+   */
+
+  let sandbox: TestSandbox
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox()
+  })
+  afterAll(() => sandbox.close())
+
+  const pay = (...args: string[]) => runInProcess(args, { env: sandbox.env })
+
+  /** The links the sandbox holds for this customer e-mail. */
+  const linksFor = async (email: string) => {
+    const answer = await sandbox.request('GET', '/payment-links?per_page=500')
+    return (answer.body.data.data as { email: string }[]).filter((link) => link.email === email)
+  }
+
+  const createWith = (email: string, ...more: string[]) =>
+    pay('links', 'create', '--email', email, '--currency', 'EUR', '--amount', '5', '--title', 'T', ...more)
+
+  describe('--redirect-url', () => {
+    test.each([
+      ['shop.example/back'],
+      ['not a url'],
+      ['javascript:alert(document.cookie)'],
+      ['ftp://shop.example/back'],
+      ['https://'],
+    ])('%s: refused under the flag, exit 3, nothing created', async (url) => {
+      const email = `redirect-${Buffer.from(url).toString('hex').slice(0, 12)}@example.com`
+      const result = await createWith(email, '--redirect-url', url)
+      expect(result).toMatchObject({
+        code: 3,
+        stdout: '',
+        stderr:
+          'Error: The given data was invalid.\n' +
+          '  --redirect-url  The redirect_url must be an absolute http:// or https:// URL, like https://shop.example/thanks.\n',
+      })
+      expect(await linksFor(email)).toEqual([])
+    })
+
+    test('an absolute http(s) URL is sent as typed, for links and tokens', async () => {
+      const link = await createWith(
+        'redirect-ok@example.com',
+        '--redirect-url',
+        'https://shop.example/thanks?o=7',
+        '--jq',
+        '._id',
+      )
+      expect(link.code).toBe(0)
+      expect(await storedLink(sandbox, link.stdout.trim())).toMatchObject({
+        redirect_url: 'https://shop.example/thanks?o=7',
+      })
+      const token = await pay(
+        ...['token', 'create', '--email', 't@example.com', '--title', 'T', '--description', 'D'],
+        ...['--redirect-url', 'javascript:alert(1)'],
+      )
+      expect(token).toMatchObject({ code: 3, stdout: '' })
+      expect(token.stderr).toContain(
+        '  --redirect-url  The redirect_url must be an absolute http:// or https:// URL',
+      )
+    })
+  })
+
+  describe('currencies', () => {
+    test('a lower-case currency is sent in capitals, so that totals by currency add up', async () => {
+      const result = await pay(
+        ...['links', 'create', '--email', 'usd@example.com', '--currency', 'usd'],
+        ...['--amount', '7', '--title', 'Lower', '--jq', '._id'],
+      )
+      expect(result.code).toBe(0)
+      expect(await storedLink(sandbox, result.stdout.trim())).toMatchObject({ currency: 'USD', amount: 7 })
+    })
+  })
+})
+
+describe('--open', () => {
+  /** `links open`, `links create --open` and `links qr`, against a real sandbox (stdout piped). */
+
+  let sandbox: TestSandbox
+  let fake: FakeServer
+  /**
+   * Shell syntax a careless `sh -c "$BROWSER $URL"` would run, made of characters a URL may hold
+   * (RFC 3986): `$(touch$IFS./pwned)` makes a file, `;id` and `&id` run id.
+   */
+  const SHELL_LOOKING_URL = 'https://pay.example/p?a=$(touch$IFS./pwned)&b=;id&c=1'
+  /** What cmd.exe would run as a second command: no real payment URL holds a `|`, so pay opens none. */
+  const PIPE_URL = 'https://pay.example/x|calc.exe'
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox()
+    await seedLink(sandbox, { title: 'Invoice 1042' })
+    // A service that answers odd payment_urls: a shell-looking one, and one no browser should get.
+    fake = await startFakeServer((request, response) => {
+      const id = request.path.split('/').pop()
+      const url = id === 'shell' ? SHELL_LOOKING_URL : id === 'pipe' ? PIPE_URL : 'javascript:alert(1)'
+      sendJson(response, 200, envelope({ _id: id, payment_url: url }))
+    })
+  })
+
+  afterAll(async () => {
+    await sandbox.close()
+    await fake.close()
+  })
+
+  /** A BROWSER command that writes the arguments it was given to a file, one per line. */
+  function fakeBrowser(): { command: string; opened: () => string | undefined; dir: string } {
+    const dir = tempDir('pay-browser-')
+    const command = path.join(dir, 'browser')
+    fs.writeFileSync(command, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/opened"\n`, { mode: 0o755 })
+    const file = path.join(dir, 'opened')
+    return { command, dir, opened: () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined) }
+  }
+
+  const pay = (args: string[], env: Record<string, string> = {}) =>
+    runInProcess(args, { env: { ...sandbox.env, ...env } })
+
+  describe.concurrent('links create --open', () => {
+    test('creates the link, prints it, and opens its payment page', async () => {
+      const browser = fakeBrowser()
+      const result = await pay([...linkCreateArgs(), '--open', '--json'], {
+        BROWSER: browser.command,
+      })
+      expect(result.code).toBe(0)
+      const created = JSON.parse(result.stdout)
+      expect(created.payment_url).toBe(`${sandbox.baseUrl}/checkout/pay?id=${created._id}`)
+      expect(browser.opened()).toBe(`${created.payment_url}\n`)
+    })
+
+    test('is not taken with --from-csv', async () => {
+      const result = await pay(['links', 'create', '--from-csv', 'rows.csv', '--open'])
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain('--from-csv=rows.csv cannot also be provided when using --open')
+    })
+  })
+})

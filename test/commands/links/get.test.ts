@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
+import '../../helpers/cli.js'
+import {
+  envelope,
+  type Handler,
+  type RecordedRequest,
+  sendJson,
+  startFakeServer,
+} from '../../helpers/fake-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
+import { FAKE_KEY, fakeEnv, type Json, seedLink } from '../../helpers/links.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+
+describe('against a sandbox', () => {
+  /** `pay links get` and `pay links list` end to end against a real sandbox, stdout piped. */
+
+  const LONG_TITLE = `Long ${'abcdefghij'.repeat(29)}tail!`
+
+  let sandbox: TestSandbox
+  /** Oldest first: a (unpaid), b (paid with `pay sandbox pay`), c (unpaid, 300-char title). */
+  let a: Json
+  let b: Json
+  let c: Json
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox()
+    a = await seedLink(sandbox, {
+      email: 'ann@example.com',
+      currency: 'EUR',
+      amount: '10.00',
+      title: 'Alpha',
+      reference: 'REF-A',
+      reference_2: 'R2-A',
+      phone_no: '555-0100',
+      description: 'First',
+      redirect_url: 'https://shop.example/a',
+    })
+    b = await seedLink(sandbox, {
+      email: 'bob@example.com',
+      currency: 'USD',
+      amount: '20',
+      title: 'Beta',
+      reference: 'REF-B',
+    })
+    c = await seedLink(sandbox, {
+      email: 'ANN@Example.com',
+      currency: 'JPY',
+      amount: '300',
+      title: LONG_TITLE,
+    })
+    const paid = await runInProcess(['sandbox', 'pay', b._id, '-q'], {
+      env: { PAY_SANDBOX_DIR: sandbox.dir },
+    })
+    expect(paid).toMatchObject({ code: 0, stdout: `${b._id}\n`, stderr: '' })
+    b = (await sandbox.request('GET', `/payment-links/${b._id}`)).body.data
+    expect(b.paid).toBe(true)
+  })
+
+  afterAll(async () => {
+    await sandbox.close()
+  })
+
+  const pay = (...args: string[]) => runInProcess(args, { env: sandbox.env })
+
+  describe.concurrent('links get', () => {
+    test('piped: key<TAB>value lines, no header, no colour', async () => {
+      const result = await pay('links', 'get', a._id)
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(result.stdout).toBe(
+        [
+          `_id\t${a._id}`,
+          'status\tActive',
+          'paid\tfalse',
+          'amount\t10',
+          'currency\tEUR',
+          'email\tann@example.com',
+          'phone_no\t555-0100',
+          'title\tAlpha',
+          'description\tFirst',
+          'reference\tREF-A',
+          'reference_2\tR2-A',
+          'redirect_url\thttps://shop.example/a',
+          `payment_url\t${sandbox.baseUrl}/checkout/pay?id=${a._id}`,
+          `business_id\t${a.business_id}`,
+          `created_at\t${a.created_at}`,
+          `updated_at\t${a.updated_at}`,
+          '',
+        ].join('\n'),
+      )
+    })
+
+    test('--json: the record exactly as stored', async () => {
+      const result = await pay('links', 'get', b._id, '--json')
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(JSON.parse(result.stdout)).toEqual(b)
+      expect(result.stdout).toBe(`${JSON.stringify(b, null, 2)}\n`)
+    })
+
+    test('--columns picks the fields, in the order given, as one TSV row of values', async () => {
+      const result = await pay('links', 'get', a._id, '--columns', 'amount,_id,reference_2')
+      expect(result).toMatchObject({ code: 0, stderr: '', stdout: `10\t${a._id}\tR2-A\n` })
+    })
+
+    test('--columns with one field prints the bare value, for $(…) in scripts', async () => {
+      const result = await pay('links', 'get', a._id, '--columns', 'payment_url')
+      expect(result).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: `${sandbox.baseUrl}/checkout/pay?id=${a._id}\n`,
+      })
+    })
+
+    test('--columns takes the table headers too (ID, STATUS), in any case; an empty list is a usage error', async () => {
+      expect(await pay('links', 'get', a._id, '--columns', 'ID,status,Reference')).toMatchObject({
+        code: 0,
+        stdout: `${a._id}\tActive\tREF-A\n`,
+      })
+      const empty = await pay('links', 'get', a._id, '--columns=')
+      expect(empty).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr:
+          'Error: --columns: Expected at least one column name, e.g. --columns _id,status\n' +
+          'See `pay links get --help`.\n',
+      })
+    })
+
+    test('--columns with an unknown column: exit 2, nothing on stdout', async () => {
+      const result = await pay('links', 'get', a._id, '--columns', '_id,colour')
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toMatch(
+        /^Error: Unknown column "colour" for --columns\.\nAvailable: _id, status, /,
+      )
+      expect(result.code).toBe(2)
+    })
+
+    test('-q prints the id only', async () => {
+      expect(await pay('links', 'get', c._id, '-q')).toMatchObject({
+        code: 0,
+        stdout: `${c._id}\n`,
+        stderr: '',
+      })
+    })
+
+    test('an unknown id: exit 5', async () => {
+      const result = await pay('links', 'get', '0123456789abcdef01234567')
+      expect(result).toMatchObject({ code: 5, stdout: '', stderr: 'Error: Payment link not found.\n' })
+    })
+
+    test('no id: exit 2', async () => {
+      const result = await pay('links', 'get')
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toMatch(/^Error: Missing 1 required arg:\nid/)
+      expect(result.code).toBe(2)
+    })
+  })
+})
+
+describe('the request', () => {
+  /**
+   * What exactly goes over the wire: bin/run.js against a loopback server that records each
+   * request (method, path, headers, raw body) and answers like the service.
+   */
+
+  const ID = '65a1f0c2e4b0a1b2c3d4e5f6'
+
+  const STORED = {
+    _id: ID,
+    email: 'jane@example.com',
+    phone_no: '555-0100',
+    currency: 'EUR',
+    amount: 25.5,
+    title: 'Invoice 1042',
+    description: 'Two boxes of tea',
+    reference: 'ORDER-7',
+    status: 'Active',
+    payment_url: `https://pay.example/checkout/pay?id=${ID}`,
+    business_id: 42,
+    paid: false,
+    created_at: '2026-01-01T10:00:00.000Z',
+    updated_at: '2026-01-01T10:00:00.000Z',
+  }
+
+  /** Answers like the service: echoes a created or updated link, serves STORED, deletes anything. */
+  const linkService: Handler = (request, response) => {
+    if (request.method === 'POST' && request.path === '/payment-links') {
+      const body = JSON.parse(request.body)
+      delete body.send_email
+      return sendJson(response, 200, envelope({ ...STORED, ...body, amount: Number(body.amount) }))
+    }
+    if (request.method === 'POST' && request.path === '/tokenizations/create-token') {
+      const body = JSON.parse(request.body)
+      return sendJson(
+        response,
+        200,
+        envelope({
+          _id: ID,
+          ...body,
+          token: 'tok_1',
+          activation_url: 'https://pay.example/t/tok_1/activate',
+        }),
+      )
+    }
+    if (request.method === 'GET' && request.path === `/payment-links/${ID}`) {
+      return sendJson(response, 200, envelope(STORED))
+    }
+    if (request.method === 'PUT' && request.path === `/payment-links/${ID}`) {
+      const body = JSON.parse(request.body)
+      return sendJson(response, 200, envelope({ ...STORED, ...body, amount: Number(body.amount) }))
+    }
+    if (request.method === 'GET' && request.path === '/payment-links') {
+      return sendJson(response, 200, envelope([STORED]))
+    }
+    if (request.method === 'DELETE') {
+      response.writeHead(204).end()
+      return
+    }
+    sendJson(response, 404, { message: 'Not found.' })
+  }
+
+  /** A fake service closed when the test ends (the test's own hook: tests here run concurrently). */
+  async function fakeService(context: TestContext, handler: Handler = linkService) {
+    const fake = await startFakeServer(handler)
+    context.onTestFinished(() => fake.close())
+    return fake
+  }
+
+  /** The headers every request carries (docs/spec/payment-service-api.md section 5). */
+  function expectServiceHeaders(request: RecordedRequest) {
+    expect(request.headers.accept).toBe('application/json')
+    expect(request.headers['content-type']).toBe('application/json')
+    expect(request.headers.authorization).toBe(`Bearer ${FAKE_KEY}`)
+  }
+
+  describe.concurrent('links get, list, delete: the requests', () => {
+    test('get: GET /payment-links/ID, no body', async (context) => {
+      const fake = await fakeService(context)
+      const result = await runInProcess(['links', 'get', ID, '-q'], { env: fakeEnv(fake) })
+      expect(result).toMatchObject({ code: 0, stdout: `${ID}\n` })
+      expect(fake.requests).toHaveLength(1)
+      expect(fake.requests[0]).toMatchObject({ method: 'GET', path: `/payment-links/${ID}`, body: '' })
+      expectServiceHeaders(fake.requests[0])
+    })
+
+    test('an id is sent path-encoded', async (context) => {
+      const fake = await fakeService(context)
+      const result = await runInProcess(['links', 'get', 'a/b?c'], { env: fakeEnv(fake) })
+      expect(result.code).toBe(5)
+      expect(fake.requests.map((r) => r.path)).toEqual(['/payment-links/a%2Fb%3Fc'])
+    })
+  })
+})

@@ -1,0 +1,358 @@
+import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
+import '../../helpers/cli.js'
+import { envelope, type Handler, sendJson, startFakeServer } from '../../helpers/fake-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
+import { fakeEnv, type Json, seedLink } from '../../helpers/links.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+
+describe('against a sandbox', () => {
+  /** `pay links get` and `pay links list` end to end against a real sandbox, stdout piped. */
+
+  const LONG_TITLE = `Long ${'abcdefghij'.repeat(29)}tail!`
+
+  let sandbox: TestSandbox
+  /** Oldest first: a (unpaid), b (paid with `pay sandbox pay`), c (unpaid, 300-char title). */
+  let a: Json
+  let b: Json
+  let c: Json
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox()
+    a = await seedLink(sandbox, {
+      email: 'ann@example.com',
+      currency: 'EUR',
+      amount: '10.00',
+      title: 'Alpha',
+      reference: 'REF-A',
+      reference_2: 'R2-A',
+      phone_no: '555-0100',
+      description: 'First',
+      redirect_url: 'https://shop.example/a',
+    })
+    b = await seedLink(sandbox, {
+      email: 'bob@example.com',
+      currency: 'USD',
+      amount: '20',
+      title: 'Beta',
+      reference: 'REF-B',
+    })
+    c = await seedLink(sandbox, {
+      email: 'ANN@Example.com',
+      currency: 'JPY',
+      amount: '300',
+      title: LONG_TITLE,
+    })
+    const paid = await runInProcess(['sandbox', 'pay', b._id, '-q'], {
+      env: { PAY_SANDBOX_DIR: sandbox.dir },
+    })
+    expect(paid).toMatchObject({ code: 0, stdout: `${b._id}\n`, stderr: '' })
+    b = (await sandbox.request('GET', `/payment-links/${b._id}`)).body.data
+    expect(b.paid).toBe(true)
+  })
+
+  afterAll(async () => {
+    await sandbox.close()
+  })
+
+  const pay = (...args: string[]) => runInProcess(args, { env: sandbox.env })
+
+  /** A TSV row: the amount a plain number, its currency in the next cell. */
+  const row = (link: Json, amount: string) =>
+    [
+      link._id,
+      'Active',
+      String(link.paid),
+      amount,
+      link.currency,
+      link.email,
+      link.title,
+      link.reference ?? '',
+      link.created_at,
+    ]
+      .join('\t')
+      .concat('\n')
+
+  const rowA = () => row(a, '10')
+  const rowB = () => row(b, '20')
+  const rowC = () => row(c, '300')
+
+  describe.concurrent('links list', () => {
+    test('piped: one TSV row per link, newest first, no header, a 300-character title whole', async () => {
+      const result = await pay('links', 'list')
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(result.stdout).toBe(rowC() + rowB() + rowA())
+      expect(LONG_TITLE).toHaveLength(300)
+      expect(result.stdout.split('\t')).toContain(LONG_TITLE)
+    })
+
+    test('--json: one array of the records', async () => {
+      const result = await pay('links', 'list', '--json')
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(JSON.parse(result.stdout)).toEqual([c, b, a])
+    })
+
+    test('--columns _id,amount', async () => {
+      const result = await pay('links', 'list', '--columns', '_id,amount')
+      expect(result).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: `${c._id}\t300\n${b._id}\t20\n${a._id}\t10\n`,
+      })
+    })
+
+    test('--columns with an unknown column: exit 2', async () => {
+      const result = await pay('links', 'list', '--columns', 'amount,nope,zilch')
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toMatch(/^Error: Unknown column "nope", "zilch" for --columns\.\n/)
+      expect(result.code).toBe(2)
+    })
+
+    test('-q: ids only', async () => {
+      const result = await pay('links', 'list', '-q')
+      expect(result).toMatchObject({ code: 0, stderr: '', stdout: `${c._id}\n${b._id}\n${a._id}\n` })
+    })
+
+    test('--paid: only the paid link', async () => {
+      expect(await pay('links', 'list', '--paid')).toMatchObject({ code: 0, stderr: '', stdout: rowB() })
+    })
+
+    test('--no-paid: only the unpaid links', async () => {
+      expect(await pay('links', 'list', '--no-paid', '-q')).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: `${c._id}\n${a._id}\n`,
+      })
+    })
+
+    test('--email matches case-insensitively', async () => {
+      expect(await pay('links', 'list', '--email', 'Ann@EXAMPLE.com')).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: rowC() + rowA(),
+      })
+    })
+
+    test('--reference matches in any case, like --email and --status', async () => {
+      expect(await pay('links', 'list', '--reference', 'REF-A')).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: rowA(),
+      })
+      const json = await pay('links', 'list', '--reference', 'ref-a', '--json')
+      expect(json.code).toBe(0)
+      expect(JSON.parse(json.stdout)).toEqual([a])
+    })
+
+    test('--status, combined with the other filters', async () => {
+      expect(
+        await pay('links', 'list', '--status', 'active', '--no-paid', '--email', 'ann@example.com', '-q'),
+      ).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: `${c._id}\n${a._id}\n`,
+      })
+    })
+
+    test('nothing matches: empty TSV, or [] with --json, exit 0', async () => {
+      const [tsv, json] = await Promise.all([
+        pay('links', 'list', '--email', 'nobody@example.com'),
+        pay('links', 'list', '--email', 'nobody@example.com', '--json'),
+      ])
+      expect(tsv).toMatchObject({ code: 0, stdout: '', stderr: '' })
+      expect(json).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' })
+    })
+
+    test('a status the service does not have is a usage error naming those it has', async () => {
+      expect(await pay('links', 'list', '--status', 'Expired')).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: 'Error: Unknown status "Expired" for --status.\nKnown: Active.\n',
+      })
+    })
+  })
+
+  describe('links list across pages (the sandbox serves 50 per page)', () => {
+    let paged: TestSandbox
+    /** Newest first, as the service lists them. */
+    let ids: string[]
+
+    beforeAll(async () => {
+      paged = await startTestSandbox()
+      const created: string[] = []
+      for (let i = 1; i <= 55; i += 1) {
+        const link = await seedLink(paged, {
+          email: i % 2 === 0 ? 'even@example.com' : 'odd@example.com',
+          amount: `${i}.00`,
+          title: `Link ${i}`,
+          reference: i === 1 ? 'OLDEST' : `P-${i}`,
+        })
+        created.push(link._id)
+      }
+      ids = created.reverse()
+    })
+
+    afterAll(async () => {
+      await paged.close()
+    })
+
+    const run = (...args: string[]) => runInProcess(args, { env: paged.env })
+
+    test.concurrent('without --all: the first page, and a note on stderr that more exist', async () => {
+      const result = await run('links', 'list', '-q')
+      expect(result.stdout).toBe(
+        ids
+          .slice(0, 50)
+          .map((id) => `${id}\n`)
+          .join(''),
+      )
+      expect(result.stderr).toBe(
+        'More payment links exist than this first page: add --all to fetch them all.\n',
+      )
+      expect(result.code).toBe(0)
+    })
+
+    test.concurrent('--all: every link, in order, each once', async () => {
+      const result = await run('links', 'list', '--all', '-q')
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(result.stdout).toBe(ids.map((id) => `${id}\n`).join(''))
+    })
+
+    test.concurrent('--all --json: one array of 55 records', async () => {
+      const result = await run('links', 'list', '--all', '--json')
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      const links = JSON.parse(result.stdout)
+      expect(links.map((link: Json) => link._id)).toEqual(ids)
+      expect(links[54]).toMatchObject({ title: 'Link 1', amount: 1, reference: 'OLDEST' })
+    })
+
+    test.concurrent('filters search every page, --all or not, and say how far they searched', async () => {
+      const [all, withoutAll, odd] = await Promise.all([
+        run('links', 'list', '--all', '--reference', 'OLDEST', '--columns', '_id,title,amount'),
+        run('links', 'list', '--reference', 'oldest', '--json'),
+        run('links', 'list', '--email', 'odd@example.com', '-q'),
+      ])
+      const searched = 'Searched 55 payment links on 2 pages.\n'
+      expect(all).toMatchObject({ code: 0, stderr: searched, stdout: `${ids[54]}\tLink 1\t1\n` })
+      expect(withoutAll.code).toBe(0)
+      expect(JSON.parse(withoutAll.stdout).map((link: Json) => link._id)).toEqual([ids[54]])
+      expect(withoutAll.stderr).toBe(searched)
+      expect(odd.stdout.trim().split('\n')).toHaveLength(28)
+    })
+
+    test.concurrent('--limit N stops after N matches, across pages, and says more may exist', async () => {
+      const [five, unfiltered] = await Promise.all([
+        run('links', 'list', '--email', 'odd@example.com', '--limit', '5', '-q'),
+        run('links', 'list', '--limit', '52', '-q'),
+      ])
+      expect(five).toMatchObject({
+        code: 0,
+        stdout: `${ids
+          .filter((_, i) => i % 2 === 0)
+          .slice(0, 5)
+          .join('\n')}\n`,
+        stderr: 'Showing the first 5 matching payment links: add --limit N or --all for more.\n',
+      })
+      expect(unfiltered.stdout.trim().split('\n')).toEqual(ids.slice(0, 52))
+      expect(unfiltered.stderr).toBe('Showing the first 52 payment links: add --limit N or --all for more.\n')
+    })
+  })
+
+  describe('links list with no links at all', () => {
+    test('TSV prints nothing, --json prints [], both exit 0', async () => {
+      const empty = await startTestSandbox()
+      try {
+        const [tsv, json] = await Promise.all([
+          runInProcess(['links', 'list'], { env: empty.env }),
+          runInProcess(['links', 'list', '--json'], { env: empty.env }),
+        ])
+        expect(tsv).toMatchObject({ code: 0, stdout: '', stderr: '' })
+        expect(json).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' })
+      } finally {
+        await empty.close()
+      }
+    })
+  })
+})
+
+describe('the request', () => {
+  /**
+   * What exactly goes over the wire: bin/run.js against a loopback server that records each
+   * request (method, path, headers, raw body) and answers like the service.
+   */
+
+  const ID = '65a1f0c2e4b0a1b2c3d4e5f6'
+
+  const STORED = {
+    _id: ID,
+    email: 'jane@example.com',
+    phone_no: '555-0100',
+    currency: 'EUR',
+    amount: 25.5,
+    title: 'Invoice 1042',
+    description: 'Two boxes of tea',
+    reference: 'ORDER-7',
+    status: 'Active',
+    payment_url: `https://pay.example/checkout/pay?id=${ID}`,
+    business_id: 42,
+    paid: false,
+    created_at: '2026-01-01T10:00:00.000Z',
+    updated_at: '2026-01-01T10:00:00.000Z',
+  }
+
+  /** Answers like the service: echoes a created or updated link, serves STORED, deletes anything. */
+  const linkService: Handler = (request, response) => {
+    if (request.method === 'POST' && request.path === '/payment-links') {
+      const body = JSON.parse(request.body)
+      delete body.send_email
+      return sendJson(response, 200, envelope({ ...STORED, ...body, amount: Number(body.amount) }))
+    }
+    if (request.method === 'POST' && request.path === '/tokenizations/create-token') {
+      const body = JSON.parse(request.body)
+      return sendJson(
+        response,
+        200,
+        envelope({
+          _id: ID,
+          ...body,
+          token: 'tok_1',
+          activation_url: 'https://pay.example/t/tok_1/activate',
+        }),
+      )
+    }
+    if (request.method === 'GET' && request.path === `/payment-links/${ID}`) {
+      return sendJson(response, 200, envelope(STORED))
+    }
+    if (request.method === 'PUT' && request.path === `/payment-links/${ID}`) {
+      const body = JSON.parse(request.body)
+      return sendJson(response, 200, envelope({ ...STORED, ...body, amount: Number(body.amount) }))
+    }
+    if (request.method === 'GET' && request.path === '/payment-links') {
+      return sendJson(response, 200, envelope([STORED]))
+    }
+    if (request.method === 'DELETE') {
+      response.writeHead(204).end()
+      return
+    }
+    sendJson(response, 404, { message: 'Not found.' })
+  }
+
+  /** A fake service closed when the test ends (the test's own hook: tests here run concurrently). */
+  async function fakeService(context: TestContext, handler: Handler = linkService) {
+    const fake = await startFakeServer(handler)
+    context.onTestFinished(() => fake.close())
+    return fake
+  }
+
+  describe.concurrent('links get, list, delete: the requests', () => {
+    test('list: GET /payment-links (a bare data array is accepted)', async (context) => {
+      const fake = await fakeService(context)
+      const result = await runInProcess(['links', 'list', '-q'], { env: fakeEnv(fake) })
+      expect(result).toMatchObject({ code: 0, stdout: `${ID}\n`, stderr: '' })
+      expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /payment-links'])
+    })
+  })
+})

@@ -1,0 +1,138 @@
+import fs from 'node:fs'
+import { describe, it } from 'vitest'
+import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
+import { runInProcess } from '../../helpers/in-process.js'
+
+const KEYS = {
+  zeta: 'sk_live_ZetaZetaZeta0001',
+  alpha: 'sk_live_AlphaAlphaAl0002',
+  mid: 'sk_test_MidMidMidMid0003',
+}
+const SANDBOX_ROW = 'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n'
+
+/** A config with three stored profiles (written out of order), `mid` current. */
+function threeProfiles(): string {
+  const dir = freshConfigDir()
+  writeConfig(dir, {
+    current: 'mid',
+    profiles: {
+      zeta: { api_key: KEYS.zeta, base_url: 'https://zeta.example' },
+      alpha: { api_key: KEYS.alpha, base_url: 'https://alpha.example' },
+      mid: { api_key: KEYS.mid, base_url: 'https://mid.example' },
+    },
+  })
+  return dir
+}
+
+const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
+  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
+
+/** No full key, nor 6 characters of one in a row, in what a command printed. */
+function keysHidden(output: string): boolean {
+  return Object.values(KEYS).every((key) =>
+    Array.from({ length: key.length - 5 }, (_, i) => key.slice(i, i + 6)).every(
+      (part) => !output.includes(part),
+    ),
+  )
+}
+
+describe.concurrent('pay profiles list', () => {
+  it('prints sandbox first, then stored profiles sorted, as TSV without header when piped', async ({
+    expect,
+  }) => {
+    const result = await pay(threeProfiles(), ['profiles', 'list'])
+    expect(result).toEqual({
+      code: 0,
+      signal: null,
+      stdout:
+        SANDBOX_ROW +
+        'alpha\tfalse\thttps://alpha.example\tsk_l…0002\tfile\n' +
+        'mid\ttrue\thttps://mid.example\tsk_t…0003\tfile\n' +
+        'zeta\tfalse\thttps://zeta.example\tsk_l…0001\tfile\n',
+      stderr: '',
+    })
+  })
+
+  it('prints a JSON array with --json, keys redacted', async ({ expect }) => {
+    const result = await pay(threeProfiles(), ['profiles', 'list', '--json'])
+    expect([result.code, result.stderr]).toEqual([0, ''])
+    expect(JSON.parse(result.stdout)).toEqual([
+      {
+        name: 'sandbox',
+        current: false,
+        base_url: 'http://127.0.0.1:1',
+        api_key: 'sk_s…9e1d',
+        key_storage: 'built-in',
+        built_in: true,
+      },
+      {
+        name: 'alpha',
+        current: false,
+        base_url: 'https://alpha.example',
+        api_key: 'sk_l…0002',
+        key_storage: 'file',
+        built_in: false,
+      },
+      {
+        name: 'mid',
+        current: true,
+        base_url: 'https://mid.example',
+        api_key: 'sk_t…0003',
+        key_storage: 'file',
+        built_in: false,
+      },
+      {
+        name: 'zeta',
+        current: false,
+        base_url: 'https://zeta.example',
+        api_key: 'sk_l…0001',
+        key_storage: 'file',
+        built_in: false,
+      },
+    ])
+    expect(keysHidden(result.stdout)).toBe(true)
+  })
+
+  it('lists only the built-in sandbox without a config file, creating none', async ({ expect }) => {
+    const dir = freshConfigDir()
+    expect(await pay(dir, ['profiles', 'list'])).toEqual({
+      code: 0,
+      signal: null,
+      stdout: SANDBOX_ROW,
+      stderr: '',
+    })
+    expect(JSON.parse((await pay(dir, ['profiles', 'list', '--json'])).stdout)).toEqual([
+      {
+        name: 'sandbox',
+        current: false,
+        base_url: 'http://127.0.0.1:1',
+        api_key: 'sk_s…9e1d',
+        key_storage: 'built-in',
+        built_in: true,
+      },
+    ])
+    expect(fs.existsSync(dir)).toBe(false)
+  })
+
+  it('says `env` for every profile when PAY_API_KEY overrides their keys, showing that key redacted', async ({
+    expect,
+  }) => {
+    const result = await pay(threeProfiles(), ['profiles', 'list'], { PAY_API_KEY: 'sk_env_OverrideKey777' })
+    expect(result).toEqual({
+      code: 0,
+      signal: null,
+      stdout:
+        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_e…y777\tenv\n' +
+        'alpha\tfalse\thttps://alpha.example\tsk_e…y777\tenv\n' +
+        'mid\ttrue\thttps://mid.example\tsk_e…y777\tenv\n' +
+        'zeta\tfalse\thttps://zeta.example\tsk_e…y777\tenv\n',
+      stderr: '',
+    })
+  })
+
+  it('prints only names with -q', async ({ expect }) => {
+    expect((await pay(threeProfiles(), ['profiles', 'list', '-q'])).stdout).toBe(
+      'sandbox\nalpha\nmid\nzeta\n',
+    )
+  })
+})

@@ -1,0 +1,122 @@
+import { describe, expect, test } from 'vitest'
+import { tempDir } from '../../helpers/cli.js'
+import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
+import { runInProcess } from '../../helpers/in-process.js'
+import { readStore } from '../../helpers/sandbox.js'
+
+/**
+ * `pay sandbox pay` and `pay sandbox reset` (issue 12 item 18, issue 14 item 3): through the
+ * sandbox server that answers at the profile's base URL, so that an app using that server sees
+ * the change; on the local store ($PAY_SANDBOX_DIR) only when the built-in profile has no server
+ * at its address; an error for any other base URL with no sandbox. The server here keeps its
+ * store in another directory than the command's local one, so each test sees which was used;
+ * the command's directory holds a copy of the server's secret (`trustSandbox`), with which the server
+ * proves it is the user's own (issue 21 item 2): without it, nothing goes through the server
+ * (test/e2e/sandbox/squatter.test.ts).
+ */
+
+const LINK = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 1042' }
+
+/** A link made by pay itself in the local store of `dir` (the built-in profile, no server). */
+async function createLocal(dir: string) {
+  const made = await runInProcess(['-p', 'sandbox', 'links', 'create', ...flagsOf(LINK), '--json'], {
+    env: { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' },
+  })
+  expect(made.code).toBe(0)
+  return JSON.parse(made.stdout)
+}
+
+const flagsOf = (fields: Record<string, string>) => Object.entries(fields).flatMap(([k, v]) => [`--${k}`, v])
+
+const localLink = (dir: string, id: string) =>
+  Object.values(readStore(dir).businesses)
+    .flatMap((b) => Object.values(b.payment_links))
+    .find((link) => (link as { _id: string })._id === id) as { paid: boolean } | undefined
+
+describe('pay sandbox pay', () => {
+  test('with no server at the built-in profile’s address: the local store, said so; the current profile is not used', async () => {
+    const localDir = tempDir('pay-local-store-')
+    const configDir = tempDir('pay-config-')
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1', PAY_CONFIG_DIR: configDir }
+    // A live profile is current: `sandbox pay` still acts on the sandbox, never on it.
+    const live = await runInProcess(
+      ['login', '-p', 'live', '--base-url', 'https://api.pay.example', '--with-key', '--no-verify'],
+      {
+        env,
+        input: 'sk_live_not_a_real_key_0000\n',
+      },
+    )
+    expect(live.code).toBe(0)
+    const link = await createLocal(localDir)
+    const paid = await runInProcess(['sandbox', 'pay', link._id], { env })
+    expect(paid.stderr).toBe(
+      `Paid in the local sandbox store ${localDir} (no sandbox is running at http://127.0.0.1:1).\n`,
+    )
+    expect(paid.code).toBe(0)
+    expect(paid.stdout).toContain('paid\ttrue\n')
+    expect(localLink(localDir, link._id)?.paid).toBe(true)
+
+    const missing = await runInProcess(['sandbox', 'pay', '000000000000000000000000'], { env })
+    expect(missing).toMatchObject({ code: 5, stdout: '' })
+    expect(missing.stderr).toBe(
+      `Error: No payment link 000000000000000000000000 in the local sandbox store ${localDir}.\n` +
+        'No sandbox is running at http://127.0.0.1:1; the local store was searched.\n',
+    )
+  })
+
+  test('another base URL without a sandbox is an error, never the local store', async () => {
+    const localDir = tempDir('pay-local-store-')
+    const link = await createLocal(localDir)
+    const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' }
+    const hint =
+      '`pay sandbox pay` acts only on a sandbox: start one there with `pay sandbox start`, or use `-p sandbox` (without --base-url) for the local sandbox store.\n'
+
+    const nothing = await runInProcess(['sandbox', 'pay', link._id, '--base-url', 'http://127.0.0.1:1'], {
+      env,
+    })
+    expect(nothing).toMatchObject({ code: 6, stdout: '' })
+    expect(nothing.stderr).toBe(
+      `Error: No pay sandbox answers at http://127.0.0.1:1 (profile "sandbox").\n${hint}`,
+    )
+
+    const other: FakeServer = await startFakeServer((_, res) => sendJson(res, 404, { message: 'Not Found' }))
+    try {
+      const notSandbox = await runInProcess(['sandbox', 'pay', link._id, '--base-url', other.baseUrl], {
+        env,
+      })
+      expect(notSandbox).toMatchObject({ code: 1, stdout: '' })
+      expect(notSandbox.stderr).toBe(
+        `Error: ${other.baseUrl} (profile "sandbox") is not a pay sandbox.\n${hint}`,
+      )
+      // It was asked only for the sandbox's health (and a proof), without a key.
+      expect(
+        other.requests.map((r) => [
+          r.method,
+          r.path.replace(/=[0-9a-f]{64}$/, '=C'),
+          r.headers.authorization,
+        ]),
+      ).toEqual([['GET', '/_sandbox/health?challenge=C', undefined]])
+    } finally {
+      await other.close()
+    }
+    const plain = await runInProcess(['sandbox', 'pay', link._id, '--base-url', 'http://pay.example'], {
+      env,
+    })
+    expect(plain.code).toBe(2)
+    expect(localLink(localDir, link._id)?.paid).toBe(false)
+  })
+})
+
+test('their help says where --profile and --base-url lead, as they are used', async () => {
+  for (const command of ['pay', 'reset']) {
+    const help = await runInProcess(['sandbox', command, '--help'])
+    expect(help.code).toBe(0)
+    const flat = help.stdout.replace(/\s+/g, ' ')
+    expect(flat).toContain(
+      '-p, --profile=<value> Profile whose sandbox server to act through (default: $PAY_PROFILE, then the built-in `sandbox`, never the current profile).',
+    )
+    expect(flat).toContain(
+      '--base-url=<value> Base URL of the sandbox server to act through (default: $PAY_BASE_URL, then the profile). Without one running there, only the built-in profile falls back to the local store.',
+    )
+  }
+})

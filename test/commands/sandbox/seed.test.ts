@@ -1,0 +1,123 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { keyHash } from '../../../src/sandbox/business.js'
+import { tempDir } from '../../helpers/cli.js'
+import { runInProcess } from '../../helpers/in-process.js'
+import { KEY_A, OBJECT_ID, readStore } from '../../helpers/sandbox.js'
+
+/**
+ * `pay sandbox seed FILE [--once]` (issue 25 item 3) on the local store, in process: each name
+ * with its id, exit 3 naming the entry and field for an invalid file (nothing kept), exit 2 for a
+ * file that is not JSON. Through a running sandbox and `pay sandbox start --seed`:
+ * test/e2e/sandbox/seed.test.ts; the store-level rules: test/unit/sandbox/fixtures.test.ts.
+ */
+
+const LINK = { email: 'ada@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 42' }
+const FIXTURES = {
+  tokenizations: [{ name: 'ada-card', email: 'ada@example.com', title: 'Card', description: 'On file' }],
+  links: [
+    { name: 'inv-42', ...LINK, paid: true },
+    { name: 'inv-43', ...LINK, amount: '10' },
+  ],
+  subscriptions: [{ name: 'ada-monthly', package: 'monthly', email: 'ada@example.com', status: 'cancel' }],
+}
+const NAMES = ['ada-card', 'inv-42', 'inv-43', 'ada-monthly']
+const KINDS = ['tokenization', 'payment link', 'payment link', 'subscription']
+
+function fixtureFile(content: unknown): string {
+  const file = path.join(tempDir('pay-fixtures-'), 'fixtures.json')
+  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
+  return file
+}
+
+/** The lines `sandbox seed` prints piped: NAME, KIND, ID, RESULT. */
+const rows = (ids: Record<string, string>, result = (_name: string) => 'created') =>
+  NAMES.map((name, n) => `${name}\t${KINDS[n]}\t${ids[name]}\t${result(name)}\n`).join('')
+
+const localRecords = (dir: string) => readStore(dir).businesses[keyHash(KEY_A)]
+
+describe('pay sandbox seed', () => {
+  test('on the local store: each name with its id, --json {NAME: ID}, --once skips and says so', async () => {
+    const dir = tempDir('pay-local-store-')
+    const env = { PAY_SANDBOX_DIR: dir }
+    const file = fixtureFile(FIXTURES)
+    const seeded = await runInProcess(['sandbox', 'seed', file], { env })
+    expect(seeded.code).toBe(0)
+    expect(seeded.stderr).toBe(`4 records seeded (the local sandbox store ${dir}).\n`)
+    const ids: Record<string, string> = Object.fromEntries(
+      seeded.stdout
+        .trim()
+        .split('\n')
+        .map((line) => [line.split('\t')[0], line.split('\t')[2]]),
+    )
+    expect(seeded.stdout).toBe(rows(ids))
+    const records = localRecords(dir)
+    expect(records.payment_links[ids['inv-42']]).toMatchObject({ ...LINK, amount: 25.5, paid: true })
+    expect(records.payment_links[ids['inv-43']]).toMatchObject({ paid: false, amount: 10 })
+    expect(records.subscriptions[ids['ada-monthly']]).toMatchObject({ status: 'cancel' })
+    expect(Object.keys(records.tokenizations)).toHaveLength(1)
+
+    const once = await runInProcess(['sandbox', 'seed', file, '--once', '--json'], { env })
+    expect(once.code).toBe(0)
+    expect(JSON.parse(once.stdout)).toEqual(ids)
+    expect(Object.keys(JSON.parse(once.stdout))).toEqual(NAMES)
+    expect(Object.keys(localRecords(dir).payment_links)).toHaveLength(2)
+
+    const onceText = await runInProcess(['sandbox', 'seed', file, '--once'], { env })
+    expect(onceText.stdout).toBe(rows(ids, () => 'skipped'))
+    expect(onceText.stderr).toBe(
+      `0 records seeded, 4 skipped (seeded before) (the local sandbox store ${dir}).\n`,
+    )
+
+    // From stdin, without --once: made again.
+    const again = await runInProcess(['sandbox', 'seed', '-', '--jq', '."inv-42"'], {
+      env,
+      input: JSON.stringify(FIXTURES),
+    })
+    expect(again.code).toBe(0)
+    // --jq prints a string as it is, as jq -r does.
+    expect(again.stdout).toMatch(/^[0-9a-f]{24}\n$/)
+    const newId = again.stdout.trim()
+    expect(newId).toMatch(OBJECT_ID)
+    expect(newId).not.toBe(ids['inv-42'])
+    expect(Object.keys(localRecords(dir).payment_links)).toHaveLength(4)
+  })
+
+  test('an invalid entry: exit 3 naming links[2] and the field, nothing kept; not JSON: exit 2', async () => {
+    const dir = tempDir('pay-local-store-')
+    const env = { PAY_SANDBOX_DIR: dir }
+    const file = fixtureFile({
+      links: [
+        { name: 'a', ...LINK },
+        { name: 'b', ...LINK },
+        { name: 'c', ...LINK, amount: 'lots' },
+      ],
+    })
+    const invalid = await runInProcess(['sandbox', 'seed', file], { env })
+    expect(invalid).toMatchObject({ code: 3, stdout: '' })
+    expect(invalid.stderr).toBe(
+      `Error: The fixtures in ${file} are invalid: nothing was seeded.\n  links[2].amount  The amount must be a number.\n`,
+    )
+    const json = await runInProcess(['sandbox', 'seed', file, '--json'], { env })
+    expect(json.code).toBe(3)
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { errors: { 'links[2].amount': ['The amount must be a number.'] } },
+    })
+    expect(localRecords(dir)?.payment_links ?? {}).toEqual({})
+
+    const notJson = await runInProcess(['sandbox', 'seed', fixtureFile('links:\n  - name: a\n')], { env })
+    expect(notJson.code).toBe(2)
+    expect(notJson.stdout).toBe('')
+    expect(notJson.stderr).toMatch(/^Error: .*fixtures\.json is not a fixture file\. It is not JSON: /)
+    expect(notJson.stderr).toMatch(
+      /\nA fixture file is JSON: \{"tokenizations": \[\.\.\.\], "links": \[\.\.\.\], "subscriptions": \[\.\.\.\]\}\.\n$/,
+    )
+    const missing = await runInProcess(['sandbox', 'seed', path.join(dir, 'nope.json')], { env })
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Cannot read the fixture file ${path.join(dir, 'nope.json')}: no such file.\n`,
+    })
+  })
+})

@@ -1,0 +1,388 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type CliResult, tempDir } from '../../helpers/cli.js'
+import { runInProcess } from '../../helpers/in-process.js'
+import { startProxy, type TestProxy, UNAVAILABLE_MESSAGE } from '../../helpers/proxy.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import {
+  type BulkJson,
+  cancelDirectly,
+  parseCsv,
+  seedSubscriptions,
+  serverStatuses,
+  unknownId,
+} from '../../helpers/subs.js'
+
+/**
+ * `pay subs cancel` off a terminal: ids from arguments, a file and stdin; one result per id;
+ * the report; refusing without --yes; --dry-run; bounded concurrency. Against a real sandbox,
+ * through a recording proxy where what was sent matters.
+ */
+
+let sandbox: TestSandbox
+const proxies: TestProxy[] = []
+const dir = tempDir('pay-subs-cancel-')
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+})
+afterAll(async () => {
+  await Promise.all(proxies.map((proxy) => proxy.close()))
+  await sandbox?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const proxy = async (...args: Parameters<typeof startProxy> extends [string, ...infer R] ? R : never) => {
+  const started = await startProxy(sandbox.baseUrl, ...args)
+  proxies.push(started)
+  return started
+}
+
+const pay = (args: string[], options: { input?: string; baseUrl?: string } = {}) =>
+  runInProcess(args, {
+    env: { ...sandbox.env, PAY_BASE_URL: options.baseUrl ?? sandbox.baseUrl },
+    input: options.input,
+    timeoutMs: 60_000,
+  })
+
+/** The plan printed on stderr before anything is sent. */
+const plan = (ids: string[], baseUrl = sandbox.baseUrl) =>
+  [
+    `About to cancel ${ids.length} subscription${ids.length === 1 ? '' : 's'}:`,
+    '  profile:  (environment)',
+    `  base URL: ${baseUrl}`,
+    `  ids:      ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ` … and ${ids.length - 20} more` : ''}`,
+    '',
+  ].join('\n')
+
+const summary = (counts: { cancelled?: number; already?: number; notFound?: number; failed?: number }) => {
+  const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0)
+  return `${counts.cancelled ?? 0} cancelled, ${counts.already ?? 0} already cancelled, ${counts.notFound ?? 0} not found, ${counts.failed ?? 0} failed (of ${total}).\n`
+}
+
+const partialJson = (failed: number, total: number, counts: string) =>
+  `${JSON.stringify({ error: { status: null, kind: 'partial', exit_code: 7, message: `${failed} of ${total} subscriptions not cancelled (${counts}).` } })}\n`
+
+/** The plan of a --dry-run or a refusal: each subscription looked up and described (up to 20). */
+const described = (ids: string[], emails: string[], baseUrl = sandbox.baseUrl) =>
+  [
+    `About to cancel ${ids.length} subscription${ids.length === 1 ? '' : 's'}:`,
+    '  profile:  (environment)',
+    `  base URL: ${baseUrl}`,
+    ...ids.map((id, i) => `  ${id}  ${emails[i]} · Starter · 120.00 USD  [created]`),
+    '',
+  ].join('\n')
+
+/**
+ * An id list as a person would keep it: comments, blank lines, CRLF, trailing notes, and
+ * every `dupEvery`-th id repeated later on.
+ */
+function idListText(ids: string[], dupEvery = 40): string {
+  const lines = ['# subscriptions to cancel', '']
+  ids.forEach((id, i) => {
+    if (i % 97 === 0) lines.push(`# batch ${i}`)
+    if (i % 50 === 25) lines.push('', '   ')
+    if (i % 33 === 0) lines.push(`   ${id}   # churned`)
+    else if (i % 29 === 0) lines.push(`${id}\r`)
+    else lines.push(id)
+    if (i % dupEvery === dupEvery - 1) lines.push(ids[i - 7])
+  })
+  lines.push(ids[0], '# end', '')
+  return lines.join('\n')
+}
+
+/** A fixed shuffle, so that known, unknown and already cancelled ids are mixed. */
+const shuffle = <T>(items: T[]) =>
+  items
+    .map((item, i) => ({ item, key: (i * 7919) % items.length }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ item }) => item)
+
+const expected = (id: string, kind: 'cancelled' | 'already' | 'unknown'): BulkJson =>
+  kind === 'cancelled'
+    ? { id, ok: true, status: 'cancelled', error: null }
+    : kind === 'already'
+      ? { id, ok: true, status: 'already_cancelled', error: null }
+      : { id, ok: false, status: 'not_found', error: 'Subscription not found.' }
+
+describe.concurrent('1,000 ids', () => {
+  test('from stdin (-): each id once in input order, true statuses, exit 7, the server holds them cancelled', async () => {
+    const known = await seedSubscriptions(sandbox, 950, { prefix: 'bulk' })
+    const already = known.filter((_, i) => i % 10 === 5)
+    await cancelDirectly(sandbox, already)
+    const unknown = Array.from({ length: 50 }, (_, i) => unknownId(1000 + i))
+    const ids = shuffle([...known, ...unknown])
+    expect(new Set(ids).size).toBe(1000)
+    const input = idListText(ids)
+    expect(input.split('\n').length).toBeGreaterThan(1060)
+
+    const result = await pay(['subs', 'cancel', '-', '--yes', '--json', '--concurrency', '16'], { input })
+
+    const kindOf = (id: string) =>
+      already.includes(id) ? 'already' : unknown.includes(id) ? 'unknown' : 'cancelled'
+    expect(JSON.parse(result.stdout)).toEqual(ids.map((id) => expected(id, kindOf(id))))
+    expect(result.stderr).toBe(
+      `${plan(ids)}${summary({ cancelled: 855, already: 95, notFound: 50 })}${partialJson(50, 1000, '50 not found')}`,
+    )
+    expect(result.code).toBe(7)
+    const statuses = await serverStatuses(sandbox)
+    for (const id of known) expect(statuses.get(id)).toBe('cancel')
+    for (const id of unknown) expect(statuses.has(id)).toBe(false)
+  }, 60_000)
+})
+
+describe.concurrent('--from-file and --report', () => {
+  test('the same rules; one GET per id, a PUT only where needed; the CSV report has one escaped row per id', async () => {
+    const known = await seedSubscriptions(sandbox, 37, { prefix: 'file' })
+    const already = known.slice(30, 35)
+    const doomed = known.slice(35)
+    await cancelDirectly(sandbox, already)
+    const unknown = [unknownId(1), unknownId(2), unknownId(3)]
+    const ids = shuffle([...known, ...unknown])
+    const recorder = await proxy(({ method, path: url }) =>
+      method === 'GET' && doomed.some((id) => url.endsWith(id)) ? { fault: 'unavailable-before' } : {},
+    )
+    const file = path.join(dir, 'ids.txt')
+    fs.writeFileSync(file, idListText(ids, 9))
+    const report = path.join(dir, 'report.csv')
+
+    const result = await pay(['subs', 'cancel', '--from-file', file, '--yes', '--report', report], {
+      baseUrl: recorder.baseUrl,
+    })
+
+    const outcome = (id: string) =>
+      already.includes(id)
+        ? ['already_cancelled', '']
+        : unknown.includes(id)
+          ? ['not_found', 'Subscription not found.']
+          : doomed.includes(id)
+            ? ['failed', UNAVAILABLE_MESSAGE]
+            : ['cancelled', '']
+    expect(result.stdout).toBe(ids.map((id) => `${[id, ...outcome(id)].join('\t')}\n`).join(''))
+    expect(result.stderr).toBe(
+      `${plan(ids, recorder.baseUrl)}${summary({ cancelled: 30, already: 5, notFound: 3, failed: 2 })}` +
+        `Report written to ${report}\nError: 5 of 40 subscriptions not cancelled (3 not found, 2 failed).\n`,
+    )
+    expect(result.code).toBe(7)
+
+    // What the service received: one GET per id (three for a 503, as retried), a PUT per created one.
+    const sent = (method: string, id: string) =>
+      recorder.requests.filter((r) => r.method === method && r.path === `/subscriptions/${id}`).length
+    for (const id of ids) {
+      expect(sent('GET', id)).toBe(doomed.includes(id) ? 3 : 1)
+      expect(sent('PUT', id)).toBe(outcome(id)[0] === 'cancelled' ? 1 : 0)
+    }
+    expect(recorder.requests).toHaveLength(40 + 2 * 2 + 30)
+
+    const statuses = await serverStatuses(sandbox)
+    for (const id of known) expect(statuses.get(id)).toBe(doomed.includes(id) ? 'created' : 'cancel')
+
+    const text = fs.readFileSync(report, 'utf8')
+    // Row 1 is the header; the run is described beside it.
+    expect(text.startsWith('id,ok,status,error,at,email,package,amount,currency\n')).toBe(true)
+    const escaped = `"${UNAVAILABLE_MESSAGE.replace(/"/g, '""')}"`
+    expect(escaped).toBe('"Service Unavailable, ""maintenance"" window"')
+    for (const id of doomed) {
+      expect(text).toMatch(
+        new RegExp(`^${id},false,failed,${escaped},\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,,,,$`, 'm'),
+      )
+    }
+    const csv = parseCsv(text)
+    expect(csv.header).toEqual([
+      'id',
+      'ok',
+      'status',
+      'error',
+      'at',
+      'email',
+      'package',
+      'amount',
+      'currency',
+    ])
+    // One row per id, in input order.
+    expect(csv.rows.map((row) => row.id)).toEqual(ids)
+    for (const row of csv.rows) {
+      const [status, error] = outcome(row.id)
+      // The e-mail and package, where the subscription was read.
+      const read = status === 'cancelled' || status === 'already_cancelled'
+      expect(row).toEqual({
+        id: row.id,
+        ok: String(!['not_found', 'failed'].includes(status)),
+        status,
+        error,
+        at: row.at,
+        email: read ? `file${known.indexOf(row.id)}@example.com` : '',
+        package: read ? 'Starter' : '',
+        amount: read ? '120' : '',
+        currency: read ? 'USD' : '',
+      })
+      expect(new Date(`${row.at.replace(' ', 'T')}Z`).toISOString()).toBe(`${row.at.replace(' ', 'T')}.000Z`)
+    }
+  })
+
+  test('ids from arguments, a file and stdin together, each once', async () => {
+    const [a, b, c, d] = await seedSubscriptions(sandbox, 4, { prefix: 'mixed' })
+    const file = path.join(dir, 'mixed.txt')
+    fs.writeFileSync(file, `${b}\n# comment\n${a}\n\n${c}\n`)
+    const result = await pay(['subs', 'cancel', a, '-', '--from-file', file, '--yes', '-q'], {
+      input: `${d}\n${a}\n`,
+    })
+    expect(result).toMatchObject({ code: 0, stdout: `${a}\n${b}\n${c}\n${d}\n` })
+    expect(result.stderr).toBe(`${plan([a, b, c, d])}${summary({ cancelled: 4 })}`)
+  })
+
+  test('an empty list from a pipe is nothing to do (exit 0); no ids at all, or an unreadable file: exit 2', async () => {
+    const [empty, emptyJson, none, missing] = await Promise.all([
+      pay(['subs', 'cancel', '-', '--yes'], { input: '# nothing here\n\n   \n' }),
+      pay(['subs', 'cancel', '-', '--yes', '--json'], { input: '' }),
+      pay(['subs', 'cancel', '--yes']),
+      pay(['subs', 'cancel', '--from-file', path.join(dir, 'absent.txt'), '--yes']),
+    ])
+    expect(empty).toMatchObject({ code: 0, stdout: '', stderr: 'Nothing to cancel.\n' })
+    expect(emptyJson).toMatchObject({ code: 0, stdout: '[]\n', stderr: 'Nothing to cancel.\n' })
+    expect(none).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: No subscription ids given.\nPass ids as arguments, --from-file FILE, or - to read stdin.\n',
+    })
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Error: --from-file: cannot read ${path.join(dir, 'absent.txt')}: no such file.\n`,
+    })
+  })
+})
+
+describe.concurrent('entries that cannot be ids', () => {
+  test('are named before the plan, never sent, and reported as invalid (exit 7)', async () => {
+    const [id] = await seedSubscriptions(sandbox, 1, { prefix: 'valid' })
+    const recorder = await proxy()
+    const result = await pay(['subs', 'cancel', '-', '--yes'], {
+      input: `a b\n${id}\n"quoted"\nx,y\n`,
+      baseUrl: recorder.baseUrl,
+    })
+    expect(result.code).toBe(7)
+    expect(result.stderr.split('\n')[0]).toBe(
+      'Warning: Left out 3 entries that are not ids: "a b", "\\"quoted\\"", "x,y".',
+    )
+    expect(result.stdout).toBe(
+      'a b\tinvalid\tnot an id: it contains a space\n' +
+        `${id}\tcancelled\t\n` +
+        '"quoted"\tinvalid\tnot an id: it contains a quote\n' +
+        'x,y\tinvalid\tnot an id: it contains a comma (one id per line)\n',
+    )
+    expect(recorder.requests.map((r) => r.path)).toEqual([`/subscriptions/${id}`, `/subscriptions/${id}`])
+  })
+})
+
+describe.concurrent('consent', () => {
+  test('off a terminal without --yes: exit 2, each subscription described, nothing changed, from stdin or a file', async () => {
+    const ids = await seedSubscriptions(sandbox, 5, { prefix: 'refuse' })
+    const recorder = await proxy()
+    const file = path.join(dir, 'refuse.txt')
+    fs.writeFileSync(file, ids.join('\n'))
+    const [fromStdin, fromFile, json] = await Promise.all([
+      pay(['subs', 'cancel', '-'], { input: ids.join('\n'), baseUrl: recorder.baseUrl }),
+      pay(['subs', 'cancel', '--from-file', file, '--report', path.join(dir, 'refused.csv')], {
+        baseUrl: recorder.baseUrl,
+      }),
+      pay(['subs', 'cancel', ...ids, '--json'], { baseUrl: recorder.baseUrl }),
+    ])
+    const refusal =
+      'Error: Refusing to cancel without confirmation: there is no terminal to confirm on.\n' +
+      'Pass --yes to confirm, or --dry-run to see the plan. Nothing was changed.\n'
+    const emails = ids.map((_, i) => `refuse${i}@example.com`)
+    expect(fromStdin).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `${described(ids, emails, recorder.baseUrl)}${refusal}`,
+    })
+    expect(fromFile).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `${described(ids, emails, recorder.baseUrl)}${refusal}`,
+    })
+    expect(json).toMatchObject({ code: 2, stdout: '' })
+    expect(json.stderr).toBe(
+      `${described(ids, emails, recorder.baseUrl)}${JSON.stringify({
+        error: {
+          status: null,
+          kind: 'usage',
+          exit_code: 2,
+          message: 'Refusing to cancel without confirmation: there is no terminal to confirm on.',
+          hint: 'Pass --yes to confirm, or --dry-run to see the plan. Nothing was changed.',
+        },
+      })}\n`,
+    )
+    // Each subscription read once per run to describe it; nothing else sent.
+    expect(recorder.requests.map((r) => r.method)).toEqual(Array(15).fill('GET'))
+    expect(fs.existsSync(path.join(dir, 'refused.csv'))).toBe(false)
+    const statuses = await serverStatuses(sandbox)
+    for (const id of ids) expect(statuses.get(id)).toBe('created')
+  })
+
+  test('--dry-run prints the plan, each subscription described (as JSON with --json), and changes nothing', async () => {
+    const ids = await seedSubscriptions(sandbox, 3, { prefix: 'dry' })
+    const recorder = await proxy()
+    const [text, json] = await Promise.all([
+      pay(['subs', 'cancel', ...ids, '--dry-run'], { baseUrl: recorder.baseUrl }),
+      pay(['subs', 'cancel', '-', '--dry-run', '--json', '--yes'], {
+        input: `${ids.join('\n')}\n${ids[0]}\n`,
+        baseUrl: recorder.baseUrl,
+      }),
+    ])
+    const emails = ids.map((_, i) => `dry${i}@example.com`)
+    const stderr = `${described(ids, emails, recorder.baseUrl)}Dry run: nothing was changed.\n`
+    expect(text).toMatchObject({ code: 0, stdout: '', stderr })
+    expect(json).toMatchObject({ code: 0, stderr })
+    expect(JSON.parse(json.stdout)).toEqual({
+      dry_run: true,
+      action: 'cancel',
+      profile: '(environment)',
+      base_url: recorder.baseUrl,
+      ids,
+      not_found: [],
+      invalid: [],
+    })
+    expect(recorder.requests.map((r) => r.method)).toEqual(Array(6).fill('GET'))
+    const statuses = await serverStatuses(sandbox)
+    for (const id of ids) expect(statuses.get(id)).toBe('created')
+  })
+})
+
+describe.concurrent('--concurrency', () => {
+  test('bounds the requests in flight: at most N at once, and N reached', async () => {
+    const ids = await seedSubscriptions(sandbox, 72, { prefix: 'conc' })
+    const runs = [
+      { ids: ids.slice(0, 24), flags: ['--concurrency', '3'], bound: 3 },
+      { ids: ids.slice(24, 48), flags: [], bound: 4 },
+      { ids: ids.slice(48), flags: ['--concurrency', '9'], bound: 9 },
+    ]
+    // One run at a time: in one process, three at once could keep each other from reaching N.
+    const results: { result: CliResult; slow: Awaited<ReturnType<typeof proxy>> }[] = []
+    for (const run of runs) {
+      const slow = await proxy(() => ({ delayMs: 40 }))
+      const result = await pay(['subs', 'cancel', ...run.ids, ...run.flags, '--yes', '--json'], {
+        baseUrl: slow.baseUrl,
+      })
+      results.push({ result, slow })
+    }
+    results.forEach(({ result, slow }, i) => {
+      expect(result.code).toBe(0)
+      expect(JSON.parse(result.stdout)).toEqual(runs[i].ids.map((id) => expected(id, 'cancelled')))
+      expect(slow.requests).toHaveLength(48)
+      expect(slow.maxInFlight).toBe(runs[i].bound)
+    })
+    const statuses = await serverStatuses(sandbox)
+    for (const id of ids) expect(statuses.get(id)).toBe('cancel')
+  })
+
+  test('out of range: exit 2', async () => {
+    const result = await pay(['subs', 'cancel', unknownId(9), '--concurrency', '0', '--yes'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^Error: --concurrency: Expected an integer greater than or equal to 1/)
+  })
+})

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runInProcess } from '../../helpers/in-process.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { unknownId } from '../../helpers/subs.js'
+
+/**
+ * Every `pay subs` command but cancel, end to end: the built bin/run.js against a real sandbox,
+ * with exact stdout, stderr and exit code, and what the sandbox holds afterwards.
+ */
+
+let sandbox: TestSandbox
+/** A second sandbox of its own for the list tests, so that other tests' records don't show. */
+let listing: TestSandbox
+let starter: string
+
+beforeAll(async () => {
+  ;[sandbox, listing] = await Promise.all([startTestSandbox(), startTestSandbox()])
+  starter = sandbox.packageIds[0]
+})
+afterAll(async () => {
+  await Promise.all([sandbox?.close(), listing?.close()])
+})
+
+const pay = (args: string[], target: TestSandbox = sandbox, input?: string) =>
+  runInProcess(args, { env: target.env, input })
+
+/** A subscription made directly on the server; its full record. */
+const create = async (fields: Record<string, string> = {}) => {
+  const answer = await sandbox.request('POST', '/subscriptions', {
+    package_id: starter,
+    email: 'ada@example.com',
+    ...fields,
+  })
+  expect(answer.status).toBe(200)
+  return answer.body.data
+}
+
+const STARTER_PACKAGE_TSV = [
+  'package.name\tStarter',
+  'package.amount\t120',
+  'package.currency\tUSD',
+  'package.frequency\tyearly',
+  'package.date_charge_start\t2025-01-01',
+]
+
+/** The TSV of one subscription as pay prints it off a terminal. */
+const recordTsv = (sub: Record<string, string>, packageLines = STARTER_PACKAGE_TSV) =>
+  [
+    `_id\t${sub._id}`,
+    `status\t${sub.status}`,
+    `email\t${sub.email}`,
+    ...(sub.phone_no === undefined ? [] : [`phone_no\t${sub.phone_no}`]),
+    `package_id\t${sub.package_id}`,
+    ...packageLines,
+    `created_at\t${sub.created_at}`,
+    `updated_at\t${sub.updated_at}`,
+    '',
+  ].join('\n')
+
+describe.concurrent('subs get', () => {
+  test('--json is the record the server holds; TSV shows the package; unknown id exit 5', async () => {
+    const sub = await create({ email: 'get@example.com', phone_no: '555 0100' })
+    const [json, tsv, missing, missingJson] = await Promise.all([
+      pay(['subs', 'get', sub._id, '--json']),
+      pay(['subs', 'get', sub._id]),
+      pay(['subs', 'get', unknownId(2)]),
+      pay(['subs', 'get', unknownId(2), '--json']),
+    ])
+    expect(json).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(json.stdout)).toEqual(sub)
+    expect(tsv).toMatchObject({ code: 0, stderr: '', stdout: recordTsv(sub) })
+    expect(missing).toMatchObject({ code: 5, stdout: '', stderr: 'Error: Subscription not found.\n' })
+    expect(missingJson).toMatchObject({ code: 5, stdout: '' })
+    expect(JSON.parse(missingJson.stderr)).toEqual({
+      error: { status: 404, kind: 'not_found', exit_code: 5, message: 'Subscription not found.' },
+    })
+  })
+
+  test('no id: exit 2', async () => {
+    const result = await pay(['subs', 'get'])
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: Missing 1 required arg:\nid  Subscription id (_id).\nSee `pay subs get --help`.\n',
+    })
+  })
+})

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runInProcess } from '../../helpers/in-process.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { cancelDirectly, seedSubscriptions } from '../../helpers/subs.js'
+
+/**
+ * Every `pay subs` command but cancel, end to end: the built bin/run.js against a real sandbox,
+ * with exact stdout, stderr and exit code, and what the sandbox holds afterwards.
+ */
+
+let sandbox: TestSandbox
+/** A second sandbox of its own for the list tests, so that other tests' records don't show. */
+let listing: TestSandbox
+
+beforeAll(async () => {
+  ;[sandbox, listing] = await Promise.all([startTestSandbox(), startTestSandbox()])
+})
+afterAll(async () => {
+  await Promise.all([sandbox?.close(), listing?.close()])
+})
+
+const pay = (args: string[], target: TestSandbox = sandbox, input?: string) =>
+  runInProcess(args, { env: target.env, input })
+
+describe.concurrent('subs list', () => {
+  /** Server order (newest first) of the listing sandbox. */
+  let everything: { _id: string; status: string; email: string; created_at: string }[]
+  let janes: string[]
+  let cancelled: string[]
+
+  beforeAll(async () => {
+    // The three oldest belong to jane (so they are not on the first page), then 55 others.
+    janes = []
+    for (let i = 0; i < 3; i += 1)
+      janes.push(...(await seedSubscriptions(listing, 1, { prefix: `jane${i}-` })))
+    const renamed = janes.map((id) =>
+      listing.request('PUT', `/subscriptions/${id}`, { email: 'Jane@Example.com' }),
+    )
+    expect((await Promise.all(renamed)).map((answer) => answer.status)).toEqual([200, 200, 200])
+    const others = await seedSubscriptions(listing, 55)
+    cancelled = [janes[1], others[3], others[10], others[50]]
+    await cancelDirectly(listing, cancelled)
+    const pages = await Promise.all(
+      [1, 2].map((page) => listing.request('GET', `/subscriptions?page=${page}`)),
+    )
+    expect(pages.map((page) => page.body.data.data.length)).toEqual([50, 8])
+    everything = [...pages[0].body.data.data, ...pages[1].body.data.data]
+    expect(everything.slice(-3).map((sub) => sub._id)).toEqual([...janes].reverse())
+  })
+
+  const ids = (subs: { _id: string }[]) => subs.map((sub) => `${sub._id}\n`).join('')
+  const MORE = 'More subscriptions exist than this first page: add --all to fetch them all.\n'
+
+  test('the first page only, saying that more exist; --all follows every page', async () => {
+    const [first, all, allJson] = await Promise.all([
+      pay(['subs', 'list', '--json'], listing),
+      pay(['subs', 'list', '--all', '-q'], listing),
+      pay(['subs', 'list', '--all', '--json'], listing),
+    ])
+    expect(first).toMatchObject({ code: 0, stderr: MORE })
+    expect(JSON.parse(first.stdout)).toEqual(everything.slice(0, 50))
+    expect(all).toMatchObject({ code: 0, stderr: '', stdout: ids(everything) })
+    expect(allJson).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(allJson.stdout)).toEqual(everything)
+  })
+
+  test('--status and --email filter in any case, over every page, and say how far they searched', async () => {
+    const [cancel, byWord, jane, janeWithoutAll, both] = await Promise.all([
+      pay(['subs', 'list', '--all', '--status', 'CANCEL', '-q'], listing),
+      pay(['subs', 'list', '--status', 'cancelled', '-q'], listing),
+      pay(['subs', 'list', '--all', '--email', 'jane@example.COM', '-q'], listing),
+      pay(['subs', 'list', '--email', 'jane@example.com', '-q'], listing),
+      pay(['subs', 'list', '--all', '--status', 'created', '--email', 'jane@example.com'], listing),
+    ])
+    const searched = `Searched ${everything.length} subscriptions on 2 pages.\n`
+    const cancelledIds = ids(everything.filter((sub) => cancelled.includes(sub._id)))
+    expect(cancel).toMatchObject({ code: 0, stderr: searched, stdout: cancelledIds })
+    expect(cancel.stdout.split('\n')).toHaveLength(cancelled.length + 1)
+    // The word pay prints ("cancelled") finds what the service calls "cancel".
+    expect(byWord).toMatchObject({ code: 0, stderr: searched, stdout: cancelledIds })
+    expect(jane).toMatchObject({ code: 0, stderr: searched, stdout: ids(everything.slice(-3)) })
+    // No page holds jane but the last: the filter searched them all without --all.
+    expect(janeWithoutAll).toMatchObject({ code: 0, stderr: searched, stdout: ids(everything.slice(-3)) })
+    const row = (id: string) => {
+      const sub = everything.find((s) => s._id === id)!
+      return `${id}\tcreated\tJane@Example.com\tStarter\t120\tUSD\tyearly\t${sub.created_at}\n`
+    }
+    expect(both).toMatchObject({ code: 0, stderr: searched, stdout: `${row(janes[2])}${row(janes[0])}` })
+  })
+
+  test('a status the service does not have is a usage error naming those it has', async () => {
+    expect(await pay(['subs', 'list', '--status', 'paused', '--json'], listing)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `${JSON.stringify({
+        error: {
+          status: null,
+          kind: 'usage',
+          exit_code: 2,
+          message: 'Unknown status "paused" for --status.',
+          hint: 'Known: created, cancel, cancelled (= cancel), canceled (= cancel).',
+        },
+      })}\n`,
+    })
+  })
+})
