@@ -22,6 +22,9 @@ export default defineConfig(({ mode }) => ({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most e2e time is spent waiting on child processes, tmux, Chromium and timeouts, not CPU:
+    // four workers on two cores halve the wall time (CONTRIBUTING.md, Test).
+    maxWorkers: 4,
     disableConsoleIntercept: true,
     projects: [
       project('unit'),
