@@ -23,31 +23,27 @@ const CURRENT_LINK = {
 }
 
 describe.concurrent('any flag values through bin/run.js: a clear error, or exactly the request', () => {
-  it.each(COMMANDS.map((spec) => [spec.name, spec] as const))(
-    '%s',
-    async (_, spec) => {
-      const server = await startFakeServer((request, response) => {
-        if (request.method === 'GET') return sendJson(response, 200, envelope(CURRENT_LINK))
-        sendJson(response, 200, envelope({ _id: 'rec_1', ...JSON.parse(request.body || '{}') }))
-      })
-      try {
-        const env = { PAY_API_KEY: 'sk_test_property_cli', PAY_BASE_URL: server.baseUrl }
-        let requested = 0
-        await fc.assert(
-          fc.asyncProperty(inputArbitrary(spec, { argvSafe: true }), async (input) => {
-            server.requests.length = 0
-            const result = await runCli(argvFor(spec, input), { env })
-            expectModel(expected(spec, input, CURRENT_LINK), result, server.requests)
-            if (result.code === 0) requested += 1
-          }),
-          { numRuns: RUNS_PER_COMMAND },
-        )
-        // The generator must reach the server often enough for the request half to be checked.
-        expect(requested).toBeGreaterThan(0)
-      } finally {
-        await server.close()
-      }
-    },
-    120_000, // 20 node processes in a row beside the other files': a hang detector, not a time goal
-  )
+  it.each(COMMANDS.map((spec) => [spec.name, spec] as const))('%s', async (_, spec) => {
+    const server = await startFakeServer((request, response) => {
+      if (request.method === 'GET') return sendJson(response, 200, envelope(CURRENT_LINK))
+      sendJson(response, 200, envelope({ _id: 'rec_1', ...JSON.parse(request.body || '{}') }))
+    })
+    try {
+      const env = { PAY_API_KEY: 'sk_test_property_cli', PAY_BASE_URL: server.baseUrl }
+      let requested = 0
+      await fc.assert(
+        fc.asyncProperty(inputArbitrary(spec, { argvSafe: true }), async (input) => {
+          server.requests.length = 0
+          const result = await runCli(argvFor(spec, input), { env })
+          expectModel(expected(spec, input, CURRENT_LINK), result, server.requests)
+          if (result.code === 0) requested += 1
+        }),
+        { numRuns: RUNS_PER_COMMAND },
+      )
+      // The generator must reach the server often enough for the request half to be checked.
+      expect(requested).toBeGreaterThan(0)
+    } finally {
+      await server.close()
+    }
+  })
 })
