@@ -19,9 +19,14 @@ export default defineConfig(({ mode }) => ({
   test: {
     // No system keychain in the workers (test/helpers/no-keychain.ts).
     setupFiles: ['test/helpers/no-keychain.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Hang detectors, not time goals: a leak scan runs dozens of processes in a row, and on a busy
+    // two-core machine that can take well over 30 s.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
+    // Most e2e time is spent waiting on child processes, tmux, Chromium and timeouts, not CPU:
+    // four workers on two cores halve the wall time (CONTRIBUTING.md, Test).
+    maxWorkers: 4,
     disableConsoleIntercept: true,
     projects: [
       project('unit'),
