@@ -22,6 +22,12 @@ export type Fault =
 
 export interface Decision {
   delayMs?: number
+  /**
+   * Held until this many requests are in flight at once (or a second has passed), then handled:
+   * a client allowed N requests at once reaches N however slow the machine, so a test of its
+   * bound does not hang on timing.
+   */
+  gatherInFlight?: number
   /** Forwarded at once, then the server's answer held back this long (past a client's timeout). */
   answerDelayMs?: number
   fault?: Fault
@@ -60,6 +66,8 @@ export interface TestProxy {
 /** The message of an injected 503: a comma and quotes, to exercise CSV escaping downstream. */
 export const UNAVAILABLE_MESSAGE = 'Service Unavailable, "maintenance" window'
 
+const GATHER_LIMIT_MS = 1000
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'content-length'])
@@ -71,6 +79,22 @@ export async function startProxy(target: string, decide: Decide = () => ({})): P
   let handling = 0
   const requests: ProxiedRequest[] = []
   const sockets = new Set<Socket>()
+  let gathering: (() => void)[] = []
+
+  const gather = (count: number) =>
+    new Promise<void>((resolve) => {
+      if (inFlight >= count) {
+        for (const release of gathering) release()
+        gathering = []
+        return resolve()
+      }
+      const timer = setTimeout(release, GATHER_LIMIT_MS)
+      function release() {
+        clearTimeout(timer)
+        resolve()
+      }
+      gathering.push(release)
+    })
 
   const reset = (response: http.ServerResponse) => {
     const socket = response.socket as (Socket & { resetAndDestroy?: () => void }) | null
@@ -109,6 +133,7 @@ export async function startProxy(target: string, decide: Decide = () => ({})): P
       }
       requests.push(recorded)
       try {
+        if (decision.gatherInFlight) await gather(decision.gatherInFlight)
         if (decision.delayMs) await sleep(decision.delayMs)
         if (decision.fault === 'unavailable-before') return unavailable(res)
         if (decision.fault === 'reset-before') return reset(res)

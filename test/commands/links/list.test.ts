@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import '../../helpers/cli.js'
-import { envelope, type Handler, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
+import { fakeService, ID } from '../../helpers/link-service.js'
 import { fakeEnv, type Json, seedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
@@ -283,69 +283,6 @@ describe('the request', () => {
    * What exactly goes over the wire: bin/run.js against a loopback server that records each
    * request (method, path, headers, raw body) and answers like the service.
    */
-
-  const ID = '65a1f0c2e4b0a1b2c3d4e5f6'
-
-  const STORED = {
-    _id: ID,
-    email: 'jane@example.com',
-    phone_no: '555-0100',
-    currency: 'EUR',
-    amount: 25.5,
-    title: 'Invoice 1042',
-    description: 'Two boxes of tea',
-    reference: 'ORDER-7',
-    status: 'Active',
-    payment_url: `https://pay.example/checkout/pay?id=${ID}`,
-    business_id: 42,
-    paid: false,
-    created_at: '2026-01-01T10:00:00.000Z',
-    updated_at: '2026-01-01T10:00:00.000Z',
-  }
-
-  /** Answers like the service: echoes a created or updated link, serves STORED, deletes anything. */
-  const linkService: Handler = (request, response) => {
-    if (request.method === 'POST' && request.path === '/payment-links') {
-      const body = JSON.parse(request.body)
-      delete body.send_email
-      return sendJson(response, 200, envelope({ ...STORED, ...body, amount: Number(body.amount) }))
-    }
-    if (request.method === 'POST' && request.path === '/tokenizations/create-token') {
-      const body = JSON.parse(request.body)
-      return sendJson(
-        response,
-        200,
-        envelope({
-          _id: ID,
-          ...body,
-          token: 'tok_1',
-          activation_url: 'https://pay.example/t/tok_1/activate',
-        }),
-      )
-    }
-    if (request.method === 'GET' && request.path === `/payment-links/${ID}`) {
-      return sendJson(response, 200, envelope(STORED))
-    }
-    if (request.method === 'PUT' && request.path === `/payment-links/${ID}`) {
-      const body = JSON.parse(request.body)
-      return sendJson(response, 200, envelope({ ...STORED, ...body, amount: Number(body.amount) }))
-    }
-    if (request.method === 'GET' && request.path === '/payment-links') {
-      return sendJson(response, 200, envelope([STORED]))
-    }
-    if (request.method === 'DELETE') {
-      response.writeHead(204).end()
-      return
-    }
-    sendJson(response, 404, { message: 'Not found.' })
-  }
-
-  /** A fake service closed when the test ends (the test's own hook: tests here run concurrently). */
-  async function fakeService(context: TestContext, handler: Handler = linkService) {
-    const fake = await startFakeServer(handler)
-    context.onTestFinished(() => fake.close())
-    return fake
-  }
 
   describe.concurrent('links get, list, delete: the requests', () => {
     test('list: GET /payment-links (a bare data array is accepted)', async (context) => {

@@ -363,7 +363,7 @@ describe.concurrent('--concurrency', () => {
     // One run at a time: in one process, three at once could keep each other from reaching N.
     const results: { result: CliResult; slow: Awaited<ReturnType<typeof proxy>> }[] = []
     for (const run of runs) {
-      const slow = await proxy(() => ({ delayMs: 40 }))
+      const slow = await proxy(() => ({ gatherInFlight: run.bound, delayMs: 40 }))
       const result = await pay(['subs', 'cancel', ...run.ids, ...run.flags, '--yes', '--json'], {
         baseUrl: slow.baseUrl,
       })
