@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { runInProcess } from '../helpers/in-process.js'
 
-/** `pay version` and its flags (-v, --version), as bin/run.js answers them. */
+/** `pay version` and its flags (-v, --version), as the command answers them in this process. */
 
 describe.concurrent('habits', () => {
   test('pay version, and with --json', async () => {

@@ -9,7 +9,7 @@ import { fakeEnv, linkCreateArgs, seedLink, storedLink } from '../../helpers/lin
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 describe('against a sandbox', () => {
-  /** `pay links create` end to end: bin/run.js against a real sandbox, stdout piped (TSV). */
+  /** `pay links create` in this process against a real sandbox, stdout piped (TSV). */
 
   let sandbox: TestSandbox
 
@@ -257,7 +257,7 @@ describe('against a sandbox', () => {
 
 describe('the request', () => {
   /**
-   * What exactly goes over the wire: bin/run.js against a loopback server that records each
+   * What exactly goes over the wire: the command, run in this process, against a loopback server that records each
    * request (method, path, headers, raw body) and answers like the service.
    */
 

@@ -208,7 +208,7 @@ describe('against a sandbox', () => {
 
 describe('the request', () => {
   /**
-   * What exactly goes over the wire: bin/run.js against a loopback server that records each
+   * What exactly goes over the wire: the command, run in this process, against a loopback server that records each
    * request (method, path, headers, raw body) and answers like the service.
    */
 

@@ -4,7 +4,7 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { unknownId } from '../../helpers/subs.js'
 
 /**
- * Every `pay subs` command but cancel, end to end: the built bin/run.js against a real sandbox,
+ * Every `pay subs` command but cancel, run in this process against a real sandbox,
  * with exact stdout, stderr and exit code, and what the sandbox holds afterwards.
  */
 
