@@ -280,8 +280,9 @@ describe('against a sandbox', () => {
 
 describe('the request', () => {
   /**
-   * What exactly goes over the wire: the command, run in this process, against a loopback server that records each
-   * request (method, path, headers, raw body) and answers like the service.
+   * What exactly goes over the wire: the command, run in this process, against a loopback
+   * server that records each request (method, path, headers, raw body) and answers like the
+   * service.
    */
 
   describe.concurrent('links get, list, delete: the requests', () => {
