@@ -4,11 +4,10 @@ import { runInProcess } from '../../helpers/in-process.js'
 import { fakeService, ID } from '../../helpers/link-service.js'
 import { fakeEnv, type Json, seedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { LONG_TITLE, seedThreeLinks } from '../../helpers/three-links.js'
 
 describe('against a sandbox', () => {
   /** `pay links get` and `pay links list` end to end against a real sandbox, stdout piped. */
-
-  const LONG_TITLE = `Long ${'abcdefghij'.repeat(29)}tail!`
 
   let sandbox: TestSandbox
   /** Oldest first: a (unpaid), b (paid with `pay sandbox pay`), c (unpaid, 300-char title). */
@@ -18,36 +17,7 @@ describe('against a sandbox', () => {
 
   beforeAll(async () => {
     sandbox = await startTestSandbox()
-    a = await seedLink(sandbox, {
-      email: 'ann@example.com',
-      currency: 'EUR',
-      amount: '10.00',
-      title: 'Alpha',
-      reference: 'REF-A',
-      reference_2: 'R2-A',
-      phone_no: '555-0100',
-      description: 'First',
-      redirect_url: 'https://shop.example/a',
-    })
-    b = await seedLink(sandbox, {
-      email: 'bob@example.com',
-      currency: 'USD',
-      amount: '20',
-      title: 'Beta',
-      reference: 'REF-B',
-    })
-    c = await seedLink(sandbox, {
-      email: 'ANN@Example.com',
-      currency: 'JPY',
-      amount: '300',
-      title: LONG_TITLE,
-    })
-    const paid = await runInProcess(['sandbox', 'pay', b._id, '-q'], {
-      env: { PAY_SANDBOX_DIR: sandbox.dir },
-    })
-    expect(paid).toMatchObject({ code: 0, stdout: `${b._id}\n`, stderr: '' })
-    b = (await sandbox.request('GET', `/payment-links/${b._id}`)).body.data
-    expect(b.paid).toBe(true)
+    ;({ a, b, c } = await seedThreeLinks(sandbox))
   })
 
   afterAll(async () => {
