@@ -1,40 +1,10 @@
 import fs from 'node:fs'
 import { describe, it } from 'vitest'
-import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
-import { runInProcess } from '../../helpers/in-process.js'
+import { freshConfigDir } from '../../helpers/config-files.js'
+import { runWithConfig as pay } from '../../helpers/in-process.js'
+import { keysHidden, threeProfiles } from '../../helpers/profiles.js'
 
-const KEYS = {
-  zeta: 'sk_live_ZetaZetaZeta0001',
-  alpha: 'sk_live_AlphaAlphaAl0002',
-  mid: 'sk_test_MidMidMidMid0003',
-}
 const SANDBOX_ROW = 'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n'
-
-/** A config with three stored profiles (written out of order), `mid` current. */
-function threeProfiles(): string {
-  const dir = freshConfigDir()
-  writeConfig(dir, {
-    current: 'mid',
-    profiles: {
-      zeta: { api_key: KEYS.zeta, base_url: 'https://zeta.example' },
-      alpha: { api_key: KEYS.alpha, base_url: 'https://alpha.example' },
-      mid: { api_key: KEYS.mid, base_url: 'https://mid.example' },
-    },
-  })
-  return dir
-}
-
-const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
-  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
-
-/** No full key, nor 6 characters of one in a row, in what a command printed. */
-function keysHidden(output: string): boolean {
-  return Object.values(KEYS).every((key) =>
-    Array.from({ length: key.length - 5 }, (_, i) => key.slice(i, i + 6)).every(
-      (part) => !output.includes(part),
-    ),
-  )
-}
 
 describe.concurrent('pay profiles list', () => {
   it('prints sandbox first, then stored profiles sorted, as TSV without header when piped', async ({

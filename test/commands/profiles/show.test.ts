@@ -1,38 +1,7 @@
 import { describe, it } from 'vitest'
-import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
-import { runInProcess } from '../../helpers/in-process.js'
-
-const KEYS = {
-  zeta: 'sk_live_ZetaZetaZeta0001',
-  alpha: 'sk_live_AlphaAlphaAl0002',
-  mid: 'sk_test_MidMidMidMid0003',
-}
-
-/** A config with three stored profiles (written out of order), `mid` current. */
-function threeProfiles(): string {
-  const dir = freshConfigDir()
-  writeConfig(dir, {
-    current: 'mid',
-    profiles: {
-      zeta: { api_key: KEYS.zeta, base_url: 'https://zeta.example' },
-      alpha: { api_key: KEYS.alpha, base_url: 'https://alpha.example' },
-      mid: { api_key: KEYS.mid, base_url: 'https://mid.example' },
-    },
-  })
-  return dir
-}
-
-const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
-  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
-
-/** No full key, nor 6 characters of one in a row, in what a command printed. */
-function keysHidden(output: string): boolean {
-  return Object.values(KEYS).every((key) =>
-    Array.from({ length: key.length - 5 }, (_, i) => key.slice(i, i + 6)).every(
-      (part) => !output.includes(part),
-    ),
-  )
-}
+import { freshConfigDir } from '../../helpers/config-files.js'
+import { runWithConfig as pay } from '../../helpers/in-process.js'
+import { keysHidden, threeProfiles } from '../../helpers/profiles.js'
 
 describe.concurrent('pay profiles show', () => {
   it('shows the current profile by default, as key<TAB>value lines when piped', async ({ expect }) => {

@@ -1,30 +1,8 @@
 import fs from 'node:fs'
 import { describe, it } from 'vitest'
-import { configFile, freshConfigDir, readJson, writeConfig } from '../../helpers/config-files.js'
-import { runInProcess } from '../../helpers/in-process.js'
-
-const KEYS = {
-  zeta: 'sk_live_ZetaZetaZeta0001',
-  alpha: 'sk_live_AlphaAlphaAl0002',
-  mid: 'sk_test_MidMidMidMid0003',
-}
-
-/** A config with three stored profiles (written out of order), `mid` current. */
-function threeProfiles(): string {
-  const dir = freshConfigDir()
-  writeConfig(dir, {
-    current: 'mid',
-    profiles: {
-      zeta: { api_key: KEYS.zeta, base_url: 'https://zeta.example' },
-      alpha: { api_key: KEYS.alpha, base_url: 'https://alpha.example' },
-      mid: { api_key: KEYS.mid, base_url: 'https://mid.example' },
-    },
-  })
-  return dir
-}
-
-const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
-  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
+import { configFile, freshConfigDir, readJson } from '../../helpers/config-files.js'
+import { runWithConfig as pay } from '../../helpers/in-process.js'
+import { threeProfiles } from '../../helpers/profiles.js'
 
 describe.concurrent('pay profiles use', () => {
   it('makes a stored profile current', async ({ expect }) => {

@@ -1,27 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { describe, it } from 'vitest'
 import { BIN, cleanEnv } from '../../helpers/cli.js'
-import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
-
-const KEYS = {
-  zeta: 'sk_live_ZetaZetaZeta0001',
-  alpha: 'sk_live_AlphaAlphaAl0002',
-  mid: 'sk_test_MidMidMidMid0003',
-}
-
-/** A config with three stored profiles (written out of order), `mid` current. */
-function threeProfiles(): string {
-  const dir = freshConfigDir()
-  writeConfig(dir, {
-    current: 'mid',
-    profiles: {
-      zeta: { api_key: KEYS.zeta, base_url: 'https://zeta.example' },
-      alpha: { api_key: KEYS.alpha, base_url: 'https://alpha.example' },
-      mid: { api_key: KEYS.mid, base_url: 'https://mid.example' },
-    },
-  })
-  return dir
-}
+import { threeProfiles } from '../../helpers/profiles.js'
 
 describe.concurrent('pay profiles list', () => {
   it.skipIf(spawnSync('script', ['--version']).status !== 0)(

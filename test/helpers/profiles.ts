@@ -1,0 +1,31 @@
+import { freshConfigDir, writeConfig } from './config-files.js'
+
+/** The keys of the three profiles of threeProfiles(), by profile name. */
+export const KEYS = Object.freeze({
+  zeta: 'sk_live_ZetaZetaZeta0001',
+  alpha: 'sk_live_AlphaAlphaAl0002',
+  mid: 'sk_test_MidMidMidMid0003',
+})
+
+/** A config with three stored profiles (written out of order), `mid` current; its dir. */
+export function threeProfiles(): string {
+  const dir = freshConfigDir()
+  writeConfig(dir, {
+    current: 'mid',
+    profiles: {
+      zeta: { api_key: KEYS.zeta, base_url: 'https://zeta.example' },
+      alpha: { api_key: KEYS.alpha, base_url: 'https://alpha.example' },
+      mid: { api_key: KEYS.mid, base_url: 'https://mid.example' },
+    },
+  })
+  return dir
+}
+
+/** No full key of KEYS, nor 6 characters of one in a row, in what a command printed. */
+export function keysHidden(output: string): boolean {
+  return Object.values(KEYS).every((key) =>
+    Array.from({ length: key.length - 5 }, (_, i) => key.slice(i, i + 6)).every(
+      (part) => !output.includes(part),
+    ),
+  )
+}
