@@ -46,6 +46,43 @@ export async function seedSubscriptions(
   )
 }
 
+/**
+ * A subscription made directly on the server: the sandbox's first package (Starter) for
+ * ada@example.com unless `fields` say otherwise; its full record.
+ */
+export async function createSubscription(sandbox: TestSandbox, fields: Record<string, string> = {}) {
+  const answer = await sandbox.request('POST', '/subscriptions', {
+    package_id: sandbox.packageIds[0],
+    email: 'ada@example.com',
+    ...fields,
+  })
+  expect(answer.status).toBe(200)
+  return answer.body.data
+}
+
+/** The package lines of a Starter subscription's TSV (recordTsv). */
+export const STARTER_PACKAGE_TSV: readonly string[] = Object.freeze([
+  'package.name\tStarter',
+  'package.amount\t120',
+  'package.currency\tUSD',
+  'package.frequency\tyearly',
+  'package.date_charge_start\t2025-01-01',
+])
+
+/** The TSV of one subscription as pay prints it off a terminal. */
+export const recordTsv = (sub: Record<string, string>, packageLines = STARTER_PACKAGE_TSV) =>
+  [
+    `_id\t${sub._id}`,
+    `status\t${sub.status}`,
+    `email\t${sub.email}`,
+    ...(sub.phone_no === undefined ? [] : [`phone_no\t${sub.phone_no}`]),
+    `package_id\t${sub.package_id}`,
+    ...packageLines,
+    `created_at\t${sub.created_at}`,
+    `updated_at\t${sub.updated_at}`,
+    '',
+  ].join('\n')
+
 /** Sets each subscription's status to cancel directly on the server. */
 export async function cancelDirectly(sandbox: TestSandbox, ids: string[]): Promise<void> {
   await mapConcurrent(ids, 32, async (id) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runInProcess } from '../../helpers/in-process.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
-import { unknownId } from '../../helpers/subs.js'
+import { recordTsv, unknownId } from '../../helpers/subs.js'
 
 /**
  * Every `pay subs` command but cancel, run in this process against a real sandbox,
@@ -27,28 +27,6 @@ const pay = (args: string[], target: TestSandbox = sandbox, input?: string) =>
 
 const held = async (id: string, target: TestSandbox = sandbox) =>
   target.request('GET', `/subscriptions/${id}`)
-
-const STARTER_PACKAGE_TSV = [
-  'package.name\tStarter',
-  'package.amount\t120',
-  'package.currency\tUSD',
-  'package.frequency\tyearly',
-  'package.date_charge_start\t2025-01-01',
-]
-
-/** The TSV of one subscription as pay prints it off a terminal. */
-const recordTsv = (sub: Record<string, string>, packageLines = STARTER_PACKAGE_TSV) =>
-  [
-    `_id\t${sub._id}`,
-    `status\t${sub.status}`,
-    `email\t${sub.email}`,
-    ...(sub.phone_no === undefined ? [] : [`phone_no\t${sub.phone_no}`]),
-    `package_id\t${sub.package_id}`,
-    ...packageLines,
-    `created_at\t${sub.created_at}`,
-    `updated_at\t${sub.updated_at}`,
-    '',
-  ].join('\n')
 
 describe.concurrent('subs create', () => {
   test('--json prints the full record with its embedded package, as the server holds it', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runInProcess } from '../../helpers/in-process.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
-import { serverStatuses, unknownId } from '../../helpers/subs.js'
+import { createSubscription, serverStatuses, unknownId } from '../../helpers/subs.js'
 
 /**
  * Every `pay subs` command but cancel, run in this process against a real sandbox,
@@ -11,11 +11,9 @@ import { serverStatuses, unknownId } from '../../helpers/subs.js'
 let sandbox: TestSandbox
 /** A second sandbox of its own for the list tests, so that other tests' records don't show. */
 let listing: TestSandbox
-let starter: string
 
 beforeAll(async () => {
   ;[sandbox, listing] = await Promise.all([startTestSandbox(), startTestSandbox()])
-  starter = sandbox.packageIds[0]
 })
 afterAll(async () => {
   await Promise.all([sandbox?.close(), listing?.close()])
@@ -28,15 +26,7 @@ const held = async (id: string, target: TestSandbox = sandbox) =>
   target.request('GET', `/subscriptions/${id}`)
 
 /** A subscription made directly on the server; its full record. */
-const create = async (fields: Record<string, string> = {}) => {
-  const answer = await sandbox.request('POST', '/subscriptions', {
-    package_id: starter,
-    email: 'ada@example.com',
-    ...fields,
-  })
-  expect(answer.status).toBe(200)
-  return answer.body.data
-}
+const create = (fields: Record<string, string> = {}) => createSubscription(sandbox, fields)
 
 describe.concurrent('subs delete', () => {
   const plan = (ids: string[]) =>
