@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { tempDir } from '../../helpers/cli.js'
-import { envelope, type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
+import { fakeBrowser, SHELL_LOOKING_URL, startOddUrlService } from '../../helpers/fake-browser.js'
+import type { FakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { fakeEnv, type Json, seedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox, trustSandbox } from '../../helpers/sandbox.js'
@@ -14,38 +15,18 @@ describe('against a sandbox', () => {
   let link: Json
   let fake: FakeServer
   const MISSING = '65a1f0c2e4b0a1b2c3d4e5f6'
-  /**
-   * Shell syntax a careless `sh -c "$BROWSER $URL"` would run, made of characters a URL may hold
-   * (RFC 3986): `$(touch$IFS./pwned)` makes a file, `;id` and `&id` run id.
-   */
-  const SHELL_LOOKING_URL = 'https://pay.example/p?a=$(touch$IFS./pwned)&b=;id&c=1'
-  /** What cmd.exe would run as a second command: no real payment URL holds a `|`, so pay opens none. */
-  const PIPE_URL = 'https://pay.example/x|calc.exe'
 
   beforeAll(async () => {
     sandbox = await startTestSandbox()
     link = await seedLink(sandbox, { title: 'Invoice 1042' })
     // A service that answers odd payment_urls: a shell-looking one, and one no browser should get.
-    fake = await startFakeServer((request, response) => {
-      const id = request.path.split('/').pop()
-      const url = id === 'shell' ? SHELL_LOOKING_URL : id === 'pipe' ? PIPE_URL : 'javascript:alert(1)'
-      sendJson(response, 200, envelope({ _id: id, payment_url: url }))
-    })
+    fake = await startOddUrlService()
   })
 
   afterAll(async () => {
     await sandbox.close()
     await fake.close()
   })
-
-  /** A BROWSER command that writes the arguments it was given to a file, one per line. */
-  function fakeBrowser(): { command: string; opened: () => string | undefined; dir: string } {
-    const dir = tempDir('pay-browser-')
-    const command = path.join(dir, 'browser')
-    fs.writeFileSync(command, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/opened"\n`, { mode: 0o755 })
-    const file = path.join(dir, 'opened')
-    return { command, dir, opened: () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined) }
-  }
 
   const pay = (args: string[], env: Record<string, string> = {}) =>
     runInProcess(args, { env: { ...sandbox.env, ...env } })
