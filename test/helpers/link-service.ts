@@ -71,6 +71,16 @@ export async function fakeService(context: TestContext, handler: Handler = linkS
   return fake
 }
 
+/**
+ * A recording server that answers every request 404, closed when the test ends: for the checks
+ * that must send nothing.
+ */
+export async function silentServer(context: TestContext) {
+  const fake = await startFakeServer()
+  context.onTestFinished(() => fake.close())
+  return fake
+}
+
 /** The headers every request carries (docs/spec/payment-service-api.md section 5). */
 export function expectServiceHeaders(request: RecordedRequest) {
   expect(request.headers.accept).toBe('application/json')

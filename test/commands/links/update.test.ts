@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import '../../helpers/cli.js'
-import { startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
-import { expectServiceHeaders, fakeService, ID } from '../../helpers/link-service.js'
+import { expectServiceHeaders, fakeService, ID, silentServer } from '../../helpers/link-service.js'
 import { fakeEnv, seedLink, storedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
@@ -277,12 +276,6 @@ describe('flag values', () => {
    * Local checks: what the user typed is rejected before any request (the recording server
    * must receive nothing), shown like a 422, one line per field under its flag.
    */
-
-  async function silentServer(context: TestContext) {
-    const fake = await startFakeServer()
-    context.onTestFinished(() => fake.close())
-    return fake
-  }
 
   const AMOUNT_MESSAGE = 'The amount must be a decimal number written like 25.50 (digits and one point).'
   const EMAIL_MESSAGE = 'The email must be a valid email address.'
