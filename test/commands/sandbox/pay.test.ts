@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { tempDir } from '../../helpers/cli.js'
 import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
-import { readStore } from '../../helpers/sandbox.js'
+import { createLocal, localLink } from '../../helpers/local-store.js'
 
 /**
  * `pay sandbox pay` and `pay sandbox reset` (issue 12 item 18, issue 14 item 3): through the
@@ -14,24 +14,6 @@ import { readStore } from '../../helpers/sandbox.js'
  * proves it is the user's own (issue 21 item 2): without it, nothing goes through the server
  * (test/e2e/sandbox/squatter.test.ts).
  */
-
-const LINK = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 1042' }
-
-/** A link made by pay itself in the local store of `dir` (the built-in profile, no server). */
-async function createLocal(dir: string) {
-  const made = await runInProcess(['-p', 'sandbox', 'links', 'create', ...flagsOf(LINK), '--json'], {
-    env: { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' },
-  })
-  expect(made.code).toBe(0)
-  return JSON.parse(made.stdout)
-}
-
-const flagsOf = (fields: Record<string, string>) => Object.entries(fields).flatMap(([k, v]) => [`--${k}`, v])
-
-const localLink = (dir: string, id: string) =>
-  Object.values(readStore(dir).businesses)
-    .flatMap((b) => Object.values(b.payment_links))
-    .find((link) => (link as { _id: string })._id === id) as { paid: boolean } | undefined
 
 describe('pay sandbox pay', () => {
   test('with no server at the built-in profile’s address: the local store, said so; the current profile is not used', async () => {
@@ -47,7 +29,7 @@ describe('pay sandbox pay', () => {
       },
     )
     expect(live.code).toBe(0)
-    const link = await createLocal(localDir)
+    const link = await createLocal(localDir, runInProcess)
     const paid = await runInProcess(['sandbox', 'pay', link._id], { env })
     expect(paid.stderr).toBe(
       `Paid in the local sandbox store ${localDir} (no sandbox is running at http://127.0.0.1:1).\n`,
@@ -66,7 +48,7 @@ describe('pay sandbox pay', () => {
 
   test('another base URL without a sandbox is an error, never the local store', async () => {
     const localDir = tempDir('pay-local-store-')
-    const link = await createLocal(localDir)
+    const link = await createLocal(localDir, runInProcess)
     const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' }
     const hint =
       '`pay sandbox pay` acts only on a sandbox: start one there with `pay sandbox start`, or use `-p sandbox` (without --base-url) for the local sandbox store.\n'

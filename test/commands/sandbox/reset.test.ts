@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
-import { readStore } from '../../helpers/sandbox.js'
+import { createLocal, localLink } from '../../helpers/local-store.js'
 
 /**
  * `pay sandbox pay` and `pay sandbox reset` (issue 12 item 18, issue 14 item 3): through the
@@ -14,28 +14,10 @@ import { readStore } from '../../helpers/sandbox.js'
  * (test/e2e/sandbox/squatter.test.ts).
  */
 
-const LINK = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 1042' }
-
-/** A link made by pay itself in the local store of `dir` (the built-in profile, no server). */
-async function createLocal(dir: string) {
-  const made = await runInProcess(['-p', 'sandbox', 'links', 'create', ...flagsOf(LINK), '--json'], {
-    env: { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' },
-  })
-  expect(made.code).toBe(0)
-  return JSON.parse(made.stdout)
-}
-
-const flagsOf = (fields: Record<string, string>) => Object.entries(fields).flatMap(([k, v]) => [`--${k}`, v])
-
-const localLink = (dir: string, id: string) =>
-  Object.values(readStore(dir).businesses)
-    .flatMap((b) => Object.values(b.payment_links))
-    .find((link) => (link as { _id: string })._id === id) as { paid: boolean } | undefined
-
 describe('pay sandbox reset', () => {
   test('with no server at the built-in profile’s address: the local store, said so', async () => {
     const localDir = tempDir('pay-local-store-')
-    const local = await createLocal(localDir)
+    const local = await createLocal(localDir, runInProcess)
     const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' }
     const reset = await runInProcess(['sandbox', 'reset'], { env })
     expect(reset).toMatchObject({
@@ -50,7 +32,7 @@ describe('pay sandbox reset', () => {
 
   test('another base URL without a sandbox: an error, the local store kept', async () => {
     const localDir = tempDir('pay-local-store-')
-    const local = await createLocal(localDir)
+    const local = await createLocal(localDir, runInProcess)
     const refused = await runInProcess(['sandbox', 'reset', '--base-url', 'http://127.0.0.1:1'], {
       env: { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1' },
     })

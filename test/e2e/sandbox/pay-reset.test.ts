@@ -2,8 +2,9 @@ import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
 import { PROOF_FILE } from '../../../src/sandbox/proof.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
+import { createLocal, LINK, localLink } from '../../helpers/local-store.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A, KEY_B, readStore, trustSandbox } from '../../helpers/sandbox.js'
+import { type Client, clientFor, KEY_A, KEY_B, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
  * `pay sandbox pay` and `pay sandbox reset` (issue 12 item 18, issue 14 item 3): through the
@@ -17,8 +18,6 @@ import { type Client, clientFor, KEY_A, KEY_B, readStore, trustSandbox } from '.
  */
 
 afterEach(killStarted)
-
-const LINK = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 1042' }
 
 /** `pay sandbox start --port 0 --json` in a process of its own, on store `dir`, with `keys`. */
 async function startServer(dir: string, keys: string[] = []): Promise<SandboxProcess & { api: Client }> {
@@ -34,22 +33,6 @@ async function createOn(api: Client, fields: Record<string, string> = {}) {
   expect(answer.status).toBe(200)
   return answer.json.data
 }
-
-/** A link made by pay itself in the local store of `dir` (the built-in profile, no server). */
-async function createLocal(dir: string) {
-  const made = await runCli(['-p', 'sandbox', 'links', 'create', ...flagsOf(LINK), '--json'], {
-    env: { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' },
-  })
-  expect(made.code).toBe(0)
-  return JSON.parse(made.stdout)
-}
-
-const flagsOf = (fields: Record<string, string>) => Object.entries(fields).flatMap(([k, v]) => [`--${k}`, v])
-
-const localLink = (dir: string, id: string) =>
-  Object.values(readStore(dir).businesses)
-    .flatMap((b) => Object.values(b.payment_links))
-    .find((link) => (link as { _id: string })._id === id) as { paid: boolean } | undefined
 
 /** The TSV of a link record as `sandbox pay` prints it piped. */
 const tsv = (link: Record<string, unknown>) =>
@@ -96,7 +79,7 @@ describe('pay sandbox pay', () => {
     expect(JSON.parse(again.stdout)).toEqual({ outcome: 'paid', link: seen, redirect_to: null })
 
     // A link of the local store only is not found there: the server is what the profile names.
-    const local = await createLocal(localDir)
+    const local = await createLocal(localDir, runCli)
     const missing = await runCli(['sandbox', 'pay', local._id], { env })
     expect(missing.code).toBe(5)
     expect(missing.stdout).toBe('')
@@ -224,7 +207,7 @@ describe('pay sandbox reset', () => {
     await createOn(server.api)
     const kept = await createOn(clientFor(server.baseUrl, KEY_B))
     const localDir = tempDir('pay-local-store-')
-    const local = await createLocal(localDir)
+    const local = await createLocal(localDir, runCli)
     trustSandbox(serverDir, localDir)
     const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
     const business = server.line.packages[0].business_id
