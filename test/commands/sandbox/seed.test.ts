@@ -1,10 +1,9 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { keyHash } from '../../../src/sandbox/business.js'
 import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
-import { KEY_A, OBJECT_ID, readStore } from '../../helpers/sandbox.js'
+import { OBJECT_ID } from '../../helpers/sandbox.js'
+import { fixtureFile, fixtures, LINK, localRecords, NAMES, rows } from '../../helpers/seed-fixtures.js'
 
 /**
  * `pay sandbox seed FILE [--once]` (issue 25 item 3) on the local store, in process: each name
@@ -13,35 +12,11 @@ import { KEY_A, OBJECT_ID, readStore } from '../../helpers/sandbox.js'
  * test/e2e/sandbox/seed.test.ts; the store-level rules: test/unit/sandbox/fixtures.test.ts.
  */
 
-const LINK = { email: 'ada@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 42' }
-const FIXTURES = {
-  tokenizations: [{ name: 'ada-card', email: 'ada@example.com', title: 'Card', description: 'On file' }],
-  links: [
-    { name: 'inv-42', ...LINK, paid: true },
-    { name: 'inv-43', ...LINK, amount: '10' },
-  ],
-  subscriptions: [{ name: 'ada-monthly', package: 'monthly', email: 'ada@example.com', status: 'cancel' }],
-}
-const NAMES = ['ada-card', 'inv-42', 'inv-43', 'ada-monthly']
-const KINDS = ['tokenization', 'payment link', 'payment link', 'subscription']
-
-function fixtureFile(content: unknown): string {
-  const file = path.join(tempDir('pay-fixtures-'), 'fixtures.json')
-  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
-  return file
-}
-
-/** The lines `sandbox seed` prints piped: NAME, KIND, ID, RESULT. */
-const rows = (ids: Record<string, string>, result = (_name: string) => 'created') =>
-  NAMES.map((name, n) => `${name}\t${KINDS[n]}\t${ids[name]}\t${result(name)}\n`).join('')
-
-const localRecords = (dir: string) => readStore(dir).businesses[keyHash(KEY_A)]
-
 describe('pay sandbox seed', () => {
   test('on the local store: each name with its id, --json {NAME: ID}, --once skips and says so', async () => {
     const dir = tempDir('pay-local-store-')
     const env = { PAY_SANDBOX_DIR: dir }
-    const file = fixtureFile(FIXTURES)
+    const file = fixtureFile(fixtures())
     const seeded = await runInProcess(['sandbox', 'seed', file], { env })
     expect(seeded.code).toBe(0)
     expect(seeded.stderr).toBe(`4 records seeded (the local sandbox store ${dir}).\n`)
@@ -73,7 +48,7 @@ describe('pay sandbox seed', () => {
     // From stdin, without --once: made again.
     const again = await runInProcess(['sandbox', 'seed', '-', '--jq', '."inv-42"'], {
       env,
-      input: JSON.stringify(FIXTURES),
+      input: JSON.stringify(fixtures()),
     })
     expect(again.code).toBe(0)
     // --jq prints a string as it is, as jq -r does.

@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { keyHash } from '../../../src/sandbox/business.js'
 import { PROOF_FILE } from '../../../src/sandbox/proof.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A, readStore, trustSandbox } from '../../helpers/sandbox.js'
+import { type Client, clientFor, KEY_A, trustSandbox } from '../../helpers/sandbox.js'
+import { fixtureFile, fixtures, LINK, localRecords, NAMES, rows } from '../../helpers/seed-fixtures.js'
 
 /**
  * `pay sandbox seed FILE [--once]` and `pay sandbox start --seed FILE` (issue 25 item 3), run as
@@ -15,30 +15,6 @@ import { type Client, clientFor, KEY_A, readStore, trustSandbox } from '../../he
  */
 
 afterEach(killStarted)
-
-const LINK = { email: 'ada@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 42' }
-const FIXTURES = {
-  tokenizations: [{ name: 'ada-card', email: 'ada@example.com', title: 'Card', description: 'On file' }],
-  links: [
-    { name: 'inv-42', ...LINK, paid: true },
-    { name: 'inv-43', ...LINK, amount: '10' },
-  ],
-  subscriptions: [{ name: 'ada-monthly', package: 'monthly', email: 'ada@example.com', status: 'cancel' }],
-}
-const NAMES = ['ada-card', 'inv-42', 'inv-43', 'ada-monthly']
-const KINDS = ['tokenization', 'payment link', 'payment link', 'subscription']
-
-function fixtureFile(content: unknown): string {
-  const file = path.join(tempDir('pay-fixtures-'), 'fixtures.json')
-  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
-  return file
-}
-
-/** The lines `sandbox seed` prints piped: NAME, KIND, ID, RESULT. */
-const rows = (ids: Record<string, string>, result = (_name: string) => 'created') =>
-  NAMES.map((name, n) => `${name}\t${KINDS[n]}\t${ids[name]}\t${result(name)}\n`).join('')
-
-const localRecords = (dir: string) => readStore(dir).businesses[keyHash(KEY_A)]
 
 async function startServer(dir: string, extra: string[] = []): Promise<SandboxProcess & { api: Client }> {
   const server = await startSandboxProcess(
@@ -55,7 +31,7 @@ describe('pay sandbox seed', () => {
     const server = await startServer(serverDir)
     trustSandbox(serverDir, localDir)
     const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
-    const file = fixtureFile(FIXTURES)
+    const file = fixtureFile(fixtures())
 
     const seeded = await runCli(['sandbox', 'seed', file, '--json'], { env })
     expect(seeded.code).toBe(0)
@@ -101,7 +77,7 @@ describe('pay sandbox seed', () => {
 describe('pay sandbox start --seed', () => {
   test('seeds before listening: the first request sees the records; --once on a restart skips them', async () => {
     const dir = tempDir('pay-server-store-')
-    const file = fixtureFile(FIXTURES)
+    const file = fixtureFile(fixtures())
     const server = await startServer(dir, ['--seed', file])
     const ids = server.line.seeded
     expect(Object.keys(ids)).toEqual(NAMES)
