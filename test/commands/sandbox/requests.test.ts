@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runInProcess } from '../../helpers/in-process.js'
+import { linkCreateArgs } from '../../helpers/links.js'
 import { ISO_TIMESTAMP, startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 /**
@@ -14,19 +15,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close())
 
 const pay = (...args: string[]) => runInProcess(args, { env: sandbox.env })
-const CREATE = [
-  'links',
-  'create',
-  '--email',
-  'a@b.co',
-  '--currency',
-  'EUR',
-  '--amount',
-  '5',
-  '--title',
-  'T',
-  '-q',
-]
+/** `links create` of a 5 EUR link (test/helpers/links.ts), quiet. */
+const CREATE = [...linkCreateArgs('5'), '-q']
 
 describe('sandbox requests', () => {
   test('none yet: said on stderr, nothing printed', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { tempDir } from '../../../helpers/cli.js'
 import { runInProcess } from '../../../helpers/in-process.js'
+import { linkCreateArgs } from '../../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
 
 /**
@@ -34,36 +35,13 @@ describe('sandbox faults set', () => {
       stdout: 'POST /payment-links 503 x1\t0\t0\t1\nGET /payment-links/* latency=10ms\t0\t0\t\n',
       stderr: `2 fault rules set in the sandbox at ${sandbox.baseUrl} (seed 7).\n`,
     })
-    const failed = await pay(
-      'links',
-      'create',
-      '--email',
-      'a@b.co',
-      '--currency',
-      'EUR',
-      '--amount',
-      '5',
-      '--title',
-      'T',
-    )
+    const failed = await pay(...linkCreateArgs('5'))
     expect(failed.code).toBe(6)
     expect(failed.stderr).toMatch(
       /^Error: Service Unavailable: a fault of the pay sandbox \[503 x1\]; nothing was done\.\n/,
     )
     // x1: the next one goes through.
-    const created = await pay(
-      'links',
-      'create',
-      '--email',
-      'a@b.co',
-      '--currency',
-      'EUR',
-      '--amount',
-      '5',
-      '--title',
-      'T',
-      '-q',
-    )
+    const created = await pay(...linkCreateArgs('5'), '-q')
     expect(created.code).toBe(0)
     expect(JSON.stringify(await rules())).toContain('"faulted":1')
   })
