@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { tempDir } from '../helpers/cli.js'
 import { runInProcess } from '../helpers/in-process.js'
+import { journalEntries, journalIn } from '../helpers/journal.js'
 import type { Json } from '../helpers/links.js'
 import { startProxy } from '../helpers/proxy.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
@@ -20,13 +21,6 @@ beforeAll(async () => {
 afterAll(() => sandbox.close())
 
 const KEY = 'sk_live_journal_canary_7d1e'
-const journalIn = (dir: string) => path.join(dir, 'journal.jsonl')
-const entries = (file: string) =>
-  fs
-    .readFileSync(file, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Json)
 
 describe('the journal', () => {
   test('a mixed session: one intent and one outcome per change, in order, no key, no body, mode 0600', async () => {
@@ -91,7 +85,7 @@ describe('the journal', () => {
       expect(text).not.toContain(KEY)
       expect(text).not.toContain('journal_canary')
       expect(text).not.toContain('j@example.com') // no request body
-      const all = entries(file)
+      const all = journalEntries(file)
       const shape = all.map((e) => [e.phase, e.method, e.path, e.id ?? '-', e.status ?? e.error ?? '-'])
       expect(shape).toEqual([
         ['intent', 'POST', '/payment-links', '-', '-'],

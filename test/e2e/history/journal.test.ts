@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { startCli } from '../../helpers/child.js'
 import { runCli, tempDir } from '../../helpers/cli.js'
 import { startFakeServer } from '../../helpers/fake-server.js'
-import type { Json } from '../../helpers/links.js'
+import { journalEntries, journalIn } from '../../helpers/journal.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
 
@@ -22,13 +22,6 @@ afterAll(() => sandbox.close())
 afterEach(closeTerminals)
 
 const KEY = 'sk_live_journal_canary_7d1e'
-const journalIn = (dir: string) => path.join(dir, 'journal.jsonl')
-const entries = (file: string) =>
-  fs
-    .readFileSync(file, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Json)
 
 describe('the journal', () => {
   test('kill -9 during a change leaves its intent: history shows it as unknown', async () => {
@@ -41,7 +34,7 @@ describe('the journal', () => {
       while (hanging.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
       run.child.kill('SIGKILL')
       await run.done
-      const all = entries(journalIn(dir))
+      const all = journalEntries(journalIn(dir))
       expect(all.map((e) => [e.phase, e.method, e.id])).toEqual([['intent', 'DELETE', 'lnk_9']])
       const history = await runCli(['history'], { env })
       expect(history.stdout).toMatch(/^\S+Z\tdelete link\tlnk_9\tunknown\t\(environment\)\t\S+\n$/)
