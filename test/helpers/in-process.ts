@@ -252,7 +252,3 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
   expectNoKeyInOutput(args, options, result)
   return result
 }
-
-/** runInProcess with the config dir `dir` (PAY_CONFIG_DIR) and `env`: for the profiles tests. */
-export const runWithConfig = (dir: string, args: string[], env: Record<string, string> = {}) =>
-  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })

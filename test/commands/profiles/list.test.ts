@@ -1,10 +1,13 @@
 import fs from 'node:fs'
 import { describe, it } from 'vitest'
 import { freshConfigDir } from '../../helpers/config-files.js'
-import { runWithConfig as pay } from '../../helpers/in-process.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { keysHidden, threeProfiles } from '../../helpers/profiles.js'
 
 const SANDBOX_ROW = 'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n'
+
+const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
+  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
 
 describe.concurrent('pay profiles list', () => {
   it('prints sandbox first, then stored profiles sorted, as TSV without header when piped', async ({

@@ -1,8 +1,11 @@
 import fs from 'node:fs'
 import { describe, it } from 'vitest'
 import { configFile, freshConfigDir, readJson } from '../../helpers/config-files.js'
-import { runWithConfig as pay } from '../../helpers/in-process.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { KEYS, threeProfiles } from '../../helpers/profiles.js'
+
+const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
+  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
 
 describe.concurrent('pay profiles remove', () => {
   it('removes a profile that is not current, keeping the current one', async ({ expect }) => {

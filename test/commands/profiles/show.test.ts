@@ -1,7 +1,10 @@
 import { describe, it } from 'vitest'
 import { freshConfigDir } from '../../helpers/config-files.js'
-import { runWithConfig as pay } from '../../helpers/in-process.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { keysHidden, threeProfiles } from '../../helpers/profiles.js'
+
+const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
+  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
 
 describe.concurrent('pay profiles show', () => {
   it('shows the current profile by default, as key<TAB>value lines when piped', async ({ expect }) => {

@@ -1,8 +1,11 @@
 import fs from 'node:fs'
 import { describe, it } from 'vitest'
 import { configFile, freshConfigDir, readJson } from '../../helpers/config-files.js'
-import { runWithConfig as pay } from '../../helpers/in-process.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { threeProfiles } from '../../helpers/profiles.js'
+
+const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
+  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
 
 describe.concurrent('pay profiles use', () => {
   it('makes a stored profile current', async ({ expect }) => {
