@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { fakeBrowser, startOddUrlService } from '../../helpers/fake-browser.js'
-import { type FakeServer, sendJson } from '../../helpers/fake-server.js'
+import { fakeBrowser } from '../../helpers/fake-browser.js'
+import { sendJson } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { expectServiceHeaders, fakeService, ID, silentServer } from '../../helpers/link-service.js'
 import { fakeEnv, linkCreateArgs, seedLink, storedLink } from '../../helpers/links.js'
@@ -661,21 +661,16 @@ describe('values', () => {
 })
 
 describe('--open', () => {
-  /** `links open`, `links create --open` and `links qr`, against a real sandbox (stdout piped). */
+  /** `links create --open`, against a real sandbox (stdout piped). */
 
   let sandbox: TestSandbox
-  let fake: FakeServer
 
   beforeAll(async () => {
     sandbox = await startTestSandbox()
-    await seedLink(sandbox, { title: 'Invoice 1042' })
-    // A service that answers odd payment_urls: a shell-looking one, and one no browser should get.
-    fake = await startOddUrlService()
   })
 
   afterAll(async () => {
     await sandbox.close()
-    await fake.close()
   })
 
   const pay = (args: string[], env: Record<string, string> = {}) =>

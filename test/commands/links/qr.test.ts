@@ -2,31 +2,25 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { tempDir } from '../../helpers/cli.js'
-import { startOddUrlService } from '../../helpers/fake-browser.js'
-import type { FakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { type Json, seedLink } from '../../helpers/links.js'
 import { decodeModules, decodePng, plainDrawingModules, svgModules } from '../../helpers/qr.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 describe('against a sandbox', () => {
-  /** `links open`, `links create --open` and `links qr`, against a real sandbox (stdout piped). */
+  /** `links qr`, against a real sandbox (stdout piped). */
 
   let sandbox: TestSandbox
   let link: Json
-  let fake: FakeServer
   const MISSING = '65a1f0c2e4b0a1b2c3d4e5f6'
 
   beforeAll(async () => {
     sandbox = await startTestSandbox()
     link = await seedLink(sandbox, { title: 'Invoice 1042' })
-    // A service that answers odd payment_urls: a shell-looking one, and one no browser should get.
-    fake = await startOddUrlService()
   })
 
   afterAll(async () => {
     await sandbox.close()
-    await fake.close()
   })
 
   const pay = (args: string[], env: Record<string, string> = {}) =>

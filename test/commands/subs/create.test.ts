@@ -9,17 +9,15 @@ import { recordTsv, unknownId } from '../../helpers/subs.js'
  */
 
 let sandbox: TestSandbox
-/** A second sandbox of its own for the list tests, so that other tests' records don't show. */
-let listing: TestSandbox
 let starter: string
 let business: string
 
 beforeAll(async () => {
-  ;[sandbox, listing] = await Promise.all([startTestSandbox(), startTestSandbox()])
+  sandbox = await startTestSandbox()
   ;[starter, business] = sandbox.packageIds
 })
 afterAll(async () => {
-  await Promise.all([sandbox?.close(), listing?.close()])
+  await sandbox?.close()
 })
 
 const pay = (args: string[], target: TestSandbox = sandbox, input?: string) =>

@@ -9,14 +9,12 @@ import { createSubscription, serverStatuses, unknownId } from '../../helpers/sub
  */
 
 let sandbox: TestSandbox
-/** A second sandbox of its own for the list tests, so that other tests' records don't show. */
-let listing: TestSandbox
 
 beforeAll(async () => {
-  ;[sandbox, listing] = await Promise.all([startTestSandbox(), startTestSandbox()])
+  sandbox = await startTestSandbox()
 })
 afterAll(async () => {
-  await Promise.all([sandbox?.close(), listing?.close()])
+  await sandbox?.close()
 })
 
 const pay = (args: string[], target: TestSandbox = sandbox, input?: string) =>
