@@ -29,10 +29,11 @@ export default defineConfig(({ mode }) => ({
     maxWorkers: 4,
     disableConsoleIntercept: true,
     projects: [
-      project('unit'),
       // One module graph per worker, not per file: src/ and oclif's Config are loaded once, not
-      // once per test file (half the CPU of the project). Each run's state is its own already
-      // (test/helpers/in-process.ts).
+      // once per test file (a third of the unit project's CPU, half the commands project's). A
+      // test that mocks a module or needs it loaded afresh says so with vi.resetModules()
+      // (keychain-helper, jq). Each in-process run's state is its own (test/helpers/in-process.ts).
+      project('unit', { isolate: false }),
       project('commands', { isolate: false }),
       project('e2e'),
       ...(mode === 'all' || process.argv.some((arg) => arg.includes('test/load')) ? [project('load')] : []),

@@ -191,7 +191,7 @@ describe('the journal', () => {
     } finally {
       await proxy.close()
     }
-  }, 30_000)
+  })
 
   test('--since takes real dates only, and history has no --all (the journal has no pages)', async () => {
     const env = { PAY_JOURNAL_FILE: journalIn(tempDir('pay-journal-since-')) }

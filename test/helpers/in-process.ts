@@ -30,7 +30,7 @@ import { commandSource, MANIFEST } from './manifest.js'
  * (process.env, its streams, its IO, its exit) is its own, through AsyncLocalStorage (install()).
  */
 
-export interface InProcessOptions extends CliOptions, Omit<TestIOOptions, 'stdin'> {
+export interface InProcessOptions extends Omit<CliOptions, 'timeoutMs'>, Omit<TestIOOptions, 'stdin'> {
   /** Called once the command's IO exists, before it runs: to interrupt it (`io.interrupt()`) mid-run. */
   started?: (io: TestIO) => void
 }

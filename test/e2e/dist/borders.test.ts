@@ -41,7 +41,7 @@ async function violations(dir: string): Promise<string[]> {
 describe('the import borders (npm run lint)', () => {
   it('hold in the tree as it is', async () => {
     expect(await violations(copyWith({}))).toEqual([])
-  }, 60_000)
+  })
 
   it('fail on each kind of forbidden import', async () => {
     const dir = copyWith({
@@ -66,5 +66,5 @@ describe('the import borders (npm run lint)', () => {
       'render-uses-api-types-only: src/render/format.ts → src/api/client.ts',
       'sandbox-stands-alone: src/sandbox/records.ts → src/values.ts',
     ])
-  }, 60_000)
+  })
 })

@@ -220,7 +220,7 @@ describe('links create --from-csv --report', () => {
       await proxy.close()
       await other.close()
     }
-  }, 60_000)
+  })
 
   test('a report of an earlier pay (a `#` line naming the run, `sending` rows) is resumed and rewritten in this format', async () => {
     const fixtures = path.join(ROOT, 'test/fixtures')

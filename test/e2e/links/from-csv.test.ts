@@ -267,7 +267,7 @@ describe('links create --from-csv', () => {
     } finally {
       await proxy.close()
     }
-  }, 60_000)
+  })
 
   test('kill -9 mid-run: the rows in flight are unknown on --resume, and no row is created twice', async () => {
     const tag = 'killed'
@@ -316,7 +316,7 @@ describe('links create --from-csv', () => {
     } finally {
       await proxy.close()
     }
-  }, 60_000)
+  })
 })
 
 function parseCsvReport(file: string) {

@@ -112,7 +112,7 @@ describe('a run killed half-way', () => {
         input: { source: `--from-file ${file}`, count: 120 },
         finished_at: expect.stringMatching(/Z$/),
       })
-    }, 60_000)
+    })
   }
 })
 
@@ -232,5 +232,5 @@ describe('a service that goes down', () => {
       results.map((r) => r.status),
     )
     expect(JSON.parse(fs.readFileSync(`${report}.meta.json`, 'utf8')).outcome).toBe('stopped')
-  }, 60_000)
+  })
 })

@@ -98,7 +98,7 @@ describe('kill -9', () => {
     expect(answer.headers.get('retry-after')).toBe('1')
     expect(answer.json).toEqual({ message: 'The sandbox store is busy; try again.' })
     expect((await client.call('GET', '/payment-links')).json.data.total).toBe(1)
-  }, 20_000)
+  })
 })
 
 /**

@@ -258,7 +258,7 @@ describe('kill -9', () => {
       `sandbox kill -9: ${KILL_ROUNDS} rounds, ${acknowledged} acknowledged writes, all present after restart ` +
         `(${unanswered} unanswered writes, ${landed} of which landed; seed ${SEED})`,
     )
-  }, 60_000)
+  })
 })
 
 // ---- 3. Isolation on every endpoint ----

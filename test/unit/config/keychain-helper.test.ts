@@ -45,6 +45,9 @@ const native = vi.hoisted(() => {
   }
 })
 vi.mock('@napi-rs/keyring', () => native.module)
+// The unit project shares modules between files (isolate: false): another file may have loaded
+// the helper over the real module already.
+vi.resetModules()
 
 const { respond } = await import('../../../src/config/keychain-helper.js')
 

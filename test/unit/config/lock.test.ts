@@ -120,7 +120,7 @@ for (let i = 0; i < Number(rounds); i++) {
     fs.writeFileSync(counter, String(count + 1))
     fs.rmSync(inside, { force: true })
     fs.writeFileSync(lock, deadTag)
-  }, 60_000)
+  })
 }
 process.stdout.write(String(overlaps))
 `,

@@ -1,6 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { PayError } from '../../../src/errors.js'
-import { JqProgram } from '../../../src/render/jq.js'
+
+// jq reads its environment once, when it is first loaded: the key is set before that, and the
+// module loaded afresh (the unit project shares modules between files: another may have run jq).
+const saved = { key: process.env.PAY_API_KEY, email: process.env.PAY_TEST_EMAIL }
+process.env.PAY_API_KEY = 'sk_test_never_in_jq_env'
+process.env.PAY_TEST_EMAIL = 'jane@example.com'
+vi.resetModules()
+const { JqProgram } = await import('../../../src/render/jq.js')
 
 const run = async (expression: string, input: unknown) =>
   (await JqProgram.compile(expression)).run(JSON.stringify(input))
@@ -15,12 +22,6 @@ async function failure(call: () => Promise<unknown>): Promise<{ kind: string; me
   throw new Error('expected an error')
 }
 
-// jq reads its environment once, when it first runs: the key is set before that.
-const saved = { key: process.env.PAY_API_KEY, email: process.env.PAY_TEST_EMAIL }
-beforeAll(() => {
-  process.env.PAY_API_KEY = 'sk_test_never_in_jq_env'
-  process.env.PAY_TEST_EMAIL = 'jane@example.com'
-})
 afterAll(() => {
   for (const [name, value] of [
     ['PAY_API_KEY', saved.key],
