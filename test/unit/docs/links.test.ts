@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ROOT } from '../../helpers/cli.js'
@@ -6,14 +7,10 @@ import { ROOT } from '../../helpers/cli.js'
 /**
  * The docs hold together: every relative link and #anchor in README.md, CONTRIBUTING.md and
  * docs/**\/*.md leads somewhere (a file or folder that exists; a heading of that file, by
- * GitHub's slug rules), and the README stays short with its two commands near the top.
+ * GitHub's slug rules), and the README stays short with its two commands near the top. The code
+ * cites docs by their path in the repository: each such path names a file that is there, and
+ * none leads out of it (the spec and the design are docs/spec/ and docs/design.md).
  */
-
-/**
- * Files another branch adds (issue 25 writes docs/sandbox-test-double.md): linked already, not
- * yet here. Once such a file exists it is checked like any other, anchors included.
- */
-const ADDED_ELSEWHERE = new Set(['docs/sandbox-test-double.md'])
 
 /** The Markdown files whose links are checked, relative to the repository, sorted. */
 function docFiles(root = ROOT): string[] {
@@ -109,7 +106,7 @@ function brokenLinks(file: string, root = ROOT): string[] {
     }
     const absolute = path.join(root, resolved)
     if (!fs.existsSync(absolute)) {
-      if (!ADDED_ELSEWHERE.has(resolved)) problems.push(`${where}: ${resolved} does not exist`)
+      problems.push(`${where}: ${resolved} does not exist`)
       continue
     }
     if (anchor === undefined) continue
@@ -125,6 +122,36 @@ function brokenLinks(file: string, root = ROOT): string[] {
   return problems
 }
 
+/** A Markdown path cited in code: `docs/….md`, `test/….md`, README.md, CONTRIBUTING.md or `../….md`. */
+const CITED_DOC =
+  /(?<![\w./-])((?:\.\.\/)+[\w.-]+(?:\/[\w.-]+)*\.md|(?:docs|test)\/[\w./-]+\.md|README\.md|CONTRIBUTING\.md)/g
+
+/** Each Markdown path cited in the code under `dirs` that is not a file of the repository. */
+function brokenCitations(dirs: string[], root = ROOT, skip = new Set<string>()): string[] {
+  const problems: string[] = []
+  const scan = (file: string) => {
+    fs.readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        for (const [, cited] of line.matchAll(CITED_DOC)) {
+          if (cited.startsWith('../')) problems.push(`${file}:${index + 1} ${cited}: outside the repository`)
+          else if (!fs.existsSync(path.join(root, cited)))
+            problems.push(`${file}:${index + 1} ${cited}: no such file`)
+        }
+      })
+  }
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const relative = `${dir}/${entry.name}`
+      if (entry.isDirectory()) walk(relative)
+      else if ((dir === '.ci' || /\.(ts|mts|js|mjs|cjs)$/.test(entry.name)) && !skip.has(relative))
+        scan(relative)
+    }
+  }
+  for (const dir of dirs) walk(dir)
+  return problems
+}
+
 describe('the docs', () => {
   const files = docFiles()
 
@@ -136,6 +163,11 @@ describe('the docs', () => {
 
   test.each(files)('%s: every relative link and #anchor resolves', (file) => {
     expect(brokenLinks(file)).toEqual([])
+  })
+
+  test('cited in the code (src/, test/, scripts/, .ci/) by paths that are files of the repository', () => {
+    const self = path.relative(ROOT, import.meta.filename)
+    expect(brokenCitations(['src', 'test', 'scripts', '.ci'], ROOT, new Set([self]))).toEqual([])
   })
 
   test('README.md is at most 400 lines, and its first 40 hold the command that installs and runs the main job, and the one that runs every test', () => {
@@ -202,5 +234,21 @@ describe('the link checker', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true })
     }
+  })
+
+  test('reports a cited doc that is missing or outside the repository, and passes one that is there', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pay-cited-'))
+    fs.mkdirSync(path.join(root, 'src'))
+    fs.mkdirSync(path.join(root, 'docs'))
+    fs.writeFileSync(path.join(root, 'docs/choices.md'), '# Choices\n')
+    fs.writeFileSync(
+      path.join(root, 'src/a.ts'),
+      '/** As docs/choices.md says; see ../shared/DESIGN.md */\n// (docs/gone.md)\nconst x = 1\n',
+    )
+    expect(brokenCitations(['src'], root)).toEqual([
+      'src/a.ts:1 ../shared/DESIGN.md: outside the repository',
+      'src/a.ts:2 docs/gone.md: no such file',
+    ])
+    fs.rmSync(root, { recursive: true })
   })
 })
