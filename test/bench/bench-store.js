@@ -38,8 +38,18 @@ const WRITES = QUICK ? 300 : 2_000
 const WARMUP_WRITES = QUICK ? 50 : 200
 const ROUNDS = QUICK ? 1 : 5
 
-/** seed-store.ts bundled into a runnable .mjs (libsql from pay's node_modules, as the build has it). */
-export async function bundleSeeder() {
+let seeder
+
+/**
+ * seed-store.ts bundled into a runnable .mjs (libsql from pay's node_modules, as the build has it),
+ * once a run: the store and snapshot sections both seed with it.
+ */
+export function bundleSeeder() {
+  seeder ??= bundle()
+  return seeder
+}
+
+async function bundle() {
   const dir = tempDir('seeder')
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
   const file = path.join(dir, 'seed-store.mjs')
