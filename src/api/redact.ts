@@ -40,7 +40,7 @@ export class Redactor {
     if (!(error instanceof PayError)) return error
     const key = this.apiKey
     const texts = [error.message, error.hint ?? '', ...Object.entries(error.errors ?? {}).flat(2)]
-    if (!texts.some((text) => text.includes(key))) return error
+    if (key.length < 4 || !texts.some((text) => text.includes(key))) return error
     const errors = error.errors
       ? Object.fromEntries(
           Object.entries(error.errors).map(([field, messages]) => [
@@ -54,6 +54,9 @@ export class Redactor {
       status: error.status,
       errors,
       hint: error.hint && this.text(error.hint),
+      idempotencyKey: error.idempotencyKey,
+      unsent: error.unsent,
+      cause: error.cause,
     })
   }
 }
