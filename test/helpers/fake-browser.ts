@@ -14,7 +14,7 @@ import { envelope, type FakeServer, sendJson, startFakeServer } from './fake-ser
  */
 export const SHELL_LOOKING_URL = 'https://pay.example/p?a=$(touch$IFS./pwned)&b=;id&c=1'
 /** What cmd.exe would run as a second command: no real payment URL holds a `|`, so pay opens none. */
-export const PIPE_URL = 'https://pay.example/x|calc.exe'
+const PIPE_URL = 'https://pay.example/x|calc.exe'
 
 /**
  * A service that answers odd payment_urls: link `shell` has SHELL_LOOKING_URL, link `pipe`

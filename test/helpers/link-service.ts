@@ -28,7 +28,7 @@ export const STORED = {
 }
 
 /** Answers like the service: echoes a created or updated link, serves STORED, deletes anything. */
-export const linkService: Handler = (request, response) => {
+const linkService: Handler = (request, response) => {
   if (request.method === 'POST' && request.path === '/payment-links') {
     const body = JSON.parse(request.body)
     delete body.send_email

@@ -16,8 +16,7 @@ export const LINK = Object.freeze({
 })
 
 /** `{email: 'a@b.co'}` as `['--email', 'a@b.co']`. */
-export const flagsOf = (fields: Record<string, string>) =>
-  Object.entries(fields).flatMap(([k, v]) => [`--${k}`, v])
+const flagsOf = (fields: Record<string, string>) => Object.entries(fields).flatMap(([k, v]) => [`--${k}`, v])
 
 /**
  * A link made by pay itself (`run`: runInProcess or runCli) in the local store of `dir` (the

@@ -61,7 +61,7 @@ export async function createSubscription(sandbox: TestSandbox, fields: Record<st
 }
 
 /** The package lines of a Starter subscription's TSV (recordTsv). */
-export const STARTER_PACKAGE_TSV: readonly string[] = Object.freeze([
+const STARTER_PACKAGE_TSV: readonly string[] = Object.freeze([
   'package.name\tStarter',
   'package.amount\t120',
   'package.currency\tUSD',
