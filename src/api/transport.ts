@@ -126,7 +126,7 @@ export class Transport {
       }
       throw errorFromResponse(status, text, contentType, this.redact)
     } catch (error) {
-      throw this.scrub(error)
+      throw this.redactor.error(error)
     }
   }
 
@@ -138,7 +138,7 @@ export class Transport {
     try {
       return await this.exchange(method, pathOrUrl, options.body, options)
     } catch (error) {
-      throw this.scrub(error)
+      throw this.redactor.error(error)
     }
   }
 
@@ -172,7 +172,7 @@ export class Transport {
 
     for (let attempt = 0; ; attempt += 1) {
       const remaining = deadline - Date.now()
-      if (remaining <= 0) throw this.timedOut()
+      if (remaining <= 0) throw failures.timedOut(this.origin, this.options.timeoutMs)
       this.trace(`> ${method} ${url}`)
       for (const [name, value] of Object.entries(headers)) {
         if (name === 'authorization') this.trace('> authorization: Bearer [REDACTED]')
@@ -216,7 +216,7 @@ export class Transport {
           this.trace(
             `< an answer over ${cap / 1024 / 1024} MB, not read further (${Date.now() - started} ms)`,
           )
-          throw this.tooLarge()
+          throw failures.tooLarge(this.origin, cap)
         }
         if (error instanceof PayError) throw error
         const code = (error as NodeJS.ErrnoException).code ?? ''
@@ -225,8 +225,9 @@ export class Transport {
         this.trace(
           `< ${code || 'error'}${cutOff ? ' (answer cut off)' : ''} after ${Date.now() - started} ms`,
         )
-        if (code === 'ETIMEDOUT' && Date.now() >= deadline - 5) throw this.timedOut()
-        failure = cutOff ? this.cutOff() : this.connectionError(code)
+        if (code === 'ETIMEDOUT' && Date.now() >= deadline - 5)
+          throw failures.timedOut(this.origin, this.options.timeoutMs)
+        failure = cutOff ? failures.cutOff(this.origin) : failures.connection(this.origin, code)
         if (attempt >= retries || !retryableConnection(code)) throw failure
         const wait = retryWait(attempt, undefined, deadline, this.limits)
         if (wait === undefined) throw failure
@@ -241,7 +242,8 @@ export class Transport {
         if (value !== undefined) this.trace(`< ${name}: ${sanitizeText(String(value))}`)
       }
       this.traceBody('<', response.body)
-      if (status >= 300 && status < 400) throw this.redirected(status, response.headers.location)
+      if (status >= 300 && status < 400)
+        throw failures.redirected(this.base, status, response.headers.location)
       const answer = this.answer(response)
       if (attempt >= retries || !retryableStatus(status)) return answer
       const wait = retryWait(attempt, response.headers['retry-after'], deadline, this.limits)
@@ -294,31 +296,6 @@ export class Transport {
   /** A parsed JSON value with the key redacted from its strings (Redactor.value). */
   redactValue(value: unknown, source?: string): unknown {
     return this.redactor.value(value, source)
-  }
-
-  /** The same error with the key redacted from its text, if a server echoed it there. */
-  private scrub(error: unknown): unknown {
-    return this.redactor.error(error)
-  }
-
-  private timedOut(): PayError {
-    return failures.timedOut(this.origin, this.options.timeoutMs)
-  }
-
-  private connectionError(code: string): PayError {
-    return failures.connection(this.origin, code)
-  }
-
-  private tooLarge(): PayError {
-    return failures.tooLarge(this.origin, this.options.maxResponseBytes)
-  }
-
-  private cutOff(): PayError {
-    return failures.cutOff(this.origin)
-  }
-
-  private redirected(status: number, location: string | undefined): PayError {
-    return failures.redirected(this.base, status, location)
   }
 }
 
