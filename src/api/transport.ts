@@ -85,7 +85,12 @@ let gotModule: Got | undefined
 export class Transport {
   readonly origin: string
   private readonly base: string
-  private readonly options: Required<Omit<TransportOptions, 'debug'>> & Pick<TransportOptions, 'debug'>
+  private readonly options: Required<
+    Omit<TransportOptions, 'debug' | 'retryLimit' | 'retryBaseMs' | 'retryAfterCapMs'>
+  > &
+    Pick<TransportOptions, 'debug'>
+  /** The retry policy's numbers for this client (RETRY_POLICY unless set). */
+  private readonly limits: RetryLimits
   private readonly redactor: Redactor
   /** The key, wherever a server echoed it into text pay would print, as [REDACTED]. */
   readonly redact: (text: string) => string
@@ -94,12 +99,12 @@ export class Transport {
     const url = checkBaseUrl(options.baseUrl)
     this.origin = url.origin
     this.base = url.href.replace(/\/+$/, '')
-    this.options = {
-      retryLimit: RETRY_POLICY.limit,
-      retryBaseMs: RETRY_POLICY.baseMs,
-      retryAfterCapMs: RETRY_POLICY.retryAfterCapMs,
-      maxResponseBytes: MAX_RESPONSE_BYTES,
-      ...options,
+    const { retryLimit, retryBaseMs, retryAfterCapMs, ...rest } = options
+    this.options = { maxResponseBytes: MAX_RESPONSE_BYTES, ...rest }
+    this.limits = {
+      limit: retryLimit ?? RETRY_POLICY.limit,
+      baseMs: retryBaseMs ?? RETRY_POLICY.baseMs,
+      retryAfterCapMs: retryAfterCapMs ?? RETRY_POLICY.retryAfterCapMs,
     }
     this.redactor = new Redactor(options.apiKey)
     this.redact = this.redactor.text
@@ -268,17 +273,8 @@ export class Transport {
     }
   }
 
-  /** The retry policy's numbers for this client (RETRY_POLICY unless set). */
-  private get limits(): RetryLimits {
-    return {
-      limit: this.options.retryLimit,
-      baseMs: this.options.retryBaseMs,
-      retryAfterCapMs: this.options.retryAfterCapMs,
-    }
-  }
-
   private async pause(attempt: number, wait: number) {
-    this.trace(`retrying in ${wait} ms (attempt ${attempt + 2} of ${this.options.retryLimit + 1})`)
+    this.trace(`retrying in ${wait} ms (attempt ${attempt + 2} of ${this.limits.limit + 1})`)
     await new Promise((resolve) => setTimeout(resolve, wait))
   }
 
