@@ -3,7 +3,7 @@ import { Flags } from '@oclif/core'
 import { isReservedHeader } from '../api/base-url.js'
 import type { PayApi } from '../api/client.js'
 import type { RawResponse } from '../api/transport.js'
-import type { Method } from '../api/types.js'
+import { METHODS, type Method } from '../api/types.js'
 import { usageError } from '../errors.js'
 import { type Result, type Shown, shown } from '../render/result.js'
 
@@ -14,8 +14,6 @@ import { type Result, type Shown, shown } from '../render/result.js'
  * is given). Fields nest with brackets (`a[b]=1`, `tags[]=x`). For a GET, or with --input, the
  * fields go into the query string.
  */
-
-export const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 /** The flags of `pay api` (besides --jq and the global ones). */
 export const API_FLAGS = {
