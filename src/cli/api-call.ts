@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { Flags } from '@oclif/core'
 import { isReservedHeader } from '../api/base-url.js'
 import type { PayApi } from '../api/client.js'
+import { rawPages, rawRequest } from '../api/raw.js'
 import type { RawResponse } from '../api/transport.js'
 import { METHODS, type Method } from '../api/types.js'
 import { usageError } from '../errors.js'
@@ -269,7 +270,7 @@ export async function callApi(
   if (options.paginate) {
     const shownSoFar: Result[] = []
     const items: unknown[] = []
-    for await (const page of api.rawPages(request.path, request.headers)) {
+    for await (const page of rawPages(api, request.path, request.headers)) {
       shownSoFar.push(head(page.response))
       if (page.error) {
         const body: Shown | undefined = page.json ? { kind: 'document', value: page.json.value } : undefined
@@ -279,7 +280,7 @@ export async function callApi(
     }
     return [...shownSoFar, { kind: 'document', value: items }]
   }
-  const answer = await api.request(request.method, request.path, {
+  const answer = await rawRequest(api, request.method, request.path, {
     body: request.body,
     headers: request.headers,
   })
