@@ -1,17 +1,5 @@
 import { PayError } from '../errors.js'
 
-/** Headers a caller may not set: the key goes only where pay sends it, and HTTP framing is got's. */
-const RESERVED_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'host',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-])
-
-export const isReservedHeader = (name: string) => RESERVED_HEADERS.has(name.toLowerCase())
-
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
 const isLoopback = (host: string) => LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host)

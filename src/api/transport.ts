@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Got, Response } from 'got'
 import { PayError } from '../errors.js'
 import { sanitizeText } from '../values.js'
-import { checkBaseUrl, isReservedHeader, urlUnder } from './base-url.js'
+import { checkBaseUrl, urlUnder } from './base-url.js'
 import { ACCEPT_ENCODING, MAX_RESPONSE_BYTES, readBody } from './body.js'
 import { failures } from './failures.js'
 import { errorFromResponse, parseAnyBody, parseBody } from './reader.js'
@@ -77,6 +77,18 @@ export interface RawRequestOptions {
   headers?: Record<string, string>
   idempotencyKey?: string
 }
+
+/** Headers a caller may not set: the key goes only where pay sends it, and HTTP framing is got's. */
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+])
+
+export const isReservedHeader = (name: string) => RESERVED_HEADERS.has(name.toLowerCase())
 
 const DEBUG_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after', 'location', 'x-request-id']
 
