@@ -49,3 +49,23 @@ export function urlUnder(base: string, origin: string, pathOrUrl: string): strin
   }
   return url.href
 }
+
+/** PATH of `pay api` as the transport takes it: a path under the base URL, or a URL on its origin. */
+export function pathUnder(origin: string, path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+    let url: URL
+    try {
+      url = new URL(path)
+    } catch {
+      throw new PayError(`"${path}" is not a valid URL.`, { kind: 'usage' })
+    }
+    if (url.origin !== origin) {
+      throw new PayError(
+        `Refusing to send the API key to ${url.origin}: pay sends it only to ${origin}, the profile's base URL.`,
+        { kind: 'usage', hint: 'Give a path relative to the base URL, e.g. /payment-links.' },
+      )
+    }
+    return url.href
+  }
+  return path.startsWith('/') ? path : `/${path}`
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { PayError } from '../errors.js'
 import type { Rec } from '../values.js'
+import { pathUnder } from './base-url.js'
 import { MAX_RESPONSE_BYTES } from './body.js'
 import type { PayApi } from './client.js'
 import { mayHaveHappened } from './failures.js'
@@ -58,7 +59,7 @@ export async function rawRequest(
   options: RawRequestOptions = {},
 ): Promise<Answer> {
   const { transport } = api
-  const url = pathUnder(transport, path)
+  const url = pathUnder(transport.origin, path)
   // An Idempotency-Key given among the headers is the one sent, journaled and named.
   const headers = { ...options.headers }
   let given = options.idempotencyKey
@@ -101,7 +102,7 @@ export async function* rawPages(
   const { transport } = api
   let total = 0
   let pages = 0
-  yield* walkPages<RawPage>(transport, pathUnder(transport, path), async (url) => {
+  yield* walkPages<RawPage>(transport, pathUnder(transport.origin, path), async (url) => {
     const response = await transport.request('GET', url, { headers })
     total += Buffer.byteLength(response.text)
     pages += 1
@@ -140,26 +141,6 @@ function answerOf(transport: Transport, response: RawResponse, key: string | und
     json,
     error: mayHaveHappened(errorFromResponse(status, text, contentType, transport.redact), key) as PayError,
   }
-}
-
-/** PATH of `pay api` as the transport takes it: a path under the base URL, or a URL on its origin. */
-function pathUnder(transport: Transport, path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
-    let url: URL
-    try {
-      url = new URL(path)
-    } catch {
-      throw new PayError(`"${path}" is not a valid URL.`, { kind: 'usage' })
-    }
-    if (url.origin !== transport.origin) {
-      throw new PayError(
-        `Refusing to send the API key to ${url.origin}: pay sends it only to ${transport.origin}, the profile's base URL.`,
-        { kind: 'usage', hint: 'Give a path relative to the base URL, e.g. /payment-links.' },
-      )
-    }
-    return url.href
-  }
-  return path.startsWith('/') ? path : `/${path}`
 }
 
 /** The base URL's path, which the journal leaves out of a request's resource. */
