@@ -1,17 +1,5 @@
 import { PayError } from '../errors.js'
 
-/** Headers a caller may not set: the key goes only where pay sends it, and HTTP framing is got's. */
-const RESERVED_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'host',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-])
-
-export const isReservedHeader = (name: string) => RESERVED_HEADERS.has(name.toLowerCase())
-
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
 const isLoopback = (host: string) => LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host)
@@ -60,4 +48,24 @@ export function urlUnder(base: string, origin: string, pathOrUrl: string): strin
     })
   }
   return url.href
+}
+
+/** PATH of `pay api` as the transport takes it: a path under the base URL, or a URL on its origin. */
+export function pathUnder(origin: string, path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+    let url: URL
+    try {
+      url = new URL(path)
+    } catch {
+      throw new PayError(`"${path}" is not a valid URL.`, { kind: 'usage' })
+    }
+    if (url.origin !== origin) {
+      throw new PayError(
+        `Refusing to send the API key to ${url.origin}: pay sends it only to ${origin}, the profile's base URL.`,
+        { kind: 'usage', hint: 'Give a path relative to the base URL, e.g. /payment-links.' },
+      )
+    }
+    return url.href
+  }
+  return path.startsWith('/') ? path : `/${path}`
 }

@@ -3,9 +3,8 @@ import { PayError } from '../errors.js'
 import type { Rec } from '../values.js'
 import { mayHaveHappened } from './failures.js'
 import { walkPages } from './pages.js'
-import { type Answer, type RawPage, rawPages, rawRequest } from './raw.js'
 import { readDeleted, readPage, readRecord } from './reader.js'
-import { type RawRequestOptions, Transport, type TransportOptions } from './transport.js'
+import { Transport, type TransportOptions } from './transport.js'
 import type {
   ChangeLog,
   ChangeStart,
@@ -120,19 +119,6 @@ export class PayApi {
     })
   }
 
-  /**
-   * Any request (`pay api`, src/api/raw.ts): a path under the base URL or a URL on its origin;
-   * the answer whatever its status, with the error that status means. A change is journaled.
-   */
-  request(method: Method, path: string, options: RawRequestOptions = {}): Promise<Answer> {
-    return rawRequest(this, method, path, options)
-  }
-
-  /** Every page of a list `pay api --paginate` asks for: each answer as it came, until one is not a 2xx list. */
-  rawPages(path: string, headers: Record<string, string> = {}): AsyncGenerator<RawPage> {
-    return rawPages(this.transport, path, headers)
-  }
-
   updateSubscription(subscriptionId: string, input: SubscriptionUpdate): Promise<Rec> {
     return this.update(`/subscriptions/${id(subscriptionId)}`, 'subscription', subscriptionId, input)
   }
@@ -159,7 +145,7 @@ export class PayApi {
   /**
    * A request that changes something, told to the change log (the journal) before it is sent
    * and again with its outcome: the status, or the kind of failure. (Public for the sandbox's
-   * own controls, src/api/sandbox.ts.)
+   * own controls, src/api/sandbox.ts, and `pay api`'s requests, src/api/raw.ts.)
    */
   async change<T>(
     start: ChangeStart,

@@ -1,27 +1,20 @@
 import { randomUUID } from 'node:crypto'
 import { PayError } from '../errors.js'
 import type { Rec } from '../values.js'
+import { pathUnder } from './base-url.js'
 import { MAX_RESPONSE_BYTES } from './body.js'
+import type { PayApi } from './client.js'
 import { mayHaveHappened } from './failures.js'
 import { walkPages } from './pages.js'
 import { errorFromResponse, parseBody, readJson, readPage } from './reader.js'
 import { carriesIdempotencyKey } from './retry.js'
 import type { RawRequestOptions, RawResponse, Transport } from './transport.js'
-import type { ChangeStart, Method } from './types.js'
+import type { Method } from './types.js'
 
 /**
  * `pay api`'s requests: any method and path on the profile's origin, with the same key, deadline,
  * retries, redirect refusal and trace as every other; each answer whatever its status.
  */
-
-/** What a raw request needs of the client: its transport, and its journal of changes. */
-export interface RawClient {
-  transport: Transport
-  change<T>(
-    start: ChangeStart,
-    send: () => Promise<{ status: number; result: T; id?: string; failure?: string }>,
-  ): Promise<T>
-}
 
 /** What the service's collections are called in the journal, by their path. */
 const RESOURCES: Record<string, string> = {
@@ -60,13 +53,13 @@ export interface RawPage extends Answer {
  * before it failed says so, with the Idempotency-Key to send it again under.
  */
 export async function rawRequest(
-  client: RawClient,
+  api: PayApi,
   method: Method,
   path: string,
   options: RawRequestOptions = {},
 ): Promise<Answer> {
-  const { transport } = client
-  const url = pathUnder(transport, path)
+  const { transport } = api
+  const url = pathUnder(transport.origin, path)
   // An Idempotency-Key given among the headers is the one sent, journaled and named.
   const headers = { ...options.headers }
   let given = options.idempotencyKey
@@ -88,7 +81,7 @@ export async function rawRequest(
   const pathname = new URL(transport.url(url)).pathname
   const { resource, id: recordId } = describePath(pathname, basePath(transport))
   try {
-    return await client.change(
+    return await api.change(
       { method, path: pathname, resource, id: recordId, idempotencyKey: key },
       async () => {
         const answer = await send()
@@ -102,13 +95,14 @@ export async function rawRequest(
 
 /** Every page of a list `pay api --paginate` asks for: each answer as it came, until one is not a 2xx list. */
 export async function* rawPages(
-  transport: Transport,
+  api: PayApi,
   path: string,
   headers: Record<string, string> = {},
 ): AsyncGenerator<RawPage> {
+  const { transport } = api
   let total = 0
   let pages = 0
-  yield* walkPages<RawPage>(transport, pathUnder(transport, path), async (url) => {
+  yield* walkPages<RawPage>(transport, pathUnder(transport.origin, path), async (url) => {
     const response = await transport.request('GET', url, { headers })
     total += Buffer.byteLength(response.text)
     pages += 1
@@ -147,26 +141,6 @@ function answerOf(transport: Transport, response: RawResponse, key: string | und
     json,
     error: mayHaveHappened(errorFromResponse(status, text, contentType, transport.redact), key) as PayError,
   }
-}
-
-/** PATH of `pay api` as the transport takes it: a path under the base URL, or a URL on its origin. */
-function pathUnder(transport: Transport, path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
-    let url: URL
-    try {
-      url = new URL(path)
-    } catch {
-      throw new PayError(`"${path}" is not a valid URL.`, { kind: 'usage' })
-    }
-    if (url.origin !== transport.origin) {
-      throw new PayError(
-        `Refusing to send the API key to ${url.origin}: pay sends it only to ${transport.origin}, the profile's base URL.`,
-        { kind: 'usage', hint: 'Give a path relative to the base URL, e.g. /payment-links.' },
-      )
-    }
-    return url.href
-  }
-  return path.startsWith('/') ? path : `/${path}`
 }
 
 /** The base URL's path, which the journal leaves out of a request's resource. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Got, Response } from 'got'
 import { PayError } from '../errors.js'
 import { sanitizeText } from '../values.js'
-import { checkBaseUrl, isReservedHeader, urlUnder } from './base-url.js'
+import { checkBaseUrl, urlUnder } from './base-url.js'
 import { ACCEPT_ENCODING, MAX_RESPONSE_BYTES, readBody } from './body.js'
 import { failures } from './failures.js'
 import { errorFromResponse, parseAnyBody, parseBody } from './reader.js'
@@ -78,6 +78,18 @@ export interface RawRequestOptions {
   idempotencyKey?: string
 }
 
+/** Headers a caller may not set: the key goes only where pay sends it, and HTTP framing is got's. */
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+])
+
+export const isReservedHeader = (name: string) => RESERVED_HEADERS.has(name.toLowerCase())
+
 const DEBUG_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after', 'location', 'x-request-id']
 
 let gotModule: Got | undefined
@@ -85,7 +97,12 @@ let gotModule: Got | undefined
 export class Transport {
   readonly origin: string
   private readonly base: string
-  private readonly options: Required<Omit<TransportOptions, 'debug'>> & Pick<TransportOptions, 'debug'>
+  private readonly options: Required<
+    Omit<TransportOptions, 'debug' | 'retryLimit' | 'retryBaseMs' | 'retryAfterCapMs'>
+  > &
+    Pick<TransportOptions, 'debug'>
+  /** The retry policy's numbers for this client (RETRY_POLICY unless set). */
+  private readonly limits: RetryLimits
   private readonly redactor: Redactor
   /** The key, wherever a server echoed it into text pay would print, as [REDACTED]. */
   readonly redact: (text: string) => string
@@ -94,12 +111,12 @@ export class Transport {
     const url = checkBaseUrl(options.baseUrl)
     this.origin = url.origin
     this.base = url.href.replace(/\/+$/, '')
-    this.options = {
-      retryLimit: RETRY_POLICY.limit,
-      retryBaseMs: RETRY_POLICY.baseMs,
-      retryAfterCapMs: RETRY_POLICY.retryAfterCapMs,
-      maxResponseBytes: MAX_RESPONSE_BYTES,
-      ...options,
+    const { retryLimit, retryBaseMs, retryAfterCapMs, ...rest } = options
+    this.options = { maxResponseBytes: MAX_RESPONSE_BYTES, ...rest }
+    this.limits = {
+      limit: retryLimit ?? RETRY_POLICY.limit,
+      baseMs: retryBaseMs ?? RETRY_POLICY.baseMs,
+      retryAfterCapMs: retryAfterCapMs ?? RETRY_POLICY.retryAfterCapMs,
     }
     this.redactor = new Redactor(options.apiKey)
     this.redact = this.redactor.text
@@ -126,7 +143,7 @@ export class Transport {
       }
       throw errorFromResponse(status, text, contentType, this.redact)
     } catch (error) {
-      throw this.scrub(error)
+      throw this.redactor.error(error)
     }
   }
 
@@ -138,7 +155,7 @@ export class Transport {
     try {
       return await this.exchange(method, pathOrUrl, options.body, options)
     } catch (error) {
-      throw this.scrub(error)
+      throw this.redactor.error(error)
     }
   }
 
@@ -172,7 +189,7 @@ export class Transport {
 
     for (let attempt = 0; ; attempt += 1) {
       const remaining = deadline - Date.now()
-      if (remaining <= 0) throw this.timedOut()
+      if (remaining <= 0) throw failures.timedOut(this.origin, this.options.timeoutMs)
       this.trace(`> ${method} ${url}`)
       for (const [name, value] of Object.entries(headers)) {
         if (name === 'authorization') this.trace('> authorization: Bearer [REDACTED]')
@@ -216,7 +233,7 @@ export class Transport {
           this.trace(
             `< an answer over ${cap / 1024 / 1024} MB, not read further (${Date.now() - started} ms)`,
           )
-          throw this.tooLarge()
+          throw failures.tooLarge(this.origin, cap)
         }
         if (error instanceof PayError) throw error
         const code = (error as NodeJS.ErrnoException).code ?? ''
@@ -225,8 +242,9 @@ export class Transport {
         this.trace(
           `< ${code || 'error'}${cutOff ? ' (answer cut off)' : ''} after ${Date.now() - started} ms`,
         )
-        if (code === 'ETIMEDOUT' && Date.now() >= deadline - 5) throw this.timedOut()
-        failure = cutOff ? this.cutOff() : this.connectionError(code)
+        if (code === 'ETIMEDOUT' && Date.now() >= deadline - 5)
+          throw failures.timedOut(this.origin, this.options.timeoutMs)
+        failure = cutOff ? failures.cutOff(this.origin) : failures.connection(this.origin, code)
         if (attempt >= retries || !retryableConnection(code)) throw failure
         const wait = retryWait(attempt, undefined, deadline, this.limits)
         if (wait === undefined) throw failure
@@ -241,7 +259,8 @@ export class Transport {
         if (value !== undefined) this.trace(`< ${name}: ${sanitizeText(String(value))}`)
       }
       this.traceBody('<', response.body)
-      if (status >= 300 && status < 400) throw this.redirected(status, response.headers.location)
+      if (status >= 300 && status < 400)
+        throw failures.redirected(this.base, status, response.headers.location)
       const answer = this.answer(response)
       if (attempt >= retries || !retryableStatus(status)) return answer
       const wait = retryWait(attempt, response.headers['retry-after'], deadline, this.limits)
@@ -266,17 +285,8 @@ export class Transport {
     }
   }
 
-  /** The retry policy's numbers for this client (RETRY_POLICY unless set). */
-  private get limits(): RetryLimits {
-    return {
-      limit: this.options.retryLimit,
-      baseMs: this.options.retryBaseMs,
-      retryAfterCapMs: this.options.retryAfterCapMs,
-    }
-  }
-
   private async pause(attempt: number, wait: number) {
-    this.trace(`retrying in ${wait} ms (attempt ${attempt + 2} of ${this.options.retryLimit + 1})`)
+    this.trace(`retrying in ${wait} ms (attempt ${attempt + 2} of ${this.limits.limit + 1})`)
     await new Promise((resolve) => setTimeout(resolve, wait))
   }
 
@@ -294,31 +304,6 @@ export class Transport {
   /** A parsed JSON value with the key redacted from its strings (Redactor.value). */
   redactValue(value: unknown, source?: string): unknown {
     return this.redactor.value(value, source)
-  }
-
-  /** The same error with the key redacted from its text, if a server echoed it there. */
-  private scrub(error: unknown): unknown {
-    return this.redactor.error(error)
-  }
-
-  private timedOut(): PayError {
-    return failures.timedOut(this.origin, this.options.timeoutMs)
-  }
-
-  private connectionError(code: string): PayError {
-    return failures.connection(this.origin, code)
-  }
-
-  private tooLarge(): PayError {
-    return failures.tooLarge(this.origin, this.options.maxResponseBytes)
-  }
-
-  private cutOff(): PayError {
-    return failures.cutOff(this.origin)
-  }
-
-  private redirected(status: number, location: string | undefined): PayError {
-    return failures.redirected(this.base, status, location)
   }
 }
 

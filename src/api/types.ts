@@ -1,7 +1,9 @@
 import type { Rec } from '../values.js'
 
 /** The methods pay sends. */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+export type Method = (typeof METHODS)[number]
 
 /** Request bodies, field names as the service spells them (docs/spec/payment-service-api.md section 4). */
 export interface TokenInput {

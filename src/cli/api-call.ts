@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import { Flags } from '@oclif/core'
-import { isReservedHeader } from '../api/base-url.js'
 import type { PayApi } from '../api/client.js'
-import type { RawResponse } from '../api/transport.js'
-import type { Method } from '../api/types.js'
+import { rawPages, rawRequest } from '../api/raw.js'
+import { isReservedHeader, type RawResponse } from '../api/transport.js'
+import { METHODS, type Method } from '../api/types.js'
 import { usageError } from '../errors.js'
 import { type Result, type Shown, shown } from '../render/result.js'
 
@@ -14,8 +14,6 @@ import { type Result, type Shown, shown } from '../render/result.js'
  * is given). Fields nest with brackets (`a[b]=1`, `tags[]=x`). For a GET, or with --input, the
  * fields go into the query string.
  */
-
-export const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 /** The flags of `pay api` (besides --jq and the global ones). */
 export const API_FLAGS = {
@@ -271,7 +269,7 @@ export async function callApi(
   if (options.paginate) {
     const shownSoFar: Result[] = []
     const items: unknown[] = []
-    for await (const page of api.rawPages(request.path, request.headers)) {
+    for await (const page of rawPages(api, request.path, request.headers)) {
       shownSoFar.push(head(page.response))
       if (page.error) {
         const body: Shown | undefined = page.json ? { kind: 'document', value: page.json.value } : undefined
@@ -281,7 +279,7 @@ export async function callApi(
     }
     return [...shownSoFar, { kind: 'document', value: items }]
   }
-  const answer = await api.request(request.method, request.path, {
+  const answer = await rawRequest(api, request.method, request.path, {
     body: request.body,
     headers: request.headers,
   })
