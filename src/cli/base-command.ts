@@ -20,7 +20,13 @@ import {
 } from './command-errors.js'
 import { globalFlags } from './flags.js'
 import { commandIO, type IO } from './io.js'
-import { type Connection, connectSandbox, type Probed, probeSandbox } from './sandbox-connection.js'
+import {
+  type Connection,
+  connectSandbox,
+  noticesShown,
+  type Probed,
+  probeSandbox,
+} from './sandbox-connection.js'
 import {
   noSandbox,
   refuseUnproven,
@@ -174,7 +180,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (credentials.builtIn) {
       this.connection = await connectSandbox(baseUrl, credentials.apiKey, await this.probe(baseUrl))
       baseUrl = this.connection.baseUrl
-      this.tell(this.connection.notices)
+      await print(this.out, noticesShown(this.connection.notices))
       if (this.connection.squatter) this.out.warn(squatterWarning(credentials.baseUrl))
       if (this.connection.inProcess) this.watchForPages(credentials.baseUrl)
     } else if (credentials.sandbox) {
@@ -277,17 +283,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
     }
     throw noSandbox(`pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`, credentials, found)
-  }
-
-  /**
-   * What opening the sandbox's store did (an old store imported): on stderr, even under --json or
-   * -q, since it changed the user's files.
-   */
-  protected tell(notices: { warning: boolean; message: string }[]): void {
-    for (const { warning, message } of notices) {
-      if (warning) this.out.warn(message)
-      else this.out.stderr.write(`${sanitizeText(message)}\n`)
-    }
   }
 
   /** The journal this run's changes are written to; undefined when PAY_JOURNAL=0. */
