@@ -88,11 +88,7 @@ function listening(sandbox: RunningSandbox, request: ServeRequest): Result {
   return [
     {
       kind: 'either',
-      json: [
-        { kind: 'text', text: '', json, line: true },
-        shown.notice(`Database: ${sandbox.database}`),
-        hintShown,
-      ],
+      json: [{ kind: 'jsonLine', json }, shown.notice(`Database: ${sandbox.database}`), hintShown],
       text: [
         { kind: 'text', text: sanitizeText(lines.join('\n')), json },
         // How to reach it goes with the messages, before the line the request log follows.
