@@ -50,6 +50,14 @@ export interface Target {
 }
 
 /**
+ * Where a sandbox command acts (BaseCommand.sandboxTarget): a running sandbox, through its API,
+ * or the local store in `dir`, with the key and address it would be reached at.
+ */
+export type SandboxTarget =
+  | { server: true; api: PayApi; target: Target }
+  | { server: false; dir: string; baseUrl: string; apiKey: string }
+
+/**
  * Every command's parent: the global flags, one parse into this.flags/this.args, the API
  * client set-up, and one catch() that prints a clean error and exits with the code of its kind.
  */
@@ -260,10 +268,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * own address means the local store ($PAY_SANDBOX_DIR), as the in-process sandbox does; any
    * other base URL without a sandbox is an error, never a silent switch to the local store.
    */
-  protected async sandboxTarget(): Promise<
-    | { server: true; api: PayApi; target: Target }
-    | { server: false; dir: string; baseUrl: string; apiKey: string }
-  > {
+  protected async sandboxTarget(): Promise<SandboxTarget> {
     const envOnly =
       !this.flags.profile &&
       !process.env.PAY_PROFILE &&
