@@ -87,9 +87,6 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<Result
     { concurrency: job.concurrency, skipped: agreed.skipped, order: todo, acts: action.acts, record },
     job,
   )
-  const started = new Set(agreed.ids)
-  for (const result of run.results)
-    if (result.status === 'not_done' || !started.has(result.id)) record(result)
   const problem = bulkOutcome(run, { ...action.view, done: action.done })
   const unwritten = report?.finish(all, runOutcome(run, problem?.exitCode))
 

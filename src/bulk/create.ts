@@ -204,11 +204,6 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
     },
     job,
   )
-  const sent = new Set(todo.map((row) => String(row.line)))
-  for (const result of run.results) {
-    if (result.status === 'not_done' || !sent.has(result.id))
-      record(result.id, result.status, false, result.error)
-  }
   const problem = bulkOutcome(run, { noun: 'payment link', plural: 'payment links', done: 'created' })
   const unwritten = report?.finish(
     rows.map((row) => String(row.line)),

@@ -211,7 +211,8 @@ export interface BulkTerminal {
  * The one bulk engine, shared by every bulk workflow (`links create --from-csv`, `subs cancel`,
  * `links delete`, `subs delete`): runBulk with Ctrl-C stopping new work (those in flight finish,
  * `acts` names them: "rows are sent", "deletions"), a progress bar on a terminal, and `record`
- * called with each result the moment it is known (the report).
+ * called with each result (the report): the moment it is known for each id started, then, once
+ * the run ends, for the ids never started and those skipped, in the results' order.
  */
 export async function runWorkflow(
   ids: string[],
@@ -228,8 +229,9 @@ export async function runWorkflow(
     )
   })
   const progress = io.stderrIsTerminal && ids.length > 0 ? new ProgressBar(out.stderr, ids.length) : undefined
+  let run: BulkRun
   try {
-    return await runBulk(ids, work, {
+    run = await runBulk(ids, work, {
       ...options,
       stop: stop.signal,
       onResult: (result) => {
@@ -241,4 +243,9 @@ export async function runWorkflow(
     stopListening()
     progress?.clear()
   }
+  // The results no id finished with (never started, or skipped before the run) are recorded last.
+  const started = new Set(ids)
+  for (const result of run.results)
+    if (result.status === 'not_done' || !started.has(result.id)) options.record(result)
+  return run
 }

@@ -20,7 +20,13 @@ import {
 } from './command-errors.js'
 import { globalFlags } from './flags.js'
 import { commandIO, type IO } from './io.js'
-import { type Connection, connectSandbox, type Probed, probeSandbox } from './sandbox-connection.js'
+import {
+  type Connection,
+  connectSandbox,
+  noticesShown,
+  type Probed,
+  probeSandbox,
+} from './sandbox-connection.js'
 import {
   noSandbox,
   refuseUnproven,
@@ -42,6 +48,14 @@ export interface Target {
   profile: string
   baseUrl: string
 }
+
+/**
+ * Where a sandbox command acts (BaseCommand.sandboxTarget): a running sandbox, through its API,
+ * or the local store in `dir`, with the key and address it would be reached at.
+ */
+export type SandboxTarget =
+  | { server: true; api: PayApi; target: Target }
+  | { server: false; dir: string; baseUrl: string; apiKey: string }
 
 /**
  * Every command's parent: the global flags, one parse into this.flags/this.args, the API
@@ -174,7 +188,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (credentials.builtIn) {
       this.connection = await connectSandbox(baseUrl, credentials.apiKey, await this.probe(baseUrl))
       baseUrl = this.connection.baseUrl
-      this.tell(this.connection.notices)
+      await print(this.out, noticesShown(this.connection.notices))
       if (this.connection.squatter) this.out.warn(squatterWarning(credentials.baseUrl))
       if (this.connection.inProcess) this.watchForPages(credentials.baseUrl)
     } else if (credentials.sandbox) {
@@ -254,10 +268,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * own address means the local store ($PAY_SANDBOX_DIR), as the in-process sandbox does; any
    * other base URL without a sandbox is an error, never a silent switch to the local store.
    */
-  protected async sandboxTarget(): Promise<
-    | { server: true; api: PayApi; target: Target }
-    | { server: false; dir: string; baseUrl: string; apiKey: string }
-  > {
+  protected async sandboxTarget(): Promise<SandboxTarget> {
     const envOnly =
       !this.flags.profile &&
       !process.env.PAY_PROFILE &&
@@ -277,17 +288,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
     }
     throw noSandbox(`pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`, credentials, found)
-  }
-
-  /**
-   * What opening the sandbox's store did (an old store imported): on stderr, even under --json or
-   * -q, since it changed the user's files.
-   */
-  protected tell(notices: { warning: boolean; message: string }[]): void {
-    for (const { warning, message } of notices) {
-      if (warning) this.out.warn(message)
-      else this.out.stderr.write(`${sanitizeText(message)}\n`)
-    }
   }
 
   /** The journal this run's changes are written to; undefined when PAY_JOURNAL=0. */

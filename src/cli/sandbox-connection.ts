@@ -1,5 +1,6 @@
 import type http from 'node:http'
 import { createRequire } from 'node:module'
+import { type Shown, shown } from '../render/result.js'
 import { SANDBOX_KEY, sandboxDir } from '../sandbox/constants.js'
 import type { Notice } from '../sandbox/legacy.js'
 
@@ -16,6 +17,13 @@ export interface Connection {
   notices: Notice[]
   close(): Promise<void>
 }
+
+/**
+ * What opening the sandbox's store did (an old store imported): said on stderr in every mode, even
+ * under --json or -q, since it changed the user's files.
+ */
+export const noticesShown = (notices: Notice[]): Shown[] =>
+  notices.map(({ warning, message }) => (warning ? shown.warn(message) : shown.notice(message)))
 
 /**
  * What answers at a base URL:

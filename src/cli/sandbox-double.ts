@@ -11,7 +11,7 @@ import { REQUEST_VIEW, requestText, requestTsv } from '../resources/double.js'
 import { FAULT_GRAMMAR, parseFaultRule } from '../sandbox/faults.js'
 import type { Outcome } from '../sandbox/outcomes.js'
 import type { Rec } from '../values.js'
-import type { Target } from './base-command.js'
+import type { SandboxTarget, Target } from './base-command.js'
 import type { IO } from './io.js'
 
 /** A fault rule, checked as the sandbox checks it: one that cannot be read is exit 2, naming what is wrong. */
@@ -32,13 +32,11 @@ export function readRules(texts: string[]): string[] {
   })
 }
 
-type Where = { server: true; api: PayApi; target: Target } | { server: false; dir: string; baseUrl: string }
-
 /**
  * The running sandbox a command acts through (BaseCommand.sandboxTarget). Faults and the requests
  * sent live in a running server's memory: with none, there is nothing to act on (exit 6).
  */
-export function runningSandbox(where: Where, command: string): { api: PayApi; target: Target } {
+export function runningSandbox(where: SandboxTarget, command: string): { api: PayApi; target: Target } {
   if (where.server) return where
   throw new PayError(`No sandbox of yours is running at ${where.baseUrl}.`, {
     kind: 'unavailable',
@@ -97,7 +95,7 @@ export async function followRequests(
  * link was paid before (paying it again changes nothing, and every outcome is then answered as paid).
  */
 export async function settle(
-  where: Where,
+  where: SandboxTarget,
   id: string,
   outcome: Outcome,
 ): Promise<{ settled: SettledAnswer; place: string; paidBefore: boolean }> {

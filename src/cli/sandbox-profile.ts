@@ -46,17 +46,18 @@ export function unservedWarning(origin: string, squatter: boolean, what: string)
 const capitalise = (text: string) => text[0].toUpperCase() + text.slice(1)
 
 /**
- * A sandbox the built-in profile is pointed at with --base-url, or that `sandbox pay`/`reset` act
- * through, must have proved it is the user's own (src/sandbox/proof.ts) before it is sent anything.
+ * A sandbox the built-in profile is pointed at with --base-url must have proved it is the user's
+ * own (src/sandbox/proof.ts) before it is sent anything. (The sandbox commands' refusal is
+ * noSandbox's: its words and hints differ.)
  */
-export function refuseUnproven(baseUrl: string, found: Probed, command: string, named = ''): void {
+export function refuseUnproven(baseUrl: string, found: Probed, command: string): void {
   if (found === 'proven') return
   const hint = proofHint(command)
   if (found === 'none') {
-    throw new PayError(`No pay sandbox answers at ${baseUrl}${named}.`, { kind: 'unavailable', hint })
+    throw new PayError(`No pay sandbox answers at ${baseUrl}.`, { kind: 'unavailable', hint })
   }
   const what = found === 'unproven' ? 'could not prove it is your sandbox' : 'is not a pay sandbox'
-  throw new PayError(`${baseUrl}${named} ${what}: nothing was sent to it.`, { kind: 'general', hint })
+  throw new PayError(`${baseUrl} ${what}: nothing was sent to it.`, { kind: 'general', hint })
 }
 
 /**

@@ -1,10 +1,11 @@
 import { formatAmount } from '../render/format.js'
-import { type Result, type Shown, shown } from '../render/result.js'
+import { type Result, shown } from '../render/result.js'
 import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../resources/fixtures.js'
 import { sandboxDir } from '../sandbox/constants.js'
 import type { RequestLogEntry, RunningSandbox } from '../sandbox/server.js'
 import { sanitizeText } from '../values.js'
 import type { IO } from './io.js'
+import { noticesShown } from './sandbox-connection.js'
 import { faultsText, listenError, logLine, portHint } from './sandbox-start.js'
 
 /** What `pay sandbox start` was asked. */
@@ -26,10 +27,6 @@ export interface ServeContext {
   io: IO
   show: (result: Result) => Promise<void>
 }
-
-/** What opening the store did (an old store imported): said on stderr in every mode, since it changed the user's files. */
-export const noticesShown = (notices: { warning: boolean; message: string }[]): Shown[] =>
-  notices.map(({ warning, message }) => (warning ? shown.warn(message) : shown.notice(message)))
 
 /**
  * `pay sandbox start`: serves the sandbox until Ctrl-C or SIGTERM, logging each request on
@@ -91,11 +88,7 @@ function listening(sandbox: RunningSandbox, request: ServeRequest): Result {
   return [
     {
       kind: 'either',
-      json: [
-        { kind: 'text', text: '', json, line: true },
-        shown.notice(`Database: ${sandbox.database}`),
-        hintShown,
-      ],
+      json: [{ kind: 'jsonLine', json }, shown.notice(`Database: ${sandbox.database}`), hintShown],
       text: [
         { kind: 'text', text: sanitizeText(lines.join('\n')), json },
         // How to reach it goes with the messages, before the line the request log follows.

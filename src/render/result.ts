@@ -24,7 +24,6 @@ export type Shown =
       records: Rec[]
       view: View
       show: { text: (record: Rec) => string; tsv: (record: Rec) => string }
-      lines?: boolean
     }
   /** Per-id results of a bulk run. */
   | { kind: 'bulk'; rows: BulkRow[] }
@@ -36,10 +35,12 @@ export type Shown =
   | { kind: 'head'; response: RawResponse }
   /** A message for the person (stderr); under --json, `json` on stdout instead. */
   | { kind: 'message'; text: string; json: unknown }
-  /** Text for stdout (a URL, a QR code); under --json, `json` instead (`line`: on one line). */
-  | { kind: 'text'; text: string; json: unknown; line?: boolean }
+  /** Text for stdout (a URL, a QR code); under --json, `json` instead. */
+  | { kind: 'text'; text: string; json: unknown }
   /** Data as JSON whatever the mode. */
   | { kind: 'data'; json: unknown }
+  /** Data as one line of JSON whatever the mode (where `sandbox start` listens). */
+  | { kind: 'jsonLine'; json: unknown }
   /** Rows of an input file that failed local checks, on stderr. */
   | { kind: 'invalid'; rows: Parameters<Output['invalidRows']>[0] }
   /**
@@ -98,7 +99,7 @@ export async function print(out: Output, result: Result): Promise<void> {
       if (item.outcome) out.listNotes(item.outcome(), item.view)
       return
     case 'entries':
-      return out.entries(item.records, item.view, item.show, item.lines)
+      return out.entries(item.records, item.view, item.show)
     case 'bulk':
       return out.bulk(item.rows)
     case 'nothing':
@@ -110,10 +111,11 @@ export async function print(out: Output, result: Result): Promise<void> {
     case 'message':
       return out.json ? out.data(item.json) : out.note(item.text)
     case 'text':
-      if (!out.json) return out.text(item.text)
-      return item.line ? out.jsonLine(item.json) : out.data(item.json)
+      return out.json ? out.data(item.json) : out.text(item.text)
     case 'data':
       return out.data(item.json)
+    case 'jsonLine':
+      return out.jsonLine(item.json)
     case 'invalid':
       return out.invalidRows(item.rows)
     case 'note':

@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import type { PayApi } from '../api/client.js'
+import type { SandboxTarget } from '../cli/base-command.js'
 import { type FieldErrors, PayError, usageError, validationError } from '../errors.js'
 import type { View } from '../render/views.js'
 import type { Rec } from '../values.js'
@@ -73,17 +73,12 @@ export function seededText(records: Rec[]): string {
   return skipped === 0 ? text : `${text}, ${skipped} skipped (seeded before)`
 }
 
-/** Where `pay sandbox seed` acts (BaseCommand.sandboxTarget): a running sandbox, or the local store. */
-type Where =
-  | { server: true; api: PayApi; target: { baseUrl: string } }
-  | { server: false; dir: string; baseUrl: string; apiKey: string }
-
 /**
  * Seeds `fixtures` (read from `file`) through the running sandbox, in one request and one
  * transaction, or into the local store: what was seeded, and where, for the message.
  */
 export async function seedFixtures(
-  where: Where,
+  where: SandboxTarget,
   file: string,
   fixtures: unknown,
   once: boolean,
