@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
-import { errorCode, freeName } from './files.js'
+import { freeName } from './files.js'
 import {
   importLegacyStore,
   LEGACY_FILE,
@@ -13,7 +13,7 @@ import {
   type Notice,
 } from './legacy.js'
 import { MIGRATIONS, type Migration, TABLES } from './schema.js'
-import { StoreBusyError, StoreCorruptError, StoreVersionError } from './store-errors.js'
+import { StoreCorruptError, StoreVersionError, storeErrorOf } from './store-errors.js'
 
 /**
  * The sandbox's SQLite file (through libsql): opening it safely, its migrations, setting a bad
@@ -125,12 +125,7 @@ export function openConnection(file: string, dir: string, notices: Notice[]): Co
     return connection
   } catch (error) {
     db.close()
-    const code = errorCode(error)
-    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-      throw new StoreCorruptError(file, (error as Error).message)
-    }
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new StoreBusyError()
-    throw error
+    throw storeErrorOf(error, file)
   }
 }
 

@@ -21,6 +21,7 @@ import { loadLibsql, migrate, STORE_FILE } from './database.js'
 import { errorCode } from './files.js'
 import { MIGRATIONS } from './schema.js'
 import { SandboxStore } from './store.js'
+import { isBusy } from './store-errors.js'
 
 export const SNAPSHOTS_DIR = 'snapshots'
 
@@ -249,8 +250,7 @@ function replaceAll(db: Libsql.Database, name: string): void {
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK')
     if (error instanceof SnapshotError) throw error
-    const code = errorCode(error)
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw error
+    if (isBusy(errorCode(error))) throw error
     throw new SnapshotError(
       'unusable',
       `The snapshot "${name}" cannot be restored: ${(error as Error).message}.`,

@@ -15,7 +15,7 @@ import { errorCode } from './files.js'
 import type { LegacyStore, Notice } from './legacy.js'
 import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from './records.js'
 import { type Listed, type ResourceTable, STATEMENTS, TABLES } from './schema.js'
-import { StoreBusyError, StoreCorruptError } from './store-errors.js'
+import { isBusy, StoreCorruptError, storeErrorOf } from './store-errors.js'
 
 /** The business behind an API key, as the store knows it. */
 export interface BusinessKey {
@@ -304,8 +304,7 @@ export class SandboxStore {
       db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     } catch (error) {
       // Another process kept writing past the busy timeout: the records are gone all the same.
-      const code = errorCode(error)
-      if (code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') throw error
+      if (!isBusy(errorCode(error))) throw error
     }
   }
 
@@ -363,13 +362,10 @@ export class SandboxStore {
       return body()
     } catch (error) {
       if (this.depth > 1) throw error
-      const code = errorCode(error)
-      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new StoreBusyError()
-      if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-        this.close() // the next call opens the file again: `pay sandbox reset` may have replaced it
-        throw new StoreCorruptError(this.file, (error as Error).message)
-      }
-      throw error
+      const converted = storeErrorOf(error, this.file)
+      // The next call opens the file again: `pay sandbox reset` may have replaced it.
+      if (converted instanceof StoreCorruptError) this.close()
+      throw converted
     } finally {
       this.depth--
     }
