@@ -26,7 +26,7 @@ export type Database = Libsql.Database
 export const STORE_FILE = 'store.db'
 
 /** The first bytes of every SQLite database file. */
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+export const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
 
 /**
  * How long a write waits for another process's write to finish before it gives up (503). Writes
