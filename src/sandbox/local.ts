@@ -1,16 +1,10 @@
-import { businessIdOf, seededPackages } from './business.js'
 import { payLink } from './control.js'
 import { setAside } from './database.js'
-import type { PackageRecord, PaymentLinkRecord } from './records.js'
+import type { PaymentLinkRecord } from './records.js'
 import { SandboxStore } from './store.js'
 import { StoreCorruptError, StoreVersionError } from './store-errors.js'
 
 /** The sandbox's store in a directory, acted on with no server: what `pay sandbox reset` and tests do. */
-
-/** The seeded packages of the business behind `key`. */
-export function listPackages(key: string): PackageRecord[] {
-  return seededPackages(businessIdOf(key))
-}
 
 /**
  * Empties the store in `dir`. A store that cannot be opened (corrupt, or from a newer pay) is set
