@@ -1,6 +1,4 @@
-import { payLink } from './control.js'
 import { setAside } from './database.js'
-import type { PaymentLinkRecord } from './records.js'
 import { SandboxStore } from './store.js'
 import { StoreCorruptError, StoreVersionError } from './store-errors.js'
 
@@ -26,17 +24,4 @@ export function resetSandbox(dir: string): { keptAs?: string } {
     store.close()
   }
   return { keptAs }
-}
-
-/**
- * Simulates the customer paying link `linkId`, whichever business owns it. Returns the updated
- * record, or undefined when no business has that link. Paying a paid link changes nothing.
- */
-export function markLinkPaid(dir: string, linkId: string): PaymentLinkRecord | undefined {
-  const store = new SandboxStore(dir)
-  try {
-    return payLink(store, linkId)
-  } finally {
-    store.close()
-  }
 }
