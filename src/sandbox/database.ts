@@ -12,7 +12,7 @@ import {
   type LegacyStore,
   type Notice,
 } from './legacy.js'
-import { MIGRATIONS, type Migration, TABLES } from './schema.js'
+import { MIGRATIONS, type Migration, RESOURCE_TABLES } from './schema.js'
 import { StoreCorruptError, StoreVersionError, storeErrorOf } from './store-errors.js'
 
 /**
@@ -147,7 +147,7 @@ export function dumpStore(db: Database): LegacyStore {
     store.businesses[row.key_hash] = business
     byId.set(row.id, business)
   }
-  for (const table of TABLES) {
+  for (const table of RESOURCE_TABLES) {
     for (const row of db.prepare(`SELECT business, id, record FROM ${table} ORDER BY seq`).all() as {
       business: number
       id: string

@@ -17,8 +17,11 @@ export interface Migration {
   up(db: Executor): void
 }
 
-/** The resource tables: one per resource, its records as the API answers them (JSON text). */
-const RESOURCE_TABLES = ['tokenizations', 'payment_links', 'subscriptions'] as const
+/**
+ * The resource tables: one per resource, its records as the API answers them (JSON text), in the
+ * order of the API.
+ */
+export const RESOURCE_TABLES = ['tokenizations', 'payment_links', 'subscriptions'] as const
 
 /**
  * Version 1: the store of pay's JSON-file sandbox, as tables.
@@ -200,9 +203,6 @@ const VERSION_4: Migration = {
 export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4]
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]
-
-/** The tables of the service's records, in the order of the API. */
-export const TABLES: readonly ResourceTable[] = RESOURCE_TABLES
 
 /** A table that lists (and counts) its records. */
 export type Listed = 'payment_links' | 'subscriptions'

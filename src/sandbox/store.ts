@@ -14,7 +14,7 @@ import {
 import { errorCode } from './files.js'
 import type { LegacyStore, Notice } from './legacy.js'
 import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from './records.js'
-import { type Listed, type ResourceTable, STATEMENTS, TABLES } from './schema.js'
+import { type Listed, RESOURCE_TABLES, type ResourceTable, STATEMENTS } from './schema.js'
 import { isBusy, StoreCorruptError, storeErrorOf } from './store-errors.js'
 
 /** The business behind an API key, as the store knows it. */
@@ -279,15 +279,15 @@ export class SandboxStore {
     this.write(() => {
       const db = this.db()
       if (business !== undefined) {
-        for (const table of [...TABLES, 'idempotency_keys', 'charges', 'seeded'] as const) {
+        for (const table of [...RESOURCE_TABLES, 'idempotency_keys', 'charges', 'seeded'] as const) {
           this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
         }
-        const left = TABLES.some((table) => db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get())
+        const left = RESOURCE_TABLES.some((table) => db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get())
         if (!left) db.exec('UPDATE clock SET offset_ms = 0')
         return
       }
       db.exec('DELETE FROM idempotency_keys')
-      for (const table of TABLES) db.exec(`DELETE FROM ${table}`)
+      for (const table of RESOURCE_TABLES) db.exec(`DELETE FROM ${table}`)
       db.exec('DELETE FROM seeded')
       db.exec('DELETE FROM businesses')
       // The clock back to real time, and no charge or schedule left (billing.ts).
