@@ -67,5 +67,10 @@ export function seededPackages(businessId: number): PackageRecord[] {
   }))
 }
 
+/** The seeded packages of the business behind `key`. */
+export function listPackages(key: string): PackageRecord[] {
+  return seededPackages(businessIdOf(key))
+}
+
 /** The slugs of the seeded packages (`starter`, `business`, `monthly`), in seededPackages' order. */
 export const PACKAGE_SLUGS: readonly string[] = PACKAGE_SEEDS.map((seed) => seed.slug)

@@ -3,16 +3,11 @@
  * the same billing as `GET/POST /_sandbox/clock` (billing.ts), on the database in `dir`.
  */
 import { applyClockMove, ClockRefused, readClock } from './billing.js'
-import { SandboxStore } from './store.js'
+import { inStore } from './local.js'
 
 /** The clock of the store in `dir`: `{now, offset_seconds}`. */
 export function clockIn(dir: string): { now: string; offset_seconds: number } {
-  const store = new SandboxStore(dir)
-  try {
-    return readClock(store)
-  } finally {
-    store.close()
-  }
+  return inStore(dir, readClock)
 }
 
 /**
@@ -25,15 +20,12 @@ export function moveClockIn(
   body: { advance: string } | { to: string },
   origin: string,
 ): { now: string; charges_created: number } {
-  const store = new SandboxStore(dir)
-  try {
+  return inStore(dir, (store) => {
     const moved = applyClockMove(store, body, origin)
     if (moved.ok) return moved.value
     const [field, [message]] = Object.entries(moved.errors)[0]
     throw new ClockRefused(field as 'advance' | 'to', message)
-  } finally {
-    store.close()
-  }
+  })
 }
 
 export { ClockRefused }

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
-import { errorCode, freeName } from './files.js'
+import { freeName } from './files.js'
 import {
   importLegacyStore,
   LEGACY_FILE,
@@ -12,8 +12,8 @@ import {
   type LegacyStore,
   type Notice,
 } from './legacy.js'
-import { MIGRATIONS, type Migration, TABLES } from './schema.js'
-import { StoreBusyError, StoreCorruptError, StoreVersionError } from './store-errors.js'
+import { MIGRATIONS, type Migration, RESOURCE_TABLES } from './schema.js'
+import { StoreCorruptError, StoreVersionError, storeErrorOf } from './store-errors.js'
 
 /**
  * The sandbox's SQLite file (through libsql): opening it safely, its migrations, setting a bad
@@ -26,7 +26,7 @@ export type Database = Libsql.Database
 export const STORE_FILE = 'store.db'
 
 /** The first bytes of every SQLite database file. */
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+export const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
 
 /**
  * How long a write waits for another process's write to finish before it gives up (503). Writes
@@ -125,12 +125,7 @@ export function openConnection(file: string, dir: string, notices: Notice[]): Co
     return connection
   } catch (error) {
     db.close()
-    const code = errorCode(error)
-    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-      throw new StoreCorruptError(file, (error as Error).message)
-    }
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new StoreBusyError()
-    throw error
+    throw storeErrorOf(error, file)
   }
 }
 
@@ -152,7 +147,7 @@ export function dumpStore(db: Database): LegacyStore {
     store.businesses[row.key_hash] = business
     byId.set(row.id, business)
   }
-  for (const table of TABLES) {
+  for (const table of RESOURCE_TABLES) {
     for (const row of db.prepare(`SELECT business, id, record FROM ${table} ORDER BY seq`).all() as {
       business: number
       id: string

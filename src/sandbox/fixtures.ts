@@ -17,6 +17,7 @@
 import { sandboxNow } from './billing.js'
 import { newLink, newSubscription, newTokenization } from './build.js'
 import { businessIdOf, keyHash, PACKAGE_SLUGS, seededPackages } from './business.js'
+import { inStore } from './local.js'
 import type { PackageRecord } from './records.js'
 import {
   type Checked,
@@ -29,7 +30,7 @@ import {
   type RequestBody,
   type TokenizationInput,
 } from './rules.js'
-import { type BusinessKey, SandboxStore } from './store.js'
+import type { BusinessKey, SandboxStore } from './store.js'
 
 /** A fixture file: each section a list of entries, each the API's request fields plus `name`. */
 export interface Fixtures {
@@ -321,12 +322,7 @@ export function seedIn(
   fixtures: unknown,
   options: { once?: boolean; origin: string },
 ): Checked<Seeded> {
-  const store = new SandboxStore(dir)
-  try {
-    return seedFixtures(store, seedingBusiness(key), fixtures, options)
-  } finally {
-    store.close()
-  }
+  return inStore(dir, (store) => seedFixtures(store, seedingBusiness(key), fixtures, options))
 }
 
 /** Text that is not JSON, as a fixture file: the parser's message. */

@@ -1,15 +1,17 @@
-import { businessIdOf, seededPackages } from './business.js'
-import { payLink } from './control.js'
 import { setAside } from './database.js'
-import type { PackageRecord, PaymentLinkRecord } from './records.js'
 import { SandboxStore } from './store.js'
 import { StoreCorruptError, StoreVersionError } from './store-errors.js'
 
 /** The sandbox's store in a directory, acted on with no server: what `pay sandbox reset` and tests do. */
 
-/** The seeded packages of the business behind `key`. */
-export function listPackages(key: string): PackageRecord[] {
-  return seededPackages(businessIdOf(key))
+/** Runs `body` on the store in `dir`, opened for it and closed after (the local store's commands). */
+export function inStore<T>(dir: string, body: (store: SandboxStore) => T): T {
+  const store = new SandboxStore(dir)
+  try {
+    return body(store)
+  } finally {
+    store.close()
+  }
 }
 
 /**
@@ -32,17 +34,4 @@ export function resetSandbox(dir: string): { keptAs?: string } {
     store.close()
   }
   return { keptAs }
-}
-
-/**
- * Simulates the customer paying link `linkId`, whichever business owns it. Returns the updated
- * record, or undefined when no business has that link. Paying a paid link changes nothing.
- */
-export function markLinkPaid(dir: string, linkId: string): PaymentLinkRecord | undefined {
-  const store = new SandboxStore(dir)
-  try {
-    return payLink(store, linkId)
-  } finally {
-    store.close()
-  }
 }

@@ -8,6 +8,7 @@
  */
 import { OUTCOMES, type Outcome } from './constants.js'
 import { payLink } from './control.js'
+import { inStore } from './local.js'
 import {
   escapeHtml,
   keepDatesWhole,
@@ -19,7 +20,7 @@ import {
   withQuery,
 } from './page-html.js'
 import type { PaymentLinkRecord } from './records.js'
-import { type BusinessKey, SandboxStore } from './store.js'
+import type { BusinessKey, SandboxStore } from './store.js'
 
 export { OUTCOMES, type Outcome } from './constants.js'
 
@@ -65,12 +66,7 @@ export function settleLink(
 
 /** settleLink on the store in `dir`, whichever business owns the link (`pay sandbox pay` with no server). */
 export function settleLinkIn(dir: string, linkId: string, outcome: Outcome): Settled | undefined {
-  const store = new SandboxStore(dir)
-  try {
-    return settleLink(store, linkId, outcome)
-  } finally {
-    store.close()
-  }
+  return inStore(dir, (store) => settleLink(store, linkId, outcome))
 }
 
 /**

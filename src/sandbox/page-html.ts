@@ -9,8 +9,6 @@ import type { PaymentLinkRecord } from './records.js'
 // The amount as pay shows it, in its tables too: the one currency-decimals rule.
 import { amountText } from './shared/money.js'
 
-export { amountText }
-
 /** An answer of the customer pages: HTML (or a bare redirect), with its headers. */
 export interface PageReply {
   status: number

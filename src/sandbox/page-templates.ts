@@ -6,7 +6,6 @@ import type { ChargeOfLink } from './billing.js'
 import {
   amountHtml,
   amountLabel,
-  amountText,
   escapeHtml,
   escapeValue,
   ICONS,
@@ -22,6 +21,7 @@ import {
   state,
 } from './page-html.js'
 import type { PaymentLinkRecord, TokenizationRecord } from './records.js'
+import { amountText } from './shared/money.js'
 
 /** The field of the forms that carries the page token. */
 export const PAGE_TOKEN_FIELD = 'page_token'
@@ -120,7 +120,7 @@ export function activationPage(record: TokenizationRecord, businessId: number, t
   })
 }
 
-export function tokenHeading(record: TokenizationRecord, businessId: number): string {
+function tokenHeading(record: TokenizationRecord, businessId: number): string {
   return [
     merchant(businessId),
     `<h1 dir="auto">${escapeHtml(record.title)}</h1>`,

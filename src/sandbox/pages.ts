@@ -47,7 +47,7 @@ import { nowIso } from './records.js'
 import type { SandboxStore } from './store.js'
 import { StoreBusyError } from './store-errors.js'
 
-export { amountText, escapeHtml, maskEmail, type PageReply, withQuery } from './page-html.js'
+export { escapeHtml, maskEmail, type PageReply, withQuery } from './page-html.js'
 
 /** What a page handler needs of the request. */
 export interface PageRequest {
@@ -62,7 +62,7 @@ type PageHandler = (page: PageRequest) => Promise<PageReply>
 /** The largest form a page accepts: its three hidden fields fit in far less. */
 const MAX_FORM_BYTES = 16 * 1024
 
-export { misdirectedPage, PAGE_TOKEN_FIELD } from './page-templates.js'
+export { misdirectedPage } from './page-templates.js'
 
 // --- Requests ------------------------------------------------------------------------------------
 

@@ -17,8 +17,11 @@ export interface Migration {
   up(db: Executor): void
 }
 
-/** The resource tables: one per resource, its records as the API answers them (JSON text). */
-const RESOURCE_TABLES = ['tokenizations', 'payment_links', 'subscriptions'] as const
+/**
+ * The resource tables: one per resource, its records as the API answers them (JSON text), in the
+ * order of the API.
+ */
+export const RESOURCE_TABLES = ['tokenizations', 'payment_links', 'subscriptions'] as const
 
 /**
  * Version 1: the store of pay's JSON-file sandbox, as tables.
@@ -201,8 +204,11 @@ export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2, VERSION_3
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]
 
-/** The tables of the service's records, in the order of the API. */
-export const TABLES: readonly ResourceTable[] = RESOURCE_TABLES
+/**
+ * The tables of a business's data, each row of one business: what a reset empties, of one business
+ * (STATEMENTS.removeAll) or of every one (SandboxStore.empty). A new table of the kind goes here.
+ */
+export const BUSINESS_TABLES = [...RESOURCE_TABLES, 'idempotency_keys', 'charges', 'seeded'] as const
 
 /** A table that lists (and counts) its records. */
 export type Listed = 'payment_links' | 'subscriptions'
@@ -236,8 +242,7 @@ export const STATEMENTS = {
     ON CONFLICT (business, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
     response = excluded.response, created_at = excluded.created_at`,
   /** Every record of one business in a table (`/_sandbox/reset` through HTTP: the caller's own). */
-  removeAll: (table: ResourceTable | 'idempotency_keys' | 'charges' | 'seeded') =>
-    `DELETE FROM ${table} WHERE business = ${BUSINESS}`,
+  removeAll: (table: (typeof BUSINESS_TABLES)[number]) => `DELETE FROM ${table} WHERE business = ${BUSINESS}`,
   /** A few expired keys at a time, oldest first: a write never pays for a long backlog at once. */
   forget:
     'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 16)',

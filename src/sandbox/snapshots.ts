@@ -16,11 +16,18 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import type Libsql from 'libsql'
-import { loadLibsql, migrate, STORE_FILE } from './database.js'
+import {
+  type Database,
+  loadLibsql,
+  migrate,
+  openConnection,
+  rollBack,
+  SQLITE_MAGIC,
+  STORE_FILE,
+} from './database.js'
 import { errorCode } from './files.js'
 import { MIGRATIONS } from './schema.js'
-import { SandboxStore } from './store.js'
+import { isBusy } from './store-errors.js'
 
 export const SNAPSHOTS_DIR = 'snapshots'
 
@@ -31,9 +38,6 @@ export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 const KEPT_TABLES = new Set(['secrets', 'imports'])
 /** Restored last: the triggers of the tables before them write into these (counts, schedules). */
 const LAST_TABLES = ['businesses', 'schedules']
-
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
-const BUSY_TIMEOUT_MS = 5000
 
 export interface SnapshotInfo {
   name: string
@@ -118,12 +122,13 @@ function snapshotFile(dir: string, name: string): string {
   return file
 }
 
-/** A connection of its own to the store of `dir`, the store made and migrated first. */
-function openStore(dir: string): Libsql.Database {
-  new SandboxStore(dir).close() // creates, migrates, imports: the tables are this pay's
-  const db = new (loadLibsql())(path.join(dir, STORE_FILE))
-  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
-  return db
+/**
+ * A connection of its own to the store of `dir` (the directory made 0700 when missing), opened as
+ * the store opens it: created, migrated and store.json imported, so the tables are this pay's.
+ */
+function openStore(dir: string): Database {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return openConnection(path.join(dir, STORE_FILE), dir, []).db
 }
 
 /**
@@ -212,7 +217,7 @@ export function restoreSnapshot(dir: string, name: string): SnapshotInfo {
 }
 
 /** Every table of the store (but KEPT_TABLES) emptied and filled from the attached snapshot, in one transaction. */
-function replaceAll(db: Libsql.Database, name: string): void {
+function replaceAll(db: Database, name: string): void {
   const tablesOf = (schema: string) =>
     (
       db
@@ -247,10 +252,9 @@ function replaceAll(db: Libsql.Database, name: string): void {
     }
     db.exec('COMMIT')
   } catch (error) {
-    if (db.inTransaction) db.exec('ROLLBACK')
+    rollBack(db)
     if (error instanceof SnapshotError) throw error
-    const code = errorCode(error)
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw error
+    if (isBusy(errorCode(error))) throw error
     throw new SnapshotError(
       'unusable',
       `The snapshot "${name}" cannot be restored: ${(error as Error).message}.`,

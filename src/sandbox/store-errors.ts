@@ -1,3 +1,4 @@
+import { errorCode } from './files.js'
 import { MIGRATIONS } from './schema.js'
 
 /** What can go wrong with the sandbox's database file, as the server answers it (request.ts). */
@@ -33,4 +34,21 @@ export class StoreBusyError extends Error {
     super('The sandbox store is busy.')
     this.name = 'StoreBusyError'
   }
+}
+
+/** SQLITE_BUSY or SQLITE_LOCKED: another process held the database past the busy timeout. */
+export const isBusy = (code: string | undefined): boolean =>
+  code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+
+/**
+ * A database error as the store's: busy (StoreBusyError), corrupt (StoreCorruptError naming
+ * `file`); any other error as it is.
+ */
+export function storeErrorOf(error: unknown, file: string): unknown {
+  const code = errorCode(error)
+  if (isBusy(code)) return new StoreBusyError()
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+    return new StoreCorruptError(file, (error as Error).message)
+  }
+  return error
 }

@@ -14,8 +14,8 @@ import {
 import { errorCode } from './files.js'
 import type { LegacyStore, Notice } from './legacy.js'
 import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from './records.js'
-import { type Listed, type ResourceTable, STATEMENTS, TABLES } from './schema.js'
-import { StoreBusyError, StoreCorruptError } from './store-errors.js'
+import { BUSINESS_TABLES, type Listed, RESOURCE_TABLES, type ResourceTable, STATEMENTS } from './schema.js'
+import { isBusy, StoreCorruptError, storeErrorOf } from './store-errors.js'
 
 /** The business behind an API key, as the store knows it. */
 export interface BusinessKey {
@@ -278,20 +278,16 @@ export class SandboxStore {
   empty(business?: BusinessKey): void {
     this.write(() => {
       const db = this.db()
-      if (business !== undefined) {
-        for (const table of [...TABLES, 'idempotency_keys', 'charges', 'seeded'] as const) {
-          this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
-        }
-        const left = TABLES.some((table) => db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get())
-        if (!left) db.exec('UPDATE clock SET offset_ms = 0')
-        return
+      for (const table of BUSINESS_TABLES) {
+        if (business === undefined) db.exec(`DELETE FROM ${table}`)
+        else this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
       }
-      db.exec('DELETE FROM idempotency_keys')
-      for (const table of TABLES) db.exec(`DELETE FROM ${table}`)
-      db.exec('DELETE FROM seeded')
-      db.exec('DELETE FROM businesses')
-      // The clock back to real time, and no charge or schedule left (billing.ts).
-      db.exec('DELETE FROM charges; DELETE FROM schedules; UPDATE clock SET offset_ms = 0')
+      // Of every business: no business and no schedule left either (billing.ts). Of one: its
+      // schedules went with its subscriptions (a trigger), and the clock, the whole database's,
+      // stays where it is while another business has records.
+      if (business === undefined) db.exec('DELETE FROM businesses; DELETE FROM schedules')
+      else if (RESOURCE_TABLES.some((table) => db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get())) return
+      db.exec('UPDATE clock SET offset_ms = 0')
     })
     if (business === undefined) this.compact()
   }
@@ -304,8 +300,7 @@ export class SandboxStore {
       db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     } catch (error) {
       // Another process kept writing past the busy timeout: the records are gone all the same.
-      const code = errorCode(error)
-      if (code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') throw error
+      if (!isBusy(errorCode(error))) throw error
     }
   }
 
@@ -363,13 +358,10 @@ export class SandboxStore {
       return body()
     } catch (error) {
       if (this.depth > 1) throw error
-      const code = errorCode(error)
-      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new StoreBusyError()
-      if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-        this.close() // the next call opens the file again: `pay sandbox reset` may have replaced it
-        throw new StoreCorruptError(this.file, (error as Error).message)
-      }
-      throw error
+      const converted = storeErrorOf(error, this.file)
+      // The next call opens the file again: `pay sandbox reset` may have replaced it.
+      if (converted instanceof StoreCorruptError) this.close()
+      throw converted
     } finally {
       this.depth--
     }

@@ -6,8 +6,9 @@ import type Libsql from 'libsql'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
 import { STORE_FILE } from '../../src/sandbox/database.js'
 import type { LegacyStore } from '../../src/sandbox/legacy.js'
+import { settleLinkIn } from '../../src/sandbox/outcomes.js'
 import { PROOF_FILE } from '../../src/sandbox/proof.js'
-import { markLinkPaid, type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
 import { SandboxStore } from '../../src/sandbox/store.js'
 import { tempDir } from './cli.js'
 
@@ -104,7 +105,7 @@ export async function startTestSandbox(
       return { status: answer.status, body: answer.text ? JSON.parse(answer.text) : undefined }
     },
     async markPaid(linkId) {
-      if (!markLinkPaid(dir, linkId)) throw new Error(`no payment link ${linkId} to pay`)
+      if (!settleLinkIn(dir, linkId, 'paid')) throw new Error(`no payment link ${linkId} to pay`)
     },
     a,
     b: clientFor(sandbox.baseUrl, keys[1] ?? KEY_B),

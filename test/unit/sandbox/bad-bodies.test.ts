@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listPackages } from '../../../src/sandbox/business.js'
 import { MAX_JSON_DEPTH } from '../../../src/sandbox/request.js'
-import { listPackages, MAX_BODY_BYTES } from '../../../src/sandbox/server.js'
+import { MAX_BODY_BYTES } from '../../../src/sandbox/server.js'
 import { type Json, LINK_TEXT_FIELDS } from '../../helpers/links.js'
 import {
   invalid,

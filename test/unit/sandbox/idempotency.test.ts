@@ -3,7 +3,7 @@ import path from 'node:path'
 import type Libsql from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
 import { IDEMPOTENCY_WINDOW_MS } from '../../../src/sandbox/idempotency.js'
-import { resetSandbox } from '../../../src/sandbox/server.js'
+import { resetSandbox } from '../../../src/sandbox/local.js'
 import { killStarted } from '../../helpers/processes.js'
 import {
   clientFor,

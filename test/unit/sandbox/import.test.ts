@@ -3,7 +3,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keyHash } from '../../../src/sandbox/business.js'
 import type { LegacyStore } from '../../../src/sandbox/legacy.js'
-import { markLinkPaid, resetSandbox } from '../../../src/sandbox/server.js'
+import { resetSandbox } from '../../../src/sandbox/local.js'
+import { settleLinkIn } from '../../../src/sandbox/outcomes.js'
 import { ROOT, runCli } from '../../helpers/cli.js'
 import type { Json } from '../../helpers/links.js'
 import {
@@ -133,7 +134,10 @@ describe('a store.json of pay 0.1', () => {
   it('is imported by `pay sandbox pay` and `pay sandbox reset` too, before they act', async () => {
     const dir = dirWithLegacy()
     const unpaid = ownRecords(KEY_A, 'payment_links').find((link) => link.paid === false)!
-    expect(markLinkPaid(dir, unpaid._id as string)).toMatchObject({ _id: unpaid._id, paid: true })
+    expect(settleLinkIn(dir, unpaid._id as string, 'paid')?.link).toMatchObject({
+      _id: unpaid._id,
+      paid: true,
+    })
     expect(readStore(dir).businesses[keyHash(KEY_A)].payment_links[unpaid._id as string].paid).toBe(true)
     resetSandbox(dir)
     expect(readStore(dir).businesses).toEqual({})

@@ -3,8 +3,10 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keyHash } from '../../../src/sandbox/business.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../../src/sandbox/constants.js'
+import { resetSandbox } from '../../../src/sandbox/local.js'
+import { settleLinkIn } from '../../../src/sandbox/outcomes.js'
 import { MIGRATIONS } from '../../../src/sandbox/schema.js'
-import { markLinkPaid, resetSandbox, startSandbox } from '../../../src/sandbox/server.js'
+import { startSandbox } from '../../../src/sandbox/server.js'
 import {
   KEY_A,
   KEY_B,
@@ -85,7 +87,7 @@ describe('the store file', () => {
       fs.writeFileSync(file, garbage)
       const message = `The sandbox store ${file} is corrupt (file is not a database). It was left untouched; "pay sandbox reset" sets it aside and starts an empty one.`
       await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(message)
-      expect(() => markLinkPaid(dir, '000000000000000000000000')).toThrow(message)
+      expect(() => settleLinkIn(dir, '000000000000000000000000', 'paid')).toThrow(message)
       expect(fs.readFileSync(file, 'utf8')).toBe(garbage)
 
       expect(resetSandbox(dir)).toEqual({ keptAs: `${file}.corrupt` })
@@ -154,21 +156,21 @@ describe('resetSandbox', () => {
   })
 })
 
-describe('markLinkPaid', () => {
+describe('settleLinkIn: paying on the local store', () => {
   it('sets paid and moves updated_at, whichever business owns the link', async () => {
     const t = await start()
     const link = (await t.b.call('POST', '/payment-links', VALID_LINK)).json.data
-    const paid = markLinkPaid(t.dir, link._id)
+    const paid = settleLinkIn(t.dir, link._id, 'paid')?.link
     expect(paid).toEqual({ ...link, paid: true, updated_at: paid?.updated_at })
     expect(paid!.updated_at > link.updated_at).toBe(true)
     expect((await t.b.call('GET', `/payment-links/${link._id}`)).json.data).toEqual(paid)
-    expect(markLinkPaid(t.dir, link._id)).toEqual(paid)
+    expect(settleLinkIn(t.dir, link._id, 'paid')?.link).toEqual(paid)
   })
 
   it('returns undefined for an unknown link', async () => {
     const t = await start()
-    expect(markLinkPaid(t.dir, '000000000000000000000000')).toBeUndefined()
-    expect(markLinkPaid(t.dir, 'constructor')).toBeUndefined()
+    expect(settleLinkIn(t.dir, '000000000000000000000000', 'paid')).toBeUndefined()
+    expect(settleLinkIn(t.dir, 'constructor', 'paid')).toBeUndefined()
   })
 })
 
