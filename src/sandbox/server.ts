@@ -31,7 +31,7 @@ export type { FaultControl } from './double.js'
 export { type FaultList, FaultRuleError, type FaultRuleState, parseFaultRule } from './faults.js'
 export type { ServerLimits } from './guard.js'
 export type { JournalEntry } from './journal.js'
-export { OUTCOMES, type Outcome, type Settled, settleLinkIn } from './outcomes.js'
+export type { Outcome, Settled } from './outcomes.js'
 export { MAX_BODY_BYTES } from './request.js'
 
 interface SandboxOptions {
