@@ -79,10 +79,16 @@ describe('withFileLockSync', () => {
     'treats a killed but unreaped owner (a zombie) as dead',
     async () => {
       const lock = path.join(tempDir(), 'x.lock')
-      // The shell starts a child, kills it, then becomes `sleep`, which never reaps it.
-      const parent = spawn('sh', ['-c', 'sleep 30 & echo $!; kill -9 $!; exec sleep 30'])
+      // The shell starts a child, then becomes `sleep`, which never reaps it; the child is killed
+      // only then (a shell that killed it itself could reap it before its exec, under load).
+      const parent = spawn('sh', ['-c', 'sleep 30 & echo $!; exec sleep 30'])
       try {
         const zombiePid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', resolve)))
+        const command = () => fs.readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim()
+        for (let i = 0; i < 50 && command() !== 'sleep'; i++)
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(command()).toBe('sleep')
+        process.kill(zombiePid, 'SIGKILL')
         const state = () => fs.readFileSync(`/proc/${zombiePid}/stat`, 'utf8').split(') ')[1][0]
         for (let i = 0; i < 50 && state() !== 'Z'; i++)
           await new Promise((resolve) => setTimeout(resolve, 20))
