@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { PayError } from '../errors.js'
 import type { Rec } from '../values.js'
 import { mayHaveHappened } from './failures.js'
-import { walkPages } from './pages.js'
+import { walkPages } from './paging.js'
 import { readDeleted, readPage, readRecord } from './reader.js'
 import { Transport, type TransportOptions } from './transport.js'
 import type {
