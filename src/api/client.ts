@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { PayError } from '../errors.js'
-import type { Rec } from '../values.js'
+import { isRecord, type Rec } from '../values.js'
+import { ENDPOINTS, type Endpoint, pathOf, takesIdempotencyKey } from './endpoints.js'
 import { mayHaveHappened } from './failures.js'
-import { walkPages } from './pages.js'
+import { walkPages } from './paging.js'
 import { readDeleted, readPage, readRecord } from './reader.js'
 import { Transport, type TransportOptions } from './transport.js'
 import type {
@@ -11,24 +12,29 @@ import type {
   CreateOptions,
   LinkInput,
   ListPage,
-  Method,
   SubscriptionInput,
   SubscriptionUpdate,
   TokenInput,
 } from './types.js'
 
-/**
- * An id as one path segment. "", "." and ".." cannot be one: URL resolution would turn
- * DELETE /payment-links/.. into DELETE / (and "" or "." into the collection).
- */
-function id(value: string): string {
-  if (value === '' || value === '.' || value === '..') {
-    throw new PayError(`${JSON.stringify(value)} is not a valid id.`, { kind: 'usage' })
-  }
-  return encodeURIComponent(value)
+/** One request to a declared endpoint. */
+export interface Call {
+  /** The record the path names (`{id}`). */
+  id?: string
+  body?: unknown
+  query?: Record<string, string | number | boolean | undefined>
+  /** A create's Idempotency-Key; one is made up when not given. */
+  idempotencyKey?: string
 }
 
-/** The service's endpoints, one method each. Answers go through the tolerant reader. */
+export interface CallOptions {
+  /** Takes a 2xx body that is not JSON (a delete's answer carries nothing pay needs). */
+  anyBody?: boolean
+  /** What a failure is said as, before the journal hears of it. */
+  failure?: (error: unknown) => unknown
+}
+
+/** The endpoints (endpoints.ts), one method each. Answers go through the tolerant reader. */
 export class PayApi {
   readonly transport: Transport
   private readonly changes?: ChangeLog
@@ -43,55 +49,59 @@ export class PayApi {
   }
 
   createToken(input: TokenInput, options: CreateOptions = {}): Promise<Rec> {
-    return this.create('/tokenizations/create-token', 'token', input, options)
+    return this.record(ENDPOINTS.createToken, { body: input, ...options })
   }
 
   createLink(input: LinkInput, options: CreateOptions = {}): Promise<Rec> {
-    return this.create('/payment-links', 'payment link', input, options)
+    return this.record(ENDPOINTS.createLink, { body: input, ...options })
   }
 
   getLink(linkId: string): Promise<Rec> {
-    return this.record('GET', `/payment-links/${id(linkId)}`, 'payment link')
+    return this.record(ENDPOINTS.getLink, { id: linkId })
   }
 
   /** The payment links, page by page. */
   linkPages(): AsyncGenerator<ListPage> {
-    return this.listPages('/payment-links', 'payment link')
+    return this.listPages(ENDPOINTS.listLinks)
   }
 
   updateLink(linkId: string, input: LinkInput): Promise<Rec> {
-    return this.update(`/payment-links/${id(linkId)}`, 'payment link', linkId, input)
+    return this.record(ENDPOINTS.updateLink, { id: linkId, body: input })
   }
 
   deleteLink(linkId: string): Promise<void> {
-    return this.delete(`/payment-links/${id(linkId)}`, 'payment link', linkId)
+    return this.delete(ENDPOINTS.deleteLink, linkId)
   }
 
   createSubscription(input: SubscriptionInput, options: CreateOptions = {}): Promise<Rec> {
-    return this.create('/subscriptions', 'subscription', input, options)
+    return this.record(ENDPOINTS.createSubscription, { body: input, ...options })
   }
 
   getSubscription(subscriptionId: string): Promise<Rec> {
-    return this.record('GET', `/subscriptions/${id(subscriptionId)}`, 'subscription')
+    return this.record(ENDPOINTS.getSubscription, { id: subscriptionId })
   }
 
   /** The subscriptions, page by page. */
   subscriptionPages(): AsyncGenerator<ListPage> {
-    return this.listPages('/subscriptions', 'subscription')
+    return this.listPages(ENDPOINTS.listSubscriptions)
+  }
+
+  updateSubscription(subscriptionId: string, input: SubscriptionUpdate): Promise<Rec> {
+    return this.record(ENDPOINTS.updateSubscription, { id: subscriptionId, body: input })
+  }
+
+  deleteSubscription(subscriptionId: string): Promise<void> {
+    return this.delete(ENDPOINTS.deleteSubscription, subscriptionId)
   }
 
   /** The sandbox only: empties the business of the key (`pay sandbox reset` through a running sandbox); answers `{reset, business_id}`. */
   sandboxReset(): Promise<Rec> {
-    const path = '/_sandbox/reset'
-    return this.change({ method: 'POST', path, resource: 'sandbox store' }, async () => {
-      const response = await this.transport.send('POST', path, undefined)
-      return { status: response.status, result: readRecord(response.body, 'sandbox store') }
-    })
+    return this.record(ENDPOINTS.sandboxReset, {})
   }
 
   /** The sandbox only: its clock, `{now, offset_seconds}` (`pay sandbox clock` through a running sandbox). */
-  async sandboxClock(): Promise<Rec> {
-    return this.record('GET', '/_sandbox/clock', 'sandbox clock')
+  sandboxClock(): Promise<Rec> {
+    return this.record(ENDPOINTS.sandboxClock, {})
   }
 
   /**
@@ -99,11 +109,7 @@ export class PayApi {
    * came due; answers `{now, charges_created}`.
    */
   sandboxMoveClock(move: { advance: string } | { to: string }): Promise<Rec> {
-    const path = '/_sandbox/clock'
-    return this.change({ method: 'POST', path, resource: 'sandbox clock' }, async () => {
-      const response = await this.transport.send('POST', path, move)
-      return { status: response.status, result: readRecord(response.body, 'sandbox clock') }
-    })
+    return this.record(ENDPOINTS.sandboxMoveClock, { body: move })
   }
 
   /**
@@ -112,40 +118,49 @@ export class PayApi {
    * `{ids: {NAME: ID}, records: [{name, kind, id, skipped}]}`.
    */
   sandboxSeed(fixtures: unknown, once: boolean): Promise<Rec> {
-    const path = `/_sandbox/seed${once ? '?once=true' : ''}`
-    return this.change({ method: 'POST', path, resource: 'sandbox fixtures' }, async () => {
-      const response = await this.transport.send('POST', path, fixtures)
-      return { status: response.status, result: readRecord(response.body, 'sandbox fixtures') }
-    })
+    return this.record(ENDPOINTS.sandboxSeed, { body: fixtures, query: { once: once || undefined } })
   }
 
-  updateSubscription(subscriptionId: string, input: SubscriptionUpdate): Promise<Rec> {
-    return this.update(`/subscriptions/${id(subscriptionId)}`, 'subscription', subscriptionId, input)
-  }
-
-  deleteSubscription(subscriptionId: string): Promise<void> {
-    return this.delete(`/subscriptions/${id(subscriptionId)}`, 'subscription', subscriptionId)
-  }
-
-  private delete(path: string, noun: string, recordId: string): Promise<void> {
-    return this.change({ method: 'DELETE', path, resource: noun, id: recordId }, async () => {
-      const response = await this.transport.send('DELETE', path, undefined, { anyBody: true })
-      readDeleted(response.body)
-      return { status: response.status, result: undefined }
-    })
-  }
-
-  private update(path: string, noun: string, recordId: string, body: unknown): Promise<Rec> {
-    return this.change({ method: 'PUT', path, resource: noun, id: recordId }, async () => {
-      const response = await this.transport.send('PUT', path, body)
-      return { status: response.status, result: readRecord(response.body, noun) }
-    })
+  /**
+   * One request to `endpoint`, its answer made a result by `read`. One that changes state is told
+   * to the change log (the journal) before it is sent and again with its outcome: the status, or
+   * the kind of failure. A create is sent once with an Idempotency-Key: when it fails after it may
+   * have reached the service (a timeout, a 5xx, a cut connection), the error says so and names the
+   * key, so that the very same request can be sent again with --idempotency-key.
+   */
+  async call<T>(
+    endpoint: Endpoint,
+    call: Call,
+    read: (body: unknown) => T,
+    options: CallOptions = {},
+  ): Promise<T> {
+    const path = pathOf(endpoint, call.id, call.query)
+    const key = takesIdempotencyKey(endpoint) ? (call.idempotencyKey ?? randomUUID()) : undefined
+    const send = async () => {
+      try {
+        const response = await this.transport.send(endpoint.method, path, call.body, {
+          idempotencyKey: key,
+          anyBody: options.anyBody,
+        })
+        const result = read(response.body)
+        const createdId = key !== undefined && isRecord(result) ? result._id : undefined
+        return { status: response.status, result, id: typeof createdId === 'string' ? createdId : undefined }
+      } catch (error) {
+        if (options.failure) throw options.failure(error)
+        throw mayHaveHappened(error, key, endpoint.noun)
+      }
+    }
+    if (!endpoint.changesState) return (await send()).result
+    const start: ChangeStart = { method: endpoint.method, path, resource: endpoint.noun }
+    if (call.id !== undefined) start.id = call.id
+    if (key !== undefined) start.idempotencyKey = key
+    return this.change(start, send)
   }
 
   /**
    * A request that changes something, told to the change log (the journal) before it is sent
-   * and again with its outcome: the status, or the kind of failure. (Public for the sandbox's
-   * own controls, src/api/sandbox.ts, and `pay api`'s requests, src/api/raw.ts.)
+   * and again with its outcome: the status, or the kind of failure. (Public for `pay api`'s
+   * requests, src/api/raw.ts, which go to any path.)
    */
   async change<T>(
     start: ChangeStart,
@@ -163,37 +178,19 @@ export class PayApi {
     }
   }
 
-  /**
-   * A POST, sent once with an Idempotency-Key. When it fails after it may have reached the
-   * service (a timeout, a 5xx, a cut connection), the error says so and names the key, so that
-   * the very same request can be sent again with --idempotency-key.
-   */
-  private async create(path: string, noun: string, body: unknown, options: CreateOptions): Promise<Rec> {
-    const key = options.idempotencyKey ?? randomUUID()
-    try {
-      return await this.change({ method: 'POST', path, resource: noun, idempotencyKey: key }, async () => {
-        const response = await this.transport.send('POST', path, body, { idempotencyKey: key })
-        const created = readRecord(response.body, noun)
-        return {
-          status: response.status,
-          result: created,
-          id: typeof created._id === 'string' ? created._id : undefined,
-        }
-      })
-    } catch (error) {
-      throw mayHaveHappened(error, key, noun)
-    }
+  /** A request answered with one record. */
+  private record(endpoint: Endpoint, call: Call): Promise<Rec> {
+    return this.call(endpoint, call, (body) => readRecord(body, endpoint.noun))
   }
 
-  private async record(method: Method, path: string, noun: string, body?: unknown): Promise<Rec> {
-    const response = await this.transport.send(method, path, body)
-    return readRecord(response.body, noun)
+  private delete(endpoint: Endpoint, recordId: string): Promise<void> {
+    return this.call(endpoint, { id: recordId }, readDeleted, { anyBody: true })
   }
 
   /** A list of the service, page by page, read by the tolerant reader. */
-  private listPages(path: string, noun: string): AsyncGenerator<ListPage> {
-    return walkPages(this.transport, path, async (url) => {
-      const page = readPage((await this.transport.send('GET', url)).body, noun)
+  private listPages(endpoint: Endpoint): AsyncGenerator<ListPage> {
+    return walkPages(this.transport, pathOf(endpoint), async (url) => {
+      const page = readPage((await this.transport.send(endpoint.method, url)).body, endpoint.noun)
       const value = { items: page.items, more: page.next !== undefined, timestamp: page.timestamp }
       return { value, next: page.next }
     })

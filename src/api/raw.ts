@@ -4,8 +4,9 @@ import type { Rec } from '../values.js'
 import { pathUnder } from './base-url.js'
 import { MAX_RESPONSE_BYTES } from './body.js'
 import type { PayApi } from './client.js'
+import { ENDPOINT_LIST } from './endpoints.js'
 import { mayHaveHappened } from './failures.js'
-import { walkPages } from './pages.js'
+import { walkPages } from './paging.js'
 import { errorFromResponse, parseBody, readJson, readPage } from './reader.js'
 import { carriesIdempotencyKey } from './retry.js'
 import type { RawRequestOptions, RawResponse, Transport } from './transport.js'
@@ -16,12 +17,13 @@ import type { Method } from './types.js'
  * retries, redirect refusal and trace as every other; each answer whatever its status.
  */
 
-/** What the service's collections are called in the journal, by their path. */
-const RESOURCES: Record<string, string> = {
-  'payment-links': 'payment link',
-  subscriptions: 'subscription',
-  tokenizations: 'token',
-}
+/** What the service's collections are called in the journal, by their path: `payment-links` -> `payment link`. */
+const RESOURCES: Record<string, string> = Object.fromEntries(
+  ENDPOINT_LIST.filter((endpoint) => !endpoint.sandbox).map((endpoint) => [
+    endpoint.path.split('/')[1],
+    endpoint.noun,
+  ]),
+)
 
 /** An answer to `pay api`: the response, its body when it is JSON, and the error its status means. */
 export interface Answer {

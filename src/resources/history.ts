@@ -1,3 +1,4 @@
+import { endpointAt } from '../api/endpoints.js'
 import type { JournalEntry } from '../config/journal.js'
 import { usageError } from '../errors.js'
 import type { View } from '../render/views.js'
@@ -29,14 +30,23 @@ export const HISTORY_VIEW: View = {
   dropOrder: ['user', 'profile'],
 }
 
-/** The resource as a short word, for the kind of a change. */
+/** The resource as a short word, for the kind of a change no endpoint declares. */
 const SHORT: Record<string, string> = { 'payment link': 'link', subscription: 'sub', token: 'token' }
 
 /**
- * What kind of change it was, in two words that fit an 80-column table: `create link`, `cancel
- * sub`, `delete link`; for `pay api`, the method and the resource.
+ * What kind of change it was, in two words that fit an 80-column table: the kind its endpoint
+ * declares (`create link`, `cancel sub` for the update `subs cancel` sends, `delete link`). A
+ * request no endpoint declares (`pay api`'s, a PATCH, another path) is said by its method and
+ * resource, as every journal written before the declarations says it.
  */
-export function kindOf(entry: Pick<JournalEntry, 'command' | 'method' | 'resource'>): string {
+export function kindOf(entry: Pick<JournalEntry, 'command' | 'method' | 'path' | 'resource'>): string {
+  // A journal line is taken as it was written: any of its fields may be missing.
+  const declared = entry.command !== 'pay api' && typeof entry.path === 'string'
+  const endpoint = declared ? endpointAt(entry.method, entry.path) : undefined
+  if (endpoint?.changesState && endpoint.noun === entry.resource) {
+    const command = String(entry.command).replace(/^pay /, '')
+    return endpoint.presets?.find((preset) => preset.commands.includes(command))?.kind ?? endpoint.kind
+  }
   const noun = SHORT[entry.resource] ?? entry.resource
   if (entry.command === 'pay subs cancel') return `cancel ${noun}`
   const verb = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' }[entry.method]

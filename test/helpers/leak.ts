@@ -5,10 +5,10 @@ import path from 'node:path'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
 import { type CliResult, runCli, tempDir } from './cli.js'
+import { commandOfArgs } from './endpoints.js'
 import type { FakeServer } from './fake-server.js'
 import { type Handler, startFaultServer } from './fault-server.js'
 import type { Json } from './links.js'
-import { commandOf } from './manifest.js'
 
 /**
  * A recognisable API key, and a scanner that finds it, or any 8 consecutive characters of
@@ -169,9 +169,7 @@ export function leakEnvironment() {
     })
     runs += 1
     // The command the case ran, as the manifest names it (global flags first are skipped over).
-    const id = commandOf(
-      c.args.filter((arg, i) => !arg.startsWith('-') && !c.args[i - 1]?.match(/^-(p|-profile|-base-url)$/)),
-    )
+    const id = commandOfArgs(c.args)
     commands.add(id ?? c.args.join(' '))
     scan.output(`${c.label} [stdout]`, result.stdout)
     scan.output(`${c.label} [stderr]`, result.stderr)

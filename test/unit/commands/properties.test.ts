@@ -1,11 +1,13 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ENDPOINT_LIST } from '../../../src/api/endpoints.js'
 import { PayError } from '../../../src/errors.js'
+import { commandsCalling, undeclaredRequests } from '../../helpers/endpoints.js'
 import { envelope, type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { argvFor, COMMANDS, expected, expectModel, inputArbitrary } from '../../helpers/flag-model.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { LINK_TEXT_FIELDS, rawControlBytes } from '../../helpers/links.js'
-import { COMMAND_IDS, commandOf } from '../../helpers/manifest.js'
+import { commandOf } from '../../helpers/manifest.js'
 import { ANSWER_TEXT, LIST_ANSWER_TEXT, RECORD_ANSWER_TEXT, SERVER_TEXT } from '../../helpers/server-json.js'
 
 /**
@@ -152,23 +154,66 @@ const READING_COMMANDS: string[][] = [
 ]
 
 /**
- * The commands of the service's resources (links, subs, token) that (b) and (c) do not feed random
- * answers to, and why. Any other such command of the manifest missing from READING_COMMANDS fails
- * the test below: a command added later is fed random answers from the day it is added.
+ * The commands that call an endpoint of the service (src/api/endpoints.ts) that (b) and (c) do
+ * not feed random answers to, and why. Any other such command missing from READING_COMMANDS
+ * fails the test below: a command declared to call the service is fed random answers from the
+ * day it is declared.
  */
 const NOT_FED_RANDOM_ANSWERS: Record<string, string> = {
   'links:open': 'hands the payment URL to a browser (test/commands/links/open.test.ts)',
   'links:qr': 'draws the payment URL (test/commands/links/qr.test.ts)',
   'links:wait': 'polls until paid: a random answer would keep it waiting (test/commands/links/wait.test.ts)',
+  login: 'reads one page to check a key it then stores (test/commands/login.test.ts)',
+  'sandbox:pay':
+    'acts only through a sandbox that proves it is the user’s (test/commands/sandbox/pay.test.ts)',
 }
 
-it('READING_COMMANDS holds every command of links, subs and token in the manifest, but those said why', () => {
-  const fed = new Set(READING_COMMANDS.map((args) => commandOf(args)))
-  expect(
-    COMMAND_IDS.filter(
-      (id) => /^(links|subs|token):/.test(id) && !fed.has(id) && !(id in NOT_FED_RANDOM_ANSWERS),
-    ),
-  ).toEqual([])
+describe('the commands these properties cover come from the endpoint declarations', () => {
+  const callingTheService = commandsCalling((endpoint) => !endpoint.sandbox)
+
+  it('READING_COMMANDS holds every command that calls the service, but those said why', () => {
+    const fed = new Set(READING_COMMANDS.map((args) => commandOf(args)))
+    expect(callingTheService.filter((id) => !fed.has(id) && !(id in NOT_FED_RANDOM_ANSWERS))).toEqual([])
+    expect(Object.keys(NOT_FED_RANDOM_ANSWERS).filter((id) => !callingTheService.includes(id))).toEqual([])
+  })
+
+  it('each of READING_COMMANDS sends only what the command map says it does', async () => {
+    const undeclared: string[] = []
+    for (const args of READING_COMMANDS) {
+      current = { _id: 'lnk_1', email: 'a@b.co', currency: 'EUR', amount: '1', title: 'T', status: 'Active' }
+      if (args[1] === 'list') answers = [{ status: 200, text: JSON.stringify({ data: [current] }) }]
+      const result = await run(args).finally(() => {
+        answers = []
+      })
+      expect([args.join(' '), result.code]).toEqual([args.join(' '), 0])
+      expect(server.requests.length).toBeGreaterThan(0)
+      undeclared.push(...undeclaredRequests(args.slice(0, 2).join(' '), server.requests))
+    }
+    expect(undeclared).toEqual([])
+  })
+
+  it('the flag model (test/helpers/flag-model.ts) models every command that sends a body of its flags, with its fields', () => {
+    const sendsFields = ENDPOINT_LIST.filter((endpoint) => !endpoint.sandbox && endpoint.body)
+    const declared = sendsFields.flatMap((endpoint) =>
+      endpoint.commands.map((command) => ({
+        name: command,
+        fields: endpoint.body!.map((field) => field.name).sort(),
+        required: endpoint
+          .body!.filter((field) => field.required)
+          .map((field) => field.name)
+          .sort(),
+      })),
+    )
+    const modelled = COMMANDS.map((spec) => ({
+      name: spec.name,
+      fields: spec.flags.map((flag) => flag.field).sort(),
+      // An update sends the record's fields merged with the flags: it needs none of the flags.
+      required:
+        (spec.takesId ? declared.find((d) => d.name === spec.name)?.required : spec.required.sort()) ?? [],
+    }))
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
+    expect(modelled.sort(byName)).toEqual(declared.sort(byName))
+  })
 })
 
 /** Only a PayError reached catch(); an exit code of its kind; no stack trace, no raw control byte. */

@@ -1,0 +1,42 @@
+import { commandMap, type Endpoint, endpointAt } from '../../src/api/endpoints.js'
+import { commandOf } from './manifest.js'
+
+/**
+ * The endpoint declarations (src/api/endpoints.ts) as the tests read them: which commands call
+ * which endpoints (the command map), and which endpoint each request a command sent went to.
+ * Lists of commands that tests must cover are taken from here and the manifest, never kept by hand.
+ */
+
+/** The commands (as the manifest names them: `links:create`) that call an endpoint `which` picks. */
+export function commandsCalling(which: (endpoint: Endpoint) => boolean): string[] {
+  return [...commandMap()]
+    .filter(([, endpoints]) => endpoints.some(which))
+    .map(([command]) => command.replace(/ /g, ':'))
+    .sort()
+}
+
+/** The command a command line runs, global flags (`-p sandbox`, `--base-url URL`) before it skipped. */
+export const commandOfArgs = (args: string[]): string | undefined =>
+  commandOf(args.filter((arg, i) => !arg.startsWith('-') && !args[i - 1]?.match(/^-(p|-profile|-base-url)$/)))
+
+/** The requests a --debug trace shows (`[debug] > GET http://host/payment-links/ID`): method and path. */
+export function tracedRequests(stderr: string): { method: string; path: string }[] {
+  return [...stderr.matchAll(/^\[debug\] > ([A-Z]+) (\S+)$/gm)].map(([, method, url]) => ({
+    method,
+    path: new URL(url).pathname,
+  }))
+}
+
+/**
+ * The requests a command sent that its declarations do not say it sends: to no declared
+ * endpoint, or to one whose `commands` (and presets') do not name it. `command` as typed.
+ */
+export function undeclaredRequests(command: string, requests: { method: string; path: string }[]): string[] {
+  const calls = commandMap().get(command) ?? []
+  return requests
+    .filter(({ method, path }) => {
+      const endpoint = endpointAt(method, path)
+      return endpoint === undefined || !calls.includes(endpoint)
+    })
+    .map(({ method, path }) => `${command}: ${method} ${path}`)
+}

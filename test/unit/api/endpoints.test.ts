@@ -1,0 +1,260 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { ENDPOINT_LIST, ENDPOINTS, type Endpoint, endpointAt, pathOf } from '../../../src/api/endpoints.js'
+import {
+  type Field,
+  LINK_FIELDS,
+  type LinkInput,
+  type SubscriptionInput,
+  type SubscriptionUpdate,
+  type TokenInput,
+} from '../../../src/api/types.js'
+import { PayError } from '../../../src/errors.js'
+import { kindOf } from '../../../src/resources/history.js'
+import { TestDouble } from '../../../src/sandbox/double.js'
+import { SandboxRoutes } from '../../../src/sandbox/routes.js'
+import { SandboxStore } from '../../../src/sandbox/store.js'
+import { ROOT, tempDir } from '../../helpers/cli.js'
+import { MANIFEST } from '../../helpers/manifest.js'
+
+/**
+ * The endpoint declarations of the client (src/api/endpoints.ts): the same endpoints as the
+ * sandbox serves and as the spec states, well formed, and the journal's kinds they give.
+ */
+
+/**
+ * The sandbox's endpoints that take a key (its API and its own controls; not health, not the
+ * customer pages), as `METHOD /path/{id}`, read from its route tables. The adapter between the
+ * sandbox's route tables and this test: a table of entries `{method, path, kind}` would be
+ * `ROUTES.filter((r) => r.kind === 'api' || r.kind === 'control').map((r) => `${r.method} ${r.path}`)`.
+ */
+function sandboxEndpoints(): string[] {
+  const store = new SandboxStore(tempDir('pay-endpoints-'))
+  try {
+    const tables = [new SandboxRoutes(store).routes, new TestDouble(store, [], () => 0).routes]
+    return tables.flat().flatMap((route) => {
+      const template = route.pattern.source
+        .replace(/^\^|\$$/g, '')
+        .replaceAll('([^/]+)', '{id}')
+        .replaceAll('\\/', '/')
+      return Object.keys(route.methods).map((method) => `${method} ${template}`)
+    })
+  } finally {
+    store.close()
+  }
+}
+
+const declared = (endpoints: readonly Endpoint[]) =>
+  endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`)
+
+/** Section 4 of the spec: each endpoint's `METHOD /path` and its body's table, `{x_id}` as `{id}`. */
+function specEndpoints(): { endpoint: string; fields: [string, boolean][] }[] {
+  const spec = fs.readFileSync(path.join(ROOT, 'docs/spec/payment-service-api.md'), 'utf8')
+  const section = spec.slice(spec.indexOf('\n## 4.'), spec.indexOf('\n## 5.'))
+  return section
+    .split('\n### ')
+    .slice(1)
+    .map((part) => {
+      const [, method, route] = /^`([A-Z]+) (\/[^`]*)`$/m.exec(part) ?? []
+      const rows = [...part.matchAll(/^\| (\w+) \| [^|]+ \| ([^|]+) \|$/gm)].filter(
+        ([, name]) => name !== 'Field',
+      )
+      return {
+        endpoint: `${method} ${route.replace(/\{\w+_id\}/, '{id}')}`,
+        fields: rows.map(([, name, rule]): [string, boolean] => [name, rule.startsWith('required')]),
+      }
+    })
+}
+
+const fieldsOf = (fields: readonly Field[] = []) => fields.map((f): [string, boolean] => [f.name, f.required])
+
+describe('the client and the sandbox cover the same endpoints', () => {
+  it('each endpoint the client declares, the sandbox serves, and no other', () => {
+    const client = declared(ENDPOINT_LIST)
+    const sandbox = sandboxEndpoints()
+    expect(client.length).toBeGreaterThan(20)
+    expect({
+      'declared, not served': client.filter((endpoint) => !sandbox.includes(endpoint)),
+      'served, not declared': sandbox.filter((endpoint) => !client.includes(endpoint)),
+    }).toEqual({ 'declared, not served': [], 'served, not declared': [] })
+  })
+
+  it('the spec’s section 4 is declared, with its bodies’ fields and rules', () => {
+    const spec = specEndpoints()
+    expect(spec).toHaveLength(11)
+    const service = ENDPOINT_LIST.filter((endpoint) => !endpoint.sandbox)
+    // pay may call more than the spec states (where docs/choices.md says so), never less.
+    expect(spec.map((s) => s.endpoint).filter((endpoint) => !declared(service).includes(endpoint))).toEqual(
+      [],
+    )
+    for (const { endpoint, fields } of spec) {
+      const [method, route] = endpoint.split(' ')
+      const body = service.find((e) => e.method === method && e.path === route)?.body
+      // Update Payment Link: "the same fields and rules as Create Payment Link" (spec 4.3).
+      const expected = endpoint === 'PUT /payment-links/{id}' ? fieldsOf(LINK_FIELDS) : fields
+      expect([endpoint, fieldsOf(body)]).toEqual([endpoint, expected])
+    }
+  })
+})
+
+describe('each declaration', () => {
+  it('is declared once, and found again from a request to it', () => {
+    expect(new Set(declared(ENDPOINT_LIST)).size).toBe(ENDPOINT_LIST.length)
+    for (const endpoint of ENDPOINT_LIST) {
+      expect(
+        endpointAt(endpoint.method, pathOf(endpoint, endpoint.path.includes('{id}') ? 'a b' : undefined)),
+      ).toBe(endpoint)
+    }
+    expect(endpointAt('POST', '/_sandbox/seed?once=true')).toBe(ENDPOINTS.sandboxSeed)
+    expect(endpointAt('PATCH', '/payment-links/lnk_1')).toBeUndefined()
+    expect(endpointAt('GET', '/payment-links/lnk_1/x')).toBeUndefined()
+    expect(endpointAt('GET', '/_sandbox/health')).toBeUndefined()
+  })
+
+  it('is the sandbox’s when under /_sandbox/; changes state (and has a kind) unless a GET; a body only on POST and PUT', () => {
+    for (const endpoint of ENDPOINT_LIST) {
+      const { method, path: route } = endpoint
+      expect({
+        route,
+        sandbox: endpoint.sandbox,
+        changesState: endpoint.changesState,
+        kind: endpoint.kind !== undefined,
+        body: endpoint.body !== undefined && !['POST', 'PUT'].includes(method),
+        list: endpoint.list && (method !== 'GET' || route.includes('{id}')),
+      }).toEqual({
+        route,
+        sandbox: route.startsWith('/_sandbox/'),
+        changesState: method !== 'GET',
+        kind: method !== 'GET',
+        body: false,
+        list: false,
+      })
+    }
+    expect(ENDPOINT_LIST.filter((endpoint) => endpoint.list).map((endpoint) => endpoint.path)).toEqual([
+      '/payment-links',
+      '/subscriptions',
+    ])
+  })
+
+  it('names commands of the manifest, each endpoint at least one', () => {
+    const commands = new Set(Object.keys(MANIFEST.commands).map((id) => id.replace(/:/g, ' ')))
+    for (const endpoint of ENDPOINT_LIST) {
+      const named = [...endpoint.commands, ...(endpoint.presets ?? []).flatMap((preset) => preset.commands)]
+      expect([endpoint.path, named.length > 0]).toEqual([endpoint.path, true])
+      expect(named.filter((command) => !commands.has(command))).toEqual([])
+    }
+  })
+})
+
+describe('request bodies', () => {
+  it('the input types are the declared fields: required ones required, the rest optional', () => {
+    expectTypeOf<TokenInput>().toEqualTypeOf<{
+      email: string
+      phone_no?: string
+      redirect_url?: string
+      title: string
+      description: string
+    }>()
+    expectTypeOf<LinkInput>().toEqualTypeOf<{
+      email: string
+      currency: string
+      amount: string
+      title: string
+      phone_no?: string
+      description?: string
+      redirect_url?: string
+      reference?: string
+      reference_2?: string
+      send_email?: boolean
+    }>()
+    expectTypeOf<SubscriptionInput>().toEqualTypeOf<{
+      package_id: string
+      email: string
+      phone_no?: string
+    }>()
+    expectTypeOf<SubscriptionUpdate>().toEqualTypeOf<{ email?: string; phone_no?: string; status?: string }>()
+  })
+})
+
+describe('paths', () => {
+  it('an id is one segment, percent-encoded; the query’s given values follow', () => {
+    expect(pathOf(ENDPOINTS.getLink, 'lnk 1/x?')).toBe('/payment-links/lnk%201%2Fx%3F')
+    expect(pathOf(ENDPOINTS.sandboxSeed, undefined, { once: true })).toBe('/_sandbox/seed?once=true')
+    expect(pathOf(ENDPOINTS.sandboxSeed, undefined, { once: undefined })).toBe('/_sandbox/seed')
+    expect(pathOf(ENDPOINTS.sandboxRequests, undefined, { after: 3, limit: undefined, wait: 5 })).toBe(
+      '/_sandbox/requests?after=3&wait=5',
+    )
+  })
+
+  it.each(['', '.', '..'])('%j cannot be an id: a usage error, nothing sent', (id) => {
+    expect(() => pathOf(ENDPOINTS.deleteLink, id)).toThrow(
+      new PayError(`${JSON.stringify(id)} is not a valid id.`, { kind: 'usage' }),
+    )
+  })
+})
+
+describe('the journal’s kinds come from the declarations', () => {
+  /** What `pay history` printed for every change before the declarations: the method's verb and the noun. */
+  function kindBefore(entry: { command: string; method: string; resource: string }): string {
+    const noun =
+      { 'payment link': 'link', subscription: 'sub', token: 'token' }[entry.resource] ?? entry.resource
+    if (entry.command === 'pay subs cancel') return `cancel ${noun}`
+    const verb = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' }[entry.method]
+    if (verb && entry.command !== 'pay api') return `${verb} ${noun}`
+    return `${entry.method} ${noun}`.trim()
+  }
+
+  const entry = (endpoint: Endpoint, command: string) => ({
+    command: `pay ${command}`,
+    method: endpoint.method,
+    path: pathOf(endpoint, endpoint.path.includes('{id}') ? 'abc' : undefined),
+    resource: endpoint.noun,
+  })
+
+  it('each change of each command: its endpoint’s kind (a preset’s for its command), as history printed it before', () => {
+    const seen: string[][] = []
+    for (const endpoint of ENDPOINT_LIST.filter((e) => e.changesState)) {
+      for (const command of endpoint.commands) {
+        const change = entry(endpoint, command)
+        expect([command, kindOf(change)]).toEqual([command, endpoint.kind])
+        expect(kindOf(change)).toBe(kindBefore(change))
+        seen.push([command, kindOf(change)])
+      }
+      for (const preset of endpoint.presets ?? []) {
+        for (const command of preset.commands) {
+          const change = entry(endpoint, command)
+          expect([command, kindOf(change), kindBefore(change)]).toEqual([command, preset.kind, preset.kind])
+          seen.push([command, kindOf(change)])
+        }
+      }
+    }
+    expect(seen).toContainEqual(['subs cancel', 'cancel sub'])
+    expect(seen).toContainEqual(['links create', 'create link'])
+    expect(seen).toContainEqual(['sandbox pay', 'create sandbox payment'])
+  })
+
+  it.each([
+    ['pay api', 'POST', '/payment-links', 'payment link', 'POST link'],
+    ['pay api', 'DELETE', '/v1/subscriptions/s1', 'subscription', 'DELETE sub'],
+    ['pay api', 'PATCH', '/payment-links/l1', 'payment link', 'PATCH link'],
+    ['pay api', 'POST', '/_sandbox/reset', '/_sandbox/reset', 'POST /_sandbox/reset'],
+    ['pay links update', 'PATCH', '/payment-links/l1', 'payment link', 'update link'],
+    ['pay links create', 'POST', '/elsewhere', 'payment link', 'create link'],
+    ['pay links create', 'POST', '/payment-links', 'link', 'create link'],
+    ['pay subs cancel', 'PUT', '/subscriptions/s1', 'subscription', 'cancel sub'],
+    ['pay subs update', 'PUT', '/subscriptions/s1', 'subscription', 'update sub'],
+  ])('%s %s %s (%s): %s, as before', (command, method, path, resource, kind) => {
+    expect(kindOf({ command, method, path, resource })).toBe(kind)
+    expect(kindBefore({ command, method, resource })).toBe(kind)
+  })
+
+  it('a journal line missing fields is named as before, not thrown on', () => {
+    const line = JSON.parse('{"change": "c1"}')
+    expect(kindOf(line)).toBe(kindBefore(line))
+    const noPath = JSON.parse(
+      '{"change": "c1", "command": "pay links create", "method": "POST", "resource": "payment link"}',
+    )
+    expect(kindOf(noPath)).toBe('create link')
+  })
+})
