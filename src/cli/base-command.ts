@@ -9,7 +9,7 @@ import { usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
 import { print, type Result } from '../render/result.js'
-import { sandboxDir } from '../sandbox/constants.js'
+import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import {
   explainRefusedKey,
@@ -285,7 +285,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     if (credentials.builtIn) {
       if (found !== 'none') this.out.warn(squatterWarning(credentials.baseUrl, 'the local store was used'))
-      return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
+      return {
+        server: false,
+        dir: sandboxDir(process.env),
+        baseUrl: credentials.baseUrl,
+        apiKey: credentials.apiKey,
+      }
     }
     throw noSandbox(`pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`, credentials, found)
   }

@@ -1,8 +1,9 @@
 import type http from 'node:http'
 import { createRequire } from 'node:module'
 import { type Shown, shown } from '../render/result.js'
-import { SANDBOX_KEY, sandboxDir } from '../sandbox/constants.js'
+import { SANDBOX_KEY } from '../sandbox/constants.js'
 import type { Notice } from '../sandbox/legacy.js'
+import { sandboxDir } from '../shared/sandbox-dir.js'
 
 export interface Connection {
   baseUrl: string
@@ -94,7 +95,7 @@ export async function probeSandbox(
   } catch {
     return 'unproven'
   }
-  const secret = clientSecret(options.dir ?? sandboxDir())
+  const secret = clientSecret(options.dir ?? sandboxDir(process.env))
   return secret !== undefined && isProof(secret, challenge, answer.endpoint, proof) ? 'proven' : 'unproven'
 }
 
@@ -120,7 +121,7 @@ export async function connectSandbox(baseUrl: string, apiKey: string, found: Pro
     return { baseUrl, inProcess: false, squatter: false, notices: [], close: async () => {} }
   const { startSandbox } = await import('../sandbox/server.js')
   const sandbox = await startSandbox({
-    dir: sandboxDir(),
+    dir: sandboxDir(process.env),
     keys: [...new Set([SANDBOX_KEY, apiKey])],
     port: 0,
     checkoutOrigin: baseUrl,

@@ -1,6 +1,7 @@
 import type { BuiltInProfile } from '../config/profiles.js'
 import { PayError } from '../errors.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../sandbox/constants.js'
+import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../sandbox/constants.js'
+import { sandboxDir } from '../shared/sandbox-dir.js'
 import { type Probed, portOf } from './sandbox-connection.js'
 
 /** The built-in profile `sandbox`: the well-known key, at the sandbox's port on loopback. */
@@ -19,14 +20,14 @@ export function squatterWarning(
 ): string {
   return (
     `Something else holds port ${portOf(baseUrl)}: it is not your sandbox (it could not prove it keeps its ` +
-    `store in ${sandboxDir()}). It was sent nothing: ${instead}.`
+    `store in ${sandboxDir(process.env)}). It was sent nothing: ${instead}.`
   )
 }
 
 /** How to have a sandbox pay trusts. */
 export const proofHint = (command: string) =>
   `\`${command}\` sends its key and data only to your own sandbox: one started with \`pay sandbox start\` ` +
-  `with the same PAY_SANDBOX_DIR (${sandboxDir()}).`
+  `with the same PAY_SANDBOX_DIR (${sandboxDir(process.env)}).`
 
 /** What a page address printed by a command that ran the sandbox in-process leads to. */
 export function unservedWarning(origin: string, squatter: boolean, what: string): string {

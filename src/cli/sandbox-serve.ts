@@ -1,8 +1,8 @@
 import { formatAmount } from '../render/format.js'
 import { type Result, shown } from '../render/result.js'
 import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../resources/fixtures.js'
-import { sandboxDir } from '../sandbox/constants.js'
 import type { RequestLogEntry, RunningSandbox } from '../sandbox/server.js'
+import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import type { IO } from './io.js'
 import { noticesShown } from './sandbox-connection.js'
@@ -45,7 +45,7 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
   let sandbox: RunningSandbox
   try {
     sandbox = await startSandbox({
-      dir: sandboxDir(),
+      dir: sandboxDir(process.env),
       keys: request.keys,
       host,
       port,

@@ -1,7 +1,8 @@
 /** What `pay sandbox start` says: its request log's lines, why it cannot listen, how to reach it. */
 import { type PayError, usageError } from '../errors.js'
-import { DEFAULT_SANDBOX_PORT, sandboxDir } from '../sandbox/constants.js'
+import { DEFAULT_SANDBOX_PORT } from '../sandbox/constants.js'
 import type { FaultList, RequestLogEntry } from '../sandbox/server.js'
+import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import { probeSandbox } from './sandbox-connection.js'
 
@@ -44,7 +45,7 @@ export async function listenError(
     if (found === 'unproven') {
       return usageError(
         `Port ${port} on ${host} is taken by a pay sandbox that is not yours: it could not prove it keeps ` +
-          `its store in ${sandboxDir()} (another PAY_SANDBOX_DIR's, or another user's).`,
+          `its store in ${sandboxDir(process.env)} (another PAY_SANDBOX_DIR's, or another user's).`,
         capital(PICK_PORT),
       )
     }

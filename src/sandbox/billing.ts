@@ -16,7 +16,7 @@ import {
   parsePoint,
   shift,
   truncate,
-} from './duration.js'
+} from '../shared/duration.js'
 import type { PaymentLinkRecord, SubscriptionRecord } from './records.js'
 import type { Checked, RequestBody } from './rules.js'
 import { BILLING } from './schedule.js'

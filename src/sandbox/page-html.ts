@@ -4,10 +4,10 @@
  * card, one inline style sheet allowed by its hash, headers that let nothing else load.
  */
 import { createHash } from 'node:crypto'
+// The amount as pay shows it, in its tables too: the one currency-decimals rule.
+import { amountText } from '../shared/money.js'
 import type { ChargeOfLink } from './billing.js'
 import type { PaymentLinkRecord } from './records.js'
-// The amount as pay shows it, in its tables too: the one currency-decimals rule.
-import { amountText } from './shared/money.js'
 
 /** An answer of the customer pages: HTML (or a bare redirect), with its headers. */
 export interface PageReply {

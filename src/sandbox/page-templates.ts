@@ -2,6 +2,8 @@
  * The HTML of each customer page (pages.ts serves them): the payment page, its receipt, the
  * activation page, and the pages that say what went wrong. Built on page-html.ts.
  */
+
+import { amountText } from '../shared/money.js'
 import type { ChargeOfLink } from './billing.js'
 import {
   amountHtml,
@@ -21,7 +23,6 @@ import {
   state,
 } from './page-html.js'
 import type { PaymentLinkRecord, TokenizationRecord } from './records.js'
-import { amountText } from './shared/money.js'
 
 /** The field of the forms that carries the page token. */
 export const PAGE_TOKEN_FIELD = 'page_token'

@@ -2,8 +2,8 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { DURATION_FORMS } from '../../../src/sandbox/duration.js'
 import { BILLING } from '../../../src/sandbox/schedule.js'
+import { DURATION_FORMS } from '../../../src/shared/duration.js'
 import { BROWSER_SAME_ORIGIN, card, formFields, get, post } from '../../helpers/pages.js'
 import {
   clientFor,

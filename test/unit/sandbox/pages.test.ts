@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { businessIdOf, keyHash } from '../../../src/sandbox/business.js'
 import { escapeHtml, fromThisOrigin, maskEmail, withQuery } from '../../../src/sandbox/pages.js'
-import { amountText } from '../../../src/sandbox/shared/money.js'
 import { SandboxStore } from '../../../src/sandbox/store.js'
+import { amountText } from '../../../src/shared/money.js'
 import {
   BROWSER_SAME_ORIGIN,
   card,

@@ -2,11 +2,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keyHash } from '../../../src/sandbox/business.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY, sandboxDir } from '../../../src/sandbox/constants.js'
+import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import { resetSandbox } from '../../../src/sandbox/local.js'
 import { settleLinkIn } from '../../../src/sandbox/outcomes.js'
 import { MIGRATIONS } from '../../../src/sandbox/schema.js'
 import { startSandbox } from '../../../src/sandbox/server.js'
+import { sandboxDir } from '../../../src/shared/sandbox-dir.js'
 import {
   KEY_A,
   KEY_B,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LINK_VIEW } from '../../../../src/resources/links.js'
-import { testOutput } from '../../../helpers/io.js'
-import { get } from '../../../helpers/pages.js'
-import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
+import { LINK_VIEW } from '../../../src/resources/links.js'
+import { testOutput } from '../../helpers/io.js'
+import { get } from '../../helpers/pages.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 /**
- * The contract of the one currency-decimals rule (src/sandbox/shared/money.ts): the CLI's table and the
+ * The contract of the one currency-decimals rule (src/shared/money.ts): the CLI's table and the
  * sandbox's payment page show a link's amount alike. Each link is created in a real sandbox, shown
  * by the table of `pay links list` on a terminal (Output.list, LINK_VIEW), and its page fetched
  * over HTTP as a browser does.

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  describeDuration,
-  parseDuration,
-  parsePoint,
-  shift,
-  truncate,
-} from '../../../src/sandbox/duration.js'
+import { describeDuration, parseDuration, parsePoint, shift, truncate } from '../../../src/shared/duration.js'
 
 const DAY = 86_400_000
 

@@ -1,8 +1,8 @@
 /**
  * The one grammar of durations and points in time that pay and its sandbox read: the sandbox's
- * clock route (`{"advance": "30d"}`, `{"to": "2027-01-01"}`) must read it, and the sandbox
- * imports nothing outside src/sandbox, so it lives here; pay's flags (`sandbox clock advance`,
- * `subs list --overdue`, `links wait --timeout`) read the same. A leaf: it imports nothing.
+ * clock route (`{"advance": "30d"}`, `{"to": "2027-01-01"}`) and pay's flags (`sandbox clock
+ * advance`, `subs list --overdue`, `links wait --timeout`) read the same, so it is ground both
+ * stand on (src/shared/): it imports nothing.
  *
  * A duration is calendar months (months, years) and a fixed length (weeks and below), kept apart:
  * a month is not a number of days (Jan 31 + 1mo is Feb 28 or 29).

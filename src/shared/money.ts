@@ -1,9 +1,9 @@
 /**
  * The one currency-decimals rule, for the CLI's tables (render/format.ts) and the sandbox's
- * payment pages (sandbox/page-html.ts) alike: an amount is padded to its currency's decimals
+ * payment pages (sandbox/pages/html.ts) alike: an amount is padded to its currency's decimals
  * (25.5 EUR -> "25.50", 10 JPY -> "10", 1.234 KWD -> "1.234"), never rounded (0.001 EUR stays
  * 0.001), never in exponent form; a code that is no ISO currency (BTC) keeps the amount's own
- * digits (1.5 BTC -> "1.5"). A leaf the sandbox shares with its client (src/sandbox/shared/,
+ * digits (1.5 BTC -> "1.5"). Ground the sandbox shares with its client (src/shared/,
  * .dependency-cruiser.cjs): it imports nothing.
  */
 

@@ -4,8 +4,8 @@ import path from 'node:path'
 /**
  * The one XDG base-directory lookup (config, data, cache): `$XDG_CONFIG_HOME`, `$XDG_DATA_HOME`,
  * `$XDG_CACHE_HOME` when absolute (the spec says to ignore a relative one), else the spec's
- * default under the home directory. A leaf the sandbox shares with its client
- * (src/sandbox/shared/, .dependency-cruiser.cjs): pay's config and journal use it too.
+ * default under the home directory. Ground the sandbox shares with its client (src/shared/,
+ * .dependency-cruiser.cjs): pay's config and journal use it too.
  */
 const DEFAULTS = {
   config: ['XDG_CONFIG_HOME', ['.config']],
