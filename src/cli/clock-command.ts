@@ -28,7 +28,7 @@ export abstract class ClockMoveCommand<T extends typeof Command> extends BaseCom
       }
     } else {
       place = `the local sandbox store ${where.dir}`
-      const { moveClockIn, ClockRefused } = await import('../sandbox/clock.js')
+      const { moveClockIn, ClockRefused } = await import('../sandbox/billing/clock.js')
       try {
         moved = moveClockIn(where.dir, body, where.baseUrl)
       } catch (error) {

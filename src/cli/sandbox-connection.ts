@@ -2,7 +2,7 @@ import type http from 'node:http'
 import { createRequire } from 'node:module'
 import { type Shown, shown } from '../render/result.js'
 import { SANDBOX_KEY } from '../sandbox/constants.js'
-import type { Notice } from '../sandbox/legacy.js'
+import type { Notice } from '../sandbox/store/legacy.js'
 import { sandboxDir } from '../shared/sandbox-dir.js'
 
 export interface Connection {
@@ -64,7 +64,7 @@ export async function probeSandbox(
         : undefined
   ) as typeof http | undefined
   if (!client) return 'none'
-  const { clientSecret, endpointOf, isProof, newChallenge } = await import('../sandbox/proof.js')
+  const { clientSecret, endpointOf, isProof, newChallenge } = await import('../sandbox/http/proof.js')
   const challenge = newChallenge()
   url.searchParams.set('challenge', challenge)
   const answer = await new Promise<{ sandbox: boolean; body: string; endpoint: string } | undefined>(
@@ -119,7 +119,7 @@ export function portOf(baseUrl: string): string {
 export async function connectSandbox(baseUrl: string, apiKey: string, found: Probed): Promise<Connection> {
   if (found === 'proven')
     return { baseUrl, inProcess: false, squatter: false, notices: [], close: async () => {} }
-  const { startSandbox } = await import('../sandbox/server.js')
+  const { startSandbox } = await import('../sandbox/http/server.js')
   const sandbox = await startSandbox({
     dir: sandboxDir(process.env),
     keys: [...new Set([SANDBOX_KEY, apiKey])],

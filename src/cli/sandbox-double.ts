@@ -8,8 +8,8 @@ import { type SettledAnswer, sandboxRequests, sandboxSettle } from '../api/sandb
 import { PayError, usageError } from '../errors.js'
 import type { Output } from '../render/output.js'
 import { REQUEST_VIEW, requestText, requestTsv } from '../resources/double.js'
-import { FAULT_GRAMMAR, parseFaultRule } from '../sandbox/faults.js'
-import type { Outcome } from '../sandbox/outcomes.js'
+import { FAULT_GRAMMAR, parseFaultRule } from '../sandbox/double/faults.js'
+import type { Outcome } from '../sandbox/double/outcomes.js'
 import type { Rec } from '../values.js'
 import type { SandboxTarget, Target } from './base-command.js'
 import type { IO } from './io.js'
@@ -119,8 +119,8 @@ export async function settle(
     }
   }
   const place = `in the local sandbox store ${where.dir} (no sandbox is running at ${where.baseUrl})`
-  const { settleLinkIn } = await import('../sandbox/outcomes.js')
-  const { SandboxStore } = await import('../sandbox/store.js')
+  const { settleLinkIn } = await import('../sandbox/double/outcomes.js')
+  const { SandboxStore } = await import('../sandbox/store/store.js')
   const store = new SandboxStore(where.dir)
   let paidBefore: boolean
   try {

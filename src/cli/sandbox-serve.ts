@@ -1,7 +1,7 @@
 import { formatAmount } from '../render/format.js'
 import { type Result, shown } from '../render/result.js'
 import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../resources/fixtures.js'
-import type { RequestLogEntry, RunningSandbox } from '../sandbox/server.js'
+import type { RequestLogEntry, RunningSandbox } from '../sandbox/http/server.js'
 import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import type { IO } from './io.js'
@@ -34,7 +34,7 @@ export interface ServeContext {
  * what it says once stopped.
  */
 export async function serveSandbox(request: ServeRequest, context: ServeContext): Promise<Result> {
-  const { startSandbox } = await import('../sandbox/server.js')
+  const { startSandbox } = await import('../sandbox/http/server.js')
   const { host, port } = request
   let requests = 0
   const onRequest = (entry: RequestLogEntry) => {
@@ -116,7 +116,7 @@ async function fixtures(
   io: IO,
 ): Promise<{ fixtures: unknown; once: boolean }> {
   const fixtures = await readFixtureFile(seed.file, () => io.readStdin())
-  const { checkFixtures, seedingBusiness } = await import('../sandbox/fixtures.js')
+  const { checkFixtures, seedingBusiness } = await import('../sandbox/double/fixtures.js')
   const checked = checkFixtures(fixtures, seedingBusiness(key).packages)
   if (!checked.ok) throw invalidFixtures(seed.file, checked.errors)
   return { fixtures, once: seed.once }

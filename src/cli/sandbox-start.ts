@@ -1,7 +1,7 @@
 /** What `pay sandbox start` says: its request log's lines, why it cannot listen, how to reach it. */
 import { type PayError, usageError } from '../errors.js'
 import { DEFAULT_SANDBOX_PORT } from '../sandbox/constants.js'
-import type { FaultList, RequestLogEntry } from '../sandbox/server.js'
+import type { FaultList, RequestLogEntry } from '../sandbox/http/server.js'
 import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import { probeSandbox } from './sandbox-connection.js'

@@ -32,7 +32,7 @@ export async function readFixtureFile(file: string, readStdin: () => Promise<str
       )
     }
   }
-  const { parseFixtures, FixtureSyntaxError } = await import('../sandbox/fixtures.js')
+  const { parseFixtures, FixtureSyntaxError } = await import('../sandbox/double/fixtures.js')
   try {
     return parseFixtures(text)
   } catch (error) {
@@ -84,14 +84,14 @@ export async function seedFixtures(
   once: boolean,
 ): Promise<{ seeded: Rec; place: string }> {
   if (!where.server) {
-    const { seedIn } = await import('../sandbox/fixtures.js')
+    const { seedIn } = await import('../sandbox/double/fixtures.js')
     const done = seedIn(where.dir, where.apiKey, fixtures, { once, origin: where.baseUrl })
     if (!done.ok) throw invalidFixtures(file, done.errors)
     return { seeded: { ...done.value }, place: `the local sandbox store ${where.dir}` }
   }
   const place = `the sandbox at ${where.target.baseUrl}`
   // One request, one transaction: past the server's body limit it would only answer 413.
-  const { MAX_BODY_BYTES } = await import('../sandbox/request.js')
+  const { MAX_BODY_BYTES } = await import('../sandbox/http/request.js')
   const bytes = Buffer.byteLength(JSON.stringify(fixtures))
   if (bytes > MAX_BODY_BYTES) {
     throw usageError(

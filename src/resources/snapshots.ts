@@ -23,9 +23,9 @@ export const snapshotNameArg = Args.string({
  * be one is a usage error (2), no such snapshot not found (5), anything else exit 1.
  */
 export async function snapshotAction<T>(
-  act: (snapshots: typeof import('../sandbox/snapshots.js')) => T,
+  act: (snapshots: typeof import('../sandbox/store/snapshots.js')) => T,
 ): Promise<T> {
-  const snapshots = await import('../sandbox/snapshots.js')
+  const snapshots = await import('../sandbox/store/snapshots.js')
   try {
     return act(snapshots)
   } catch (error) {

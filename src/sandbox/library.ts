@@ -8,20 +8,27 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { clockIn, moveClockIn } from './clock.js'
+import { clockIn, moveClockIn } from './billing/clock.js'
 import { SANDBOX_KEY } from './constants.js'
-import { FixturesInvalid, parseFixtures, type Seeded, seedIn } from './fixtures.js'
-import { resetSandbox } from './local.js'
-import { type Outcome, type Settled, settleLinkIn } from './outcomes.js'
-import type { PackageRecord } from './records.js'
-import { type FaultControl, type JournalEntry, startSandbox as serve } from './server.js'
-import { restoreSnapshot, type SnapshotInfo, saveSnapshot } from './snapshots.js'
+import { FixturesInvalid, parseFixtures, type Seeded, seedIn } from './double/fixtures.js'
+import { type Outcome, type Settled, settleLinkIn } from './double/outcomes.js'
+import { type FaultControl, type JournalEntry, startSandbox as serve } from './http/server.js'
+import type { PackageRecord } from './service/records.js'
+import { resetSandbox } from './store/local.js'
+import { restoreSnapshot, type SnapshotInfo, saveSnapshot } from './store/snapshots.js'
 
-export { FixturesInvalid, type Seeded } from './fixtures.js'
-export type { PackageRecord } from './records.js'
-export type { FaultControl, FaultList, FaultRuleState, JournalEntry, Outcome, Settled } from './server.js'
-export { FaultRuleError } from './server.js'
-export { SnapshotError, type SnapshotInfo } from './snapshots.js'
+export { FixturesInvalid, type Seeded } from './double/fixtures.js'
+export type {
+  FaultControl,
+  FaultList,
+  FaultRuleState,
+  JournalEntry,
+  Outcome,
+  Settled,
+} from './http/server.js'
+export { FaultRuleError } from './http/server.js'
+export type { PackageRecord } from './service/records.js'
+export { SnapshotError, type SnapshotInfo } from './store/snapshots.js'
 export { SANDBOX_KEY }
 
 export interface StartSandboxOptions {

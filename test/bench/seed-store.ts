@@ -10,9 +10,9 @@
  * one the bench gets).
  */
 import { parseArgs } from 'node:util'
-import { businessIdOf, keyHash } from '../../src/sandbox/business.js'
-import { newObjectId } from '../../src/sandbox/records.js'
-import { SandboxStore } from '../../src/sandbox/store.js'
+import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
+import { newObjectId } from '../../src/sandbox/service/records.js'
+import { SandboxStore } from '../../src/sandbox/store/store.js'
 
 const { values } = parseArgs({
   options: {

@@ -1,6 +1,6 @@
-import { businessIdOf, keyHash } from '../../src/sandbox/business.js'
-import type { PackageRecord, SubscriptionRecord } from '../../src/sandbox/records.js'
-import type { SandboxStore } from '../../src/sandbox/store.js'
+import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
+import type { PackageRecord, SubscriptionRecord } from '../../src/sandbox/service/records.js'
+import type { SandboxStore } from '../../src/sandbox/store/store.js'
 import { KEY_A } from './sandbox.js'
 
 /**

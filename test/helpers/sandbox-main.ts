@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util'
 import { DEFAULT_SANDBOX_PORT } from '../../src/sandbox/constants.js'
-import { startSandbox } from '../../src/sandbox/server.js'
+import { startSandbox } from '../../src/sandbox/http/server.js'
 import { sandboxDir } from '../../src/shared/sandbox-dir.js'
 
 function fail(message: string, exitCode: number): never {

@@ -26,7 +26,7 @@ export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
       clock = await where.api.sandboxClock()
       place = `the sandbox at ${where.target.baseUrl}`
     } else {
-      const { clockIn } = await import('../../sandbox/clock.js')
+      const { clockIn } = await import('../../sandbox/billing/clock.js')
       clock = clockIn(where.dir)
       place = `the local sandbox store ${where.dir}`
     }

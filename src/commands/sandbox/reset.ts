@@ -30,7 +30,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
         { reset: true, dir: null, base_url: where.target.baseUrl, business_id: business },
       )
     }
-    const { resetSandbox } = await import('../../sandbox/local.js')
+    const { resetSandbox } = await import('../../sandbox/store/local.js')
     const { keptAs } = resetSandbox(where.dir)
     return [
       keptAs

@@ -5,7 +5,7 @@ import { faultFlag } from '../../cli/sandbox-double.js'
 import { serveSandbox } from '../../cli/sandbox-serve.js'
 import type { Result } from '../../render/result.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/constants.js'
-import { MAX_SEED } from '../../sandbox/faults.js'
+import { MAX_SEED } from '../../sandbox/double/faults.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   static summary = 'Serve the local sandbox over HTTP'

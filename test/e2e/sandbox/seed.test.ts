@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { PROOF_FILE } from '../../../src/sandbox/proof.js'
+import { PROOF_FILE } from '../../../src/sandbox/http/proof.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
 import { type Client, clientFor, KEY_A, trustSandbox } from '../../helpers/sandbox.js'

@@ -5,7 +5,7 @@ import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { readRules, runningSandbox } from '../../../cli/sandbox-double.js'
 import { type Result, shown } from '../../../render/result.js'
 import { FAULT_VIEW, rulesText } from '../../../resources/double.js'
-import { MAX_SEED } from '../../../sandbox/faults.js'
+import { MAX_SEED } from '../../../sandbox/double/faults.js'
 
 export default class SandboxFaultsSet extends BaseCommand<typeof SandboxFaultsSet> {
   static summary = 'Make the running sandbox fail requests on purpose'
