@@ -26,14 +26,14 @@ import {
   noticesShown,
   type Probed,
   probeSandbox,
-} from './sandbox-connection.js'
+} from './sandbox/connection.js'
 import {
   noSandbox,
   refuseUnproven,
   sandboxProfile,
   squatterWarning,
   unservedWarning,
-} from './sandbox-profile.js'
+} from './sandbox/profile.js'
 
 type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']

@@ -1,6 +1,6 @@
 /**
  * Fills a sandbox store with payment links fast, for the store benchmark (bench-store.js): straight
- * through the store module (src/sandbox/store.ts), batches of 10,000 inserts a transaction, no
+ * through the store module (src/sandbox/store/store.ts), batches of 10,000 inserts a transaction, no
  * HTTP. The records are those the API makes (docs/spec/payment-service-api.md 2.3, as routes.ts builds
  * them), of the business of `--key`. Bundled from source by the bench, libsql left outside.
  *
@@ -57,7 +57,7 @@ try {
     })
     done += size
   }
-  const total = store.page('payment_links', business, 0, 1).total
+  const total = store.list('payment_links', business, 0, 1).total
   process.stdout.write(`${JSON.stringify({ count, total, middle_id: middleId })}\n`)
 } finally {
   store.close()

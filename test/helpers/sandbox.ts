@@ -200,7 +200,7 @@ export const storeText = (dir: string): string => JSON.stringify(readStore(dir))
 
 /**
  * Makes pay, run with PAY_SANDBOX_DIR=`localDir`, trust the sandbox serving `serverDir`: a copy of
- * that sandbox's secret, with which it proves it is the user's own (src/sandbox/proof.ts). For
+ * that sandbox's secret, with which it proves it is the user's own (src/sandbox/http/proof.ts). For
  * tests that keep the command's local store apart from the server's, to see which one was used.
  */
 export function trustSandbox(serverDir: string, localDir: string): void {

@@ -1,5 +1,5 @@
 /**
- * The sandbox clock and what it bills (issue 22). Sandbox time is real time plus an offset kept in
+ * The sandbox clock and what it bills. Sandbox time is real time plus an offset kept in
  * the database (one clock per database, shared by its businesses and every process on it). When
  * sandbox time reaches a subscription's charge date (schedule.ts), a payment link is made for the
  * charge: by `advance`/`set` (moveClock), or, as real time passes, by the next request that uses
@@ -79,9 +79,10 @@ function bill(
 }
 
 /**
- * Bills what came due while real time passed, before a request uses the store; `origin` is where
- * the new links' payment pages are served. Costs one look in an index when nothing is due.
- * Returns sandbox time.
+ * Bills what came due while real time passed, before a request uses the store (the routes with
+ * the rule `bills`, http/routes.ts: every answer of the API shows the charges of its time);
+ * `origin` is where the new links' payment pages are served. Costs one look in an index when
+ * nothing is due. Returns sandbox time.
  */
 export function catchUp(store: SandboxStore, origin: string): number {
   const now = sandboxNow(store)
@@ -91,17 +92,6 @@ export function catchUp(store: SandboxStore, origin: string): number {
     bill(store, at, origin)
     return at
   })
-}
-
-/**
- * Sandbox time for a request to `path`. The API bills what came due first, so that every answer
- * shows the charges of its time; the sandbox's own controls do not (the clock bills as it moves),
- * and reset must work on a store it cannot read.
- */
-export function requestTime(store: SandboxStore, path: string, origin: string): number {
-  if (path === '/_sandbox/reset') return Date.now()
-  if (path.startsWith('/_sandbox/')) return sandboxNow(store)
-  return catchUp(store, origin)
 }
 
 /**

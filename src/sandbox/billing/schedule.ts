@@ -1,6 +1,6 @@
 /**
- * The calendar of subscription charges, in SQL: the schema (schema.ts, version 3) schedules every
- * subscription with it and billing.ts bills with it, set-based, in the database.
+ * The calendar of subscription charges, in SQL: the schema (store/schema.ts, version 3) schedules
+ * every subscription with it and billing.ts bills with it, set-based, in the database.
  *
  * A subscription's charge dates are its package's `date_charge_start` (the anchor), then every
  * period of its `frequency`: `daily` and `weekly` add days; `monthly`, `quarterly` and `yearly` add
@@ -124,7 +124,7 @@ export const BILLING = {
    * A payment link for each charge just made: the package's amount and currency, the
    * subscription's email and phone_no, a title naming the package and the period, the
    * subscription's _id as reference, dated at the charge's date; Active and unpaid. The fields in
-   * the order the API gives a link's (routes.ts, buildLink).
+   * the order the API gives a link's (service/build.ts, buildLink).
    */
   links: `
     INSERT INTO payment_links (business, id, record)

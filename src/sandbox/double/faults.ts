@@ -1,7 +1,6 @@
 /**
- * Faults on purpose (issue 25 item 1): rules that make the sandbox fail some requests, so that a
- * client's retries, timeouts and "may have been created" path can be tested against the real
- * service double. A rule is one line, `METHOD PATH EFFECT [WHEN] [after]`:
+ * Faults on purpose: rules that make the sandbox fail some requests, so that a client's retries,
+ * timeouts and "may have been created" path can be tested against the real service double. A rule is one line, `METHOD PATH EFFECT [WHEN] [after]`:
  * - METHOD: GET, POST, PUT, PATCH, DELETE, HEAD, or `*` for any;
  * - PATH: a path, where a segment `*` matches any one segment (`/payment-links/*`);
  * - EFFECT: a status 400-599 (`429` adds `Retry-After: 1`), `latency=300ms` (or `=2s`), `reset`
@@ -12,7 +11,7 @@
  * A request can also ask for its own fault with the header `Pay-Sandbox-Fault: EFFECT [after]`.
  *
  * This module is the grammar and the bookkeeping only, with no I/O: the server applies what
- * `FaultSets.pick` decides (src/sandbox/double.ts).
+ * `FaultSets.pick` decides (test-double.ts).
  */
 
 export type FaultEffect =
@@ -42,7 +41,7 @@ export interface FaultRule {
 export interface Fault {
   effect: FaultEffect
   after: boolean
-  /** How the request log and the journal name it: `503 x3 after` (a rule's), `reset (header)`. */
+  /** How the request log and the recorded requests name it: `503 x3 after` (a rule's), `reset (header)`. */
   label: string
 }
 

@@ -1,5 +1,5 @@
 /**
- * Fixtures (issue 25 item 3): named records a sandbox starts from, read from JSON such as
+ * Fixtures: named records a sandbox starts from, read from JSON such as
  *
  *   {"tokenizations": [{"name": "ada-card", "email": "ada@example.com", "title": "Card", "description": "On file"}],
  *    "links": [{"name": "inv-42", "email": "ada@example.com", "currency": "EUR", "amount": "25.50",
@@ -8,7 +8,7 @@
  *                       "status": "cancel"}]}
  *
  * Each entry is the API's request fields plus a `name` of its own, checked by the API's own rules
- * (rules.ts), plus: a link may say `"paid": true`; a subscription names its package by the seeded
+ * (service/rules.ts), plus: a link may say `"paid": true`; a subscription names its package by the seeded
  * slug (`"package": "monthly"`) or id (`package` or the API's `package_id`) and may say
  * `"status": "cancel"`. A file with any invalid entry is refused whole, its errors named by entry
  * and field (`links[2].amount`); a valid one is seeded in one transaction. Names are kept (table
@@ -16,7 +16,7 @@
  */
 import { sandboxNow } from '../billing/billing.js'
 import { newLink, newSubscription, newTokenization } from '../service/build.js'
-import { businessIdOf, keyHash, PACKAGE_SLUGS, seededPackages } from '../service/business.js'
+import { type Business, businessOf, PACKAGE_SLUGS } from '../service/business.js'
 import type { PackageRecord } from '../service/records.js'
 import {
   type Checked,
@@ -30,7 +30,7 @@ import {
   type TokenizationInput,
 } from '../service/rules.js'
 import { inStore } from '../store/local.js'
-import type { BusinessKey, SandboxStore } from '../store/store.js'
+import type { SandboxStore } from '../store/store.js'
 
 /** A fixture file: each section a list of entries, each the API's request fields plus `name`. */
 export interface Fixtures {
@@ -50,11 +50,6 @@ export interface Seeded {
 }
 
 export type FixtureKind = 'tokenization' | 'payment_link' | 'subscription'
-
-/** A business as seeding needs it: its key's hash and id, and its packages. */
-export interface SeedingBusiness extends BusinessKey {
-  packages: readonly PackageRecord[]
-}
 
 type Planned =
   | { kind: 'tokenization'; name: string; input: TokenizationInput }
@@ -254,7 +249,7 @@ const SEEDED = {
  */
 export function seedFixtures(
   store: SandboxStore,
-  business: SeedingBusiness,
+  business: Business,
   fixtures: unknown,
   options: { once?: boolean; origin: string },
 ): Checked<Seeded> {
@@ -283,13 +278,7 @@ export function seedFixtures(
 }
 
 /** Makes the record of one entry, as the API would, and returns its `_id`. */
-function make(
-  store: SandboxStore,
-  business: SeedingBusiness,
-  entry: Planned,
-  origin: string,
-  at: number,
-): string {
+function make(store: SandboxStore, business: Business, entry: Planned, origin: string, at: number): string {
   switch (entry.kind) {
     case 'tokenization': {
       const record = newTokenization(entry.input, origin, at)
@@ -309,12 +298,6 @@ function make(
   }
 }
 
-/** The business of API key `key`, as seeding needs it. */
-export function seedingBusiness(key: string): SeedingBusiness {
-  const businessId = businessIdOf(key)
-  return { keyHash: keyHash(key), businessId, packages: seededPackages(businessId) }
-}
-
 /** seedFixtures on the store in `dir`, for the business of `key` (`pay sandbox seed` with no server). */
 export function seedIn(
   dir: string,
@@ -322,7 +305,7 @@ export function seedIn(
   fixtures: unknown,
   options: { once?: boolean; origin: string },
 ): Checked<Seeded> {
-  return inStore(dir, (store) => seedFixtures(store, seedingBusiness(key), fixtures, options))
+  return inStore(dir, (store) => seedFixtures(store, businessOf(key), fixtures, options))
 }
 
 /** Text that is not JSON, as a fixture file: the parser's message. */

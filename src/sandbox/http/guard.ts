@@ -1,7 +1,7 @@
 /**
- * What the sandbox checks of a connection and of a request before any route runs (issue 21
- * items 1 and 11): the `Host` a request names (DNS rebinding), the web `Origin` of an API request,
- * and how many connections it keeps and for how long.
+ * What the sandbox checks of a connection and of a request before any route runs: the `Host` a
+ * request names (DNS rebinding), the web `Origin` of an API request, and how many connections it
+ * keeps and for how long.
  */
 import type http from 'node:http'
 import type { Socket } from 'node:net'

@@ -9,8 +9,8 @@
  * same key (Stripe does the same).
  */
 import { createHash } from 'node:crypto'
-import { HttpError, type Reply, VALIDATION_MESSAGE } from '../service/endpoints.js'
 import type { BusinessKey, SandboxStore } from '../store/store.js'
+import { HttpError, type Reply, VALIDATION_MESSAGE } from './reply.js'
 
 /** How long a key is remembered (Stripe: at least 24 hours). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000

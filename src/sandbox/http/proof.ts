@@ -1,6 +1,6 @@
 /**
- * How a sandbox proves to pay that it is the user's own (issue 21 item 2): a process listening on
- * the sandbox's port may be anyone's, and pay must not hand it a real API key or a customer's data.
+ * How a sandbox proves to pay that it is the user's own: a process listening on the sandbox's port
+ * may be anyone's, and pay must not hand it a real API key or a customer's data.
  *
  * The server keeps a random secret in its directory (`$PAY_SANDBOX_DIR/proof.secret`: 0600, in a
  * 0700 directory, never through a symbolic link). pay sends a random challenge to the health

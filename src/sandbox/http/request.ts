@@ -1,14 +1,12 @@
 /**
- * Reading a request (its path, method, JSON body and Idempotency-Key, its path as the request log
- * shows it) and answering what went wrong with it.
+ * Reading a request: its path, method, JSON body and Idempotency-Key, and its path as the request
+ * log shows it.
  */
 import type http from 'node:http'
-import { HttpError, type Reply } from '../service/endpoints.js'
+import { MAX_BODY_BYTES } from '../constants.js'
 import type { RequestBody } from '../service/rules.js'
-import { StoreBusyError, StoreCorruptError, StoreVersionError } from '../store/errors.js'
 import { readCapped } from './body.js'
-
-export const MAX_BODY_BYTES = 1024 * 1024
+import { HttpError } from './reply.js'
 
 /**
  * How deep a JSON body may nest. The API's bodies are flat objects; a deeper one is refused once
@@ -125,46 +123,11 @@ export function decodePathSegment(segment: string): string | undefined {
   }
 }
 
-/** An answer's text without the sandbox directory's local path: `$PAY_SANDBOX_DIR` instead. */
-const withoutPath = (text: string, dir: string) => text.split(dir).join('$PAY_SANDBOX_DIR')
-
-export function errorReply(error: unknown, dir: string): Reply {
-  if (error instanceof HttpError) {
-    return { status: error.status, body: { message: error.message, ...error.extra }, headers: error.headers }
-  }
-  if (error instanceof StoreCorruptError || error instanceof StoreVersionError) {
-    return { status: 500, body: { message: withoutPath(error.message, dir) } }
-  }
-  if (error instanceof StoreBusyError) {
-    return {
-      status: 503,
-      body: { message: 'The sandbox store is busy; try again.' },
-      headers: { 'Retry-After': '1' },
-    }
-  }
-  return {
-    status: 500,
-    body: {
-      message: withoutPath(`Internal sandbox error: ${(error as Error)?.message ?? String(error)}`, dir),
-    },
-  }
-}
-
 /** The Idempotency-Key header of a request; none when absent or blank. */
 export function idempotencyKeyOf(request: http.IncomingMessage): string | undefined {
   const value = request.headers['idempotency-key']
   const key = (Array.isArray(value) ? value[0] : value)?.trim()
   return key ? key : undefined
-}
-
-export function methodNotAllowed(allowed: string[]): HttpError {
-  const list = allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ')
-  return new HttpError(
-    405,
-    `The method is not supported for this route. Supported methods: ${list}.`,
-    {},
-    { Allow: list },
-  )
 }
 
 /** The path of a request URL: no query, no trailing slash. */

@@ -1,40 +1,41 @@
+/**
+ * The sandbox's HTTP server: one request's way through it, in order (handle):
+ * 1. the Host and Origin guard (guard.ts): a request that does not name this sandbox goes no further;
+ * 2. its route (routes.ts, the one table of routes and their rules);
+ * 3. its caller, the business of its key, if it names one of this sandbox's;
+ * 4. the test double (double/test-double.ts): the request recorded, and faulted, where its
+ *    route's rules say so;
+ * 5. the route run (dispatch): a key checked, the body read, the time the rules give, an
+ *    Idempotency-Key honoured, then the handler;
+ * 6. the answer sent, and a line of the request log (onRequest) once it is.
+ */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { requestTime } from '../billing/billing.js'
+import { catchUp, sandboxNow } from '../billing/billing.js'
 import { SANDBOX_KEY } from '../constants.js'
+import type { FaultList } from '../double/faults.js'
 import { parseFaultRule } from '../double/faults.js'
-import { FixturesInvalid, type Seeded, seedFixtures, seedingBusiness } from '../double/fixtures.js'
-import type { JournalEntry } from '../double/request-log.js'
+import { FixturesInvalid, type Seeded, seedFixtures } from '../double/fixtures.js'
+import type { RecordedRequest } from '../double/recorded-requests.js'
 import { type FaultControl, TestDouble, type Trail } from '../double/test-double.js'
-import { misdirectedPage } from '../pages/customer-pages.js'
-import { businessIdOf, keyHash, listPackages, seededPackages } from '../service/business.js'
-import { type Caller, HttpError, type Reply, type Route, SandboxRoutes } from '../service/endpoints.js'
+import { pageMethodNotAllowed, pageNotFound, preparePages } from '../pages/customer-pages.js'
+import { misdirectedPage } from '../pages/templates.js'
+import { type Business, businessIdOf, businessOf, keyHash, listPackages } from '../service/business.js'
 import type { PackageRecord } from '../service/records.js'
 import type { RequestBody } from '../service/rules.js'
 import type { Notice } from '../store/legacy.js'
 import { SandboxStore } from '../store/store.js'
+import type { RequestContext } from './context.js'
 import { Addresses, DEFAULT_LIMITS, limitConnections, type ServerLimits, serverOptions } from './guard.js'
 import { answerOnce } from './idempotency.js'
-import { CHALLENGE, endpointOf, proofOf, serverSecret } from './proof.js'
-import {
-  decodePathSegment,
-  errorReply,
-  idempotencyKeyOf,
-  loggedPath,
-  methodNotAllowed,
-  methodOf,
-  pathOf,
-  readJsonBody,
-} from './request.js'
+import { serverSecret } from './proof.js'
+import { errorReply, HttpError, methodNotAllowed, type Reply } from './reply.js'
+import { decodePathSegment, idempotencyKeyOf, loggedPath, methodOf, pathOf, readJsonBody } from './request.js'
+import { type Routed, routeOf } from './routes.js'
 
-export { type FaultList, FaultRuleError, type FaultRuleState, parseFaultRule } from '../double/faults.js'
-export type { Outcome, Settled } from '../double/outcomes.js'
-export type { JournalEntry } from '../double/request-log.js'
-export type { FaultControl } from '../double/test-double.js'
-export type { ServerLimits } from './guard.js'
-export { MAX_BODY_BYTES } from './request.js'
+export type { FaultList }
 
-interface SandboxOptions {
+export interface SandboxOptions {
   /** Directory of the store (created 0700 when missing). */
   dir: string
   /** API keys, each its own business. Default: `[SANDBOX_KEY]`. */
@@ -52,13 +53,13 @@ interface SandboxOptions {
   /** How many connections it keeps and how long it waits for requests (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>
   /**
-   * Fixtures (fixtures.ts) seeded into the first key's business once bound, before any request is
+   * Fixtures (double/fixtures.ts) seeded into the first key's business once bound, before any request is
    * answered; `once` skips the names seeded before. Invalid ones: FixturesInvalid, nothing kept,
    * the server closed.
    */
   seed?: { fixtures: unknown; once?: boolean }
   /**
-   * Fault rules every business starts with (faults.ts; a bad one throws FaultRuleError), and the
+   * Fault rules every business starts with (double/faults.ts; a bad one throws FaultRuleError), and the
    * seed of their `P%` draws (default: a random one, which `faults.list().seed` tells).
    */
   faults?: { rules?: readonly string[]; seed?: number }
@@ -89,10 +90,10 @@ export interface RunningSandbox {
   notices: Notice[]
   /** What the `seed` option seeded. */
   seeded?: Seeded
-  /** Fault rules, set, cleared and listed while it runs (double.ts). */
+  /** Fault rules, set, cleared and listed while it runs (double/test-double.ts). */
   faults: FaultControl
   /** What the business of `key` (default: the first key) sent, newest last (`GET /_sandbox/requests`). */
-  requests(options?: { key?: string; after?: number; limit?: number }): JournalEntry[]
+  requests(options?: { key?: string; after?: number; limit?: number }): RecordedRequest[]
   /** Stops accepting, closes idle keep-alive sockets, resolves once every connection is closed. */
   close(): Promise<void>
 }
@@ -106,13 +107,10 @@ function urlHostOf(host: string): string {
 
 /** The first path segment of a customer page: those answer HTML, everything else JSON. */
 const isPagePath = (rawUrl: string) => /^\/checkout(?:[/?#]|$)/.test(rawUrl)
-
 class SandboxServer {
   readonly server: http.Server
-  private readonly routes: SandboxRoutes
-  /** The control routes of the test double first, then the service's. */
-  private readonly allRoutes: Route[]
-  private readonly callers = new Map<string, Caller>()
+  /** The business of each key, by the key's hash. */
+  private readonly callers = new Map<string, Business>()
   private closing: Promise<void> | undefined
   private readonly closeIdle: () => void
   /** The names and port a request may address it by; set once listening. */
@@ -127,19 +125,11 @@ class SandboxServer {
     private readonly checkoutOrigin: string | undefined,
     private readonly onRequest: ((entry: RequestLogEntry) => void) | undefined,
     limits: ServerLimits,
-    /** Faults, the journal, and their control routes. */
+    /** Faults, the recorded requests, and their controls. */
     readonly double: TestDouble,
   ) {
-    this.routes = new SandboxRoutes(store)
-    this.allRoutes = [...double.routes, ...this.routes.routes]
-    for (const key of keys) {
-      const businessId = businessIdOf(key)
-      this.callers.set(keyHash(key), {
-        keyHash: keyHash(key),
-        businessId,
-        packages: seededPackages(businessId),
-      })
-    }
+    preparePages(store)
+    for (const key of keys) this.callers.set(keyHash(key), businessOf(key))
     this.server = http.createServer(serverOptions(limits), (request, response) => {
       const trail: Trail = { arrived: Date.now(), started: process.hrtime.bigint() }
       if (this.onRequest) this.logWhenDone(request, response, trail)
@@ -162,7 +152,7 @@ class SandboxServer {
   }
 
   close(): Promise<void> {
-    // Requests held by a fault (hang, latency) or waiting for the journal end now.
+    // Requests held by a fault (hang, latency) or waiting for the next recorded request end now.
     this.double.close()
     this.closing ??= new Promise<void>((resolve) => {
       this.server.close(() => resolve())
@@ -194,10 +184,14 @@ class SandboxServer {
     try {
       reply = this.refusal(request)
       if (reply === undefined) {
+        const method = methodOf(request)
+        const path = pathOf(request.url ?? '/')
+        const routed = routeOf(method, path)
         trail.caller = this.callerOf(request)
         reply = await this.double.serve(request, response, trail, {
+          route: { method, path, faults: routed.faults, logged: routed.logged },
           readBody: () => this.bodyOf(request, trail),
-          dispatch: () => this.dispatch(request, trail),
+          dispatch: () => this.dispatch(routed, request, trail),
           failed: (error) => errorReply(error, this.store.dir),
         })
       }
@@ -258,58 +252,56 @@ class SandboxServer {
     response.end(text)
   }
 
-  private async dispatch(request: http.IncomingMessage, trail: Trail): Promise<Reply> {
+  /** Runs the request's route as its rules say (routes.ts); a path or method it lacks is answered 404 or 405. */
+  private async dispatch(routed: Routed, request: http.IncomingMessage, trail: Trail): Promise<Reply> {
+    if (!routed.route) {
+      const { kind, allowed } = routed
+      if (kind === 'page') return allowed.length > 0 ? pageMethodNotAllowed(allowed) : pageNotFound()
+      throw allowed.length > 0 ? methodNotAllowed(allowed) : new HttpError(404, 'Not found.')
+    }
+    const { route, segment } = routed
     const rawUrl = request.url ?? '/'
     const queryStart = rawUrl.indexOf('?')
-    const path = pathOf(rawUrl)
-    const query = new URLSearchParams(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1))
-    const method = methodOf(request)
-
-    if (path === '/_sandbox/health') {
-      if (method !== 'GET') throw methodNotAllowed(['GET'])
-      // A client's challenge is answered with a proof that this sandbox holds its directory's secret.
-      const challenge = query.get('challenge')
-      if (challenge === null || !CHALLENGE.test(challenge))
-        return { status: 200, body: { service: 'pay-sandbox' } }
-      const { localAddress, localPort } = request.socket
-      const proof = proofOf(this.secret, challenge, endpointOf(localAddress, localPort))
-      return { status: 200, body: { service: 'pay-sandbox', proof } }
+    const context: RequestContext = {
+      store: this.store,
+      double: this.double,
+      secret: this.secret,
+      request,
+      method: route.method,
+      path: pathOf(rawUrl),
+      query: new URLSearchParams(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1)),
+      segment,
     }
-    // The customer's pages are public (no key) and answer HTML: src/sandbox/pages.ts.
-    const page = this.routes.pages.match(path)
-    if (page) return page({ method, query, request })
-    for (const route of this.allRoutes) {
-      const match = route.pattern.exec(path)
-      if (!match) continue
-      const handler = route.methods[method]
-      if (!handler) throw methodNotAllowed(Object.keys(route.methods))
-      const caller = trail.caller
-      if (!caller) throw new HttpError(401, 'Unauthenticated.', {}, { 'WWW-Authenticate': 'Bearer' })
-      const body = method === 'POST' || method === 'PUT' ? await this.bodyOf(request, trail) : {}
-      const id = match[1] === undefined ? '' : decodePathSegment(match[1])
-      if (id === undefined) throw new HttpError(404, 'Not found.')
-      // The Host was checked (refusal): one of this sandbox's own names.
-      const host = this.addresses.allowedHost(request.headers.host)
-      const origin = host === undefined ? this.baseUrl : `http://${host}`
-      const checkoutOrigin = this.checkoutOrigin ?? origin
-      const now = requestTime(this.store, path, checkoutOrigin)
-      const context = { caller, id, query, body, origin, checkoutOrigin, path, now }
-      // Idempotency-Key is the API's: the sandbox's own controls (`/_sandbox/…`) are not replayed,
-      // and reset, which forgets every key and compacts the file, cannot run inside a transaction.
-      const key = method === 'POST' && !path.startsWith('/_sandbox/') ? idempotencyKeyOf(request) : undefined
-      if (key === undefined) return handler(context)
-      return answerOnce(this.store, { business: caller, key, path, body }, () => {
-        const reply = handler(context)
-        // The look-up and the handler's writes are one transaction, which cannot wait for anything.
-        if (reply instanceof Promise) throw new TypeError(`POST ${path} must answer at once.`)
-        return reply
-      })
-    }
-    throw new HttpError(404, 'Not found.')
+    if (!route.key) return route.handler(context)
+    const caller = trail.caller
+    if (!caller) throw new HttpError(401, 'Unauthenticated.', {}, { 'WWW-Authenticate': 'Bearer' })
+    const body = route.method === 'POST' || route.method === 'PUT' ? await this.bodyOf(request, trail) : {}
+    const id = segment === '' ? '' : decodePathSegment(segment)
+    if (id === undefined) throw new HttpError(404, 'Not found.')
+    // The Host was checked (refusal): one of this sandbox's own names.
+    const host = this.addresses.allowedHost(request.headers.host)
+    const origin = host === undefined ? this.baseUrl : `http://${host}`
+    const checkoutOrigin = this.checkoutOrigin ?? origin
+    const now =
+      route.time === 'bills'
+        ? catchUp(this.store, checkoutOrigin)
+        : route.time === 'real-time'
+          ? Date.now()
+          : sandboxNow(this.store)
+    const keyed = { ...context, id, body, origin, checkoutOrigin, now }
+    const run = () => (route.scoped ? route.handler({ ...keyed, caller }) : route.handler(keyed))
+    const key = route.idempotent ? idempotencyKeyOf(request) : undefined
+    if (key === undefined) return run()
+    return answerOnce(this.store, { business: caller, key, path: context.path, body }, () => {
+      const reply = run()
+      // The look-up and the handler's writes are one transaction, which cannot wait for anything.
+      if (reply instanceof Promise) throw new TypeError(`POST ${context.path} must answer at once.`)
+      return reply
+    })
   }
 
   /** The business of the request's key; undefined without one of this sandbox's keys. */
-  private callerOf(request: http.IncomingMessage): Caller | undefined {
+  private callerOf(request: http.IncomingMessage): Business | undefined {
     const authorization = request.headers.authorization
     if (authorization === undefined) return undefined
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)
@@ -330,7 +322,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const secret = serverSecret(dir)
   const store = new SandboxStore(dir)
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
-  const double = new TestDouble(store, keys, businessIdOf, rules, options.faults?.seed)
+  const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed)
   const sandbox = new SandboxServer(
     store,
     keys,
@@ -350,7 +342,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   let seeded: Seeded | undefined
   if (options.seed) {
     const origin = options.checkoutOrigin ?? sandbox.baseUrl
-    const done = seedFixtures(store, seedingBusiness(keys[0]), options.seed.fixtures, {
+    const done = seedFixtures(store, businessOf(keys[0]), options.seed.fixtures, {
       ...options.seed,
       origin,
     })

@@ -20,8 +20,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type http from 'node:http'
 import { chargeOfLink, sandboxNow } from '../billing/billing.js'
-import { isOutcome, settleLink, unpaidPage } from '../double/outcomes.js'
+import { isOutcome, settleLink } from '../double/outcomes.js'
 import { readCapped } from '../http/body.js'
+import type { RequestContext } from '../http/context.js'
+import { allowHeader } from '../http/reply.js'
 import { nowIso } from '../service/records.js'
 import { StoreBusyError } from '../store/errors.js'
 import type { SandboxStore } from '../store/store.js'
@@ -37,24 +39,11 @@ import {
   receiptPage,
   refused,
   tokenNotFound,
+  unpaidPage,
 } from './templates.js'
-
-export { escapeHtml, maskEmail, type PageReply, withQuery } from './html.js'
-
-/** What a page handler needs of the request. */
-export interface PageRequest {
-  /** GET (HEAD too) or POST; anything else is answered 405. */
-  method: string
-  query: URLSearchParams
-  request: http.IncomingMessage
-}
-
-type PageHandler = (page: PageRequest) => Promise<PageReply>
 
 /** The largest form a page accepts: its three hidden fields fit in far less. */
 const MAX_FORM_BYTES = 16 * 1024
-
-export { misdirectedPage } from './templates.js'
 
 // --- Requests ------------------------------------------------------------------------------------
 
@@ -98,122 +87,111 @@ function sameToken(given: string | null, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-/** The payment and activation pages, on one store. */
-export class CustomerPages {
-  constructor(private readonly store: SandboxStore) {
-    // Made now, so that showing a page never writes anything.
-    store.secret('pages')
-  }
+/**
+ * Makes the secret the page tokens are signed with, when the server starts: showing a page must
+ * never write anything.
+ */
+export const preparePages = (store: SandboxStore) => void store.secret('pages')
 
-  /** The handler of a path under /checkout/, or undefined for a path that is none of the pages'. */
-  match(path: string): PageHandler | undefined {
-    if (path === '/checkout/pay') return (page) => this.guard(page, () => this.payment(page))
-    const activation = /^\/checkout\/tokens\/([^/]+)\/activate$/.exec(path)
-    if (activation) {
-      return (page) => this.guard(page, () => this.activation(page, activation[1]))
-    }
-    if (path === '/checkout' || path.startsWith('/checkout/')) {
-      return async () => messagePage(404, 'Page not found', ['There is no page at this address.'])
-    }
-    return undefined
-  }
+/** A page token: what the page showed, signed with the store's secret. */
+const sign = (store: SandboxStore, fields: unknown[]): string =>
+  createHmac('sha256', store.secret('pages')).update(JSON.stringify(fields)).digest('base64url')
 
-  /** A page token: what the page showed, signed with the store's secret. */
-  private sign(fields: unknown[]): string {
-    return createHmac('sha256', this.store.secret('pages')).update(JSON.stringify(fields)).digest('base64url')
-  }
+/** A path under /checkout that no route of the pages' declares (http/routes.ts). */
+export const pageNotFound = () => messagePage(404, 'Page not found', ['There is no page at this address.'])
 
-  /** Methods other than GET and POST, forms that cannot be read, and a store that cannot answer, as pages. */
-  private async guard(page: PageRequest, handle: () => Promise<PageReply>): Promise<PageReply> {
-    if (page.method !== 'GET' && page.method !== 'POST') {
-      return messagePage(405, 'Method not allowed', ['This page can only be viewed or submitted.'], {
-        Allow: 'GET, HEAD, POST',
-      })
-    }
-    try {
-      return await handle()
-    } catch (error) {
-      if (error instanceof RefusedForm) {
-        return messagePage(error.status, error.heading, [
-          'Nothing was done.',
-          'Open the page again to continue.',
-        ])
-      }
-      if (error instanceof StoreBusyError) {
-        return messagePage(503, 'Try again in a moment', ['The sandbox is busy.', 'Nothing was done.'], {
-          'Retry-After': '1',
-        })
-      }
-      return messagePage(500, 'Something went wrong', [
-        'The sandbox could not answer.',
-        escapeHtml(String((error as Error)?.message ?? error)),
+/** A page's path with another method than the pages take (GET, POST). */
+export const pageMethodNotAllowed = (allowed: readonly string[]) =>
+  messagePage(405, 'Method not allowed', ['This page can only be viewed or submitted.'], {
+    Allow: allowHeader(allowed),
+  })
+
+/** Forms that cannot be read, and a store that cannot answer, as pages. */
+async function guarded(handle: () => Promise<PageReply>): Promise<PageReply> {
+  try {
+    return await handle()
+  } catch (error) {
+    if (error instanceof RefusedForm) {
+      return messagePage(error.status, error.heading, [
+        'Nothing was done.',
+        'Open the page again to continue.',
       ])
     }
+    if (error instanceof StoreBusyError) {
+      return messagePage(503, 'Try again in a moment', ['The sandbox is busy.', 'Nothing was done.'], {
+        'Retry-After': '1',
+      })
+    }
+    return messagePage(500, 'Something went wrong', [
+      'The sandbox could not answer.',
+      escapeHtml(String((error as Error)?.message ?? error)),
+    ])
+  }
+}
+
+/** `GET|POST /checkout/pay?id=…`: the payment page, and its buttons (pay, cancel, fail). */
+export const servePaymentPage = (context: RequestContext) => guarded(() => payment(context))
+
+/** `GET|POST /checkout/tokens/{token}/activate`: the activation page, and its button. */
+export const serveActivationPage = (context: RequestContext) => guarded(() => activation(context))
+
+async function payment({ store, method, query, request }: RequestContext): Promise<PageReply> {
+  const id = query.get('id') ?? ''
+  const pageUrl = `/checkout/pay?id=${encodeURIComponent(id)}`
+  const form = method === 'POST' ? await readForm(request) : undefined
+  if (form && !fromThisOrigin(request.headers)) return refused(pageUrl)
+  const link = id === '' ? undefined : store.findLink(id)
+  if (!link) return linkNotFound()
+  const current = sign(store, ['pay', link._id, String(link.amount), link.currency])
+  const charge = chargeOfLink(store, link._id)
+  if (!form) return link.paid ? paidPage(link, charge) : paymentPage(link, current, 200, '', charge)
+
+  // The button pressed: Pay (also a form without one, as before the other outcomes), Cancel, Fail.
+  const outcome = form.get('outcome') ?? 'paid'
+  if (!isOutcome(outcome)) throw new RefusedForm(400, 'This form could not be read')
+  const shown = [form.get('amount'), form.get('currency')]
+  if (!sameToken(form.get(PAGE_TOKEN_FIELD), sign(store, ['pay', link._id, ...shown])))
+    return refused(pageUrl)
+  if (outcome === 'paid' && !link.paid && (shown[0] !== String(link.amount) || shown[1] !== link.currency)) {
+    const notice = state(
+      'warn',
+      'The amount changed after this page was opened.',
+      'Nothing was paid: check the amount and pay again.',
+    )
+    return paymentPage(link, current, 409, notice, charge)
+  }
+  const settled = settleLink(store, link._id, outcome)
+  if (!settled) return linkNotFound()
+  if (settled.redirect_to !== null) return seeOther(settled.redirect_to)
+  return settled.outcome === 'paid'
+    ? receiptPage(settled.link, charge)
+    : unpaidPage(settled.link, settled.outcome, pageUrl)
+}
+
+async function activation({ store, method, request, segment }: RequestContext): Promise<PageReply> {
+  let token: string
+  try {
+    token = decodeURIComponent(segment)
+  } catch {
+    return tokenNotFound()
+  }
+  const pageUrl = `/checkout/tokens/${encodeURIComponent(token)}/activate`
+  const form = method === 'POST' ? await readForm(request) : undefined
+  if (form && !fromThisOrigin(request.headers)) return refused(pageUrl)
+  const found = store.findTokenization(token)
+  if (!found) return tokenNotFound()
+  const { record, businessId } = found
+  const expected = sign(store, ['activate', record.token])
+  if (!form) {
+    return found.activatedAt === null
+      ? activationPage(record, businessId, expected)
+      : activePage(record, businessId)
   }
 
-  private async payment({ method, query, request }: PageRequest): Promise<PageReply> {
-    const id = query.get('id') ?? ''
-    const pageUrl = `/checkout/pay?id=${encodeURIComponent(id)}`
-    const form = method === 'POST' ? await readForm(request) : undefined
-    if (form && !fromThisOrigin(request.headers)) return refused(pageUrl)
-    const link = id === '' ? undefined : this.store.findLink(id)
-    if (!link) return linkNotFound()
-    const current = this.sign(['pay', link._id, String(link.amount), link.currency])
-    const charge = chargeOfLink(this.store, link._id)
-    if (!form) return link.paid ? paidPage(link, charge) : paymentPage(link, current, 200, '', charge)
-
-    // The button pressed: Pay (also a form without one, as before the other outcomes), Cancel, Fail.
-    const outcome = form.get('outcome') ?? 'paid'
-    if (!isOutcome(outcome)) throw new RefusedForm(400, 'This form could not be read')
-    const shown = [form.get('amount'), form.get('currency')]
-    if (!sameToken(form.get(PAGE_TOKEN_FIELD), this.sign(['pay', link._id, ...shown])))
-      return refused(pageUrl)
-    if (
-      outcome === 'paid' &&
-      !link.paid &&
-      (shown[0] !== String(link.amount) || shown[1] !== link.currency)
-    ) {
-      const notice = state(
-        'warn',
-        'The amount changed after this page was opened.',
-        'Nothing was paid: check the amount and pay again.',
-      )
-      return paymentPage(link, current, 409, notice, charge)
-    }
-    const settled = settleLink(this.store, link._id, outcome)
-    if (!settled) return linkNotFound()
-    if (settled.redirect_to !== null) return seeOther(settled.redirect_to)
-    return settled.outcome === 'paid'
-      ? receiptPage(settled.link, charge)
-      : unpaidPage(settled.link, settled.outcome, pageUrl)
-  }
-
-  private async activation({ method, request }: PageRequest, rawToken: string): Promise<PageReply> {
-    let token: string
-    try {
-      token = decodeURIComponent(rawToken)
-    } catch {
-      return tokenNotFound()
-    }
-    const pageUrl = `/checkout/tokens/${encodeURIComponent(token)}/activate`
-    const form = method === 'POST' ? await readForm(request) : undefined
-    if (form && !fromThisOrigin(request.headers)) return refused(pageUrl)
-    const found = this.store.findTokenization(token)
-    if (!found) return tokenNotFound()
-    const { record, businessId } = found
-    const expected = this.sign(['activate', record.token])
-    if (!form) {
-      return found.activatedAt === null
-        ? activationPage(record, businessId, expected)
-        : activePage(record, businessId)
-    }
-
-    if (!sameToken(form.get(PAGE_TOKEN_FIELD), expected)) return refused(pageUrl)
-    if (this.store.activate(record.token, nowIso(sandboxNow(this.store))) === undefined)
-      return tokenNotFound()
-    const back = returnAddress(record.redirect_url)
-    return back
-      ? seeOther(withQuery(back, { token: record.token, status: 'active' }))
-      : activatedPage(record, businessId)
-  }
+  if (!sameToken(form.get(PAGE_TOKEN_FIELD), expected)) return refused(pageUrl)
+  if (store.activate(record.token, nowIso(sandboxNow(store))) === undefined) return tokenNotFound()
+  const back = returnAddress(record.redirect_url)
+  return back
+    ? seeOther(withQuery(back, { token: record.token, status: 'active' }))
+    : activatedPage(record, businessId)
 }

@@ -1,6 +1,6 @@
 /**
- * The HTML of the customer pages (src/sandbox/pages.ts, outcomes.ts): text escaped for HTML, amounts
- * as pay shows them, the address the customer goes back to, and the document every page is: one
+ * The HTML of the customer pages (customer-pages.ts, templates.ts; double/outcomes.ts's return
+ * address): text escaped for HTML, amounts as pay shows them, the address the customer goes back to, and the document every page is: one
  * card, one inline style sheet allowed by its hash, headers that let nothing else load.
  */
 import { createHash } from 'node:crypto'
@@ -252,7 +252,7 @@ const dayText = (day: string) =>
     timeZone: 'UTC',
   })
 
-/** A charge of a subscription (billing.ts) names its package and the period it pays for. */
+/** A charge of a subscription (billing/billing.ts) names its package and the period it pays for. */
 export function linkDetails(link: PaymentLinkRecord, charge?: ChargeOfLink): string {
   const rows: [string, string][] = []
   if (charge) {

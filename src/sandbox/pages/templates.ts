@@ -1,6 +1,7 @@
 /**
- * The HTML of each customer page (pages.ts serves them): the payment page, its receipt, the
- * activation page, and the pages that say what went wrong. Built on page-html.ts.
+ * The HTML of each customer page (customer-pages.ts serves them): the payment page, its receipt,
+ * what the customer sees after cancelling or a failed payment, the activation page, and the pages
+ * that say what went wrong. Built on html.ts.
  */
 
 import { amountText } from '../../shared/money.js'
@@ -52,7 +53,7 @@ export function paymentPage(
       `<input type="hidden" name="currency" value="${escapeValue(link.currency)}">`,
       `<button type="submit" name="outcome" value="paid">Pay ${escapeHtml(amountText(link.amount, link.currency))} <bdi>${escapeHtml(link.currency)}</bdi></button>`,
       '<p class="fine">Test mode: paying marks this link paid. No card is asked for and no money moves.</p>',
-      // The outcomes an app must handle besides a payment (outcomes.ts): the link stays unpaid.
+      // The outcomes an app must handle besides a payment (double/outcomes.ts): the link stays unpaid.
       '<fieldset class="others">',
       '<legend>Test mode: the customer’s other outcomes</legend>',
       '<div class="row"><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
@@ -192,3 +193,34 @@ export const refused = (pageUrl: string) =>
     'Nothing was done.',
     `The form did not come from its own page: it was sent from another site, or its page token is missing or wrong. <a href="${escapeHtml(pageUrl)}">Open the page again</a> to continue.`,
   ])
+
+/**
+ * What the customer sees after cancelling, or after the payment failed, when the link has no
+ * `redirect_url`: nothing was paid, and the way back to the page to try again.
+ */
+export function unpaidPage(
+  link: PaymentLinkRecord,
+  outcome: 'cancelled' | 'failed',
+  pageUrl: string,
+): PageReply {
+  const cancelled = outcome === 'cancelled'
+  const heading = cancelled ? 'Payment cancelled' : 'Payment failed'
+  const again = `<a href="${escapeHtml(pageUrl)}">${cancelled ? 'Back to the payment page' : 'Try again'}</a>`
+  return render({
+    status: 200,
+    title: `${heading} · ${link.title}`,
+    body: [
+      merchant(link.business_id),
+      `<h1>${heading}</h1>`,
+      `<p class="description">${cancelled ? 'You cancelled the payment for' : 'The payment for'} <bdi>${keepDatesWhole(escapeHtml(link.title))}</bdi>${cancelled ? '.' : ' did not go through.'}</p>`,
+      cancelled
+        ? state('warn', 'Nothing was paid.', `You can still pay this link. ${again}`)
+        : state(
+            'bad',
+            'Nothing was paid.',
+            `Test mode: this failure was chosen on the payment page. ${again}`,
+          ),
+      '<p class="fine">Test mode: no card was asked for and no money moved.</p>',
+    ].join('\n'),
+  })
+}

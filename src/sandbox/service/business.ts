@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { BusinessKey } from '../store/store.js'
 import type { PackageRecord } from './records.js'
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
@@ -65,6 +66,19 @@ export function seededPackages(businessId: number): PackageRecord[] {
     created_at: SEEDED_AT,
     updated_at: SEEDED_AT,
   }))
+}
+
+/**
+ * The business behind an API key, as the routes and fixtures act for it: the key's hash (the only
+ * form in which a key reaches the store), its id, and its packages.
+ */
+export interface Business extends BusinessKey {
+  packages: readonly PackageRecord[]
+}
+
+export function businessOf(key: string): Business {
+  const businessId = businessIdOf(key)
+  return { keyHash: keyHash(key), businessId, packages: seededPackages(businessId) }
 }
 
 /** The seeded packages of the business behind `key`. */

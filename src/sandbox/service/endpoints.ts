@@ -1,93 +1,26 @@
 /**
- * The routes of the service: each endpoint of docs/spec/payment-service-api.md as a handler of a parsed
- * request (the HTTP plumbing is in server.ts).
+ * The endpoints of the service (docs/spec/payment-service-api.md section 4), each a handler of the
+ * route table (http/routes.ts), which reads the request, checks the key and bills what came due
+ * before one runs: here is only what the endpoint does with the caller's records.
  */
-import { applyClockMove, readClock, sandboxNow, withCharges } from '../billing/billing.js'
-import { seedFixtures } from '../double/fixtures.js'
-import { CustomerPages } from '../pages/customer-pages.js'
-import type { SandboxStore } from '../store/store.js'
+import { withCharges } from '../billing/billing.js'
+import type { ScopedContext } from '../http/context.js'
+import { HttpError, type Reply, success, valid } from '../http/reply.js'
 import { buildLink, buildSubscription, newLink, newSubscription, newTokenization } from './build.js'
-import { envelopeTimestamp, laterIso, type PackageRecord } from './records.js'
+import { laterIso } from './records.js'
 import {
-  type Checked,
   checkNewSubscription,
   checkPaymentLink,
   checkSubscriptionChanges,
   checkTokenization,
   type PaymentLinkInput,
-  type RequestBody,
 } from './rules.js'
 
 const DEFAULT_PER_PAGE = 50
 const MAX_PER_PAGE = 500
 
-/** The business behind an API key. */
-export interface Caller {
-  keyHash: string
-  businessId: number
-  packages: PackageRecord[]
-}
-
-export interface Reply {
-  status: number
-  /** Sent as JSON. */
-  body?: unknown
-  /** Sent as it is instead (the customer pages' HTML), with its Content-Type among the headers. */
-  text?: string
-  headers?: Record<string, string>
-}
-
-/** A request answered with something other than 200: thrown by handlers, sent by the dispatcher. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message)
-  }
-}
-
-export const VALIDATION_MESSAGE = 'The given data was invalid.'
-
-/** The envelope of an answer, stamped with sandbox time (`now`, billing.ts). */
-export const success = (data: unknown, now: number): Reply => {
-  const meta = { timestamp: envelopeTimestamp(new Date(now)), timezone: 'UTC' }
-  return { status: 200, body: { success: true, data, errors: null, meta } }
-}
-
-/** Laravel's 422 body: no success, no meta. */
-function valid<T>(checked: Checked<T>): T {
-  if (!checked.ok) throw new HttpError(422, VALIDATION_MESSAGE, { errors: checked.errors })
-  return checked.value
-}
-
 const linkNotFound = () => new HttpError(404, 'Payment link not found.')
 const subscriptionNotFound = () => new HttpError(404, 'Subscription not found.')
-
-export interface RequestContext {
-  caller: Caller
-  /** The decoded `{id}` of the route, if it has one. */
-  id: string
-  query: URLSearchParams
-  /** POST and PUT only: the JSON object sent. */
-  body: RequestBody
-  /** `http://host:port` as the client addressed us, for the URLs we hand out. */
-  origin: string
-  /** Where payment and activation pages are said to live (the in-process sandbox uses its well-known address). */
-  checkoutOrigin: string
-  path: string
-  /** Sandbox time of the request (billing.ts), once what came due was billed: every timestamp it writes. */
-  now: number
-}
-
-type Handler = (context: RequestContext) => Promise<Reply> | Reply
-
-export interface Route {
-  pattern: RegExp
-  methods: Partial<Record<string, Handler>>
-}
 
 const EDITABLE_LINK_FIELDS = [
   'email',
@@ -108,11 +41,11 @@ function positiveInteger(text: string | null): number | undefined {
 }
 
 /**
- * Laravel's length-aware paginator (without `links`), newest first: `read` fetches one page
- * (offset, limit) and the total.
+ * Laravel's length-aware paginator (without `links`), newest first: `read` fetches one slice of
+ * the list (offset, limit) and how many there are in all.
  */
 function paginate<T>(
-  context: RequestContext,
+  context: ScopedContext,
   read: (offset: number, limit: number) => { total: number; records: T[] },
 ) {
   const perPage = Math.min(positiveInteger(context.query.get('per_page')) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE)
@@ -142,182 +75,116 @@ function paginate<T>(
   }
 }
 
-/** The endpoints of the spec (docs/spec/payment-service-api.md), over one store. */
-export class SandboxRoutes {
-  /** The customer's pages (payment, activation): public, HTML, served before any key is asked for. */
-  readonly pages: CustomerPages
+/** `POST /tokenizations/create-token` (spec 4.1). */
+export function createTokenization({ store, caller, body, checkoutOrigin, now }: ScopedContext): Reply {
+  const tokenization = newTokenization(valid(checkTokenization(body)), checkoutOrigin, now)
+  store.insertTokenization(caller, tokenization)
+  return success(tokenization, now)
+}
 
-  constructor(private readonly store: SandboxStore) {
-    this.pages = new CustomerPages(store)
-  }
+/** `POST /payment-links` (spec 4.2). */
+export function createLink({ store, caller, body, checkoutOrigin, now }: ScopedContext): Reply {
+  const link = newLink(caller.businessId, valid(checkPaymentLink(body)), checkoutOrigin, now)
+  store.insert('payment_links', caller, link)
+  return success(link, now)
+}
 
-  readonly routes: Route[] = [
-    { pattern: /^\/tokenizations\/create-token$/, methods: { POST: (c) => this.createTokenization(c) } },
-    {
-      pattern: /^\/payment-links$/,
-      methods: { GET: (c) => this.listLinks(c), POST: (c) => this.createLink(c) },
-    },
-    {
-      pattern: /^\/payment-links\/([^/]+)$/,
-      methods: {
-        GET: (c) => this.getLink(c),
-        PUT: (c) => this.updateLink(c),
-        DELETE: (c) => this.deleteLink(c),
-      },
-    },
-    {
-      pattern: /^\/subscriptions$/,
-      methods: { GET: (c) => this.listSubscriptions(c), POST: (c) => this.createSubscription(c) },
-    },
-    {
-      pattern: /^\/subscriptions\/([^/]+)$/,
-      methods: {
-        GET: (c) => this.getSubscription(c),
-        PUT: (c) => this.updateSubscription(c),
-        DELETE: (c) => this.deleteSubscription(c),
-      },
-    },
-    // The sandbox's own controls (not in docs/spec/), for `pay sandbox reset` and `clock` through a
-    // running server: each acts on the caller's own business only (paying, faults and the
-    // requests sent: double.ts).
-    { pattern: /^\/_sandbox\/reset$/, methods: { POST: (c) => this.reset(c) } },
-    {
-      pattern: /^\/_sandbox\/clock$/, // the clock of the whole store (billing.ts)
-      methods: { GET: (c) => success(readClock(this.store), c.now), POST: (c) => this.moveClock(c) },
-    },
-    // Fixtures (fixtures.ts): the body is a fixture file; `?once=true` skips names seeded before.
-    { pattern: /^\/_sandbox\/seed$/, methods: { POST: (c) => this.seed(c) } },
-  ]
+/** `GET /payment-links/{id}` (spec 4.4). */
+export function getLink({ store, caller, id, now }: ScopedContext): Reply {
+  const link = store.get('payment_links', caller, id)
+  if (!link) throw linkNotFound()
+  return success(link, now)
+}
 
-  /** `{"advance": "30d"}` or `{"to": "2027-01-01"}`: the clock moved, what came due billed. */
-  private moveClock({ body, checkoutOrigin }: RequestContext): Reply {
-    const moved = valid(applyClockMove(this.store, body, checkoutOrigin))
-    return success(moved, Date.parse(moved.now))
-  }
+/** `GET /payment-links` (spec 4.5). */
+export function listLinks(context: ScopedContext): Reply {
+  const { store, caller, now } = context
+  return success(
+    paginate(context, (offset, limit) => store.list('payment_links', caller, offset, limit)),
+    now,
+  )
+}
 
-  /** The caller's records deleted (every other business's stay); no local path in the answer. */
-  private reset({ caller }: RequestContext): Reply {
-    this.store.empty(caller)
-    return success({ reset: true, business_id: caller.businessId }, sandboxNow(this.store))
-  }
+/** `PUT /payment-links/{id}` (spec 4.3): a full replacement of the editable fields; optional ones not sent are dropped. */
+export function updateLink({ store, caller, id, body, now }: ScopedContext): Reply {
+  // Laravel resolves the route's record before it validates the body: 404 wins over 422.
+  if (!store.get('payment_links', caller, id)) throw linkNotFound()
+  const input = valid(checkPaymentLink(body))
+  const updated = store.write(() => {
+    const current = store.get('payment_links', caller, id)
+    if (!current) return undefined
+    const unchanged = EDITABLE_LINK_FIELDS.every((field) => current[field] === input[field])
+    if (unchanged) return current
+    const next = buildLink({ ...current, updated_at: laterIso(current.updated_at, now) }, input)
+    store.replace('payment_links', caller, next)
+    return next
+  })
+  if (!updated) throw linkNotFound()
+  return success(updated, now)
+}
 
-  private createTokenization({ caller, body, checkoutOrigin, now: at }: RequestContext): Reply {
-    const tokenization = newTokenization(valid(checkTokenization(body)), checkoutOrigin, at)
-    this.store.insertTokenization(caller, tokenization)
-    return success(tokenization, at)
-  }
+/** `DELETE /payment-links/{id}` (spec 4.6). */
+export function deleteLink({ store, caller, id, now }: ScopedContext): Reply {
+  if (!store.remove('payment_links', caller, id)) throw linkNotFound()
+  return success(null, now)
+}
 
-  private createLink({ caller, body, checkoutOrigin, now: at }: RequestContext): Reply {
-    const link = newLink(caller.businessId, valid(checkPaymentLink(body)), checkoutOrigin, at)
-    this.store.insert('payment_links', caller, link)
-    return success(link, at)
-  }
+/** `POST /subscriptions` (spec 4.7): to one of the caller's packages. */
+export function createSubscription({ store, caller, body, now }: ScopedContext): Reply {
+  const packageIds = new Set(caller.packages.map((pkg) => pkg._id))
+  const input = valid(checkNewSubscription(body, packageIds))
+  const pkg = caller.packages.find((p) => p._id === input.package_id)!
+  const subscription = newSubscription(input, pkg, now)
+  store.insert('subscriptions', caller, subscription)
+  return success(subscription, now)
+}
 
-  private getLink({ caller, id, now }: RequestContext): Reply {
-    const link = this.store.get('payment_links', caller, id)
-    if (!link) throw linkNotFound()
-    return success(link, now)
-  }
+/** `GET /subscriptions/{id}` (spec 4.8), with its charges. */
+export function getSubscription({ store, caller, id, now }: ScopedContext): Reply {
+  const subscription = store.read(() => {
+    const found = store.get('subscriptions', caller, id)
+    return found && withCharges(store, caller, [found])[0]
+  })
+  if (!subscription) throw subscriptionNotFound()
+  return success(subscription, now)
+}
 
-  private listLinks(context: RequestContext): Reply {
-    return success(
-      paginate(context, (offset, limit) => this.store.page('payment_links', context.caller, offset, limit)),
-      context.now,
-    )
-  }
-
-  /** A full replacement of the editable fields; optional fields not sent are dropped. */
-  private updateLink({ caller, id, body, now }: RequestContext): Reply {
-    // Laravel resolves the route's record before it validates the body: 404 wins over 422.
-    if (!this.store.get('payment_links', caller, id)) throw linkNotFound()
-    const input = valid(checkPaymentLink(body))
-    const updated = this.store.write(() => {
-      const current = this.store.get('payment_links', caller, id)
-      if (!current) return undefined
-      const unchanged = EDITABLE_LINK_FIELDS.every((field) => current[field] === input[field])
-      if (unchanged) return current
-      const next = buildLink({ ...current, updated_at: laterIso(current.updated_at, now) }, input)
-      this.store.replace('payment_links', caller, next)
-      return next
-    })
-    if (!updated) throw linkNotFound()
-    return success(updated, now)
-  }
-
-  private deleteLink({ caller, id, now }: RequestContext): Reply {
-    if (!this.store.remove('payment_links', caller, id)) throw linkNotFound()
-    return success(null, now)
-  }
-
-  private createSubscription({ caller, body, now: at }: RequestContext): Reply {
-    const packageIds = new Set(caller.packages.map((pkg) => pkg._id))
-    const input = valid(checkNewSubscription(body, packageIds))
-    const pkg = caller.packages.find((p) => p._id === input.package_id)!
-    const subscription = newSubscription(input, pkg, at)
-    this.store.insert('subscriptions', caller, subscription)
-    return success(subscription, at)
-  }
-
-  private getSubscription({ caller, id, now }: RequestContext): Reply {
-    const subscription = this.store.read(() => {
-      const found = this.store.get('subscriptions', caller, id)
-      return found && withCharges(this.store, caller, [found])[0]
-    })
-    if (!subscription) throw subscriptionNotFound()
-    return success(subscription, now)
-  }
-
-  private listSubscriptions(context: RequestContext): Reply {
-    return success(
-      paginate(context, (offset, limit) =>
-        this.store.read(() => {
-          const page = this.store.page('subscriptions', context.caller, offset, limit)
-          return { ...page, records: withCharges(this.store, context.caller, page.records) }
-        }),
-      ),
-      context.now,
-    )
-  }
-
-  /** Sets the fields sent; `updated_at` moves only when something changed (as Eloquent does). */
-  private updateSubscription({ caller, id, body, now }: RequestContext): Reply {
-    if (!this.store.get('subscriptions', caller, id)) throw subscriptionNotFound()
-    const changes = valid(checkSubscriptionChanges(body))
-    const updated = this.store.write(() => {
-      const current = this.store.get('subscriptions', caller, id)
-      if (!current) return undefined
-      const next = buildSubscription({ ...current, ...changes })
-      const unchanged = (['email', 'phone_no', 'status'] as const).every(
-        (field) => next[field] === current[field],
-      )
-      if (unchanged) return withCharges(this.store, caller, [current])[0]
-      const changed = { ...next, updated_at: laterIso(current.updated_at, now) }
-      this.store.replace('subscriptions', caller, changed)
-      return withCharges(this.store, caller, [changed])[0]
-    })
-    if (!updated) throw subscriptionNotFound()
-    return success(updated, now)
-  }
-
-  private deleteSubscription({ caller, id, now }: RequestContext): Reply {
-    if (!this.store.remove('subscriptions', caller, id)) throw subscriptionNotFound()
-    return success(null, now)
-  }
-
-  /** The caller's business seeded with the fixtures sent, all or nothing: `{ids, created, skipped}`. */
-  private seed({ caller, body, query, checkoutOrigin, now }: RequestContext): Reply {
-    const once = query.get('once')
-    if (once !== null && !['true', 'false', '1', '0'].includes(once)) {
-      throw new HttpError(422, VALIDATION_MESSAGE, {
-        errors: { once: ['The once field must be true or false.'] },
-      })
-    }
-    const seeded = valid(
-      seedFixtures(this.store, caller, body, {
-        once: once === 'true' || once === '1',
-        origin: checkoutOrigin,
+/** `GET /subscriptions` (spec 4.11), each with its charges. */
+export function listSubscriptions(context: ScopedContext): Reply {
+  const { store, caller, now } = context
+  return success(
+    paginate(context, (offset, limit) =>
+      store.read(() => {
+        const listed = store.list('subscriptions', caller, offset, limit)
+        return { ...listed, records: withCharges(store, caller, listed.records) }
       }),
+    ),
+    now,
+  )
+}
+
+/** `PUT /subscriptions/{id}` (spec 4.9): sets the fields sent; `updated_at` moves only when something changed (as Eloquent does). */
+export function updateSubscription({ store, caller, id, body, now }: ScopedContext): Reply {
+  if (!store.get('subscriptions', caller, id)) throw subscriptionNotFound()
+  const changes = valid(checkSubscriptionChanges(body))
+  const updated = store.write(() => {
+    const current = store.get('subscriptions', caller, id)
+    if (!current) return undefined
+    const next = buildSubscription({ ...current, ...changes })
+    const unchanged = (['email', 'phone_no', 'status'] as const).every(
+      (field) => next[field] === current[field],
     )
-    return success(seeded, now)
-  }
+    if (unchanged) return withCharges(store, caller, [current])[0]
+    const changed = { ...next, updated_at: laterIso(current.updated_at, now) }
+    store.replace('subscriptions', caller, changed)
+    return withCharges(store, caller, [changed])[0]
+  })
+  if (!updated) throw subscriptionNotFound()
+  return success(updated, now)
+}
+
+/** `DELETE /subscriptions/{id}` (spec 4.10). */
+export function deleteSubscription({ store, caller, id, now }: ScopedContext): Reply {
+  if (!store.remove('subscriptions', caller, id)) throw subscriptionNotFound()
+  return success(null, now)
 }

@@ -71,7 +71,7 @@ export const newObjectId = (): string => randomBytes(12).toString('hex')
 /** A tokenization's token: 160 random bits (40 hex characters). */
 export const newToken = (): string => randomBytes(20).toString('hex')
 
-/** `now` (sandbox time, billing.ts: milliseconds since the epoch) as a record's timestamp. */
+/** `now` (sandbox time, billing/billing.ts: milliseconds since the epoch) as a record's timestamp. */
 export const nowIso = (now = Date.now()): string => new Date(now).toISOString()
 
 /** A timestamp for a change: now, but always later than `previous` so that a change is visible. */

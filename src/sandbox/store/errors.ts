@@ -1,7 +1,7 @@
 import { errorCode } from './files.js'
 import { MIGRATIONS } from './schema.js'
 
-/** What can go wrong with the sandbox's database file, as the server answers it (request.ts). */
+/** What can go wrong with the sandbox's database file, as the server answers it (http/reply.ts). */
 
 export class StoreCorruptError extends Error {
   constructor(

@@ -53,13 +53,19 @@ function parseLegacyStore(text: string): LegacyStore {
   } catch (error) {
     throw new LegacyStoreError(`not valid JSON: ${(error as Error).message}`)
   }
-  if (!isObject(parsed) || parsed.format !== LEGACY_FORMAT || !isObject(parsed.businesses)) {
+  checkLegacyStore(parsed)
+  return parsed
+}
+
+/** Returns when `value` has the shape of a store.json; else throws LegacyStoreError saying what is wrong. */
+function checkLegacyStore(value: unknown): asserts value is LegacyStore {
+  if (!isObject(value) || value.format !== LEGACY_FORMAT || !isObject(value.businesses)) {
     throw new LegacyStoreError('not a pay sandbox store')
   }
-  if (parsed.version !== LEGACY_VERSION) {
-    throw new LegacyStoreError(`unknown version ${JSON.stringify(parsed.version)}`)
+  if (value.version !== LEGACY_VERSION) {
+    throw new LegacyStoreError(`unknown version ${JSON.stringify(value.version)}`)
   }
-  for (const business of Object.values(parsed.businesses)) {
+  for (const business of Object.values(value.businesses)) {
     const wellFormed =
       isObject(business) &&
       typeof business.business_id === 'number' &&
@@ -76,7 +82,6 @@ function parseLegacyStore(text: string): LegacyStore {
       }
     }
   }
-  return parsed as unknown as LegacyStore
 }
 
 /** How many records a store holds. */

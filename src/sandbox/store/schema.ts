@@ -118,7 +118,7 @@ const VERSION_2: Migration = {
 }
 
 /**
- * Version 3: the sandbox clock and the charges of subscriptions (schedule.ts, billing.ts).
+ * Version 3: the sandbox clock and the charges of subscriptions (billing/schedule.ts, billing/billing.ts).
  * - `clock`: one row, the offset of sandbox time from real time in milliseconds (0: real time).
  * - `schedules`: one row per subscription that bills (not cancelled, a known frequency, a real
  *   `date_charge_start`): its period (`months` or `days`), its anchor, and the number and date of
@@ -180,7 +180,7 @@ const VERSION_3: Migration = {
 }
 
 /**
- * Version 4: the names of seeded records (`pay sandbox seed`, fixtures.ts): one row per (business,
+ * Version 4: the names of seeded records (`pay sandbox seed`, double/fixtures.ts): one row per (business,
  * name), the kind and `_id` of the record the name was last seeded as, so that `--once` skips the
  * names a business has already. Emptied with the business's records by a reset.
  */
@@ -227,7 +227,7 @@ export const STATEMENTS = {
   update: (table: Listed) => `UPDATE ${table} SET record = ? WHERE business = ${BUSINESS} AND id = ?`,
   remove: (table: Listed) => `DELETE FROM ${table} WHERE business = ${BUSINESS} AND id = ?`,
   total: (table: Listed) => `SELECT ${table} AS total FROM businesses WHERE key_hash = ?`,
-  page: (table: Listed) =>
+  list: (table: Listed) =>
     `SELECT record FROM ${table} WHERE business = ${BUSINESS} ORDER BY seq DESC LIMIT ? OFFSET ?`,
   linkById: 'SELECT seq, record FROM payment_links WHERE id = ? ORDER BY seq LIMIT 1',
   linkOfBusiness: `SELECT seq, record FROM payment_links WHERE business = ${BUSINESS} AND id = ?`,

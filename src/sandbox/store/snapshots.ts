@@ -1,6 +1,6 @@
 /**
- * Snapshots of the sandbox database (issue 25 item 4): `save` copies the whole database, every
- * business and the clock, into `$PAY_SANDBOX_DIR/snapshots/NAME.db`; `restore` puts it back.
+ * Snapshots of the sandbox database: `save` copies the whole database, every business and the
+ * clock, into `$PAY_SANDBOX_DIR/snapshots/NAME.db`; `restore` puts it back.
  *
  * - save is SQLite's own consistent online copy, `VACUUM INTO` (libsql's `Database.backup()` is
  *   not implemented): one read transaction, so a server writing meanwhile is not stopped and the

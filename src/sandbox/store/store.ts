@@ -90,7 +90,7 @@ export class SandboxStore {
   }
 
   /**
-   * Runs one statement of another part of the sandbox (billing.ts: the clock and charges) on the
+   * Runs one statement of another part of the sandbox (billing/billing.ts: the clock and charges) on the
    * connection in use, inside the transaction under way if there is one.
    */
   statement(sql: string, mode: 'get' | 'all' | 'run', ...parameters: unknown[]): unknown {
@@ -103,8 +103,8 @@ export class SandboxStore {
     return row ? JSON.parse(row.record) : undefined
   }
 
-  /** One page of the business's records, newest first, and how many there are in all. */
-  page<T extends Listed>(
+  /** `limit` of the business's records from `offset`, newest first, and how many there are in all. */
+  list<T extends Listed>(
     table: T,
     business: BusinessKey,
     offset: number,
@@ -116,7 +116,7 @@ export class SandboxStore {
         | undefined
       const total = Number(count?.total ?? 0)
       if (total === 0 || offset >= total) return { total, records: [] }
-      const rows = this.run(STATEMENTS.page(table), 'all', business.keyHash, limit, offset) as Row[]
+      const rows = this.run(STATEMENTS.list(table), 'all', business.keyHash, limit, offset) as Row[]
       return { total, records: rows.map((row) => JSON.parse(row.record)) }
     })
   }
@@ -282,7 +282,7 @@ export class SandboxStore {
         if (business === undefined) db.exec(`DELETE FROM ${table}`)
         else this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
       }
-      // Of every business: no business and no schedule left either (billing.ts). Of one: its
+      // Of every business: no business and no schedule left either (billing/). Of one: its
       // schedules went with its subscriptions (a trigger), and the clock, the whole database's,
       // stays where it is while another business has records.
       if (business === undefined) db.exec('DELETE FROM businesses; DELETE FROM schedules')

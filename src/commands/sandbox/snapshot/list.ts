@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { globalFlags, outputFlags } from '../../../cli/flags.js'
+import { SNAPSHOT_VIEW, snapshotAction } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction } from '../../../resources/snapshots.js'
 import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
 export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnapshotList> {

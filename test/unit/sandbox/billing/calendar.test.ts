@@ -331,7 +331,7 @@ describe('a charge', () => {
     ])
     // Each link is a link of the business like any other.
     expect(store.get('payment_links', BUSINESS_A, first._id)).toEqual(first)
-    expect(store.page('payment_links', BUSINESS_A, 0, 10).total).toBe(4)
+    expect(store.list('payment_links', BUSINESS_A, 0, 10).total).toBe(4)
   })
 
   it('more than a move may make (1,000,000 by default) is refused, and nothing of the move is kept', () => {
@@ -348,7 +348,7 @@ describe('a charge', () => {
     )
     expect(readClock(store)).toEqual(before)
     for (const sub of subs) expect(chargeDates(store, sub._id)).toEqual([])
-    expect(store.page('payment_links', BUSINESS_A, 0, 1).total).toBe(0)
+    expect(store.list('payment_links', BUSINESS_A, 0, 1).total).toBe(0)
     expect(moveClock(store, to('2024-01-31'), ORIGIN, 300).charges_created).toBe(300)
   })
 

@@ -7,15 +7,15 @@ import {
 } from '../../../../src/sandbox/double/faults.js'
 import {
   keptBody,
-  RequestJournal,
+  RecordedRequests,
   redactBody,
   redactPath,
   redactText,
-} from '../../../../src/sandbox/double/request-log.js'
+} from '../../../../src/sandbox/double/recorded-requests.js'
 
 /**
- * Fault rules (issue 25 item 1) as written, read and picked, and the redaction of what the
- * journal keeps of a request (item 6). The server carrying them out is test/unit/sandbox/double.test.ts.
+ * Fault rules as written, read and picked, and the redaction of what is recorded of a request.
+ * The server carrying them out is test/unit/sandbox/double/double.test.ts.
  */
 
 const errorOf = (rule: string) => {
@@ -230,7 +230,7 @@ describe('which requests a business’s rules fault', () => {
 
 const KEY = 'sk_test_journal_key_0123456789'
 
-describe('what the journal keeps of a request', () => {
+describe('what is recorded of a request', () => {
   it('redacts card-like numbers (13-19 digits, with spaces or dashes) and keys, and nothing else', () => {
     const cases: [string, string][] = [
       ['4242424242424242', '[REDACTED]'],
@@ -285,7 +285,7 @@ describe('what the journal keeps of a request', () => {
   })
 
   it('keeps the last N of each business, newest last; after and limit pick from them', async () => {
-    const journal = new RequestJournal(3)
+    const recorded = new RecordedRequests(3)
     const entry = (path: string) => ({
       time: '2026-01-01T00:00:00.000Z',
       method: 'GET',
@@ -296,24 +296,24 @@ describe('what the journal keeps of a request', () => {
       body: null,
       fault: null,
     })
-    for (const path of ['/a', '/b', '/c', '/d', '/e']) journal.record(1, entry(path))
-    journal.record(2, entry('/other'))
+    for (const path of ['/a', '/b', '/c', '/d', '/e']) recorded.record(1, entry(path))
+    recorded.record(2, entry('/other'))
     const paths = (list: { seq: number; path: string }[]) => list.map((e) => `${e.seq}${e.path}`)
-    expect(paths(journal.read(1))).toEqual(['3/c', '4/d', '5/e'])
-    expect(paths(journal.read(1, { after: 3 }))).toEqual(['4/d', '5/e'])
-    expect(paths(journal.read(1, { limit: 1 }))).toEqual(['5/e'])
-    expect(paths(journal.read(2))).toEqual(['1/other'])
-    expect(journal.read(3)).toEqual([])
+    expect(paths(recorded.read(1))).toEqual(['3/c', '4/d', '5/e'])
+    expect(paths(recorded.read(1, { after: 3 }))).toEqual(['4/d', '5/e'])
+    expect(paths(recorded.read(1, { limit: 1 }))).toEqual(['5/e'])
+    expect(paths(recorded.read(2))).toEqual(['1/other'])
+    expect(recorded.read(3)).toEqual([])
     // A wait ends at the next request of its business, not another's.
     let woken = false
-    const waiting = journal.wait(1, 5, 60_000, new Promise(() => {})).then(() => {
+    const waiting = recorded.wait(1, 5, 60_000, new Promise(() => {})).then(() => {
       woken = true
     })
-    journal.record(2, entry('/not-mine'))
+    recorded.record(2, entry('/not-mine'))
     await new Promise((resolve) => setImmediate(resolve))
     expect(woken).toBe(false)
-    journal.record(1, entry('/f'))
+    recorded.record(1, entry('/f'))
     await waiting
-    expect(paths(journal.read(1, { after: 5 }))).toEqual(['6/f'])
+    expect(paths(recorded.read(1, { after: 5 }))).toEqual(['6/f'])
   })
 })

@@ -5,9 +5,8 @@ import {
   parseFixtures,
   seedFixtures,
   seedIn,
-  seedingBusiness,
 } from '../../../../src/sandbox/double/fixtures.js'
-import { keyHash, PACKAGE_SLUGS } from '../../../../src/sandbox/service/business.js'
+import { businessOf, keyHash, PACKAGE_SLUGS } from '../../../../src/sandbox/service/business.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import {
   clientFor,
@@ -79,7 +78,7 @@ describe('seedFixtures', () => {
     expect(paidLink.payment_url).toBe(`${ORIGIN}/checkout/pay?id=${ids['inv-42']}`)
     expect((seen.payment_links[ids['inv-43']] as Record<string, unknown>).paid).toBe(false)
     const monthly = seen.subscriptions[ids['ada-monthly']] as Record<string, unknown>
-    const packages = seedingBusiness(KEY_A).packages
+    const packages = businessOf(KEY_A).packages
     expect(monthly.package_id).toBe(packages[PACKAGE_SLUGS.indexOf('monthly')]._id)
     expect((seen.subscriptions[ids['ada-cancelled']] as Record<string, unknown>).status).toBe('cancel')
     expect(Object.keys(seen.tokenizations)).toHaveLength(1)
@@ -138,9 +137,7 @@ describe('seedFixtures', () => {
       insert(...args)
     })
     const fixtures = { links: [1, 2, 3, 4].map((n) => ({ name: `l${n}`, ...LINK })) }
-    expect(() => seedFixtures(store, seedingBusiness(KEY_A), fixtures, { origin: ORIGIN })).toThrow(
-      'disk full',
-    )
+    expect(() => seedFixtures(store, businessOf(KEY_A), fixtures, { origin: ORIGIN })).toThrow('disk full')
     expect(calls).toBe(3)
     const links = Object.values(business(dir).payment_links) as { _id: string }[]
     expect(links).toHaveLength(1)
@@ -181,7 +178,7 @@ describe('seedFixtures', () => {
 
 describe('checkFixtures and parseFixtures', () => {
   it('refuses what is not an object or whose sections are not lists', () => {
-    const packages = seedingBusiness(KEY_A).packages
+    const packages = businessOf(KEY_A).packages
     expect(checkFixtures([], packages)).toEqual({
       ok: false,
       errors: {
@@ -216,7 +213,7 @@ describe('checkFixtures and parseFixtures', () => {
   it('lists at most 50 invalid entries and counts the rest', () => {
     const checked = checkFixtures(
       { links: Array.from({ length: 53 }, (_, n) => ({ name: `l${n}` })) },
-      seedingBusiness(KEY_A).packages,
+      businessOf(KEY_A).packages,
     )
     expect(checked.ok).toBe(false)
     if (checked.ok) return

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_BODY_BYTES } from '../../../../src/sandbox/constants.js'
 import { MAX_JSON_DEPTH } from '../../../../src/sandbox/http/request.js'
-import { MAX_BODY_BYTES } from '../../../../src/sandbox/http/server.js'
 import { listPackages } from '../../../../src/sandbox/service/business.js'
 import { type Json, LINK_TEXT_FIELDS } from '../../../helpers/links.js'
 import {

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  escapeHtml,
-  fromThisOrigin,
-  maskEmail,
-  withQuery,
-} from '../../../../src/sandbox/pages/customer-pages.js'
+import { fromThisOrigin } from '../../../../src/sandbox/pages/customer-pages.js'
+import { escapeHtml, maskEmail, withQuery } from '../../../../src/sandbox/pages/html.js'
 import { businessIdOf, keyHash } from '../../../../src/sandbox/service/business.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { amountText } from '../../../../src/shared/money.js'

@@ -49,7 +49,7 @@ describe('the statements of a request', () => {
 
   it('a list reads one page in the order of the (business, seq) index, newest first', () => {
     const { db } = openDatabase()
-    const plan = db.prepare(`EXPLAIN QUERY PLAN ${STATEMENTS.page('payment_links')}`).all('h', 50, 0) as {
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${STATEMENTS.list('payment_links')}`).all('h', 50, 0) as {
       detail: string
     }[]
     db.close()

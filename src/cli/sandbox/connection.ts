@@ -1,9 +1,8 @@
 import type http from 'node:http'
 import { createRequire } from 'node:module'
-import { type Shown, shown } from '../render/result.js'
-import { SANDBOX_KEY } from '../sandbox/constants.js'
-import type { Notice } from '../sandbox/store/legacy.js'
-import { sandboxDir } from '../shared/sandbox-dir.js'
+import { type Shown, shown } from '../../render/result.js'
+import { loadProofCheck, type Notice, SANDBOX_KEY, startSandbox } from '../../sandbox/index.js'
+import { sandboxDir } from '../../shared/sandbox-dir.js'
 
 export interface Connection {
   baseUrl: string
@@ -29,7 +28,7 @@ export const noticesShown = (notices: Notice[]): Shown[] =>
 /**
  * What answers at a base URL:
  * - `proven`: a pay sandbox that proved it holds the secret of this user's sandbox directory
- *   (src/sandbox/proof.ts): the user's own, which may be sent any key;
+ *   (src/sandbox/http/proof.ts): the user's own, which may be sent any key;
  * - `unproven`: something that says it is a pay sandbox (`X-Pay-Sandbox: 1`) but did not prove it
  *   (another user's process, a sandbox of another directory, an older pay's);
  * - `other`: some other server; `none`: no connection, or no answer within the timeout.
@@ -64,7 +63,7 @@ export async function probeSandbox(
         : undefined
   ) as typeof http | undefined
   if (!client) return 'none'
-  const { clientSecret, endpointOf, isProof, newChallenge } = await import('../sandbox/http/proof.js')
+  const { clientSecret, endpointOf, isProof, newChallenge } = await loadProofCheck()
   const challenge = newChallenge()
   url.searchParams.set('challenge', challenge)
   const answer = await new Promise<{ sandbox: boolean; body: string; endpoint: string } | undefined>(
@@ -119,7 +118,6 @@ export function portOf(baseUrl: string): string {
 export async function connectSandbox(baseUrl: string, apiKey: string, found: Probed): Promise<Connection> {
   if (found === 'proven')
     return { baseUrl, inProcess: false, squatter: false, notices: [], close: async () => {} }
-  const { startSandbox } = await import('../sandbox/http/server.js')
   const sandbox = await startSandbox({
     dir: sandboxDir(process.env),
     keys: [...new Set([SANDBOX_KEY, apiKey])],

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
-import { PayError, usageError } from '../errors.js'
-import type { View } from '../render/views.js'
+import { PayError, usageError } from '../../errors.js'
+import type { View } from '../../render/views.js'
+import { type LocalStore, loadLocalStore } from '../../sandbox/index.js'
 
 /** `pay sandbox snapshot …`: a snapshot as `{name, saved_at, bytes}`. */
 export const SNAPSHOT_VIEW: View = {
@@ -19,13 +20,11 @@ export const snapshotNameArg = Args.string({
 })
 
 /**
- * Runs a snapshot operation of src/sandbox/snapshots.ts, its errors as pay's: a name that cannot
+ * Runs a snapshot operation of the sandbox's local store, its errors as pay's: a name that cannot
  * be one is a usage error (2), no such snapshot not found (5), anything else exit 1.
  */
-export async function snapshotAction<T>(
-  act: (snapshots: typeof import('../sandbox/store/snapshots.js')) => T,
-): Promise<T> {
-  const snapshots = await import('../sandbox/store/snapshots.js')
+export async function snapshotAction<T>(act: (snapshots: LocalStore) => T): Promise<T> {
+  const snapshots = await loadLocalStore()
   try {
     return act(snapshots)
   } catch (error) {

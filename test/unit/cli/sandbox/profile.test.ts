@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { sandboxProfile } from '../../../src/cli/sandbox-profile.js'
-import { resolveCredentials } from '../../../src/config/credentials.js'
-import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
-import { freshConfigDir } from '../../helpers/config-files.js'
+import { sandboxProfile } from '../../../../src/cli/sandbox/profile.js'
+import { resolveCredentials } from '../../../../src/config/credentials.js'
+import { SANDBOX_KEY } from '../../../../src/sandbox/constants.js'
+import { freshConfigDir } from '../../../helpers/config-files.js'
 
 describe('the built-in sandbox profile', () => {
   it('is the well-known key on loopback, at PAY_SANDBOX_PORT or 4010', () => {

@@ -1,12 +1,13 @@
 import fs from 'node:fs'
-import type { SandboxTarget } from '../cli/base-command.js'
-import { type FieldErrors, PayError, usageError, validationError } from '../errors.js'
-import type { View } from '../render/views.js'
-import type { Rec } from '../values.js'
+import { type FieldErrors, PayError, usageError, validationError } from '../../errors.js'
+import type { View } from '../../render/views.js'
+import { loadLocalStore, MAX_BODY_BYTES } from '../../sandbox/index.js'
+import type { Rec } from '../../values.js'
+import type { SandboxTarget } from '../base-command.js'
 
 /**
  * `pay sandbox seed` and `pay sandbox start --seed`: a fixture file read and parsed (src/sandbox/
- * fixtures.ts checks and seeds it), and what was seeded as rows: NAME, KIND, ID, RESULT.
+ * double/fixtures.ts checks and seeds it), and what was seeded as rows: NAME, KIND, ID, RESULT.
  */
 export const SEEDED_VIEW: View = {
   noun: 'seeded record',
@@ -32,7 +33,7 @@ export async function readFixtureFile(file: string, readStdin: () => Promise<str
       )
     }
   }
-  const { parseFixtures, FixtureSyntaxError } = await import('../sandbox/double/fixtures.js')
+  const { parseFixtures, FixtureSyntaxError } = await loadLocalStore()
   try {
     return parseFixtures(text)
   } catch (error) {
@@ -84,14 +85,13 @@ export async function seedFixtures(
   once: boolean,
 ): Promise<{ seeded: Rec; place: string }> {
   if (!where.server) {
-    const { seedIn } = await import('../sandbox/double/fixtures.js')
+    const { seedIn } = await loadLocalStore()
     const done = seedIn(where.dir, where.apiKey, fixtures, { once, origin: where.baseUrl })
     if (!done.ok) throw invalidFixtures(file, done.errors)
     return { seeded: { ...done.value }, place: `the local sandbox store ${where.dir}` }
   }
   const place = `the sandbox at ${where.target.baseUrl}`
   // One request, one transaction: past the server's body limit it would only answer 413.
-  const { MAX_BODY_BYTES } = await import('../sandbox/http/request.js')
   const bytes = Buffer.byteLength(JSON.stringify(fixtures))
   if (bytes > MAX_BODY_BYTES) {
     throw usageError(

@@ -1,10 +1,11 @@
 import type { Command } from '@oclif/core'
-import { PayError, usageError } from '../errors.js'
-import { type Result, shown } from '../render/result.js'
-import { CLOCK_MOVE_VIEW, chargesText } from '../resources/clock.js'
-import type { Rec } from '../values.js'
-import { BaseCommand } from './base-command.js'
-import { jqFlag, sandboxGlobalFlags } from './flags.js'
+import { PayError, usageError } from '../../errors.js'
+import { type Result, shown } from '../../render/result.js'
+import { loadLocalStore } from '../../sandbox/index.js'
+import type { Rec } from '../../values.js'
+import { BaseCommand } from '../base-command.js'
+import { jqFlag, sandboxGlobalFlags } from '../flags.js'
+import { CLOCK_MOVE_VIEW, chargesText } from './clock.js'
 
 /**
  * `pay sandbox clock advance` and `set`: the clock moved through the sandbox that serves the
@@ -28,7 +29,7 @@ export abstract class ClockMoveCommand<T extends typeof Command> extends BaseCom
       }
     } else {
       place = `the local sandbox store ${where.dir}`
-      const { moveClockIn, ClockRefused } = await import('../sandbox/billing/clock.js')
+      const { moveClockIn, ClockRefused } = await loadLocalStore()
       try {
         moved = moveClockIn(where.dir, body, where.baseUrl)
       } catch (error) {

@@ -1,12 +1,17 @@
-import { formatAmount } from '../render/format.js'
-import { type Result, shown } from '../render/result.js'
-import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../resources/fixtures.js'
-import type { RequestLogEntry, RunningSandbox } from '../sandbox/http/server.js'
-import { sandboxDir } from '../shared/sandbox-dir.js'
-import { sanitizeText } from '../values.js'
-import type { IO } from './io.js'
-import { noticesShown } from './sandbox-connection.js'
-import { faultsText, listenError, logLine, portHint } from './sandbox-start.js'
+import { formatAmount } from '../../render/format.js'
+import { type Result, shown } from '../../render/result.js'
+import {
+  loadLocalStore,
+  type RequestLogEntry,
+  type RunningSandbox,
+  startSandbox,
+} from '../../sandbox/index.js'
+import { sandboxDir } from '../../shared/sandbox-dir.js'
+import { sanitizeText } from '../../values.js'
+import type { IO } from '../io.js'
+import { noticesShown } from './connection.js'
+import { invalidFixtures, readFixtureFile, seededRows, seededText } from './fixtures.js'
+import { faultsText, listenError, logLine, portHint } from './start.js'
 
 /** What `pay sandbox start` was asked. */
 export interface ServeRequest {
@@ -34,7 +39,6 @@ export interface ServeContext {
  * what it says once stopped.
  */
 export async function serveSandbox(request: ServeRequest, context: ServeContext): Promise<Result> {
-  const { startSandbox } = await import('../sandbox/http/server.js')
   const { host, port } = request
   let requests = 0
   const onRequest = (entry: RequestLogEntry) => {
@@ -116,8 +120,8 @@ async function fixtures(
   io: IO,
 ): Promise<{ fixtures: unknown; once: boolean }> {
   const fixtures = await readFixtureFile(seed.file, () => io.readStdin())
-  const { checkFixtures, seedingBusiness } = await import('../sandbox/double/fixtures.js')
-  const checked = checkFixtures(fixtures, seedingBusiness(key).packages)
+  const { checkFixtures, businessOf } = await loadLocalStore()
+  const checked = checkFixtures(fixtures, businessOf(key).packages)
   if (!checked.ok) throw invalidFixtures(seed.file, checked.errors)
   return { fixtures, once: seed.once }
 }

@@ -1,10 +1,9 @@
 /** What `pay sandbox start` says: its request log's lines, why it cannot listen, how to reach it. */
-import { type PayError, usageError } from '../errors.js'
-import { DEFAULT_SANDBOX_PORT } from '../sandbox/constants.js'
-import type { FaultList, RequestLogEntry } from '../sandbox/http/server.js'
-import { sandboxDir } from '../shared/sandbox-dir.js'
-import { sanitizeText } from '../values.js'
-import { probeSandbox } from './sandbox-connection.js'
+import { type PayError, usageError } from '../../errors.js'
+import { DEFAULT_SANDBOX_PORT, type FaultList, type RequestLogEntry } from '../../sandbox/index.js'
+import { sandboxDir } from '../../shared/sandbox-dir.js'
+import { sanitizeText } from '../../values.js'
+import { probeSandbox } from './connection.js'
 
 /**
  * `09:21:03 POST /payment-links 200 2.1 ms`: local time, method, path (secrets redacted), status,
@@ -83,9 +82,9 @@ const shellWord = (text: string) =>
   /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`
 
 /**
- * How `pay -p sandbox` reaches a sandbox that does not listen where the profile looks (issue 23
- * item 4): the variable to export (with the same PAY_SANDBOX_DIR, which its proof needs), or
- * --base-url. Undefined when the profile finds it as it is.
+ * How `pay -p sandbox` reaches a sandbox that does not listen where the profile looks: the
+ * variable to export (with the same PAY_SANDBOX_DIR, which its proof needs), or --base-url.
+ * Undefined when the profile finds it as it is.
  */
 export function portHint(baseUrl: string, host: string): string | undefined {
   const profilePort = process.env.PAY_SANDBOX_PORT || String(DEFAULT_SANDBOX_PORT)

@@ -1,8 +1,8 @@
-import type { BuiltInProfile } from '../config/profiles.js'
-import { PayError } from '../errors.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../sandbox/constants.js'
-import { sandboxDir } from '../shared/sandbox-dir.js'
-import { type Probed, portOf } from './sandbox-connection.js'
+import type { BuiltInProfile } from '../../config/profiles.js'
+import { PayError } from '../../errors.js'
+import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/index.js'
+import { sandboxDir } from '../../shared/sandbox-dir.js'
+import { type Probed, portOf } from './connection.js'
 
 /** The built-in profile `sandbox`: the well-known key, at the sandbox's port on loopback. */
 export function sandboxProfile(env: NodeJS.ProcessEnv = process.env): BuiltInProfile {
@@ -48,7 +48,7 @@ const capitalise = (text: string) => text[0].toUpperCase() + text.slice(1)
 
 /**
  * A sandbox the built-in profile is pointed at with --base-url must have proved it is the user's
- * own (src/sandbox/proof.ts) before it is sent anything. (The sandbox commands' refusal is
+ * own (src/sandbox/http/proof.ts) before it is sent anything. (The sandbox commands' refusal is
  * noSandbox's: its words and hints differ.)
  */
 export function refuseUnproven(baseUrl: string, found: Probed, command: string): void {

@@ -1,18 +1,17 @@
 /**
- * What the sandbox's test-double commands share (issue 25): `--fault RULE`, the running sandbox
- * they act through, and `pay sandbox requests --follow`.
+ * What the sandbox's test-double commands share: `--fault RULE`, the running sandbox they act
+ * through, and `pay sandbox requests --follow`.
  */
 import { Flags } from '@oclif/core'
-import type { PayApi } from '../api/client.js'
-import { type SettledAnswer, sandboxRequests, sandboxSettle } from '../api/sandbox.js'
-import { PayError, usageError } from '../errors.js'
-import type { Output } from '../render/output.js'
-import { REQUEST_VIEW, requestText, requestTsv } from '../resources/double.js'
-import { FAULT_GRAMMAR, parseFaultRule } from '../sandbox/double/faults.js'
-import type { Outcome } from '../sandbox/double/outcomes.js'
-import type { Rec } from '../values.js'
-import type { SandboxTarget, Target } from './base-command.js'
-import type { IO } from './io.js'
+import type { PayApi } from '../../api/client.js'
+import { type SettledAnswer, sandboxRequests, sandboxSettle } from '../../api/sandbox.js'
+import { PayError, usageError } from '../../errors.js'
+import type { Output } from '../../render/output.js'
+import { FAULT_GRAMMAR, loadLocalStore, type Outcome, parseFaultRule } from '../../sandbox/index.js'
+import type { Rec } from '../../values.js'
+import type { SandboxTarget, Target } from '../base-command.js'
+import type { IO } from '../io.js'
+import { REQUEST_VIEW, requestText, requestTsv } from './double-views.js'
 
 /** A fault rule, checked as the sandbox checks it: one that cannot be read is exit 2, naming what is wrong. */
 export const faultFlag = Flags.custom<string>({
@@ -119,15 +118,8 @@ export async function settle(
     }
   }
   const place = `in the local sandbox store ${where.dir} (no sandbox is running at ${where.baseUrl})`
-  const { settleLinkIn } = await import('../sandbox/double/outcomes.js')
-  const { SandboxStore } = await import('../sandbox/store/store.js')
-  const store = new SandboxStore(where.dir)
-  let paidBefore: boolean
-  try {
-    paidBefore = store.findLink(id)?.paid === true
-  } finally {
-    store.close()
-  }
+  const { linkPaidIn, settleLinkIn } = await loadLocalStore()
+  const paidBefore = linkPaidIn(where.dir, id)
   const settled = settleLinkIn(where.dir, id, outcome)
   if (!settled) {
     throw new PayError(`No payment link ${id} in the local sandbox store ${where.dir}.`, {
@@ -135,7 +127,7 @@ export async function settle(
       hint: `No sandbox is running at ${where.baseUrl}; the local store was searched.`,
     })
   }
-  return { settled: settled as unknown as SettledAnswer, place, paidBefore }
+  return { settled, place, paidBefore }
 }
 
 const seqOf = (entry: Rec | undefined) => (typeof entry?.seq === 'number' ? entry.seq : undefined)

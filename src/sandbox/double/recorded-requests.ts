@@ -1,14 +1,14 @@
 /**
- * What the app sent (issue 25 item 6): the last requests of each business, for
- * `GET /_sandbox/requests` and `pay sandbox requests`, so that a test can assert on what an
- * application sent. Kept in memory by the running server, a ring of the last
- * JOURNAL_CAPACITY requests per business (one business never sees, nor pushes out, another's),
- * with their bodies redacted before they are kept: the sandbox's API keys, values of fields named
- * like secrets, and card-like numbers (13 to 19 digits, spaces or dashes between them) are
- * `[REDACTED]`.
+ * The recorded requests: what each business sent, for `GET /_sandbox/requests` and `pay sandbox
+ * requests`, so that a test can assert on what an application sent. Kept in memory by the running
+ * server, a ring of the last RECORDED_PER_BUSINESS requests per business (one business never sees,
+ * nor pushes out, another's), with their bodies redacted before they are kept: the sandbox's API
+ * keys, values of fields named like secrets, and card-like numbers (13 to 19 digits, spaces or
+ * dashes between them) are `[REDACTED]`. (Not to be confused with the request log, the line per
+ * request `pay sandbox start` writes on stderr, nor with pay's journal of changes.)
  */
 
-export const JOURNAL_CAPACITY = 1000
+export const RECORDED_PER_BUSINESS = 1000
 
 /** The longest body kept, as JSON text: a bigger one is kept as a note of its size. */
 const MAX_KEPT_BODY = 16 * 1024
@@ -16,7 +16,7 @@ const MAX_KEPT_BODY = 16 * 1024
 const REDACTED = '[REDACTED]'
 
 /** One request, as `GET /_sandbox/requests` answers it. */
-export interface JournalEntry {
+export interface RecordedRequest {
   /** 1, 2, 3…, per business, in the order the answers were sent: the cursor of `?after=`. */
   seq: number
   /** When the request arrived (real time, ISO 8601). */
@@ -76,7 +76,7 @@ export function redactBody(value: unknown, secrets: readonly string[]): unknown 
   return value
 }
 
-/** A path and query as journaled: secrets and card-like numbers redacted, secret-named parameters too. */
+/** A path and query as recorded: secrets and card-like numbers redacted, secret-named parameters too. */
 export function redactPath(rawUrl: string, secrets: readonly string[]): string {
   const queryStart = rawUrl.indexOf('?')
   const path = redactText(queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart), secrets)
@@ -107,13 +107,13 @@ export function keptBody(body: unknown, secrets: readonly string[]): unknown {
 }
 
 class Ring {
-  private readonly entries: JournalEntry[] = []
+  private readonly entries: RecordedRequest[] = []
   private start = 0
   last = 0
 
   constructor(private readonly capacity: number) {}
 
-  push(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
+  push(entry: Omit<RecordedRequest, 'seq'>): RecordedRequest {
     const kept = { seq: ++this.last, ...entry }
     if (this.entries.length < this.capacity) this.entries.push(kept)
     else {
@@ -124,19 +124,19 @@ class Ring {
   }
 
   /** Oldest first. */
-  all(): JournalEntry[] {
+  all(): RecordedRequest[] {
     return [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)]
   }
 }
 
 /** The requests of every business, and those waiting for the next one (`?wait=`). */
-export class RequestJournal {
+export class RecordedRequests {
   private readonly rings = new Map<number, Ring>()
   private readonly waiting = new Map<number, Set<() => void>>()
 
-  constructor(private readonly capacity = JOURNAL_CAPACITY) {}
+  constructor(private readonly capacity = RECORDED_PER_BUSINESS) {}
 
-  record(business: number, entry: Omit<JournalEntry, 'seq'>): void {
+  record(business: number, entry: Omit<RecordedRequest, 'seq'>): void {
     let ring = this.rings.get(business)
     if (!ring) {
       ring = new Ring(this.capacity)
@@ -151,7 +151,7 @@ export class RequestJournal {
   }
 
   /** Newest last: those after `after` (a seq), the newest `limit` of them. */
-  read(business: number, { after = 0, limit }: { after?: number; limit?: number } = {}): JournalEntry[] {
+  read(business: number, { after = 0, limit }: { after?: number; limit?: number } = {}): RecordedRequest[] {
     const all = (this.rings.get(business)?.all() ?? []).filter((entry) => entry.seq > after)
     return limit === undefined ? all : all.slice(Math.max(0, all.length - limit))
   }
