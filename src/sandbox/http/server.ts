@@ -13,7 +13,6 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { catchUp, sandboxNow } from '../billing/billing.js'
 import { SANDBOX_KEY } from '../constants.js'
-import type { FaultList } from '../double/faults.js'
 import { parseFaultRule } from '../double/faults.js'
 import { FixturesInvalid, type Seeded, seedFixtures } from '../double/fixtures.js'
 import type { RecordedRequest } from '../double/recorded-requests.js'
@@ -32,8 +31,6 @@ import { serverSecret } from './proof.js'
 import { errorReply, HttpError, methodNotAllowed, type Reply } from './reply.js'
 import { decodePathSegment, idempotencyKeyOf, loggedPath, methodOf, pathOf, readJsonBody } from './request.js'
 import { type Routed, routeOf } from './routes.js'
-
-export type { FaultList }
 
 export interface SandboxOptions {
   /** Directory of the store (created 0700 when missing). */
