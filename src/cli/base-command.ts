@@ -202,7 +202,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return { api, target, sandboxKey: credentials.builtIn ? credentials.apiKey : undefined }
   }
 
-  /** What answers at a sandbox's address (src/sandbox/proof.ts), in the --debug trace too. */
+  /** What answers at a sandbox's address (src/sandbox/http/proof.ts), in the --debug trace too. */
   private async probe(baseUrl: string): Promise<Probed> {
     const found = await probeSandbox(baseUrl)
     if (this.flags.debug) {

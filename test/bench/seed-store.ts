@@ -1,7 +1,7 @@
 /**
  * Fills a sandbox store with payment links fast, for the store benchmark (bench-store.js): straight
  * through the store module (src/sandbox/store/store.ts), batches of 10,000 inserts a transaction, no
- * HTTP. The records are those the API makes (docs/spec/payment-service-api.md 2.3, as routes.ts builds
+ * HTTP. The records are those the API makes (docs/spec/payment-service-api.md 2.3, as service/build.ts builds
  * them), of the business of `--key`. Bundled from source by the bench, libsql left outside.
  *
  *   node seed-store.mjs --dir DIR --count 100000 --key KEY

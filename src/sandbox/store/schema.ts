@@ -217,7 +217,7 @@ const BUSINESS = '(SELECT id FROM businesses WHERE key_hash = ?)'
 
 /**
  * Every statement the store runs on behalf of a request. Each finds its rows through an index
- * (test/unit/sandbox/schema.test.ts checks the query plans): none reads a whole table.
+ * (test/unit/sandbox/store/schema.test.ts checks the query plans): none reads a whole table.
  */
 export const STATEMENTS = {
   business: 'INSERT INTO businesses (key_hash, business_id) VALUES (?, ?) ON CONFLICT (key_hash) DO NOTHING',

@@ -103,7 +103,7 @@ describe('the sandbox database', () => {
     const emptied = sizes(dir)
     expect(emptied['store.db']).toBeLessThan(200_000)
     expect(emptied['store.db-wal'] ?? 0).toBe(0)
-    // The sandbox's secret stays (test/unit/sandbox/proof.test.ts).
+    // The sandbox's secret stays (test/unit/sandbox/http/proof.test.ts).
     expect(fs.readdirSync(dir).filter((name) => !name.startsWith('store.db'))).toEqual(['proof.secret'])
 
     const list = await runCli([...sandbox, 'links', 'list', '--json'], { env })

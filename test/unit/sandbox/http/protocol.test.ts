@@ -94,7 +94,7 @@ describe('routing', () => {
       expect(answer.json).toEqual({ message: 'Not found.' })
       expect(answer.headers.get('x-pay-sandbox')).toBe('1')
     }
-    // Under /checkout/ are the customer's pages: their 404 is a page (test/unit/sandbox/pages.test.ts).
+    // Under /checkout/ are the customer's pages: their 404 is a page (test/unit/sandbox/pages/pages.test.ts).
     const page = await clientFor(t.sandbox.baseUrl, null).call('GET', '/checkout/pay?id=1')
     expect(page.status).toBe(404)
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')

@@ -56,7 +56,7 @@ describe('the store file', () => {
     await t.a.call('POST', '/payment-links', VALID_LINK)
     await t.b.call('POST', '/payment-links', VALID_LINK)
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
-    // proof.secret: what the sandbox proves it is the user's own with (test/unit/sandbox/proof.test.ts).
+    // proof.secret: what the sandbox proves it is the user's own with (test/unit/sandbox/http/proof.test.ts).
     expect(fs.readdirSync(dir).sort()).toEqual(['proof.secret', 'store.db', 'store.db-shm', 'store.db-wal'])
     for (const name of fs.readdirSync(dir)) {
       expect(fs.statSync(path.join(dir, name)).mode & 0o777, name).toBe(0o600)
