@@ -74,7 +74,7 @@ export class TestDouble {
 
   /**
    * Serves a request that passed the Host and Origin checks: recorded when it names a business
-   * and its route says `logged`, faulted when its route says `faults` and its header or its
+   * and its route says `recorded`, faulted when its route says `faults` and its header or its
    * business's rules ask for one, else dispatched as it is. With no rule anywhere and no header,
    * faults cost one test. Undefined when no answer is to be sent.
    */
@@ -84,14 +84,14 @@ export class TestDouble {
     trail: Trail,
     how: {
       /** What the route's rules say (http/routes.ts), and the request as routed. */
-      route: { method: string; path: string; faults: boolean; logged: boolean }
+      route: { method: string; path: string; faults: boolean; recorded: boolean }
       readBody: () => Promise<unknown>
       dispatch: () => Promise<Reply>
       failed: (error: unknown) => Reply
     },
   ): Promise<Reply | undefined> {
-    const { method, path, faults, logged } = how.route
-    if (trail.caller && logged) this.record(request, response, trail)
+    const { method, path, faults, recorded } = how.route
+    if (trail.caller && recorded) this.record(request, response, trail)
     const fault =
       faults && (this.faults.active || request.headers[FAULT_HEADER] !== undefined)
         ? this.faultFor(request, method, path, trail.caller)

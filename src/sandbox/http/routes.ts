@@ -14,7 +14,7 @@
  *   charges of its time; `real-time`: its time is real time (reset must run on a store whose clock
  *   it cannot read); neither: the sandbox clock as it stands;
  * - `faults`: fault rules and the Pay-Sandbox-Fault header reach it (double/faults.ts);
- * - `logged`: a request with a key is kept among the recorded requests (`GET /_sandbox/requests`).
+ * - `recorded`: a request with a key is kept among the recorded requests (`GET /_sandbox/requests`).
  * A route without `key` is public and gets the bare RequestContext.
  *
  * A path no route declares is answered by its prefix (routeOf): under /checkout a page (404, or
@@ -58,9 +58,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 /** `api`: the spec's endpoints; `control`: the sandbox's own (`/_sandbox/…`); `page`: the customer's; `health`. */
 export type Kind = 'api' | 'control' | 'page' | 'health'
 
-export type Rule = 'key' | 'scoped' | 'idempotent' | 'bills' | 'real-time' | 'faults' | 'logged'
+export type Rule = 'key' | 'scoped' | 'idempotent' | 'bills' | 'real-time' | 'faults' | 'recorded'
 
-const RULES: readonly Rule[] = ['key', 'scoped', 'idempotent', 'bills', 'real-time', 'faults', 'logged']
+const RULES: readonly Rule[] = ['key', 'scoped', 'idempotent', 'bills', 'real-time', 'faults', 'recorded']
 
 /** Whose time a route's handler gets (`now`): see the rules above. */
 export type Time = 'bills' | 'real-time' | 'clock'
@@ -81,7 +81,7 @@ export type Route = Handling & {
   idempotent: boolean
   time: Time
   faults: boolean
-  logged: boolean
+  recorded: boolean
 }
 
 type Handler<C> = (context: C) => Answer
@@ -130,39 +130,39 @@ export function route(
     idempotent: has('idempotent'),
     time: has('bills') ? 'bills' : has('real-time') ? 'real-time' : 'clock',
     faults: has('faults'),
-    logged: has('logged'),
+    recorded: has('recorded'),
   }
 }
 
 // biome-ignore format: one route a line, its parts in columns
 export const ROUTES: readonly Route[] = [
-  route('POST',   '/tokenizations/create-token',           'api',     'key scoped idempotent bills faults logged', createTokenization),
-  route('GET',    '/payment-links',                        'api',     'key scoped bills faults logged',            listLinks),
-  route('POST',   '/payment-links',                        'api',     'key scoped idempotent bills faults logged', createLink),
-  route('GET',    '/payment-links/{id}',                   'api',     'key scoped bills faults logged',            getLink),
-  route('PUT',    '/payment-links/{id}',                   'api',     'key scoped bills faults logged',            updateLink),
-  route('DELETE', '/payment-links/{id}',                   'api',     'key scoped bills faults logged',            deleteLink),
-  route('GET',    '/subscriptions',                        'api',     'key scoped bills faults logged',            listSubscriptions),
-  route('POST',   '/subscriptions',                        'api',     'key scoped idempotent bills faults logged', createSubscription),
-  route('GET',    '/subscriptions/{id}',                   'api',     'key scoped bills faults logged',            getSubscription),
-  route('PUT',    '/subscriptions/{id}',                   'api',     'key scoped bills faults logged',            updateSubscription),
-  route('DELETE', '/subscriptions/{id}',                   'api',     'key scoped bills faults logged',            deleteSubscription),
-  route('POST',   '/_sandbox/reset',                       'control', 'key scoped real-time',                      resetBusiness),
-  route('GET',    '/_sandbox/clock',                       'control', 'key',                                       showClock),
-  route('POST',   '/_sandbox/clock',                       'control', 'key',                                       moveClock),
-  route('POST',   '/_sandbox/seed',                        'control', 'key scoped',                                seed),
-  route('GET',    '/_sandbox/faults',                      'control', 'key scoped',                                listFaults),
-  route('POST',   '/_sandbox/faults',                      'control', 'key scoped',                                setFaults),
-  route('DELETE', '/_sandbox/faults',                      'control', 'key scoped',                                clearFaults),
-  route('GET',    '/_sandbox/requests',                    'control', 'key scoped',                                listRequests),
-  route('POST',   '/_sandbox/payment-links/{id}/pay',      'control', 'key scoped',                                payLink),
-  route('POST',   '/_sandbox/payment-links/{id}/cancel',   'control', 'key scoped',                                cancelLink),
-  route('POST',   '/_sandbox/payment-links/{id}/fail',     'control', 'key scoped',                                failLink),
-  route('GET',    '/checkout/pay',                         'page',    '',                                          servePaymentPage),
-  route('POST',   '/checkout/pay',                         'page',    '',                                          servePaymentPage),
-  route('GET',    '/checkout/tokens/{token}/activate',     'page',    '',                                          serveActivationPage),
-  route('POST',   '/checkout/tokens/{token}/activate',     'page',    '',                                          serveActivationPage),
-  route('GET',    '/_sandbox/health',                      'health',  '',                                          health),
+  route('POST',   '/tokenizations/create-token',         'api',     'key scoped idempotent bills faults recorded', createTokenization),
+  route('GET',    '/payment-links',                      'api',     'key scoped bills faults recorded',            listLinks),
+  route('POST',   '/payment-links',                      'api',     'key scoped idempotent bills faults recorded', createLink),
+  route('GET',    '/payment-links/{id}',                 'api',     'key scoped bills faults recorded',            getLink),
+  route('PUT',    '/payment-links/{id}',                 'api',     'key scoped bills faults recorded',            updateLink),
+  route('DELETE', '/payment-links/{id}',                 'api',     'key scoped bills faults recorded',            deleteLink),
+  route('GET',    '/subscriptions',                      'api',     'key scoped bills faults recorded',            listSubscriptions),
+  route('POST',   '/subscriptions',                      'api',     'key scoped idempotent bills faults recorded', createSubscription),
+  route('GET',    '/subscriptions/{id}',                 'api',     'key scoped bills faults recorded',            getSubscription),
+  route('PUT',    '/subscriptions/{id}',                 'api',     'key scoped bills faults recorded',            updateSubscription),
+  route('DELETE', '/subscriptions/{id}',                 'api',     'key scoped bills faults recorded',            deleteSubscription),
+  route('POST',   '/_sandbox/reset',                     'control', 'key scoped real-time',                        resetBusiness),
+  route('GET',    '/_sandbox/clock',                     'control', 'key',                                         showClock),
+  route('POST',   '/_sandbox/clock',                     'control', 'key',                                         moveClock),
+  route('POST',   '/_sandbox/seed',                      'control', 'key scoped',                                  seed),
+  route('GET',    '/_sandbox/faults',                    'control', 'key scoped',                                  listFaults),
+  route('POST',   '/_sandbox/faults',                    'control', 'key scoped',                                  setFaults),
+  route('DELETE', '/_sandbox/faults',                    'control', 'key scoped',                                  clearFaults),
+  route('GET',    '/_sandbox/requests',                  'control', 'key scoped',                                  listRequests),
+  route('POST',   '/_sandbox/payment-links/{id}/pay',    'control', 'key scoped',                                  payLink),
+  route('POST',   '/_sandbox/payment-links/{id}/cancel', 'control', 'key scoped',                                  cancelLink),
+  route('POST',   '/_sandbox/payment-links/{id}/fail',   'control', 'key scoped',                                  failLink),
+  route('GET',    '/checkout/pay',                       'page',    '',                                            servePaymentPage),
+  route('POST',   '/checkout/pay',                       'page',    '',                                            servePaymentPage),
+  route('GET',    '/checkout/tokens/{token}/activate',   'page',    '',                                            serveActivationPage),
+  route('POST',   '/checkout/tokens/{token}/activate',   'page',    '',                                            serveActivationPage),
+  route('GET',    '/_sandbox/health',                    'health',  '',                                            health),
 ]
 
 /** The routes of one path, and its pattern: `{…}` matches one segment, which is its one group. */
@@ -192,16 +192,16 @@ const PATHS: readonly PathRoutes[] = (() => {
  * What a request's method and path are routed to: the route and its `{…}` segment as sent; or,
  * for a path no route declares with that method, how the miss is answered: its kind (by the
  * path's prefix), the methods the path takes (empty: 404; else 405), and the API's `faults` and
- * `logged` for a path outside /_sandbox/ and /checkout.
+ * `recorded` for a path outside /_sandbox/ and /checkout.
  */
 export type Routed =
-  | { route: Route; segment: string; faults: boolean; logged: boolean }
+  | { route: Route; segment: string; faults: boolean; recorded: boolean }
   | {
       route: undefined
       kind: 'api' | 'control' | 'page'
       allowed: Method[]
       faults: boolean
-      logged: boolean
+      recorded: boolean
     }
 
 export function routeOf(method: string, path: string): Routed {
@@ -209,7 +209,8 @@ export function routeOf(method: string, path: string): Routed {
     const match = pattern.exec(path)
     if (!match) continue
     const found = routes.find((candidate) => candidate.method === method)
-    if (found) return { route: found, segment: match[1] ?? '', faults: found.faults, logged: found.logged }
+    if (found)
+      return { route: found, segment: match[1] ?? '', faults: found.faults, recorded: found.recorded }
     return missed(
       path,
       routes.map((candidate) => candidate.method),
@@ -225,5 +226,5 @@ function missed(path: string, allowed: Method[]): Routed {
       ? 'control'
       : 'api'
   const api = kind === 'api'
-  return { route: undefined, kind, allowed, faults: api, logged: api }
+  return { route: undefined, kind, allowed, faults: api, recorded: api }
 }

@@ -186,7 +186,7 @@ class SandboxServer {
         const routed = routeOf(method, path)
         trail.caller = this.callerOf(request)
         reply = await this.double.serve(request, response, trail, {
-          route: { method, path, faults: routed.faults, logged: routed.logged },
+          route: { method, path, faults: routed.faults, recorded: routed.recorded },
           readBody: () => this.bodyOf(request, trail),
           dispatch: () => this.dispatch(routed, request, trail),
           failed: (error) => errorReply(error, this.store.dir),

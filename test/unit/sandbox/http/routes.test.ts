@@ -10,17 +10,17 @@ const line = (r: (typeof ROUTES)[number]) => `${r.kind} ${r.method} ${r.path}: $
 describe('the route table', () => {
   it('declares every route once, with the rules each kind has', () => {
     expect(ROUTES.map(line)).toEqual([
-      'api POST /tokenizations/create-token: key scoped idempotent bills faults logged',
-      'api GET /payment-links: key scoped bills faults logged',
-      'api POST /payment-links: key scoped idempotent bills faults logged',
-      'api GET /payment-links/{id}: key scoped bills faults logged',
-      'api PUT /payment-links/{id}: key scoped bills faults logged',
-      'api DELETE /payment-links/{id}: key scoped bills faults logged',
-      'api GET /subscriptions: key scoped bills faults logged',
-      'api POST /subscriptions: key scoped idempotent bills faults logged',
-      'api GET /subscriptions/{id}: key scoped bills faults logged',
-      'api PUT /subscriptions/{id}: key scoped bills faults logged',
-      'api DELETE /subscriptions/{id}: key scoped bills faults logged',
+      'api POST /tokenizations/create-token: key scoped idempotent bills faults recorded',
+      'api GET /payment-links: key scoped bills faults recorded',
+      'api POST /payment-links: key scoped idempotent bills faults recorded',
+      'api GET /payment-links/{id}: key scoped bills faults recorded',
+      'api PUT /payment-links/{id}: key scoped bills faults recorded',
+      'api DELETE /payment-links/{id}: key scoped bills faults recorded',
+      'api GET /subscriptions: key scoped bills faults recorded',
+      'api POST /subscriptions: key scoped idempotent bills faults recorded',
+      'api GET /subscriptions/{id}: key scoped bills faults recorded',
+      'api PUT /subscriptions/{id}: key scoped bills faults recorded',
+      'api DELETE /subscriptions/{id}: key scoped bills faults recorded',
       'control POST /_sandbox/reset: key scoped real-time',
       'control GET /_sandbox/clock: key',
       'control POST /_sandbox/clock: key',
@@ -50,7 +50,7 @@ describe('the route table', () => {
       idempotent: true,
       time: 'bills',
       faults: true,
-      logged: true,
+      recorded: true,
     })
     const reset = ROUTES.find((r) => r.path === '/_sandbox/reset')!
     expect(reset).toMatchObject({
@@ -59,12 +59,18 @@ describe('the route table', () => {
       idempotent: false,
       time: 'real-time',
       faults: false,
-      logged: false,
+      recorded: false,
     })
     const clock = ROUTES.find((r) => r.method === 'GET' && r.path === '/_sandbox/clock')!
-    expect(clock).toMatchObject({ key: true, scoped: false, time: 'clock', faults: false, logged: false })
+    expect(clock).toMatchObject({ key: true, scoped: false, time: 'clock', faults: false, recorded: false })
     const page = ROUTES.find((r) => r.kind === 'page')!
-    expect(page).toMatchObject({ key: false, scoped: false, idempotent: false, faults: false, logged: false })
+    expect(page).toMatchObject({
+      key: false,
+      scoped: false,
+      idempotent: false,
+      faults: false,
+      recorded: false,
+    })
   })
 
   it('refuses a rule it does not know, or one a route cannot have, as the table is built', () => {
@@ -97,16 +103,19 @@ describe('routing a request', () => {
       '/payment-links/{id}',
       'ab%2Fc',
     ])
-    expect(routeOf('POST', '/checkout/tokens/t0k/activate')).toMatchObject({ segment: 't0k', logged: false })
+    expect(routeOf('POST', '/checkout/tokens/t0k/activate')).toMatchObject({
+      segment: 't0k',
+      recorded: false,
+    })
   })
 
-  it('answers a path it lacks by its prefix: the API (logged, faultable), the controls, the pages', () => {
+  it('answers a path it lacks by its prefix: the API (recorded, faultable), the controls, the pages', () => {
     expect(routeOf('PATCH', '/payment-links/x')).toEqual({
       route: undefined,
       kind: 'api',
       allowed: ['GET', 'PUT', 'DELETE'],
       faults: true,
-      logged: true,
+      recorded: true,
     })
     expect(routeOf('GET', '/nothing/here')).toMatchObject({ kind: 'api', allowed: [], faults: true })
     expect(routeOf('POST', '/_sandbox/health')).toMatchObject({
@@ -114,7 +123,11 @@ describe('routing a request', () => {
       allowed: ['GET'],
       faults: false,
     })
-    expect(routeOf('GET', '/_sandbox/nothing')).toMatchObject({ kind: 'control', allowed: [], logged: false })
+    expect(routeOf('GET', '/_sandbox/nothing')).toMatchObject({
+      kind: 'control',
+      allowed: [],
+      recorded: false,
+    })
     expect(routeOf('PUT', '/checkout/pay')).toMatchObject({ kind: 'page', allowed: ['GET', 'POST'] })
     expect(routeOf('GET', '/checkout')).toMatchObject({ kind: 'page', allowed: [], faults: false })
   })
