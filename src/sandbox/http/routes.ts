@@ -1,8 +1,8 @@
 /**
  * Every route of the sandbox, declared once: the spec's API, the sandbox's own controls, the
  * customer pages and health. One line a route: its method, its path as the spec writes it, its
- * kind, its rules and its handler. The server (server.ts) does what the rules say and nothing else
- * depends on a path.
+ * kind, its rules and its handler. The server (server.ts) does what the rules say: no rule of a
+ * route is decided from its path anywhere else.
  *
  * The rules, in the order they are written:
  * - `key`: needs one of the sandbox's API keys (401 without); the handler gets the request's JSON
@@ -14,7 +14,8 @@
  *   charges of its time; `real-time`: its time is real time (reset must run on a store whose clock
  *   it cannot read); neither: the sandbox clock as it stands;
  * - `faults`: fault rules and the Pay-Sandbox-Fault header reach it (double/faults.ts);
- * - `recorded`: a request with a key is kept among the recorded requests (`GET /_sandbox/requests`).
+ * - `recorded`: a request with one of the sandbox's keys is kept among the recorded requests of its
+ *   business (`GET /_sandbox/requests`).
  * A route without `key` is public and gets the bare RequestContext.
  *
  * A path no route declares is answered by its prefix (routeOf): under /checkout a page (404, or
