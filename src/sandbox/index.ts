@@ -10,7 +10,6 @@ import type { RunningSandbox, SandboxOptions } from './http/server.js'
 export { DEFAULT_SANDBOX_PORT, MAX_BODY_BYTES, OUTCOMES, type Outcome, SANDBOX_KEY } from './constants.js'
 export { FAULT_GRAMMAR, type FaultList, MAX_SEED, parseFaultRule } from './double/faults.js'
 export type { RequestLogEntry, RunningSandbox, SandboxOptions } from './http/server.js'
-export type { Settled } from './local-store.js'
 export { listPackages } from './service/business.js'
 export type { Notice } from './store/legacy.js'
 

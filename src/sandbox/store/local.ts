@@ -1,8 +1,7 @@
+/** The sandbox's store in a directory, acted on with no server (local-store.ts gathers what is done so). */
 import { setAside } from './database.js'
 import { StoreCorruptError, StoreVersionError } from './errors.js'
 import { SandboxStore } from './store.js'
-
-/** The sandbox's store in a directory, acted on with no server: what `pay sandbox reset` and tests do. */
 
 /** Runs `body` on the store in `dir`, opened for it and closed after (the local store's commands). */
 export function inStore<T>(dir: string, body: (store: SandboxStore) => T): T {
