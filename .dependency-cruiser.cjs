@@ -3,41 +3,62 @@
  * `npm run lint`. Each rule names what must never happen; `npx depcruise src` explains a failure.
  */
 const part = (...names) => `^src/(${names.join('|')})/`
-/** The leaves the sandbox shares with its client (rule sandbox-shared-are-leaves): any part may import them. */
-const SHARED = '^src/sandbox/shared/'
+/** The ground the sandbox and its client both stand on (rule shared-is-ground): any part may import it. */
+const SHARED = '^src/shared/'
+/** The one module of the sandbox its client may import (rule the-sandbox-has-one-entry). */
+const SANDBOX_ENTRY = '^src/sandbox/index\\.ts$'
 
 module.exports = {
   forbidden: [
+    {
+      name: 'shared-is-ground',
+      comment:
+        'src/shared holds what the client and the service both use (currency decimals, durations, the XDG and ' +
+        'sandbox directories, private files). Every part may import it, so it imports nothing of pay.',
+      severity: 'error',
+      from: { path: SHARED },
+      to: { path: '^src/', pathNot: SHARED },
+    },
     {
       name: 'api-is-independent',
       comment: 'The API client knows nothing of the screen, the terminal, profiles, the sandbox or the commands.',
       severity: 'error',
       from: { path: part('api') },
-      to: { path: part('render', 'cli', 'config', 'sandbox', 'resources', 'bulk', 'commands'), pathNot: SHARED },
+      to: { path: part('render', 'cli', 'config', 'sandbox', 'resources', 'bulk', 'commands') },
     },
     {
       name: 'sandbox-stands-alone',
-      comment: 'The service never shares code with its client: the sandbox imports nothing of pay outside src/sandbox.',
+      comment:
+        'The service never shares code with its client: the sandbox imports nothing of pay outside src/sandbox ' +
+        'but the ground of src/shared.',
       severity: 'error',
       from: { path: part('sandbox') },
-      to: { path: '^src/', pathNot: '^src/sandbox/' },
+      to: { path: '^src/', pathNot: [part('sandbox'), SHARED] },
     },
     {
-      name: 'sandbox-shared-are-leaves',
+      name: 'only-cli-and-commands-import-the-sandbox',
       comment:
-        'src/sandbox/shared holds the rules the sandbox and its client must follow alike (money.ts: the currency ' +
-        'decimals of tables and payment pages; xdg.ts: the XDG directories). Every part may import them (the ' +
-        'rules below let it), so they import nothing but each other.',
+        'The in-process sandbox is for `-p sandbox` and the sandbox commands: no other part of the client ' +
+        '(render, config, api, resources, bulk, agent, errors.ts, values.ts) imports it.',
       severity: 'error',
-      from: { path: '^src/sandbox/shared/' },
-      to: { path: '^src/', pathNot: '^src/sandbox/shared/' },
+      from: { path: '^src/', pathNot: [part('sandbox', 'cli', 'commands')] },
+      to: { path: part('sandbox') },
+    },
+    {
+      name: 'the-sandbox-has-one-entry',
+      comment:
+        'The CLI reaches the sandbox through src/sandbox/index.ts alone (its constants, and lazy loaders of the ' +
+        'server and the local store), never its internals.',
+      severity: 'error',
+      from: { path: part('cli', 'commands') },
+      to: { path: part('sandbox'), pathNot: SANDBOX_ENTRY },
     },
     {
       name: 'render-is-the-screen-only',
       comment: 'Rendering knows nothing of profiles, the sandbox, the terminal object, the workflows or the commands.',
       severity: 'error',
       from: { path: part('render') },
-      to: { path: part('config', 'sandbox', 'cli', 'resources', 'bulk', 'commands'), pathNot: SHARED },
+      to: { path: part('config', 'sandbox', 'cli', 'resources', 'bulk', 'commands') },
     },
     {
       name: 'render-uses-api-types-only',
@@ -52,11 +73,29 @@ module.exports = {
         "pay's own files (profiles, keys, the journal) know nothing of the client, the screen, the sandbox or the commands.",
       severity: 'error',
       from: { path: part('config') },
-      to: { path: part('api', 'render', 'sandbox', 'cli', 'resources', 'bulk', 'commands'), pathNot: SHARED },
+      to: { path: part('api', 'render', 'sandbox', 'cli', 'resources', 'bulk', 'commands') },
+    },
+    {
+      name: 'bulk-is-not-config',
+      comment:
+        "The bulk engine writes its reports through src/shared's private files: it knows nothing of profiles, " +
+        'keys or the journal.',
+      severity: 'error',
+      from: { path: part('bulk') },
+      to: { path: part('config') },
+    },
+    {
+      name: 'agent-calls-no-command',
+      comment:
+        '`pay mcp` (src/agent) calls the plain functions the commands call, never a command, and no sandbox: ' +
+        'the sandbox profile reaches it through src/cli.',
+      severity: 'error',
+      from: { path: part('agent') },
+      to: { path: part('commands', 'sandbox') },
     },
     {
       name: 'leaves-import-nothing',
-      comment: 'errors.ts and values.ts are shared by every part, so they import none of it (but the shared leaves).',
+      comment: 'errors.ts and values.ts are shared by every part, so they import none of it (but src/shared).',
       severity: 'error',
       from: { path: '^src/(errors|values)\\.ts$' },
       to: { path: '^src/', pathNot: SHARED },

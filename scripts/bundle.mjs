@@ -197,7 +197,7 @@ const result = await build({
   // uses. jq-wasm (1.3 MB, most of it the WebAssembly binary in base64): loaded from
   // node_modules by src/render/jq.ts only when --jq is given, so no other run reads or compiles it.
   // libsql: a native module (a prebuilt binary per platform, in packages of its own), loaded
-  // from node_modules when the sandbox's store first opens (src/sandbox/store.ts), never at start.
+  // from node_modules when the sandbox's store first opens (src/sandbox/store/database.ts), never at start.
   // @napi-rs/keyring: the native keychain module, which only the keychain helper loads (below).
   external: ['typescript', 'ts-node', 'tsx', 'jq-wasm', 'libsql', '@napi-rs/keyring'],
   banner: {

@@ -1,7 +1,7 @@
-import { decimalText } from './sandbox/shared/money.js'
+import { decimalText } from './shared/money.js'
 /**
  * JSON values from the service, as every part of pay handles them: whether a value is a record,
- * its plain text, and that text made safe for a terminal. A leaf: it imports nothing of pay.
+ * its plain text, and that text made safe for a terminal. A leaf: it imports nothing of pay but src/shared.
  */
 
 export type Rec = Record<string, unknown>

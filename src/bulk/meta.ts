@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { readPrivate, UnsafeFileError, writePrivateAtomic } from '../config/private-file.js'
 import { usageError } from '../errors.js'
+import { readPrivate, UnsafeFileError, writePrivateAtomic } from '../shared/private-file.js'
 
 /**
  * A report's run, kept beside it in `REPORT.meta.json`: the command, where it sent (profile,

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import type { Target } from '../cli/base-command.js'
-import { checkPrivatePath, openPrivate, UnsafeFileError, writePrivateAtomic } from '../config/private-file.js'
 import { PayError, usageError } from '../errors.js'
+import { checkPrivatePath, openPrivate, UnsafeFileError, writePrivateAtomic } from '../shared/private-file.js'
 import { csvLine, fromSpreadsheet, parseCsv, toSpreadsheet } from './csv.js'
 import { metaFile, type RunInput, type RunMeta, readMeta, writeMeta } from './meta.js'
 

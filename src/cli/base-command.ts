@@ -9,7 +9,7 @@ import { usageError } from '../errors.js'
 import { JqProgram } from '../render/jq.js'
 import { Output } from '../render/output.js'
 import { print, type Result } from '../render/result.js'
-import { sandboxDir } from '../sandbox/constants.js'
+import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import {
   explainRefusedKey,
@@ -26,14 +26,14 @@ import {
   noticesShown,
   type Probed,
   probeSandbox,
-} from './sandbox-connection.js'
+} from './sandbox/connection.js'
 import {
   noSandbox,
   refuseUnproven,
   sandboxProfile,
   squatterWarning,
   unservedWarning,
-} from './sandbox-profile.js'
+} from './sandbox/profile.js'
 
 type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
@@ -202,7 +202,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return { api, target, sandboxKey: credentials.builtIn ? credentials.apiKey : undefined }
   }
 
-  /** What answers at a sandbox's address (src/sandbox/proof.ts), in the --debug trace too. */
+  /** What answers at a sandbox's address (src/sandbox/http/proof.ts), in the --debug trace too. */
   private async probe(baseUrl: string): Promise<Probed> {
     const found = await probeSandbox(baseUrl)
     if (this.flags.debug) {
@@ -285,7 +285,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     if (credentials.builtIn) {
       if (found !== 'none') this.out.warn(squatterWarning(credentials.baseUrl, 'the local store was used'))
-      return { server: false, dir: sandboxDir(), baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
+      return {
+        server: false,
+        dir: sandboxDir(process.env),
+        baseUrl: credentials.baseUrl,
+        apiKey: credentials.apiKey,
+      }
     }
     throw noSandbox(`pay ${this.id?.replace(/:/g, ' ') ?? 'sandbox'}`, credentials, found)
   }

@@ -2,7 +2,7 @@ import { Errors } from '@oclif/core'
 import type { Credentials } from '../config/credentials.js'
 import { PayError, usageError } from '../errors.js'
 import { globalFlags } from './flags.js'
-import { sandboxProfile } from './sandbox-profile.js'
+import { sandboxProfile } from './sandbox/profile.js'
 import { closest } from './suggest.js'
 
 /**

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { DURATION_FORMS, type Duration, parseDuration } from '../sandbox/duration.js'
+import { DURATION_FORMS, type Duration, parseDuration } from '../shared/duration.js'
 
 const seconds = Flags.custom<number>({
   parse: async (input) => {

@@ -6,7 +6,7 @@ import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../config/p
 import { PayError, usageError } from '../errors.js'
 import { type Result, shown } from '../render/result.js'
 import type { IO } from './io.js'
-import { sandboxProfile } from './sandbox-profile.js'
+import { sandboxProfile } from './sandbox/profile.js'
 
 /** What `pay login` was asked: the profile, the base URL given (flag or PAY_BASE_URL), how the key comes and goes. */
 export interface LoginRequest {

@@ -2,7 +2,7 @@ import { PayError } from '../errors.js'
 import { canRedraw } from '../render/accessible.js'
 import type { Output } from '../render/output.js'
 import { StatusLine } from '../render/status-line.js'
-import { type Duration, describeDuration, isZero, shift } from '../sandbox/duration.js'
+import { type Duration, describeDuration, isZero, shift } from '../shared/duration.js'
 import { type Rec, sanitizeText } from '../values.js'
 import type { IO } from './io.js'
 

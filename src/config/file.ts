@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { PayError } from '../errors.js'
-import { xdgDir } from '../sandbox/shared/xdg.js'
+import { xdgDir } from '../shared/xdg.js'
 import { withFileLockSync } from './lock.js'
 
 /**

@@ -3,8 +3,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PayError } from '../errors.js'
-import { xdgDir } from '../sandbox/shared/xdg.js'
-import { openPrivate, readPrivate, UnsafeFileError } from './private-file.js'
+import { openPrivate, readPrivate, UnsafeFileError } from '../shared/private-file.js'
+import { xdgDir } from '../shared/xdg.js'
 
 /**
  * The journal: every change pay sends (create, update, delete, cancel), appended to a local JSON

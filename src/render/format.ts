@@ -1,4 +1,4 @@
-import { amountText } from '../sandbox/shared/money.js'
+import { amountText } from '../shared/money.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 
 /** The value at a dotted path, and the object holding it (for the currency next to an amount). */
@@ -22,7 +22,7 @@ export function formatAmount(amount: unknown, currency: unknown): string {
   const code = typeof currency === 'string' ? currency : ''
   let text: string
   if (typeof amount === 'number' && Number.isFinite(amount)) {
-    // The one currency-decimals rule, the payment page's too (src/sandbox/shared/money.ts).
+    // The one currency-decimals rule, the payment page's too (src/shared/money.ts).
     text = amountText(amount, code)
   } else {
     text = plain(amount)

@@ -3,7 +3,7 @@ import type { ListPage } from '../api/types.js'
 import { durationFlag } from '../cli/flags.js'
 import { type Shown, shown } from '../render/result.js'
 import type { View } from '../render/views.js'
-import { type Duration, shift } from '../sandbox/duration.js'
+import { type Duration, shift } from '../shared/duration.js'
 import { isRecord, plain, type Rec } from '../values.js'
 
 /**

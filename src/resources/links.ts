@@ -3,7 +3,7 @@ import type { LinkInput } from '../api/types.js'
 import { type FieldErrors, PayError, validationError } from '../errors.js'
 import { cellText, formatAmount, paint } from '../render/format.js'
 import type { View } from '../render/views.js'
-import { currencyDigits } from '../sandbox/shared/money.js'
+import { currencyDigits } from '../shared/money.js'
 import { isPlainWebUrl, plain, type Rec } from '../values.js'
 import { COMMON_FIELDS, FieldSet, type FieldValues, type Relation, rules, upperCase } from './field-set.js'
 

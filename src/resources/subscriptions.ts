@@ -2,7 +2,6 @@ import { Flags } from '@oclif/core'
 import type { Choice } from '../cli/io.js'
 import { formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
-import { businessIdOf, seededPackages } from '../sandbox/business.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { COMMON_FIELDS, FieldSet, rules } from './field-set.js'
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
@@ -60,32 +59,6 @@ export const SUBSCRIPTION_CHANGE_FIELDS = new FieldSet({
 export function packageChoice(pkg: Rec): Choice {
   const what = [plain(pkg.name), `${formatAmount(pkg.amount, pkg.currency)} ${plain(pkg.frequency)}`.trim()]
   return { name: sanitizeText([...what, plain(pkg._id)].filter(Boolean).join(' · ')), value: plain(pkg._id) }
-}
-
-/**
- * The packages the sandbox seeds for the business of each key (they derive from the key, the same
- * on every start and after a reset), without starting it.
- */
-export function sandboxPackages(keys: string[]): Rec[] {
-  return keys.flatMap((key) => seededPackages(businessIdOf(key)).map((pkg) => ({ ...pkg }) as Rec))
-}
-
-/** The packages of the sandbox (`pay sandbox packages`). */
-export const PACKAGE_VIEW: View = {
-  noun: 'package',
-  plural: 'packages',
-  listColumns: ['_id', 'name', 'amount', 'frequency', 'business_id'],
-  recordFields: [
-    '_id',
-    'name',
-    'description',
-    'amount',
-    'frequency',
-    'date_charge_start',
-    'status',
-    'business_id',
-  ],
-  dropOrder: ['business_id'],
 }
 
 export const SUBSCRIPTION_VIEW: View = {

@@ -1,17 +1,11 @@
-import path from 'node:path'
-import { xdgDir } from './shared/xdg.js'
-
 /** The well-known key of the sandbox's default business. It unlocks nothing but the local sandbox. */
 export const SANDBOX_KEY = 'sk_sandbox_4f3c9a1b7e2d5f8a0c6b9e1d'
 
 export const DEFAULT_SANDBOX_PORT = 4010
 
-/** Where the sandbox keeps its store: `$PAY_SANDBOX_DIR`, else the XDG data dir. */
-export function sandboxDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PAY_SANDBOX_DIR) return path.resolve(env.PAY_SANDBOX_DIR)
-  return xdgDir('data', env, 'pay', 'sandbox')
-}
+/** The largest JSON body a request may carry (413 past it): `pay sandbox seed` checks it before sending. */
+export const MAX_BODY_BYTES = 1024 * 1024
 
-/** What the customer may do on a payment page in test mode (outcomes.ts). */
+/** What the customer may do on a payment page in test mode (double/outcomes.ts). */
 export const OUTCOMES = ['paid', 'cancelled', 'failed'] as const
 export type Outcome = (typeof OUTCOMES)[number]

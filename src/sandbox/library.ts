@@ -1,27 +1,48 @@
 /**
- * `import { startSandbox } from 'pay-cli/sandbox'` (issue 25 item 5): the sandbox as a test double
- * for a test runner, in the test's own process. A fresh store in a temporary directory by default
- * (removed on close), a free loopback port, and the controls a test needs: the customer's outcome
- * on a link, the clock, fault rules, fixtures, snapshots, a reset. It loads nothing of the CLI
+ * `import { startSandbox } from 'pay-cli/sandbox'`: the sandbox as a test double for a test runner,
+ * in the test's own process. A fresh store in a temporary directory by default (removed on close),
+ * a free loopback port, and the controls a test needs: the customer's outcome on a link, the
+ * clock, fault rules, fixtures, snapshots, a reset. It loads nothing of the CLI
  * (scripts/bundle.mjs builds it into dist/sandbox.js on its own and checks that no oclif is in it).
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { clockIn, moveClockIn } from './clock.js'
+import type { Outcome } from './constants.js'
 import { SANDBOX_KEY } from './constants.js'
-import { FixturesInvalid, parseFixtures, type Seeded, seedIn } from './fixtures.js'
-import { resetSandbox } from './local.js'
-import { type Outcome, type Settled, settleLinkIn } from './outcomes.js'
-import type { PackageRecord } from './records.js'
-import { type FaultControl, type JournalEntry, startSandbox as serve } from './server.js'
-import { restoreSnapshot, type SnapshotInfo, saveSnapshot } from './snapshots.js'
+import type { RecordedRequest } from './double/recorded-requests.js'
+import type { FaultControl } from './double/test-double.js'
+import { startSandbox as serve } from './http/server.js'
+import {
+  clockIn,
+  FixturesInvalid,
+  moveClockIn,
+  parseFixtures,
+  resetSandbox,
+  restoreSnapshot,
+  type Seeded,
+  type Settled,
+  type SnapshotInfo,
+  saveSnapshot,
+  seedIn,
+  settleLinkIn,
+} from './local-store.js'
+import type { PackageRecord } from './service/records.js'
 
-export { FixturesInvalid, type Seeded } from './fixtures.js'
-export type { PackageRecord } from './records.js'
-export type { FaultControl, FaultList, FaultRuleState, JournalEntry, Outcome, Settled } from './server.js'
-export { FaultRuleError } from './server.js'
-export { SnapshotError, type SnapshotInfo } from './snapshots.js'
+export type { Outcome } from './constants.js'
+export { type FaultList, FaultRuleError, type FaultRuleState } from './double/faults.js'
+export type { RecordedRequest } from './double/recorded-requests.js'
+/** The name of RecordedRequest in earlier versions of the library. */
+export type JournalEntry = RecordedRequest
+export type { FaultControl } from './double/test-double.js'
+export {
+  FixturesInvalid,
+  type Seeded,
+  type Settled,
+  SnapshotError,
+  type SnapshotInfo,
+} from './local-store.js'
+export type { PackageRecord } from './service/records.js'
 export { SANDBOX_KEY }
 
 export interface StartSandboxOptions {
@@ -65,7 +86,7 @@ export interface Sandbox {
   /** Fault rules, set, cleared and listed while it runs. */
   faults: FaultControl
   /** What the business of `key` (default: the first) sent, newest last. */
-  requests(options?: { key?: string; after?: number; limit?: number }): JournalEntry[]
+  requests(options?: { key?: string; after?: number; limit?: number }): RecordedRequest[]
   /** Seeds fixtures (a JSON file's path, or the object) into the first key's business: `{NAME: ID}`. FixturesInvalid, nothing kept, when one is invalid. */
   seed(fixtures: string | object, options?: { once?: boolean }): Record<string, string>
   /** Saves the whole database (every business, the clock) as snapshot `name`. */

@@ -14,10 +14,10 @@
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { moveClock, sandboxNow, withCharges } from '../../src/sandbox/billing.js'
-import { businessIdOf, keyHash, seededPackages } from '../../src/sandbox/business.js'
-import { newObjectId, nowIso, type SubscriptionRecord } from '../../src/sandbox/records.js'
-import { SandboxStore } from '../../src/sandbox/store.js'
+import { moveClock, sandboxNow, withCharges } from '../../src/sandbox/billing/billing.js'
+import { businessIdOf, keyHash, seededPackages } from '../../src/sandbox/service/business.js'
+import { newObjectId, nowIso, type SubscriptionRecord } from '../../src/sandbox/service/records.js'
+import { SandboxStore } from '../../src/sandbox/store/store.js'
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

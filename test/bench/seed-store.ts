@@ -1,7 +1,7 @@
 /**
  * Fills a sandbox store with payment links fast, for the store benchmark (bench-store.js): straight
- * through the store module (src/sandbox/store.ts), batches of 10,000 inserts a transaction, no
- * HTTP. The records are those the API makes (docs/spec/payment-service-api.md 2.3, as routes.ts builds
+ * through the store module (src/sandbox/store/store.ts), batches of 10,000 inserts a transaction, no
+ * HTTP. The records are those the API makes (docs/spec/payment-service-api.md 2.3, as service/build.ts builds
  * them), of the business of `--key`. Bundled from source by the bench, libsql left outside.
  *
  *   node seed-store.mjs --dir DIR --count 100000 --key KEY
@@ -10,9 +10,9 @@
  * one the bench gets).
  */
 import { parseArgs } from 'node:util'
-import { businessIdOf, keyHash } from '../../src/sandbox/business.js'
-import { newObjectId } from '../../src/sandbox/records.js'
-import { SandboxStore } from '../../src/sandbox/store.js'
+import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
+import { newObjectId } from '../../src/sandbox/service/records.js'
+import { SandboxStore } from '../../src/sandbox/store/store.js'
 
 const { values } = parseArgs({
   options: {
@@ -57,7 +57,7 @@ try {
     })
     done += size
   }
-  const total = store.page('payment_links', business, 0, 1).total
+  const total = store.list('payment_links', business, 0, 1).total
   process.stdout.write(`${JSON.stringify({ count, total, middle_id: middleId })}\n`)
 } finally {
   store.close()

@@ -1,6 +1,6 @@
-import { businessIdOf, keyHash } from '../../src/sandbox/business.js'
-import type { PackageRecord, SubscriptionRecord } from '../../src/sandbox/records.js'
-import type { SandboxStore } from '../../src/sandbox/store.js'
+import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
+import type { PackageRecord, SubscriptionRecord } from '../../src/sandbox/service/records.js'
+import type { SandboxStore } from '../../src/sandbox/store/store.js'
 import { KEY_A } from './sandbox.js'
 
 /**
@@ -15,7 +15,7 @@ export const FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly']
 
 let counter = 0
 
-/** A subscription record as the API makes it (routes.ts), with a package of this schedule. */
+/** A subscription record as the API makes it (src/sandbox/service/build.ts), with a package of this schedule. */
 export function subscriptionRecord(
   schedule: { frequency: string; date_charge_start: string; amount?: number; name?: string },
   createdAt: string,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import { currencyDigits, decimalText } from '../../src/sandbox/shared/money.js'
+import { currencyDigits, decimalText } from '../../src/shared/money.js'
 import type { RecordedRequest } from './fake-server.js'
 import { MANIFEST } from './manifest.js'
 

@@ -6,8 +6,9 @@
  * SIGTERM/SIGINT.
  */
 import { parseArgs } from 'node:util'
-import { DEFAULT_SANDBOX_PORT, sandboxDir } from '../../src/sandbox/constants.js'
-import { startSandbox } from '../../src/sandbox/server.js'
+import { DEFAULT_SANDBOX_PORT } from '../../src/sandbox/constants.js'
+import { startSandbox } from '../../src/sandbox/http/server.js'
+import { sandboxDir } from '../../src/shared/sandbox-dir.js'
 
 function fail(message: string, exitCode: number): never {
   process.stderr.write(`pay-sandbox: ${message}\n`)
@@ -42,7 +43,7 @@ try {
 
 try {
   const sandbox = await startSandbox({
-    dir: options.dir ?? sandboxDir(),
+    dir: options.dir ?? sandboxDir(process.env),
     port: parsePort(options.port),
     host: options.host,
     keys: options.key,

@@ -4,12 +4,12 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
-import { STORE_FILE } from '../../src/sandbox/database.js'
-import type { LegacyStore } from '../../src/sandbox/legacy.js'
-import { settleLinkIn } from '../../src/sandbox/outcomes.js'
-import { PROOF_FILE } from '../../src/sandbox/proof.js'
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js'
-import { SandboxStore } from '../../src/sandbox/store.js'
+import { settleLinkIn } from '../../src/sandbox/double/outcomes.js'
+import { PROOF_FILE } from '../../src/sandbox/http/proof.js'
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/http/server.js'
+import { STORE_FILE } from '../../src/sandbox/store/database.js'
+import type { LegacyStore } from '../../src/sandbox/store/legacy.js'
+import { SandboxStore } from '../../src/sandbox/store/store.js'
 import { tempDir } from './cli.js'
 
 /**
@@ -200,7 +200,7 @@ export const storeText = (dir: string): string => JSON.stringify(readStore(dir))
 
 /**
  * Makes pay, run with PAY_SANDBOX_DIR=`localDir`, trust the sandbox serving `serverDir`: a copy of
- * that sandbox's secret, with which it proves it is the user's own (src/sandbox/proof.ts). For
+ * that sandbox's secret, with which it proves it is the user's own (src/sandbox/http/proof.ts). For
  * tests that keep the command's local store apart from the server's, to see which one was used.
  */
 export function trustSandbox(serverDir: string, localDir: string): void {

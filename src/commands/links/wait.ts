@@ -5,7 +5,7 @@ import { idArg } from '../../cli/id-arg.js'
 import { waitFor } from '../../cli/wait.js'
 import { type Result, shown } from '../../render/result.js'
 import { LINK_VIEW } from '../../resources/links.js'
-import type { Duration } from '../../sandbox/duration.js'
+import type { Duration } from '../../shared/duration.js'
 
 /** Each request's own limit: PAY_TIMEOUT seconds, else 30 (--timeout is the wait's here). */
 const DEFAULT_REQUEST_SECONDS = 30

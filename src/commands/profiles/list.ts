@@ -1,6 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import { sandboxProfile } from '../../cli/sandbox-profile.js'
+import { sandboxProfile } from '../../cli/sandbox/profile.js'
 import { profileSummaries } from '../../config/profiles.js'
 import { type Result, shown } from '../../render/result.js'
 import { PROFILE_VIEW } from '../../resources/profiles.js'

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import { sandboxProfile } from '../../cli/sandbox-profile.js'
+import { sandboxProfile } from '../../cli/sandbox/profile.js'
 import { configDir, readConfig } from '../../config/file.js'
 import { profileSummaries } from '../../config/profiles.js'
 import { usageError } from '../../errors.js'

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { sandboxProfile } from '../../cli/sandbox-profile.js'
+import { sandboxProfile } from '../../cli/sandbox/profile.js'
 import { useProfile } from '../../config/profiles.js'
 import { type Result, shown } from '../../render/result.js'
 

@@ -1,7 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
+import { aheadText, CLOCK_VIEW } from '../../cli/sandbox/clock.js'
 import { type Result, shown } from '../../render/result.js'
-import { aheadText, CLOCK_VIEW } from '../../resources/clock.js'
+import { loadLocalStore } from '../../sandbox/index.js'
 
 export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
   static summary = 'Show the sandbox clock: its time, and how far it is ahead of real time'
@@ -26,7 +27,7 @@ export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
       clock = await where.api.sandboxClock()
       place = `the sandbox at ${where.target.baseUrl}`
     } else {
-      const { clockIn } = await import('../../sandbox/clock.js')
+      const { clockIn } = await loadLocalStore()
       clock = clockIn(where.dir)
       place = `the local sandbox store ${where.dir}`
     }

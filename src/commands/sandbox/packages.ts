@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { globalFlags, outputFlags } from '../../cli/flags.js'
+import { PACKAGE_VIEW, sandboxPackages } from '../../cli/sandbox/packages.js'
 import { type Result, shown } from '../../render/result.js'
-import { PACKAGE_VIEW, sandboxPackages } from '../../resources/subscriptions.js'
-import { SANDBOX_KEY } from '../../sandbox/constants.js'
+import { SANDBOX_KEY } from '../../sandbox/index.js'
 
 export default class SandboxPackages extends BaseCommand<typeof SandboxPackages> {
   static summary = 'List the packages of the sandbox'

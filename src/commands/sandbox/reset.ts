@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
+import { loadLocalStore } from '../../sandbox/index.js'
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static summary = 'Empty the sandbox store'
@@ -30,7 +31,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
         { reset: true, dir: null, base_url: where.target.baseUrl, business_id: business },
       )
     }
-    const { resetSandbox } = await import('../../sandbox/local.js')
+    const { resetSandbox } = await loadLocalStore()
     const { keptAs } = resetSandbox(where.dir)
     return [
       keptAs

@@ -1,11 +1,10 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { globalFlags } from '../../cli/flags.js'
-import { faultFlag } from '../../cli/sandbox-double.js'
-import { serveSandbox } from '../../cli/sandbox-serve.js'
+import { faultFlag } from '../../cli/sandbox/double.js'
+import { serveSandbox } from '../../cli/sandbox/serve.js'
 import type { Result } from '../../render/result.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/constants.js'
-import { MAX_SEED } from '../../sandbox/faults.js'
+import { DEFAULT_SANDBOX_PORT, MAX_SEED, SANDBOX_KEY } from '../../sandbox/index.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   static summary = 'Serve the local sandbox over HTTP'

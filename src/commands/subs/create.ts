@@ -1,13 +1,9 @@
 import type { SubscriptionInput } from '../../api/types.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, outputFlags } from '../../cli/flags.js'
+import { sandboxPackages } from '../../cli/sandbox/packages.js'
 import { type Result, shown } from '../../render/result.js'
-import {
-  packageChoice,
-  SUBSCRIPTION_FIELDS,
-  SUBSCRIPTION_VIEW,
-  sandboxPackages,
-} from '../../resources/subscriptions.js'
+import { packageChoice, SUBSCRIPTION_FIELDS, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
 
 export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
   static summary = 'Subscribe a customer to a package'

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { DURATION_FORMS } from '../../../src/sandbox/duration.js'
+import { DURATION_FORMS } from '../../../src/shared/duration.js'
 import { json, payRunner, reset, serve } from '../../helpers/fault-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { seedLink } from '../../helpers/links.js'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { DURATION_FORMS } from '../../../src/sandbox/duration.js'
+import { DURATION_FORMS } from '../../../src/shared/duration.js'
 import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
 

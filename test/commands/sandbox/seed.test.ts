@@ -9,7 +9,7 @@ import { fixtureFile, fixtures, LINK, localRecords, NAMES, rows } from '../../he
  * `pay sandbox seed FILE [--once]` (issue 25 item 3) on the local store, in process: each name
  * with its id, exit 3 naming the entry and field for an invalid file (nothing kept), exit 2 for a
  * file that is not JSON. Through a running sandbox and `pay sandbox start --seed`:
- * test/e2e/sandbox/seed.test.ts; the store-level rules: test/unit/sandbox/fixtures.test.ts.
+ * test/e2e/sandbox/seed.test.ts; the store-level rules: test/unit/sandbox/double/fixtures.test.ts.
  */
 
 describe('pay sandbox seed', () => {

@@ -17,6 +17,7 @@ function copyWith(changes: Record<string, string>): string {
   for (const [file, line] of Object.entries(changes)) {
     const target = path.join(dir, file)
     const before = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : ''
+    fs.mkdirSync(path.dirname(target), { recursive: true })
     fs.writeFileSync(target, `${line}\n${before}`)
   }
   return dir
@@ -46,25 +47,38 @@ describe('the import borders (npm run lint)', () => {
   it('fail on each kind of forbidden import', async () => {
     const dir = copyWith({
       'src/api/client.ts': "import '../render/format.js'",
-      'src/sandbox/records.ts': "import '../values.js'",
+      'src/sandbox/service/records.ts': "import '../../values.js'",
+      'src/shared/xdg.ts': "import '../errors.js'",
       'src/render/format.ts':
         "import '../config/profiles.js'\nimport { PayApi } from '../api/client.js'\nexport const client = PayApi",
       'src/config/file.ts': "import '../sandbox/constants.js'",
+      'src/cli/sandbox/profile.ts': "import '../../sandbox/store/store.js'",
+      'src/bulk/meta.ts': "import '../config/lock.js'",
+      'src/agent/tools.ts': "import '../commands/links/get.js'\nimport '../sandbox/index.js'",
       'src/resources/links.ts': "import '../commands/links/get.js'",
       'src/values.ts': "import './errors.js'",
       'src/render/unused.ts': 'export const unused = 1',
     })
     expect(await violations(dir)).toEqual([
+      'agent-calls-no-command: src/agent/tools.ts → src/commands/links/get.ts',
+      'agent-calls-no-command: src/agent/tools.ts → src/sandbox/index.ts',
       'api-is-independent: src/api/client.ts → src/render/format.ts',
+      'bulk-is-not-config: src/bulk/meta.ts → src/config/lock.ts',
       'config-is-independent: src/config/file.ts → src/sandbox/constants.ts',
       'leaves-import-nothing: src/values.ts → src/errors.ts',
       'no-circular: src/api/client.ts → src/render/format.ts',
       'no-circular: src/commands/links/get.ts → src/resources/links.ts',
+      'no-dead-modules: src/agent/tools.ts → src/agent/tools.ts',
       'no-dead-modules: src/render/unused.ts → src/render/unused.ts',
+      'nothing-imports-a-command: src/agent/tools.ts → src/commands/links/get.ts',
       'nothing-imports-a-command: src/resources/links.ts → src/commands/links/get.ts',
+      'only-cli-and-commands-import-the-sandbox: src/agent/tools.ts → src/sandbox/index.ts',
+      'only-cli-and-commands-import-the-sandbox: src/config/file.ts → src/sandbox/constants.ts',
       'render-is-the-screen-only: src/render/format.ts → src/config/profiles.ts',
       'render-uses-api-types-only: src/render/format.ts → src/api/client.ts',
-      'sandbox-stands-alone: src/sandbox/records.ts → src/values.ts',
+      'sandbox-stands-alone: src/sandbox/service/records.ts → src/values.ts',
+      'shared-is-ground: src/shared/xdg.ts → src/errors.ts',
+      'the-sandbox-has-one-entry: src/cli/sandbox/profile.ts → src/sandbox/store/store.ts',
     ])
   })
 })

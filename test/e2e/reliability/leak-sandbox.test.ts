@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server.js'
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/http/server.js'
 import type { CliResult } from '../../helpers/cli.js'
 import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { CANARY, findCanary, inModes, type LeakCase, leakEnvironment } from '../../helpers/leak.js'

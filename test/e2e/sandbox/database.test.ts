@@ -3,9 +3,9 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { describe, expect, it } from 'vitest'
-import { keyHash, listPackages } from '../../../src/sandbox/business.js'
-import { newObjectId, nowIso } from '../../../src/sandbox/records.js'
-import { SandboxStore } from '../../../src/sandbox/store.js'
+import { keyHash, listPackages } from '../../../src/sandbox/service/business.js'
+import { newObjectId, nowIso } from '../../../src/sandbox/service/records.js'
+import { SandboxStore } from '../../../src/sandbox/store/store.js'
 import { runCli, tempDir } from '../../helpers/cli.js'
 import { linkCreateArgs } from '../../helpers/links.js'
 import { KEY_A } from '../../helpers/sandbox.js'
@@ -103,7 +103,7 @@ describe('the sandbox database', () => {
     const emptied = sizes(dir)
     expect(emptied['store.db']).toBeLessThan(200_000)
     expect(emptied['store.db-wal'] ?? 0).toBe(0)
-    // The sandbox's secret stays (test/unit/sandbox/proof.test.ts).
+    // The sandbox's secret stays (test/unit/sandbox/http/proof.test.ts).
     expect(fs.readdirSync(dir).filter((name) => !name.startsWith('store.db'))).toEqual(['proof.secret'])
 
     const list = await runCli([...sandbox, 'links', 'list', '--json'], { env })

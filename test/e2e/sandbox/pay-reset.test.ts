@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
-import { PROOF_FILE } from '../../../src/sandbox/proof.js'
+import { PROOF_FILE } from '../../../src/sandbox/http/proof.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { createLocal, LINK, localLink } from '../../helpers/local-store.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { PROOF_FILE } from '../../../src/sandbox/proof.js'
+import { PROOF_FILE } from '../../../src/sandbox/http/proof.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
 import { type Client, clientFor, KEY_A, trustSandbox } from '../../helpers/sandbox.js'
@@ -11,7 +11,7 @@ import { fixtureFile, fixtures, LINK, localRecords, NAMES, rows } from '../../he
  * `pay sandbox seed FILE [--once]` and `pay sandbox start --seed FILE` (issue 25 item 3), run as
  * bin/run.js: through the sandbox serving the profile's address when one runs, else on the local
  * store; exit 3 naming the entry and field for an invalid file (nothing kept), exit 2 for a file
- * that is not JSON. The store-level rules are in test/unit/sandbox/fixtures.test.ts.
+ * that is not JSON. The store-level rules are in test/unit/sandbox/double/fixtures.test.ts.
  */
 
 afterEach(killStarted)

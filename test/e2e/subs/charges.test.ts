@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DURATION_FORMS } from '../../../src/sandbox/duration.js'
+import { DURATION_FORMS } from '../../../src/shared/duration.js'
 import { runCli } from '../../helpers/cli.js'
 import { envelope, type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { FAKE_KEY } from '../../helpers/links.js'

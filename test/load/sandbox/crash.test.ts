@@ -14,8 +14,9 @@ let mainScript: string
 beforeAll(async () => {
   const main = await bundleEntry('test/helpers/sandbox-main.ts')
   mainScript = main.file
-  // The sandbox server needs nothing of pay outside src/sandbox (libsql stays outside the bundle).
-  expect(main.inputs.filter((input) => !input.startsWith('src/sandbox/'))).toEqual([
+  // The sandbox server needs nothing of pay outside src/sandbox and the ground of src/shared (libsql
+  // stays outside the bundle).
+  expect(main.inputs.filter((input) => !/^src\/(sandbox|shared)\//.test(input))).toEqual([
     'test/helpers/sandbox-main.ts',
   ])
 })

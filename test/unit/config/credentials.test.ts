@@ -6,7 +6,7 @@ import type { BuiltInProfile } from '../../../src/config/profiles.js'
 import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import { configFile, freshConfigDir, rejected, writeConfig } from '../../helpers/config-files.js'
 
-/** The built-in profile as the cli describes it (cli/sandbox-profile.ts), with port 4999. */
+/** The built-in profile as the cli describes it (cli/sandbox/profile.ts), with port 4999. */
 const SANDBOX: BuiltInProfile = { name: 'sandbox', apiKey: SANDBOX_KEY, baseUrl: 'http://127.0.0.1:4999' }
 
 /** A config dir holding two profiles, `one` current. */

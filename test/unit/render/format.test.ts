@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formatAmount, tsvCell } from '../../../src/render/format.js'
-import { currencyDigits, decimalText } from '../../../src/sandbox/shared/money.js'
+import { currencyDigits, decimalText } from '../../../src/shared/money.js'
 
 describe('decimalText', () => {
   it('writes any number from 1e-12 to 1e15 in plain decimal notation that reads back the same', () => {

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
-import { ClockMoveCommand } from '../../../cli/clock-command.js'
+import { ClockMoveCommand } from '../../../cli/sandbox/clock-command.js'
 import { usageError } from '../../../errors.js'
 import type { Result } from '../../../render/result.js'
-import { DURATION_FORMS, parseDuration } from '../../../sandbox/duration.js'
+import { DURATION_FORMS, parseDuration } from '../../../shared/duration.js'
 
 export default class SandboxClockAdvance extends ClockMoveCommand<typeof SandboxClockAdvance> {
   static summary = 'Move the sandbox clock forward, and charge the subscriptions that come due'

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
-import { ClockMoveCommand } from '../../../cli/clock-command.js'
+import { ClockMoveCommand } from '../../../cli/sandbox/clock-command.js'
 import { usageError } from '../../../errors.js'
 import type { Result } from '../../../render/result.js'
-import { POINT_FORMS, parsePoint } from '../../../sandbox/duration.js'
+import { POINT_FORMS, parsePoint } from '../../../shared/duration.js'
 
 export default class SandboxClockSet extends ClockMoveCommand<typeof SandboxClockSet> {
   static summary = 'Set the sandbox clock to a later date or time, and charge what comes due'

@@ -1,7 +1,7 @@
 import { setSandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../../cli/flags.js'
-import { runningSandbox } from '../../../cli/sandbox-double.js'
+import { runningSandbox } from '../../../cli/sandbox/double.js'
 import { type Result, shown } from '../../../render/result.js'
 
 export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaultsClear> {

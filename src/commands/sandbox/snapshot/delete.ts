@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { globalFlags } from '../../../cli/flags.js'
+import { snapshotAction, snapshotNameArg } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { snapshotAction, snapshotNameArg } from '../../../resources/snapshots.js'
-import { sandboxDir } from '../../../sandbox/constants.js'
+import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
 export default class SandboxSnapshotDelete extends BaseCommand<typeof SandboxSnapshotDelete> {
   static summary = 'Delete a snapshot of the sandbox database'
@@ -20,7 +20,7 @@ export default class SandboxSnapshotDelete extends BaseCommand<typeof SandboxSna
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = sandboxDir()
+    const dir = sandboxDir(process.env)
     const snapshot = await snapshotAction((s) => s.deleteSnapshot(dir, this.args.name))
     return shown.message(`Deleted snapshot "${snapshot.name}" of ${dir}.`, snapshot)
   }

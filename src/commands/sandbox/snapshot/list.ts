@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { globalFlags, outputFlags } from '../../../cli/flags.js'
+import { SNAPSHOT_VIEW, snapshotAction } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction } from '../../../resources/snapshots.js'
-import { sandboxDir } from '../../../sandbox/constants.js'
+import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
 export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnapshotList> {
   static summary = 'List the snapshots of the sandbox database'
@@ -20,7 +20,7 @@ export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnaps
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const dir = sandboxDir()
+    const dir = sandboxDir(process.env)
     const snapshots = await snapshotAction((s) => s.listSnapshots(dir))
     return shown.list(
       snapshots.map((snapshot) => ({ ...snapshot })),

@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { globalFlags } from '../../../cli/flags.js'
+import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../resources/snapshots.js'
-import { sandboxDir } from '../../../sandbox/constants.js'
+import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
 export default class SandboxSnapshotRestore extends BaseCommand<typeof SandboxSnapshotRestore> {
   static summary = 'Put a snapshot back into the sandbox database'
@@ -20,7 +20,7 @@ export default class SandboxSnapshotRestore extends BaseCommand<typeof SandboxSn
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = sandboxDir()
+    const dir = sandboxDir(process.env)
     const snapshot = await snapshotAction((s) => s.restoreSnapshot(dir, this.args.name))
     return [
       shown.record({ ...snapshot }, SNAPSHOT_VIEW),

@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { globalFlags } from '../../../cli/flags.js'
+import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../resources/snapshots.js'
-import { sandboxDir } from '../../../sandbox/constants.js'
+import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
 export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnapshotSave> {
   static summary = 'Save the sandbox database as a named snapshot'
@@ -20,7 +20,7 @@ export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnaps
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = sandboxDir()
+    const dir = sandboxDir(process.env)
     const saved = await snapshotAction((s) => s.saveSnapshot(dir, this.args.name))
     const { replaced, ...snapshot } = saved
     return [

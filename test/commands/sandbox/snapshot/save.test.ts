@@ -9,7 +9,7 @@ import { VALID_LINK } from '../../../helpers/sandbox.js'
  * `pay sandbox snapshot save|restore|list|delete NAME` (issue 25 item 4), the whole round on the
  * local store: exact output, exit codes. A restore under a running server:
  * test/e2e/sandbox/snapshot.test.ts; the store-level rules (links, modes, names):
- * test/unit/sandbox/snapshots.test.ts.
+ * test/unit/sandbox/store/snapshots.test.ts.
  */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/

@@ -1,0 +1,35 @@
+import type { View } from '../../render/views.js'
+import { describeDuration } from '../../shared/duration.js'
+
+/** `pay sandbox clock`: `{now, offset_seconds}`, as `GET /_sandbox/clock` answers. */
+export const CLOCK_VIEW: View = {
+  noun: 'clock',
+  plural: 'clocks',
+  listColumns: ['now', 'offset_seconds'],
+  recordFields: ['now', 'offset_seconds'],
+  idField: 'now',
+}
+
+/** `pay sandbox clock advance|set`: `{now, charges_created}`. */
+export const CLOCK_MOVE_VIEW: View = {
+  noun: 'clock',
+  plural: 'clocks',
+  listColumns: ['now', 'charges_created'],
+  recordFields: ['now', 'charges_created'],
+  idField: 'now',
+}
+
+/** How far sandbox time is ahead of real time, in words: `30d 2h ahead of real time`. */
+export function aheadText(offsetSeconds: unknown): string {
+  const seconds = typeof offsetSeconds === 'number' && Number.isFinite(offsetSeconds) ? offsetSeconds : 0
+  if (Math.abs(seconds) < 1) return 'real time'
+  const span = describeDuration({ months: 0, ms: Math.abs(seconds) * 1000 })
+  return `${span} ${seconds > 0 ? 'ahead of' : 'behind'} real time`
+}
+
+/** `12 charges created`, `1 charge created`, `no charge created`. */
+export function chargesText(count: unknown): string {
+  const n = typeof count === 'number' ? count : 0
+  if (n === 0) return 'no charge created'
+  return `${n.toLocaleString('en')} charge${n === 1 ? '' : 's'} created`
+}

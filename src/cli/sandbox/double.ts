@@ -1,0 +1,133 @@
+/**
+ * What the sandbox's test-double commands share: `--fault RULE`, the running sandbox they act
+ * through, and `pay sandbox requests --follow`.
+ */
+import { Flags } from '@oclif/core'
+import type { PayApi } from '../../api/client.js'
+import { type SettledAnswer, sandboxRequests, sandboxSettle } from '../../api/sandbox.js'
+import { PayError, usageError } from '../../errors.js'
+import type { Output } from '../../render/output.js'
+import { FAULT_GRAMMAR, loadLocalStore, type Outcome, parseFaultRule } from '../../sandbox/index.js'
+import type { Rec } from '../../values.js'
+import type { SandboxTarget, Target } from '../base-command.js'
+import type { IO } from '../io.js'
+import { REQUEST_VIEW, requestText, requestTsv } from './double-views.js'
+
+/** A fault rule, checked as the sandbox checks it: one that cannot be read is exit 2, naming what is wrong. */
+export const faultFlag = Flags.custom<string>({
+  helpValue: 'RULE',
+  parse: async (input) => parseFaultRule(input).text,
+})
+
+/** Rules given as arguments, each checked (exit 2 naming the one that cannot be read); at least one. */
+export function readRules(texts: string[]): string[] {
+  if (texts.length === 0) throw usageError('Give at least one fault rule, e.g. "POST /payment-links 503 x2".')
+  return texts.map((text) => {
+    try {
+      return parseFaultRule(text).text
+    } catch (error) {
+      throw usageError((error as Error).message, `A rule is ${FAULT_GRAMMAR}.`)
+    }
+  })
+}
+
+/**
+ * The running sandbox a command acts through (BaseCommand.sandboxTarget). Faults and the requests
+ * sent live in a running server's memory: with none, there is nothing to act on (exit 6).
+ */
+export function runningSandbox(where: SandboxTarget, command: string): { api: PayApi; target: Target } {
+  if (where.server) return where
+  throw new PayError(`No sandbox of yours is running at ${where.baseUrl}.`, {
+    kind: 'unavailable',
+    hint:
+      `\`pay ${command}\` acts on a running sandbox: start one with \`pay sandbox start\` ` +
+      '(or point at yours with --base-url or PAY_SANDBOX_PORT).',
+  })
+}
+
+/** The requests of the key's business (newest last, the newest `limit`), shown as they come until Ctrl-C. */
+export async function followRequests(
+  api: PayApi,
+  options: { out: Output; io: IO; limit?: number; timeoutSeconds: number; baseUrl: string },
+): Promise<never> {
+  const { out, io } = options
+  const show = (records: Rec[]) =>
+    out.entries(records, REQUEST_VIEW, { text: (r) => requestText(r, io.colour), tsv: requestTsv }, true)
+  let stop!: (error: PayError) => void
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject
+  })
+  stopped.catch(() => {})
+  const stopListening = io.onInterrupt(() => {
+    // On a terminal, Ctrl-C left "^C" where the cursor was: the message starts below it.
+    if (io.stderrIsTerminal) out.stderr.write('\n')
+    stop(new PayError('Stopped following.', { kind: 'cancelled' }))
+  })
+  // The server holds each poll until a request comes, for at most half the time a request may take.
+  const wait = Math.min(20, options.timeoutSeconds / 2)
+  try {
+    const first = await Promise.race([sandboxRequests(api, { limit: options.limit }), stopped])
+    show(first)
+    let cursor = seqOf(first.at(-1)) ?? 0
+    out.note(`Following new requests to the sandbox at ${options.baseUrl}; Ctrl-C stops.`)
+    for (;;) {
+      const next = await Promise.race([sandboxRequests(api, { after: cursor, wait }), stopped])
+      const firstSeq = seqOf(next[0])
+      if (firstSeq !== undefined && firstSeq > cursor + 1) {
+        const lost = firstSeq - cursor - 1
+        out.warn(
+          `${lost} request${lost === 1 ? ' was' : 's were'} not shown: the sandbox keeps the last 1,000 of each business.`,
+        )
+      }
+      show(next)
+      cursor = seqOf(next.at(-1)) ?? cursor
+      if (wait < 1 && next.length === 0) await Promise.race([new Promise((r) => setTimeout(r, 500)), stopped])
+    }
+  } finally {
+    stopListening()
+  }
+}
+
+/**
+ * The customer's `outcome` on link `id` (`pay sandbox pay`), through the running sandbox when
+ * there is one, else in the local store; where it was done, for the message; and whether the
+ * link was paid before (paying it again changes nothing, and every outcome is then answered as paid).
+ */
+export async function settle(
+  where: SandboxTarget,
+  id: string,
+  outcome: Outcome,
+): Promise<{ settled: SettledAnswer; place: string; paidBefore: boolean }> {
+  if (where.server) {
+    const place = `through the sandbox at ${where.target.baseUrl}`
+    // Looked at first, so that paying a paid link says so.
+    const paidBefore = await where.api.getLink(id).then(
+      (before) => before.paid === true,
+      () => false,
+    )
+    try {
+      return { settled: await sandboxSettle(where.api, id, outcome), place, paidBefore }
+    } catch (error) {
+      if (error instanceof PayError && error.kind === 'not_found') {
+        throw new PayError(`No payment link ${id} in the sandbox at ${where.target.baseUrl}.`, {
+          kind: 'not_found',
+          status: error.status,
+        })
+      }
+      throw error
+    }
+  }
+  const place = `in the local sandbox store ${where.dir} (no sandbox is running at ${where.baseUrl})`
+  const { linkPaidIn, settleLinkIn } = await loadLocalStore()
+  const paidBefore = linkPaidIn(where.dir, id)
+  const settled = settleLinkIn(where.dir, id, outcome)
+  if (!settled) {
+    throw new PayError(`No payment link ${id} in the local sandbox store ${where.dir}.`, {
+      kind: 'not_found',
+      hint: `No sandbox is running at ${where.baseUrl}; the local store was searched.`,
+    })
+  }
+  return { settled, place, paidBefore }
+}
+
+const seqOf = (entry: Rec | undefined) => (typeof entry?.seq === 'number' ? entry.seq : undefined)

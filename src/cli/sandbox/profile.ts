@@ -1,0 +1,91 @@
+import type { BuiltInProfile } from '../../config/profiles.js'
+import { PayError } from '../../errors.js'
+import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/index.js'
+import { sandboxDir } from '../../shared/sandbox-dir.js'
+import { type Probed, portOf } from './connection.js'
+
+/** The built-in profile `sandbox`: the well-known key, at the sandbox's port on loopback. */
+export function sandboxProfile(env: NodeJS.ProcessEnv = process.env): BuiltInProfile {
+  return {
+    name: 'sandbox',
+    apiKey: SANDBOX_KEY,
+    baseUrl: `http://127.0.0.1:${env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT}`,
+  }
+}
+
+/** Said when a listener on the sandbox profile's port did not prove it is the user's sandbox. */
+export function squatterWarning(
+  baseUrl: string,
+  instead = 'this command ran its own sandbox in-process',
+): string {
+  return (
+    `Something else holds port ${portOf(baseUrl)}: it is not your sandbox (it could not prove it keeps its ` +
+    `store in ${sandboxDir(process.env)}). It was sent nothing: ${instead}.`
+  )
+}
+
+/** How to have a sandbox pay trusts. */
+export const proofHint = (command: string) =>
+  `\`${command}\` sends its key and data only to your own sandbox: one started with \`pay sandbox start\` ` +
+  `with the same PAY_SANDBOX_DIR (${sandboxDir(process.env)}).`
+
+/** What a page address printed by a command that ran the sandbox in-process leads to. */
+export function unservedWarning(origin: string, squatter: boolean, what: string): string {
+  const them = what === 'this page' ? 'it' : 'them'
+  if (squatter) {
+    return (
+      `${capitalise(what)} point${what === 'this page' ? 's' : ''} at ${origin}, where that other program answers, not your sandbox. ` +
+      `Serve ${them} from yours on a free port (\`pay sandbox start --port 0\`, then PAY_SANDBOX_PORT set to its port).`
+    )
+  }
+  return (
+    `No sandbox is running at ${origin}, so ${what} will not open: the sandbox ran inside this command. ` +
+    `Serve ${them} with \`pay sandbox start\` (PAY_SANDBOX_PORT sets the port).`
+  )
+}
+
+const capitalise = (text: string) => text[0].toUpperCase() + text.slice(1)
+
+/**
+ * A sandbox the built-in profile is pointed at with --base-url must have proved it is the user's
+ * own (src/sandbox/http/proof.ts) before it is sent anything. (The sandbox commands' refusal is
+ * noSandbox's: its words and hints differ.)
+ */
+export function refuseUnproven(baseUrl: string, found: Probed, command: string): void {
+  if (found === 'proven') return
+  const hint = proofHint(command)
+  if (found === 'none') {
+    throw new PayError(`No pay sandbox answers at ${baseUrl}.`, { kind: 'unavailable', hint })
+  }
+  const what = found === 'unproven' ? 'could not prove it is your sandbox' : 'is not a pay sandbox'
+  throw new PayError(`${baseUrl} ${what}: nothing was sent to it.`, { kind: 'general', hint })
+}
+
+/**
+ * Why a sandbox command (`sandbox pay`, `sandbox reset`) cannot act at a base URL that is not
+ * the built-in profile's: what answers there (`found`) is no sandbox, or not the user's, or
+ * nothing.
+ */
+export function noSandbox(
+  command: string,
+  credentials: { baseUrl: string; profile?: string },
+  found: Exclude<Probed, 'proven'>,
+): PayError {
+  const named = credentials.profile === undefined ? '' : ` (profile "${credentials.profile}")`
+  const hint =
+    `\`${command}\` acts only on a sandbox: start one there with \`pay sandbox start\`, ` +
+    'or use `-p sandbox` (without --base-url) for the local sandbox store.'
+  if (found === 'other') {
+    return new PayError(`${credentials.baseUrl}${named} is not a pay sandbox.`, { kind: 'general', hint })
+  }
+  if (found === 'unproven') {
+    return new PayError(
+      `${credentials.baseUrl}${named} could not prove it is your sandbox: nothing was sent to it.`,
+      { kind: 'general', hint: proofHint(command) },
+    )
+  }
+  return new PayError(`No pay sandbox answers at ${credentials.baseUrl}${named}.`, {
+    kind: 'unavailable',
+    hint,
+  })
+}

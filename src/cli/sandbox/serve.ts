@@ -1,0 +1,127 @@
+import { formatAmount } from '../../render/format.js'
+import { type Result, shown } from '../../render/result.js'
+import {
+  loadLocalStore,
+  type RequestLogEntry,
+  type RunningSandbox,
+  startSandbox,
+} from '../../sandbox/index.js'
+import { sandboxDir } from '../../shared/sandbox-dir.js'
+import { sanitizeText } from '../../values.js'
+import type { IO } from '../io.js'
+import { noticesShown } from './connection.js'
+import { invalidFixtures, readFixtureFile, seededRows, seededText } from './fixtures.js'
+import { faultsText, listenError, logLine, portHint } from './start.js'
+
+/** What `pay sandbox start` was asked. */
+export interface ServeRequest {
+  keys: string[]
+  host: string
+  port: number
+  /** No --port was given (the port is PAY_SANDBOX_PORT's or the default), for the hint when it is taken. */
+  portFromProfile: boolean
+  /** Do not log requests. */
+  quiet: boolean
+  faults: { rules?: string[]; seed?: number }
+  /** --seed FILE (- for stdin), and --once. */
+  seed?: { file: string; once: boolean }
+}
+
+/** What the command gives the sandbox: the terminal, and the base's printing, for what it says while it runs. */
+export interface ServeContext {
+  io: IO
+  show: (result: Result) => Promise<void>
+}
+
+/**
+ * `pay sandbox start`: serves the sandbox until Ctrl-C or SIGTERM, logging each request on
+ * stderr; says where it listens (one JSON line under --json) as soon as it does; the result is
+ * what it says once stopped.
+ */
+export async function serveSandbox(request: ServeRequest, context: ServeContext): Promise<Result> {
+  const { host, port } = request
+  let requests = 0
+  const onRequest = (entry: RequestLogEntry) => {
+    requests++
+    if (!request.quiet) void context.show(shown.log(logLine(entry)))
+  }
+  const seed = request.seed && (await fixtures(request.seed, request.keys[0], context.io))
+  let sandbox: RunningSandbox
+  try {
+    sandbox = await startSandbox({
+      dir: sandboxDir(process.env),
+      keys: request.keys,
+      host,
+      port,
+      onRequest,
+      faults: request.faults,
+      seed,
+    })
+  } catch (error) {
+    throw (await listenError(error, host, port, request.portFromProfile)) ?? error
+  }
+  const seeded =
+    sandbox.seeded &&
+    shown.notice(`${seededText(seededRows(sandbox.seeded.records))} from ${request.seed?.file}.`)
+  await context.show([noticesShown(sandbox.notices), seeded, listening(sandbox, request)])
+  // Ctrl-C or SIGTERM closes the server; a second Ctrl-C quits at once.
+  await new Promise<void>((resolve) => context.io.onInterrupt(resolve, { terminate: true }))
+  await sandbox.close()
+  // On a terminal, Ctrl-C left "^C" where the cursor was: the line starts below it.
+  const below = context.io.stderrIsTerminal ? '\n' : ''
+  return shown.log(`${below}Sandbox stopped after ${requests} ${requests === 1 ? 'request' : 'requests'}.`)
+}
+
+/** Where the sandbox listens, its keys and packages; how to reach it; its fault rules; a warning if exposed. */
+function listening(sandbox: RunningSandbox, request: ServeRequest): Result {
+  const packages = Object.values(sandbox.packages).flat()
+  const hint = portHint(sandbox.baseUrl, request.host)
+  const hintShown = hint ? shown.notice(hint) : undefined
+  const lines = [
+    `Sandbox listening on ${sandbox.baseUrl}`,
+    `Database: ${sandbox.database}`,
+    `Keys: ${sandbox.keys.join(', ')}`,
+    'Packages (for `pay subs create --package-id`):',
+    ...packages.map(
+      (p) =>
+        `  ${p._id}  ${p.name}  ${formatAmount(p.amount, p.currency)} ${p.frequency}  (business ${p.business_id})`,
+    ),
+  ]
+  const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
+  const json = { base_url: sandbox.baseUrl, keys: sandbox.keys, packages, ...seeded }
+  return [
+    {
+      kind: 'either',
+      json: [{ kind: 'jsonLine', json }, shown.notice(`Database: ${sandbox.database}`), hintShown],
+      text: [
+        { kind: 'text', text: sanitizeText(lines.join('\n')), json },
+        // How to reach it goes with the messages, before the line the request log follows.
+        hintShown,
+        {
+          kind: 'text',
+          text: request.quiet ? 'Press Ctrl-C to stop.' : 'Requests are logged below. Press Ctrl-C to stop.',
+          json,
+        },
+      ],
+    },
+    request.faults.rules?.length
+      ? shown.notice(faultsText(sandbox.faults.list(), request.faults.seed !== undefined))
+      : undefined,
+    ['127.0.0.1', 'localhost', '::1'].includes(request.host)
+      ? undefined
+      : shown.warn(`The sandbox is bound to ${request.host}: other machines can reach it.`),
+  ]
+}
+
+/** The fixture file of --seed, checked for the business of `key` before anything listens (exit 2 or 3). */
+async function fixtures(
+  seed: { file: string; once: boolean },
+  key: string,
+  io: IO,
+): Promise<{ fixtures: unknown; once: boolean }> {
+  const fixtures = await readFixtureFile(seed.file, () => io.readStdin())
+  const { checkFixtures, businessOf } = await loadLocalStore()
+  const checked = checkFixtures(fixtures, businessOf(key).packages)
+  if (!checked.ok) throw invalidFixtures(seed.file, checked.errors)
+  return { fixtures, once: seed.once }
+}

@@ -1,0 +1,26 @@
+/**
+ * The sandbox's store in a directory, acted on with no server: what pay's sandbox commands do when
+ * no sandbox of the user's is running, and what the library's controls do beside its server. Each
+ * opens the store of `dir`, acts in one transaction and closes it. The CLI loads this module
+ * through the entry (index.ts, loadLocalStore) only when it needs it.
+ */
+export { ClockRefused, clockIn, moveClockIn } from './billing/clock.js'
+export {
+  checkFixtures,
+  FixtureSyntaxError,
+  FixturesInvalid,
+  parseFixtures,
+  type Seeded,
+  seedIn,
+} from './double/fixtures.js'
+export { linkPaidIn, type Settled, settleLinkIn } from './double/outcomes.js'
+export { businessOf } from './service/business.js'
+export { resetSandbox } from './store/local.js'
+export {
+  deleteSnapshot,
+  listSnapshots,
+  restoreSnapshot,
+  SnapshotError,
+  type SnapshotInfo,
+  saveSnapshot,
+} from './store/snapshots.js'

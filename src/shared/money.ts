@@ -1,0 +1,65 @@
+/**
+ * The one currency-decimals rule, for the CLI's tables (render/format.ts) and the sandbox's
+ * payment pages (sandbox/pages/html.ts) alike: an amount is padded to its currency's decimals
+ * (25.5 EUR -> "25.50", 10 JPY -> "10", 1.234 KWD -> "1.234"), never rounded (0.001 EUR stays
+ * 0.001), never in exponent form; a code that is no ISO currency (BTC) keeps the amount's own
+ * digits (1.5 BTC -> "1.5"). Ground the sandbox shares with its client (src/shared/,
+ * .dependency-cruiser.cjs): it imports nothing.
+ */
+
+/**
+ * ISO 4217 currencies whose minor unit is not 2. A table, not Intl.NumberFormat: the first
+ * Intl call costs ~10 ms of start-up, and every listing would pay it.
+ */
+const MINOR_UNITS = new Map<string, number>([
+  // The most used, so that most listings never ask Intl.
+  ...'EUR USD GBP CHF CAD AUD NZD SEK NOK DKK PLN CZK HUF INR CNY HKD SGD MXN BRL ZAR'
+    .split(' ')
+    .map((c) => [c, 2] as const),
+  ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'
+    .split(' ')
+    .map((c) => [c, 0] as const),
+  ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3] as const),
+  ...'CLF UYW'.split(' ').map((c) => [c, 4] as const),
+])
+
+let isoCodes: Set<string> | undefined
+
+/**
+ * Decimals of an ISO 4217 currency (JPY 0, EUR 2, BHD 3); undefined for a code that is no ISO
+ * currency (BTC), whose amounts may have any decimals. Asks Intl only for codes outside the
+ * table, so that most checks cost nothing.
+ */
+export function currencyDigits(code: string): number | undefined {
+  const upper = code.toUpperCase()
+  if (!/^[A-Z]{3}$/.test(upper)) return undefined
+  const known = MINOR_UNITS.get(upper)
+  if (known !== undefined) return known
+  isoCodes ??= new Set(Intl.supportedValuesOf('currency'))
+  return isoCodes.has(upper) ? 2 : undefined
+}
+
+/** An amount as pay shows it beside its currency (the rule above). */
+export function amountText(amount: number, currency: string): string {
+  const digits = currency === '' ? undefined : currencyDigits(currency)
+  const fixed = digits === undefined ? undefined : amount.toFixed(digits)
+  // toFixed writes an exponent from 1e21 on (1e21.toFixed(2) is "1e+21"): decimalText takes those.
+  return fixed !== undefined && !fixed.includes('e') && Number(fixed) === amount ? fixed : decimalText(amount)
+}
+
+/**
+ * A number in plain decimal notation, never exponent form: 1e-7 -> "0.0000001", 1e21 ->
+ * "1000000000000000000000". The digits are those of the shortest text that reads back as the
+ * same number (what String gives), only the decimal point is moved.
+ */
+export function decimalText(value: number): string {
+  const text = String(value)
+  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text)
+  if (!match) return text
+  const [, sign, whole, fraction = '', exponentText] = match
+  const digits = whole + fraction
+  const point = whole.length + Number(exponentText)
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
+}
