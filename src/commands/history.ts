@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { listFlags, outputFlags } from '../cli/flags.js'
+import { changesFrom, HISTORY_VIEW, sinceMoment } from '../cli/local/history.js'
 import { journalFile, readJournal } from '../config/journal.js'
 import { usageError } from '../errors.js'
 import { type Result, shown } from '../render/result.js'
-import { changesFrom, HISTORY_VIEW, sinceMoment } from '../resources/history.js'
 import { normalizeId } from '../resources/ids.js'
 
 export default class History extends BaseCommand<typeof History> {

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
-import { login } from '../cli/login.js'
+import { login } from '../cli/local/login.js'
 import type { Result } from '../render/result.js'
 
 export default class Login extends BaseCommand<typeof Login> {

@@ -1,9 +1,9 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
+import { PROFILE_VIEW } from '../../cli/local/profiles.js'
 import { sandboxProfile } from '../../cli/sandbox-profile.js'
 import { profileSummaries } from '../../config/profiles.js'
 import { type Result, shown } from '../../render/result.js'
-import { PROFILE_VIEW } from '../../resources/profiles.js'
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static summary = 'List profiles'

@@ -1,12 +1,12 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
+import { PROFILE_VIEW } from '../../cli/local/profiles.js'
 import { sandboxProfile } from '../../cli/sandbox-profile.js'
 import { configDir, readConfig } from '../../config/file.js'
 import { profileSummaries } from '../../config/profiles.js'
 import { usageError } from '../../errors.js'
 import { type Result, shown } from '../../render/result.js'
-import { PROFILE_VIEW } from '../../resources/profiles.js'
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static summary = 'Show one profile (default: the one in use)'

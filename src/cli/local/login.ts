@@ -1,12 +1,12 @@
-import { checkBaseUrl } from '../api/base-url.js'
-import type { PayApi } from '../api/client.js'
-import { configDir, readConfig } from '../config/file.js'
-import type { KeychainOptions } from '../config/keychain.js'
-import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../config/profiles.js'
-import { PayError, usageError } from '../errors.js'
-import { type Result, shown } from '../render/result.js'
-import type { IO } from './io.js'
-import { sandboxProfile } from './sandbox-profile.js'
+import { checkBaseUrl } from '../../api/base-url.js'
+import type { PayApi } from '../../api/client.js'
+import { configDir, readConfig } from '../../config/file.js'
+import type { KeychainOptions } from '../../config/keychain.js'
+import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../../config/profiles.js'
+import { PayError, usageError } from '../../errors.js'
+import { type Result, shown } from '../../render/result.js'
+import type { IO } from '../io.js'
+import { sandboxProfile } from '../sandbox-profile.js'
 
 /** What `pay login` was asked: the profile, the base URL given (flag or PAY_BASE_URL), how the key comes and goes. */
 export interface LoginRequest {

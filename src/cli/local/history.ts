@@ -1,7 +1,7 @@
-import type { JournalEntry } from '../config/journal.js'
-import { usageError } from '../errors.js'
-import type { View } from '../render/views.js'
-import type { Rec } from '../values.js'
+import type { JournalEntry } from '../../config/journal.js'
+import { usageError } from '../../errors.js'
+import type { View } from '../../render/views.js'
+import type { Rec } from '../../values.js'
 
 /** One change of the journal, its intent and outcome together, as `pay history` shows it. */
 export const HISTORY_VIEW: View = {

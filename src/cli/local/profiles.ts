@@ -1,4 +1,4 @@
-import type { View } from '../render/views.js'
+import type { View } from '../../render/views.js'
 
 /** Profiles as `pay profiles list|show` print them (config/profiles.ts keeps them). */
 export const PROFILE_VIEW: View = {
