@@ -1,6 +1,6 @@
 /**
- * What the sandbox's test-double commands share (issue 25): `--fault RULE`, the running sandbox
- * they act through, and `pay sandbox requests --follow`.
+ * What the sandbox's test-double commands share: `--fault RULE`, the running sandbox they act
+ * through, and `pay sandbox requests --follow`.
  */
 import { Flags } from '@oclif/core'
 import type { PayApi } from '../api/client.js'
@@ -11,7 +11,7 @@ import { REQUEST_VIEW, requestText, requestTsv } from '../resources/double.js'
 import { FAULT_GRAMMAR, parseFaultRule } from '../sandbox/faults.js'
 import type { Outcome } from '../sandbox/outcomes.js'
 import type { Rec } from '../values.js'
-import type { SandboxTarget, Target } from './base-command.js'
+import type { SandboxTarget, Target } from './context.js'
 import type { IO } from './io.js'
 
 /** A fault rule, checked as the sandbox checks it: one that cannot be read is exit 2, naming what is wrong. */
@@ -33,7 +33,7 @@ export function readRules(texts: string[]): string[] {
 }
 
 /**
- * The running sandbox a command acts through (BaseCommand.sandboxTarget). Faults and the requests
+ * The running sandbox a command acts through (RunContext.sandboxTarget). Faults and the requests
  * sent live in a running server's memory: with none, there is nothing to act on (exit 6).
  */
 export function runningSandbox(where: SandboxTarget, command: string): { api: PayApi; target: Target } {

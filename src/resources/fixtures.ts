@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import type { SandboxTarget } from '../cli/base-command.js'
+import type { SandboxTarget } from '../cli/context.js'
 import { type FieldErrors, PayError, usageError, validationError } from '../errors.js'
 import type { View } from '../render/views.js'
 import type { Rec } from '../values.js'
