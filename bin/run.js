@@ -15,10 +15,9 @@ const args = pay.moveLeadingGlobalFlags(process.argv.slice(2))
 // The autocomplete plugin writes scripts that shells source into the cache dir with the umask's
 // modes (0666 under umask 000): its commands run with umask 077.
 if (/^autocomplete(:|$)/.test(args[0] ?? '') && process.platform !== 'win32') process.umask(0o077)
-await pay
-  .run(args, runOptions())
-  .then(() => {
-    saveCache?.()
-    return pay.flush()
-  })
-  .catch(pay.handle)
+// pay's own entry: the environment is read there, once; errors of its own are printed by it.
+const ended = await pay.main(args, { ...pay.processInvocation(), config: runOptions() }).catch(pay.handle)
+// As oclif's handle() ends a failed run: at once, with its code.
+if (ended.code !== 0) process.exit(ended.code)
+saveCache?.()
+await pay.flush()

@@ -31,10 +31,10 @@ const commandId = (file) => file.replace(/\.ts$/, '').replace(/\//g, ':')
 
 // Commands are loaded lazily: running one command initialises only its own modules.
 const entry = [
-  "export { run, flush, handle } from '@oclif/core'",
+  "export { flush, handle } from '@oclif/core'",
   "export { moveLeadingGlobalFlags } from './src/cli/argv.js'",
   "export { guardOutput } from './src/cli/io.js'",
-  "export { default as commandNotFound } from './src/cli/not-found.js'",
+  "export { main, processInvocation } from './src/cli/main.js'",
   'export const commands = {',
   // require(), not import(): the bundler makes it a synchronous, lazy initialisation, so
   // oclif loads commands in a fixed order and the manifest comes out the same every time.
@@ -268,14 +268,6 @@ for (const file of commandFiles) {
       `export default commands['${commandId(file)}']()\n`,
   )
 }
-
-// The hooks of package.json's "oclif.hooks", as stubs like the commands'.
-fs.mkdirSync(path.join(outDir, 'hooks'), { recursive: true })
-fs.writeFileSync(
-  path.join(outDir, 'hooks', 'command-not-found.js'),
-  "import { createRequire } from 'node:module'\n\n" +
-    "export default createRequire(import.meta.url)('../pay.cjs').commandNotFound\n",
-)
 
 if (process.env.PAY_BUNDLE_META)
   fs.writeFileSync(process.env.PAY_BUNDLE_META, JSON.stringify(result.metafile))

@@ -4,7 +4,9 @@
  *   - no source file over 400 lines, no command (src/commands) over 80: a file holds one concern,
  *     and a command parses, calls and returns what it produced;
  *   - one output path: no command mentions `flags.json`, `.stdout`, `.stderr` or `console.`. Its
- *     run() returns what it produced (src/render/result.ts) and the base command prints it.
+ *     run() returns what it produced (src/render/result.ts) and the base command prints it;
+ *   - one run context (src/cli/context.ts): process.env is read only where the run's
+ *     environment is (READS_PROCESS_ENV), and no code of src replaces a stream's write.
  * Prints each offence as FILE:LINE: WHAT and exits 1 when there is any.
  */
 import fs from 'node:fs'
@@ -13,6 +15,10 @@ import path from 'node:path'
 const MAX_SOURCE_LINES = 400
 const MAX_COMMAND_LINES = 80
 const FORBIDDEN_IN_COMMANDS = ['flags.json', '.stdout', '.stderr', 'console.']
+/** The files that read process.env: pay's entry, for the run's environment. */
+const READS_PROCESS_ENV = new Set(['src/cli/main.ts'])
+/** A line of code, not of a comment. */
+const isCode = (line) => !/^\s*(\/\/|\/\*|\*)/.test(line)
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const src = path.join(root, 'src')
@@ -37,6 +43,16 @@ for (const file of sourceFiles(src)) {
     offences.push(
       `${name}: ${count} lines (at most ${MAX_COMMAND_LINES} in a command: move the work to a part)`,
     )
+  const where = name.split(path.sep).join('/')
+  lines.forEach((line, index) => {
+    if (!isCode(line)) return
+    if (line.includes('process.env') && !READS_PROCESS_ENV.has(where))
+      offences.push(
+        `${name}:${index + 1}: reads process.env (the run's environment is the run context's: env)`,
+      )
+    if (/\.write\s*=[^=]/.test(line))
+      offences.push(`${name}:${index + 1}: replaces a stream's write (print what was produced instead)`)
+  })
   if (!isCommand) continue
   lines.forEach((line, index) => {
     for (const word of FORBIDDEN_IN_COMMANDS) {

@@ -1,4 +1,4 @@
-import type { Target } from '../cli/base-command.js'
+import type { Consent, Target } from '../cli/context.js'
 import type { IO } from '../cli/io.js'
 import { PayError } from '../errors.js'
 import type { Output } from '../render/output.js'
@@ -24,12 +24,6 @@ export interface Plan {
   /** Left out of the plan, for --dry-run --json: ids found not to exist, entries that are no ids. */
   notFound?: string[]
   invalid?: string[]
-}
-
-/** --yes and --dry-run, as given. */
-export interface Consent {
-  yes: boolean
-  dryRun: boolean
 }
 
 /** What every bulk workflow is given by its command: where it sends, consent, the screen. */

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import type { PayApi } from '../api/client.js'
-import type { LinkInput } from '../api/types.js'
+import { type RunContext, workflowOf } from '../cli/context.js'
 import { type FieldErrors, PayError, usageError, validationError } from '../errors.js'
 import { type Result, shown } from '../render/result.js'
-import { CREATE_RESULT_VIEW, describeLink, LINK_VIEW } from '../resources/links.js'
+import { CREATE_RESULT_VIEW, describeLink, LINK_FIELDS, LINK_VIEW } from '../resources/links.js'
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { checkResumeTarget, reportWritten, runOutcome } from './by-id.js'
 import { confirmPlan, type WorkflowContext } from './consent.js'
 import { type InputRow, previousRun, readRows } from './csv-rows.js'
 import { shellWord } from './ids.js'
 import { sha256 } from './meta.js'
-import { type ReadReport, Report, type ReportTarget, reportTime } from './report.js'
+import { type ReadReport, Report, type ReportTarget, reportOptions, reportTime } from './report.js'
 import {
   type BulkResult,
   bulkOutcome,
@@ -50,6 +50,31 @@ export async function readCsvInput(
       `--from-csv: cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
     )
   }
+}
+
+/**
+ * `links create --from-csv FILE` (- for stdin), with what else the command line asked: the CSV
+ * read, the API client of the run (cli/context.ts), then createLinksFromCsv.
+ */
+export async function createLinksFromCsvFile(
+  options: {
+    source: string
+    concurrency: number
+    'skip-invalid'?: boolean
+    'retry-unknown'?: boolean
+  } & Parameters<typeof reportOptions>[0],
+  context: RunContext,
+): Promise<Result> {
+  const input = await readCsvInput(options.source, context.io)
+  const { api, target } = await context.api()
+  return createLinksFromCsv(api, {
+    ...input,
+    concurrency: options.concurrency,
+    skipInvalid: options['skip-invalid'] ?? false,
+    retryUnknown: options['retry-unknown'] ?? false,
+    ...reportOptions(options),
+    ...workflowOf(context, target),
+  })
 }
 
 /** The columns of a create report: the result of each row, and enough of the row to know it again. */
@@ -189,7 +214,7 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
     async (line) => {
       // Written before the request: a run killed now leaves the key this row was sent with.
       record(line, 'sending', false, null)
-      const link = await api.createLink(byLine.get(line)?.values as unknown as LinkInput, {
+      const link = await api.createLink(LINK_FIELDS.body(byLine.get(line)?.values ?? {}), {
         idempotencyKey: keys.get(line),
       })
       created.set(line, link)

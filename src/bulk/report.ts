@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import type { Target } from '../cli/base-command.js'
+import type { Target } from '../cli/context.js'
 import { PayError, usageError } from '../errors.js'
 import { checkPrivatePath, openPrivate, UnsafeFileError, writePrivateAtomic } from '../shared/private-file.js'
 import { csvLine, fromSpreadsheet, parseCsv, toSpreadsheet } from './csv.js'

@@ -203,6 +203,8 @@ export interface BulkTerminal {
   out: Output
   io: {
     stderrIsTerminal: boolean
+    /** Plain progress lines rather than a bar redrawn (accessible mode, TERM=dumb). */
+    canRedraw: boolean
     onInterrupt(stop: () => void): () => void
   }
 }
@@ -228,7 +230,10 @@ export async function runWorkflow(
       `\nStopping: no new ${options.acts}; waiting for those in flight (Ctrl-C again to quit now).\n`,
     )
   })
-  const progress = io.stderrIsTerminal && ids.length > 0 ? new ProgressBar(out.stderr, ids.length) : undefined
+  const progress =
+    io.stderrIsTerminal && ids.length > 0
+      ? new ProgressBar(out.stderr, ids.length, { plain: !io.canRedraw })
+      : undefined
   let run: BulkRun
   try {
     run = await runBulk(ids, work, {

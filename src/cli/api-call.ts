@@ -6,6 +6,7 @@ import { isReservedHeader, type RawResponse } from '../api/transport.js'
 import { METHODS, type Method } from '../api/types.js'
 import { usageError } from '../errors.js'
 import { type Result, type Shown, shown } from '../render/result.js'
+import type { RunContext } from './context.js'
 
 /**
  * `pay api`'s flags as a request, as gh api reads them: -f/--raw-field key=value (a string),
@@ -288,4 +289,14 @@ export async function callApi(
     answer.json ? { kind: 'document', value: answer.json.value } : undefined,
     answer.error ? shown.fail(answer.error) : undefined,
   ]
+}
+
+/** `pay api`: the request the flags describe, sent with the run's client (context.ts), and its answer. */
+export async function sendApiRequest(
+  options: ApiRequestFlags & { include: boolean; paginate: boolean },
+  context: RunContext,
+): Promise<Result> {
+  const request = await apiRequest(options, context.io)
+  const { api } = await context.api()
+  return callApi(api, request, { include: options.include, paginate: options.paginate })
 }

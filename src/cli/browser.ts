@@ -56,13 +56,13 @@ export function browserEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
- * Opens `url` in the user's browser (see browserCommand). Resolves to undefined once the browser
+ * Opens `url` in the user's browser (see browserCommand), from the run's environment `env`. Resolves to undefined once the browser
  * is on its way, or to why it could not be started. A URL with characters no web address has
  * (isPlainWebUrl) is not handed to any program.
  */
 export function openInBrowser(
   url: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform = process.platform,
 ): Promise<string | undefined> {
   if (!isPlainWebUrl(url)) return Promise.resolve('the URL holds characters no web address has')
@@ -90,11 +90,7 @@ export function openInBrowser(
  * Opens a page for the person at the terminal, saying so on stderr; a browser that cannot be
  * started is a warning, not a failure: the URL has been printed for them to open.
  */
-export async function showInBrowser(
-  out: Output,
-  url: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<void> {
+export async function showInBrowser(out: Output, url: string, env: NodeJS.ProcessEnv): Promise<void> {
   out.note(`Opening ${url} in your browser.`)
   const problem = await openInBrowser(url, env)
   if (problem) out.warn(`could not open a browser: ${problem}. Open the URL yourself, or set BROWSER.`)

@@ -2,11 +2,10 @@ import { Errors } from '@oclif/core'
 import type { Credentials } from '../config/credentials.js'
 import { PayError, usageError } from '../errors.js'
 import { globalFlags } from './flags.js'
-import { sandboxProfile } from './sandbox/profile.js'
 import { closest } from './suggest.js'
 
 /**
- * Errors through one place: whatever a command threw, as the PayError BaseCommand.catch() prints
+ * Errors through one place: whatever a command threw, as the PayError the base command prints
  * (render/error-text.ts) and exits with; and what the command line says that it cannot mean.
  */
 
@@ -27,7 +26,8 @@ export function explainRefusedKey(error: PayError, sent: SentWith | undefined): 
   else if (sent.builtIn)
     hint = sent.inProcess ? 'The built-in sandbox accepts its own key only.' : SANDBOX_KEYS_HINT
   else hint = `Run \`pay login -p ${sent.profile}\` to store a key this service accepts.`
-  const base = sent.builtIn ? sandboxProfile().baseUrl : sent.baseUrl
+  // The built-in profile's own address, not the in-process sandbox's port.
+  const base = sent.baseUrl
   // pay's own wording of a bare 401/403 ends in "(401)."; the service's own words are kept.
   const said = /\((401|403)\)\.$/.test(error.message) ? '' : `: ${error.message}`
   const message =

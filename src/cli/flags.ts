@@ -45,8 +45,14 @@ export const globalFlags = {
 export const globalFlagsButTimeout = (({ timeout: _, ...others }) => others)(globalFlags)
 
 /**
+ * The global flags of commands that send nothing to a service (`sandbox start`, which is one,
+ * `sandbox packages`, the snapshots): no profile, base URL or timeout to take.
+ */
+export const localFlags = { json: globalFlags.json, debug: globalFlags.debug }
+
+/**
  * The global flags of the sandbox commands (`sandbox pay`, `sandbox reset`): the same, but their
- * profile falls back to the built-in sandbox, never the current profile (BaseCommand.sandboxTarget).
+ * profile falls back to the built-in sandbox, never the current profile (RunContext.sandboxTarget).
  */
 export const sandboxGlobalFlags = {
   ...globalFlags,

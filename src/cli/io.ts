@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import tty from 'node:tty'
-import { accessibleMode } from '../render/accessible.js'
+import { accessibleMode, canRedraw } from '../render/accessible.js'
 import type { Screen, Stream } from '../render/screen.js'
 
 /** A question with a free-text answer, checked as it is typed. */
@@ -41,6 +41,8 @@ export interface IO extends Screen {
   readonly canConfirm: boolean
   /** Accessible mode (PAY_ACCESSIBLE, ACCESSIBLE): see render/accessible.ts. */
   readonly accessible: boolean
+  /** A line may be redrawn in place: not in accessible mode, nor with TERM=dumb (render/accessible.ts). */
+  readonly canRedraw: boolean
   /** All of stdin as text (for --with-key and `-` id lists). */
   readStdin(): Promise<string>
   ask(question: Question): Promise<string>
@@ -60,7 +62,7 @@ export interface IO extends Screen {
   onInterrupt(stop: () => void, options?: { terminate?: boolean }): () => void
 }
 
-/** The IO of the running process. */
+/** The IO of the running process, in its environment `env`. */
 export class ProcessIO implements IO {
   readonly stdout: Stream = process.stdout
   readonly stderr: Stream = process.stderr
@@ -71,9 +73,11 @@ export class ProcessIO implements IO {
   private terminalAnswers?: boolean
   readonly stderrColour: boolean
   readonly accessible: boolean
+  readonly canRedraw: boolean
 
-  constructor(env: NodeJS.ProcessEnv = process.env) {
+  constructor(env: NodeJS.ProcessEnv) {
     this.accessible = accessibleMode(env)
+    this.canRedraw = canRedraw(env)
     const colourAllowed = !env.NO_COLOR && env.TERM !== 'dumb'
     this.colour = this.stdoutIsTerminal && colourAllowed
     this.stderrColour = this.stderrIsTerminal && colourAllowed
@@ -166,22 +170,6 @@ export class ProcessIO implements IO {
       for (const signal of signals) process.off(signal, onSignal)
     }
   }
-}
-
-/** Makes the IO a command runs with (see commandIO). */
-let makeIO: () => IO = () => new ProcessIO()
-
-/** The IO for a command (and the command-not-found hook): the process's own, unless a test gave one. */
-export function commandIO(): IO {
-  return makeIO()
-}
-
-/**
- * For an in-process test runner (test/helpers/in-process.ts): the IO the next commands get, a
- * test's fake streams and terminal; no argument goes back to the process's own.
- */
-export function useIO(make?: () => IO): void {
-  makeIO = make ?? (() => new ProcessIO())
 }
 
 /** Whether this process has a controlling terminal (none in CI, cron, or under a service). */

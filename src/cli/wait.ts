@@ -1,5 +1,4 @@
 import { PayError } from '../errors.js'
-import { canRedraw } from '../render/accessible.js'
 import type { Output } from '../render/output.js'
 import { StatusLine } from '../render/status-line.js'
 import { type Duration, describeDuration, isZero, shift } from '../shared/duration.js'
@@ -54,7 +53,7 @@ export async function waitFor(wait: Wait): Promise<Rec> {
   const what = sanitizeText(wait.what)
   // stderrColour is false exactly when stderr is no terminal, TERM is dumb or NO_COLOR is set;
   // in accessible mode (PAY_ACCESSIBLE) nothing is redrawn either.
-  const line = io.stderrColour && canRedraw() ? new StatusLine(io.stderr, () => io.width) : undefined
+  const line = io.stderrColour && io.canRedraw ? new StatusLine(io.stderr, () => io.width) : undefined
   let failing: string | undefined
 
   const say = () => {

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { API_FLAGS, apiRequest, callApi } from '../cli/api-call.js'
+import { API_FLAGS, sendApiRequest } from '../cli/api-call.js'
 import { BaseCommand } from '../cli/base-command.js'
 import { jqFlag } from '../cli/flags.js'
 import type { Result } from '../render/result.js'
@@ -37,19 +37,15 @@ export default class Api extends BaseCommand<typeof Api> {
   static flags = { ...API_FLAGS, ...jqFlag }
 
   async run(): Promise<Result> {
-    const request = await apiRequest(
-      {
-        path: this.args.path,
-        method: this.flags.method,
-        rawFields: this.flags['raw-field'],
-        fields: this.flags.field,
-        headers: this.flags.header,
-        input: this.flags.input,
-        paginate: this.flags.paginate,
-      },
-      this.io,
-    )
-    const { api } = await this.api()
-    return callApi(api, request, { include: this.flags.include, paginate: this.flags.paginate })
+    const { flags } = this
+    const request = {
+      path: this.args.path,
+      method: flags.method,
+      rawFields: flags['raw-field'],
+      fields: flags.field,
+      headers: flags.header,
+      input: flags.input,
+    }
+    return sendApiRequest({ ...request, include: flags.include, paginate: flags.paginate }, this.context)
   }
 }

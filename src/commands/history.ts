@@ -1,11 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { listFlags, outputFlags } from '../cli/flags.js'
-import { journalFile, readJournal } from '../config/journal.js'
-import { usageError } from '../errors.js'
-import { type Result, shown } from '../render/result.js'
-import { changesFrom, HISTORY_VIEW, sinceMoment } from '../resources/history.js'
-import { normalizeId } from '../resources/ids.js'
+import { history } from '../cli/local/history.js'
+import type { Result } from '../render/result.js'
 
 export default class History extends BaseCommand<typeof History> {
   static summary = 'Show the changes pay has sent, newest first'
@@ -33,24 +30,6 @@ export default class History extends BaseCommand<typeof History> {
   }
 
   async run(): Promise<Result> {
-    const file = journalFile()
-    if (file === undefined) throw usageError('The journal is off (PAY_JOURNAL=0).')
-    const since = this.flags.since === undefined ? undefined : sinceMoment(this.flags.since)
-    const id = this.flags.id === undefined ? undefined : normalizeId(this.flags.id)
-    const changes = changesFrom(readJournal(file)).filter(
-      (change) =>
-        (since === undefined || Date.parse(String(change.at)) >= since) &&
-        (id === undefined || change.id === id),
-    )
-    const { limit } = this.listScope()
-    const picked = limit === undefined ? changes : changes.slice(0, limit)
-    const outcome = () => ({
-      shown: picked.length,
-      more: picked.length < changes.length ? ('limit' as const) : undefined,
-      pages: 1,
-      scanned: changes.length,
-      filtered: false,
-    })
-    return shown.list(picked, HISTORY_VIEW, outcome)
+    return history({ since: this.flags.since, id: this.flags.id }, this.context)
   }
 }

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
-import { login } from '../cli/login.js'
+import { login } from '../cli/local/login.js'
 import type { Result } from '../render/result.js'
 
 export default class Login extends BaseCommand<typeof Login> {
@@ -35,19 +35,13 @@ export default class Login extends BaseCommand<typeof Login> {
   }
 
   async run(): Promise<Result> {
-    return login(
-      {
-        name: this.flags.profile ?? 'default',
-        baseUrl: this.flags['base-url'] || process.env.PAY_BASE_URL,
-        withKey: this.flags['with-key'],
-        insecureStorage: this.flags['insecure-storage'],
-        verify: this.flags.verify,
-      },
-      {
-        io: this.io,
-        client: (baseUrl, apiKey) => this.client(baseUrl, apiKey),
-        keychain: this.keychainOptions(),
-      },
-    )
+    const request = {
+      name: this.flags.profile ?? 'default',
+      baseUrl: this.flags['base-url'],
+      withKey: this.flags['with-key'],
+      insecureStorage: this.flags['insecure-storage'],
+      verify: this.flags.verify,
+    }
+    return login(request, this.context)
   }
 }

@@ -7,7 +7,7 @@ interface ResolveInput {
   profile?: string
   baseUrl?: string
   builtIn: BuiltInProfile
-  env?: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv
   keychain?: KeychainOptions
 }
 
@@ -34,7 +34,7 @@ export interface Credentials {
  * its own address.
  */
 export async function resolveCredentials(input: ResolveInput): Promise<Credentials> {
-  const env = input.env ?? process.env
+  const { env } = input
   const envKey = env.PAY_API_KEY || undefined
   const baseOverride = input.baseUrl || env.PAY_BASE_URL || undefined
   let name = input.profile || env.PAY_PROFILE || undefined
@@ -83,7 +83,7 @@ export async function resolveCredentials(input: ResolveInput): Promise<Credentia
   }
   return {
     profile: name,
-    apiKey: envKey ?? (await storedKey(name, stored, input.keychain)),
+    apiKey: envKey ?? (await storedKey(name, stored, input.keychain ?? { env })),
     baseUrl: baseOverride ?? stored.base_url,
     builtIn: false,
     keyFromEnv: envKey !== undefined,
@@ -91,7 +91,7 @@ export async function resolveCredentials(input: ResolveInput): Promise<Credentia
 }
 
 /** A stored profile's key: from the file, or from the system keychain (exit 4 when it is not there). */
-async function storedKey(name: string, profile: StoredProfile, options?: KeychainOptions): Promise<string> {
+async function storedKey(name: string, profile: StoredProfile, options: KeychainOptions): Promise<string> {
   if (profile.key_storage !== 'keychain') return profile.api_key as string
   const { readKeys } = await import('./keychain.js')
   const account = profile.keychain_account as string

@@ -37,7 +37,7 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 export const keychainAccount = (profile: string, configDir: string) => `${profile}@${configDir}`
 
 /** `$PAY_CONFIG_DIR`, else `$XDG_CONFIG_HOME/pay`, else `~/.config/pay` (no `-nodejs` suffix). */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.PAY_CONFIG_DIR) return path.resolve(env.PAY_CONFIG_DIR)
   return xdgDir('config', env, 'pay')
 }

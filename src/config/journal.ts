@@ -61,28 +61,31 @@ export interface JournalContext {
   profile: string
   baseUrl: string
   terminal: boolean
+  /** The user the changes are made as (osUser); the system's user when not given. */
+  user?: string
 }
 
 /**
  * `$PAY_JOURNAL_FILE`, else `journal.jsonl` in pay's data dir (`$XDG_DATA_HOME/pay`, else
  * `~/.local/share/pay`); undefined when `PAY_JOURNAL=0` turns it off.
  */
-export function journalFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function journalFile(env: NodeJS.ProcessEnv): string | undefined {
   if (env.PAY_JOURNAL === '0') return undefined
   if (env.PAY_JOURNAL_FILE) return path.resolve(env.PAY_JOURNAL_FILE)
   return xdgDir('data', env, 'pay', 'journal.jsonl')
 }
 
-function osUser(): string {
+/** The user pay runs as: the system's name for it, else $USER (a uid with no passwd entry, in a container). */
+export function osUser(env: NodeJS.ProcessEnv): string {
   try {
     return os.userInfo().username
   } catch {
-    return process.env.USER ?? 'unknown'
+    return env.USER ?? 'unknown'
   }
 }
 
 export class Journal {
-  private readonly user = osUser()
+  private readonly user: string
   private failed = false
 
   constructor(
@@ -90,7 +93,9 @@ export class Journal {
     private readonly context: JournalContext,
     /** Told once if the journal cannot be written (the change goes on, unrecorded). */
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    this.user = context.user ?? osUser({})
+  }
 
   /** Writes the intent; returns what writes the outcome. */
   intent(start: ChangeIntent): (end: ChangeEnd) => void {

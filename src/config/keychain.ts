@@ -19,7 +19,8 @@ export interface KeychainOptions {
   timeoutMs?: number
   /** A line for --debug: what was asked, how it went, how long it took. */
   debug?: (line: string) => void
-  env?: NodeJS.ProcessEnv
+  /** The environment of the run: the helper's is made from it, and PAY_KEYCHAIN=0 turns the keychain off. */
+  env: NodeJS.ProcessEnv
 }
 
 /** No keychain, or one that failed: `reason` finishes the sentence "the system keychain …". */
@@ -75,7 +76,7 @@ function askHelper(request: HelperRequest, options: KeychainOptions): Promise<He
     let child: ChildProcess
     try {
       child = spawn(process.execPath, [options.helper ?? bundledHelper()], {
-        env: helperEnv(options.env ?? process.env),
+        env: helperEnv(options.env),
         stdio: ['pipe', 'pipe', 'ignore'],
         windowsHide: true,
       })
@@ -128,7 +129,7 @@ async function run(
   options: KeychainOptions,
 ): Promise<HelperAnswer | KeychainFailure> {
   const started = performance.now()
-  const answer: HelperAnswer | KeychainFailure = keychainTurnedOff(options.env ?? process.env)
+  const answer: HelperAnswer | KeychainFailure = keychainTurnedOff(options.env)
     ? { ok: false, reason: 'is turned off (PAY_KEYCHAIN=0)', turnedOff: true }
     : await askHelper(request, options)
   if (options.debug) {
@@ -147,7 +148,7 @@ async function run(
 export async function storeKey(
   account: string,
   key: string,
-  options: KeychainOptions = {},
+  options: KeychainOptions,
 ): Promise<{ ok: true } | KeychainFailure> {
   const answer = await run(
     { op: 'store', service: KEYCHAIN_SERVICE, account, key },
@@ -163,7 +164,7 @@ export async function storeKey(
 /** The keys of these accounts that the keychain holds. */
 export async function readKeys(
   accounts: string[],
-  options: KeychainOptions = {},
+  options: KeychainOptions,
 ): Promise<{ ok: true; keys: Map<string, string> } | KeychainFailure> {
   const answer = await run(
     { op: 'read', service: KEYCHAIN_SERVICE, accounts },
@@ -184,7 +185,7 @@ export async function readKeys(
 /** Deletes the key of `account`; `deleted` is false when there was none. */
 export async function deleteKey(
   account: string,
-  options: KeychainOptions = {},
+  options: KeychainOptions,
 ): Promise<{ ok: true; deleted: boolean } | KeychainFailure> {
   const answer = await run(
     { op: 'delete', service: KEYCHAIN_SERVICE, account },

@@ -58,7 +58,7 @@ interface ProfileSummary extends Record<string, unknown> {
 }
 
 interface SummaryOptions {
-  env?: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv
   /** Only this profile (`profiles show`): no other profile's key is read from the keychain. */
   only?: string
   keychain?: KeychainOptions
@@ -72,9 +72,9 @@ interface SummaryOptions {
  */
 export async function profileSummaries(
   builtIn: BuiltInProfile,
-  options: SummaryOptions = {},
+  options: SummaryOptions,
 ): Promise<{ profiles: ProfileSummary[]; problems: string[] }> {
-  const env = options.env ?? process.env
+  const { env } = options
   const envKey = env.PAY_API_KEY || undefined
   const config = readConfig(configDir(env))
   const wanted = (name: string) => options.only === undefined || options.only === name
@@ -97,7 +97,7 @@ export async function profileSummaries(
     const { readKeys } = await import('./keychain.js')
     const read = await readKeys(
       inKeychain.map(([, profile]) => profile.keychain_account as string),
-      options.keychain,
+      options.keychain ?? { env },
     )
     if (read.ok) keychainKeys = read.keys
     else {
@@ -137,17 +137,17 @@ const noSuchProfile = (name: string) =>
   usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
 
 /**
- * Changes the config only if profile `name` exists: checked before the write too, so that an
- * unknown name creates no config directory, and again under the lock, since another pay may
- * have removed it in between.
+ * Changes the config in `dir` only if profile `name` exists: checked before the write too, so
+ * that an unknown name creates no config directory, and again under the lock, since another pay
+ * may have removed it in between.
  */
 async function changeProfile<T>(
   name: string,
   builtIn: BuiltInProfile,
+  dir: string,
   change: (config: ConfigFile) => T,
 ): Promise<T> {
   const exists = (config: ConfigFile) => name === builtIn.name || storedProfile(config, name) !== undefined
-  const dir = configDir()
   if (!exists(readConfig(dir))) throw noSuchProfile(name)
   return updateConfig(dir, (config) => {
     if (!exists(config)) throw noSuchProfile(name)
@@ -155,9 +155,9 @@ async function changeProfile<T>(
   })
 }
 
-/** `pay profiles use NAME`. */
-export async function useProfile(name: string, builtIn: BuiltInProfile): Promise<void> {
-  await changeProfile(name, builtIn, (config) => {
+/** `pay profiles use NAME`, in the config directory `dir`. */
+export async function useProfile(name: string, builtIn: BuiltInProfile, dir: string): Promise<void> {
+  await changeProfile(name, builtIn, dir, (config) => {
     config.current = name
   })
 }
@@ -173,15 +173,16 @@ export interface Removal {
     | { deleted: false; reason: string; account: string }
 }
 
-/** `pay profiles remove NAME`: the profile leaves the config file, then its key the keychain. */
+/** `pay profiles remove NAME`: the profile leaves the config file in `dir`, then its key the keychain. */
 export async function removeProfile(
   name: string,
   builtIn: BuiltInProfile,
-  keychain: KeychainOptions = {},
+  dir: string,
+  keychain: KeychainOptions,
 ): Promise<Removal> {
   if (name === builtIn.name)
     throw usageError(`The ${builtIn.name} profile is built in and cannot be removed.`)
-  const { wasCurrent, removed } = await changeProfile(name, builtIn, (config) => {
+  const { wasCurrent, removed } = await changeProfile(name, builtIn, dir, (config) => {
     const removed = storedProfile(config, name) as StoredProfile
     delete config.profiles[name]
     const wasCurrent = config.current === name
@@ -208,7 +209,7 @@ interface NewProfile {
   baseUrl: string
   /** `--insecure-storage`: the config file, on purpose. */
   insecureStorage?: boolean
-  keychain?: KeychainOptions
+  keychain: KeychainOptions
 }
 
 /** Where `pay login` put the key. */
@@ -226,10 +227,9 @@ export interface Saved {
  * `pay login`: stores the key in the system keychain (the config file then records only where
  * it is), or in the config file when asked to or when there is no keychain; makes the profile
  * current. Logging in again moves a file key into the keychain (and back, with
- * --insecure-storage, deleting the keychain entry).
+ * --insecure-storage, deleting the keychain entry). `dir`: the config directory.
  */
-export async function saveProfile(name: string, profile: NewProfile): Promise<Saved> {
-  const dir = configDir()
+export async function saveProfile(name: string, profile: NewProfile, dir: string): Promise<Saved> {
   const file = configPath(dir)
   const before = storedProfile(readConfig(dir), name)
   const keychain = await import('./keychain.js')

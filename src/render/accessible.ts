@@ -5,10 +5,9 @@
  * again); prompts say their choices in words; colour never carries meaning alone (it never
  * does in pay, in any mode).
  *
- *   import { accessibleMode } from '../render/accessible.js'
- *   if (accessibleMode()) …
+ * The run's IO says it (io.accessible, io.canRedraw), from the run's environment.
  */
-export function accessibleMode(env: NodeJS.ProcessEnv = process.env): boolean {
+export function accessibleMode(env: NodeJS.ProcessEnv): boolean {
   return [env.PAY_ACCESSIBLE, env.ACCESSIBLE].some(
     (value) => value !== undefined && !/^(|0|false|no|off)$/i.test(value.trim()),
   )
@@ -18,6 +17,6 @@ export function accessibleMode(env: NodeJS.ProcessEnv = process.env): boolean {
  * Whether a line may be redrawn in place on this terminal: not in accessible mode, and not on
  * a terminal that cannot move the cursor (TERM=dumb, as in Emacs shells).
  */
-export function canRedraw(env: NodeJS.ProcessEnv = process.env): boolean {
+export function canRedraw(env: NodeJS.ProcessEnv): boolean {
   return !accessibleMode(env) && env.TERM !== 'dumb'
 }

@@ -49,11 +49,26 @@ interface EmscriptenJq {
   }
 }
 
-let engine: Promise<EmscriptenJq> | undefined
+/**
+ * The jq loaded last, and the environment it was given: jq reads its environment once, when it
+ * starts, so a run with another environment (a test's) loads its own.
+ */
+let engine: { environment: string; jq: Promise<EmscriptenJq> } | undefined
 
-/** Loads jq once per process: jq-wasm's build with its file system exported, instantiated. */
-function loadEngine(): Promise<EmscriptenJq> {
-  engine ??= (async () => {
+/**
+ * jq-wasm's build with its file system exported, instantiated with `env` (without the key): once
+ * per process, as a process has one environment.
+ */
+function loadEngine(env: NodeJS.ProcessEnv): Promise<EmscriptenJq> {
+  // jq's environment (env, $ENV) is pay's, without the key, instead of Emscripten's made-up one.
+  const environment: Record<string, string | undefined> = {}
+  for (const name of ['USER', 'LOGNAME', 'PATH', 'PWD', 'HOME', 'LANG', '_']) environment[name] = undefined
+  for (const [name, value] of Object.entries(env)) {
+    if (name !== 'PAY_API_KEY') environment[name] = value
+  }
+  const key = JSON.stringify(environment)
+  if (engine?.environment === key) return engine.jq
+  const jq = (async () => {
     const require = createRequire(import.meta.url)
     const version = (require('jq-wasm/package.json') as { version: string }).version
     const file = require.resolve('jq-wasm/dist/build/jq.js')
@@ -71,15 +86,10 @@ function loadEngine(): Promise<EmscriptenJq> {
     )
     loaded._compile(source.replace(EXPORT_LINE, EXPORTS), file)
     const factory = loaded.exports as (options: object) => Promise<EmscriptenJq>
-    // jq's environment (env, $ENV) is pay's, without the key, instead of Emscripten's made-up one.
-    const environment: Record<string, string | undefined> = {}
-    for (const name of ['USER', 'LOGNAME', 'PATH', 'PWD', 'HOME', 'LANG', '_']) environment[name] = undefined
-    for (const [name, value] of Object.entries(process.env)) {
-      if (name !== 'PAY_API_KEY') environment[name] = value
-    }
     return factory({ thisProgram: 'jq', environment })
   })()
-  return engine
+  engine = { environment: key, jq }
+  return jq
 }
 
 interface Run {
@@ -136,14 +146,15 @@ export class JqProgram {
   ) {}
 
   /**
-   * Loads jq (the first time) and checks the expression: a syntax error or an unknown name is a
-   * usage error before anything is sent. The check compiles it where it never runs.
+   * Loads jq (the first time) with the run's environment `env` (jq's `env` and `$ENV`), and checks
+   * the expression: a syntax error or an unknown name is a usage error before anything is sent.
+   * The check compiles it where it never runs.
    */
-  static async compile(expression: string): Promise<JqProgram> {
+  static async compile(expression: string, env: NodeJS.ProcessEnv): Promise<JqProgram> {
     if (expression.trim() === '') {
       throw new PayError('--jq needs an expression, e.g. --jq .[].id', { kind: 'usage' })
     }
-    const jq = await loadEngine()
+    const jq = await loadEngine(env)
     const program = new JqProgram(expression, jq)
     const check = runJq(jq, ['-n', `if false then (\n${expression}\n) else empty end`], '')
     if (check.status === 0) return program

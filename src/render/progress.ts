@@ -1,5 +1,4 @@
 import type { Writable } from 'node:stream'
-import { canRedraw } from './accessible.js'
 
 /** In plain mode, a line at least this often while work goes on… */
 const PLAIN_EVERY_MS = 5000
@@ -24,9 +23,10 @@ export class ProgressBar {
   constructor(
     private readonly stream: Writable,
     private readonly total: number,
-    options: { plain?: boolean } = {},
+    /** Plain lines, never redrawn: in accessible mode or where the terminal cannot redraw (io.canRedraw). */
+    options: { plain: boolean },
   ) {
-    this.plain = options.plain ?? !canRedraw()
+    this.plain = options.plain
     this.lastDraw = this.plain ? Date.now() : 0
   }
 

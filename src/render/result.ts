@@ -1,7 +1,9 @@
 import type { RawResponse } from '../api/transport.js'
 import type { PayError } from '../errors.js'
-import type { Rec } from '../values.js'
-import type { BulkRow } from './bulk-rows.js'
+import { plain, type Rec } from '../values.js'
+import { type BulkRow, bulkIds, bulkTsv } from './bulk-rows.js'
+import { pickColumns } from './columns.js'
+import { lookup } from './format.js'
 import type { ListOutcome, Output } from './output.js'
 import type { View } from './views.js'
 
@@ -80,14 +82,45 @@ export const shown = {
   fail: (error: PayError): Shown => ({ kind: 'fail', error }),
 }
 
+/**
+ * Told of each part print() has printed: the part, and a list's records (those of each batch
+ * with --jsonl, else all of them once printed). The run context notices the in-process
+ * sandbox's page addresses this way (printsOnStdout), rather than by watching the stream.
+ */
+export type Printing = (item: Shown, records?: Rec[]) => void
+
 /** Prints what a command produced, in order; a `fail` is thrown once all before it is out. */
-export async function print(out: Output, result: Result): Promise<void> {
+export async function print(out: Output, result: Result, printing?: Printing): Promise<void> {
   if (result === undefined || result === null) return
   if (Array.isArray(result)) {
-    for (const part of result) await print(out, part)
+    for (const part of result) await print(out, part, printing)
     return
   }
   const item = result as Shown
+  if (item.kind === 'either') return print(out, out.json ? item.json : item.text, printing)
+  if (item.kind === 'later') return print(out, await item.produce(), printing)
+  if (!printing) return printOne(out, item)
+  if (item.kind !== 'list' || Array.isArray(item.records)) {
+    await printOne(out, item)
+    return printing(item, item.kind === 'list' ? (item.records as Rec[]) : undefined)
+  }
+  const all: Rec[] = []
+  await printOne(out, {
+    ...item,
+    records: told(item.records, (batch) => (out.jsonl ? printing(item, batch) : all.push(...batch))),
+  })
+  if (!out.jsonl) printing(item, all)
+}
+
+/** The batches of a list as they come, each told to `seen` first. */
+async function* told(batches: AsyncIterable<Rec[]>, seen: (batch: Rec[]) => unknown): AsyncIterable<Rec[]> {
+  for await (const batch of batches) {
+    seen(batch)
+    yield batch
+  }
+}
+
+async function printOne(out: Output, item: Shown): Promise<void> {
   switch (item.kind) {
     case 'record':
       return out.record(item.record, item.view, item.json)
@@ -127,10 +160,59 @@ export async function print(out: Output, result: Result): Promise<void> {
     case 'log':
       return out.log(item.text)
     case 'either':
-      return print(out, out.json ? item.json : item.text)
     case 'later':
-      return print(out, await item.produce())
+      return print(out, item)
     case 'fail':
       throw item.error
+  }
+}
+
+/**
+ * Whether printing `item` in out's mode put `text` on stdout: in a field the mode shows (the
+ * view's, or --columns), in the JSON (after --jq), or in the text. `records`: a list's, as
+ * print() tells them. Output decides what is shown; this follows the same choices.
+ */
+export function printsOnStdout(out: Output, item: Shown, text: string, records: Rec[] = []): boolean {
+  const inJson = (value: unknown) =>
+    (out.jq ? out.jq.run(JSON.stringify(value)).text : JSON.stringify(value)).includes(text)
+  const inFields = (rows: Rec[], fields: string[]) =>
+    rows.some((row) => fields.some((field) => plain(lookup(row, field).value).includes(text)))
+  const picked = (defaults: string[], view: View, rows: Rec[]) =>
+    out.columns ? pickColumns(out.columns, view, rows) : defaults
+  switch (item.kind) {
+    case 'record':
+      if (out.json) return inJson(item.json ?? item.record)
+      return !out.quiet && inFields([item.record], picked(item.view.recordFields, item.view, [item.record]))
+    case 'related':
+      return !out.json && !out.quiet && !out.columns && inFields(item.records, item.view.listColumns)
+    case 'list': {
+      if (out.jsonl) {
+        const lines = records.map((record) => JSON.stringify(record)).join('\n')
+        return (out.jq ? out.jq.run(lines).text : lines).includes(text)
+      }
+      if (out.json) return inJson(records)
+      const { view } = item
+      const columns = out.stdout.isTTY ? (view.tableColumns ?? view.listColumns) : view.listColumns
+      return !out.quiet && inFields(records, picked(columns, view, records))
+    }
+    case 'entries': {
+      if (out.json) return inJson(item.records)
+      const line = out.stdout.isTTY ? item.show.text : item.show.tsv
+      return !out.quiet && item.records.some((record) => line(record).includes(text))
+    }
+    case 'bulk':
+      if (out.json) return inJson(item.rows)
+      return (out.quiet ? bulkIds(item.rows) : bulkTsv(item.rows)).includes(text)
+    case 'document':
+    case 'data':
+      return inJson(item.kind === 'data' ? item.json : item.value)
+    case 'jsonLine':
+      return JSON.stringify(item.json).includes(text)
+    case 'message':
+      return out.json && inJson(item.json)
+    case 'text':
+      return out.json ? inJson(item.json) : item.text.includes(text)
+    default:
+      return false
   }
 }

@@ -100,8 +100,11 @@ type FlagFor<S extends FieldSpec> = S extends BooleanFieldSpec
 /** Values under the service's field names, only those given. */
 export type FieldValues = Record<string, string | boolean | undefined>
 
-/** The fields of one request body, keyed by flag name, in the order they are asked for. */
-export class FieldSet<S extends Record<string, FieldSpec>> {
+/**
+ * The fields of one request body `T` (api/types.ts), keyed by flag name, in the order they are
+ * asked for.
+ */
+export class FieldSet<S extends Record<string, FieldSpec>, T extends object = FieldValues> {
   readonly flags: { [K in keyof S]: FlagFor<S[K]> }
 
   constructor(
@@ -133,6 +136,20 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
       if (typeof value === 'string') values[spec.field] = spec.boolean ? value : normal(spec, value)
     }
     return values
+  }
+
+  /**
+   * The values as the request body they make, once every required field is there (fillMissing,
+   * or problems(values, true) found none): a required field missing still is pay's own error.
+   */
+  body(values: FieldValues): T {
+    const missing = this.textSpecs().filter((spec) => spec.question && typeof values[spec.field] !== 'string')
+    if (missing.length > 0) {
+      throw new PayError(`A request body lacks ${missing.map((spec) => spec.field).join(', ')}.`, {
+        kind: 'general',
+      })
+    }
+    return values as T
   }
 
   /**
@@ -252,5 +269,14 @@ export class FieldSet<S extends Record<string, FieldSpec>> {
     return Object.entries(this.specs).flatMap(([flag, spec]) => (spec.boolean ? [] : [{ ...spec, flag }]))
   }
 }
+
+/**
+ * A FieldSet whose values make the request body T, its specs typed as written:
+ * `fieldsOf<LinkInput>()({ email: …, amount: … }, relations)`.
+ */
+export const fieldsOf =
+  <T extends object>() =>
+  <S extends Record<string, FieldSpec>>(specs: S, relations: Relation[] = []) =>
+    new FieldSet<S, T>(specs, relations)
 
 const normal = (spec: TextFieldSpec, value: string) => (spec.normalize ? spec.normalize(value) : value)

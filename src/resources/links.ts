@@ -5,7 +5,7 @@ import { cellText, formatAmount, paint } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { currencyDigits } from '../shared/money.js'
 import { isPlainWebUrl, plain, type Rec } from '../values.js'
-import { COMMON_FIELDS, FieldSet, type FieldValues, type Relation, rules, upperCase } from './field-set.js'
+import { COMMON_FIELDS, type FieldValues, fieldsOf, type Relation, rules, upperCase } from './field-set.js'
 
 /**
  * Why `amount` has more decimals than `currency` allows (1.5 JPY, 0.001 EUR), or undefined
@@ -42,7 +42,7 @@ const amountFitsCurrency: Relation = (values, asking): FieldErrors | undefined =
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
 /** The fields of `links create` and `links update`: every field of docs/spec/payment-service-api.md 4.2. */
-export const LINK_FIELDS = new FieldSet(
+export const LINK_FIELDS = fieldsOf<LinkInput>()(
   {
     email: COMMON_FIELDS.email,
     currency: {

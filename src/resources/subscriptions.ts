@@ -1,13 +1,14 @@
 import { Flags } from '@oclif/core'
+import type { SubscriptionInput, SubscriptionUpdate } from '../api/types.js'
 import type { Choice } from '../cli/io.js'
 import { formatAmount } from '../render/format.js'
 import type { View } from '../render/views.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
-import { COMMON_FIELDS, FieldSet, rules } from './field-set.js'
+import { COMMON_FIELDS, fieldsOf, rules } from './field-set.js'
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
 
 /** The fields of `subs create` (docs/spec/payment-service-api.md 4.7). */
-export const SUBSCRIPTION_FIELDS = new FieldSet({
+export const SUBSCRIPTION_FIELDS = fieldsOf<SubscriptionInput>()({
   'package-id': {
     field: 'package_id',
     description:
@@ -44,7 +45,7 @@ const settableStatus = (value: string, field: string) =>
  * The fields of `subs update` (docs/spec/payment-service-api.md 4.9):
  * all optional, only those given are sent.
  */
-export const SUBSCRIPTION_CHANGE_FIELDS = new FieldSet({
+export const SUBSCRIPTION_CHANGE_FIELDS = fieldsOf<SubscriptionUpdate>()({
   email: { field: 'email', description: 'New customer e-mail address.', rules: [rules.email] },
   phone: { field: 'phone_no', description: 'New customer phone number.' },
   status: {

@@ -1,8 +1,11 @@
+import type { TokenInput } from '../api/types.js'
+import type { RunContext } from '../cli/context.js'
+import { type Result, shown } from '../render/result.js'
 import type { View } from '../render/views.js'
-import { COMMON_FIELDS, FieldSet, rules } from './field-set.js'
+import { COMMON_FIELDS, type FieldValues, fieldsOf, rules } from './field-set.js'
 
 /** The fields of `token create` (docs/spec/payment-service-api.md 4.1). */
-export const TOKEN_FIELDS = new FieldSet({
+export const TOKEN_FIELDS = fieldsOf<TokenInput>()({
   email: COMMON_FIELDS.email,
   title: COMMON_FIELDS.title,
   description: { field: 'description', description: 'What the token is for.', question: 'Description' },
@@ -32,4 +35,19 @@ export const TOKEN_VIEW: View = {
   ],
   dropOrder: ['created_at'],
   lastResort: ['title', 'email'],
+}
+
+/** `token create`: the fields given, the required ones asked for on a terminal (cli/context.ts: the run). */
+export async function createToken(
+  options: { fields: FieldValues; idempotencyKey?: string },
+  context: RunContext,
+): Promise<Result> {
+  const fields = { ...options.fields }
+  TOKEN_FIELDS.check(fields)
+  // On a terminal, a missing key or a refused base URL is reported before any question.
+  if (context.io.canPrompt) await context.api()
+  await TOKEN_FIELDS.fillMissing(fields, context.io)
+  const { api } = await context.api()
+  const token = await api.createToken(TOKEN_FIELDS.body(fields), { idempotencyKey: options.idempotencyKey })
+  return shown.record(token, TOKEN_VIEW)
 }

@@ -37,6 +37,8 @@ export interface TestIOOptions {
   answers?: readonly (string | boolean)[]
   /** Accessible mode (PAY_ACCESSIBLE). */
   accessible?: boolean
+  /** A line may be redrawn in place (default: unless in accessible mode). */
+  canRedraw?: boolean
 }
 
 /**
@@ -54,6 +56,7 @@ export class TestIO implements IO {
   readonly stderrColour: boolean
   readonly width: number
   readonly accessible: boolean
+  readonly canRedraw: boolean
   /** The questions asked, in order. */
   readonly asked: string[] = []
   private readonly answers: (string | boolean)[]
@@ -74,6 +77,7 @@ export class TestIO implements IO {
     this.stderrColour = this.colour
     this.width = options.width || 120
     this.accessible = options.accessible ?? false
+    this.canRedraw = options.canRedraw ?? !this.accessible
     this.answers = [...(options.answers ?? [])]
     this.stdin = options.stdin ?? ''
   }

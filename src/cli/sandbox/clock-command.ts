@@ -10,14 +10,14 @@ import { CLOCK_MOVE_VIEW, chargesText } from './clock.js'
 /**
  * `pay sandbox clock advance` and `set`: the clock moved through the sandbox that serves the
  * profile (`POST /_sandbox/clock`), else in the local store, as `sandbox pay` and `reset` act
- * (BaseCommand.sandboxTarget); then `{now, charges_created}` printed.
+ * (RunContext.sandboxTarget); then `{now, charges_created}` printed.
  */
 export abstract class ClockMoveCommand<T extends typeof Command> extends BaseCommand<T> {
   static baseFlags = sandboxGlobalFlags
   static flags = { ...jqFlag }
 
   protected async moveClock(body: { advance: string } | { to: string }): Promise<Result> {
-    const where = await this.sandboxTarget()
+    const where = await this.context.sandboxTarget()
     let moved: Rec
     let place: string
     if (where.server) {

@@ -2,7 +2,6 @@ import type http from 'node:http'
 import { createRequire } from 'node:module'
 import { type Shown, shown } from '../../render/result.js'
 import { loadProofCheck, type Notice, SANDBOX_KEY, startSandbox } from '../../sandbox/index.js'
-import { sandboxDir } from '../../shared/sandbox-dir.js'
 
 export interface Connection {
   baseUrl: string
@@ -42,11 +41,11 @@ const MAX_HEALTH_BYTES = 4096
 
 /**
  * Asks `GET /_sandbox/health?challenge=…` at baseUrl, without any key, and checks the proof in the
- * answer against the secret of the sandbox directory `dir` ($PAY_SANDBOX_DIR by default).
+ * answer against the secret of the user's sandbox directory `dir` ($PAY_SANDBOX_DIR).
  */
 export async function probeSandbox(
   baseUrl: string,
-  options: { dir?: string; timeoutMs?: number } = {},
+  options: { dir: string; timeoutMs?: number },
 ): Promise<Probed> {
   let url: URL
   try {
@@ -94,7 +93,7 @@ export async function probeSandbox(
   } catch {
     return 'unproven'
   }
-  const secret = clientSecret(options.dir ?? sandboxDir(process.env))
+  const secret = clientSecret(options.dir)
   return secret !== undefined && isProof(secret, challenge, answer.endpoint, proof) ? 'proven' : 'unproven'
 }
 
@@ -111,15 +110,20 @@ export function portOf(baseUrl: string): string {
 /**
  * The built-in sandbox profile: use the sandbox listening at its address when it proved it is the
  * user's own (`found`, what probeSandbox said of it), or run one in this process on a free
- * loopback port, on the same store, for the length of the command. A listener that cannot prove
+ * loopback port, on the same store (`dir`), for the length of the command. A listener that cannot prove
  * it is never sent anything (no key, no customer's data): the command runs in-process and
  * `squatter` says why.
  */
-export async function connectSandbox(baseUrl: string, apiKey: string, found: Probed): Promise<Connection> {
+export async function connectSandbox(
+  baseUrl: string,
+  apiKey: string,
+  found: Probed,
+  dir: string,
+): Promise<Connection> {
   if (found === 'proven')
     return { baseUrl, inProcess: false, squatter: false, notices: [], close: async () => {} }
   const sandbox = await startSandbox({
-    dir: sandboxDir(process.env),
+    dir,
     keys: [...new Set([SANDBOX_KEY, apiKey])],
     port: 0,
     checkoutOrigin: baseUrl,

@@ -9,7 +9,7 @@ import { PayError, usageError } from '../../errors.js'
 import type { Output } from '../../render/output.js'
 import { FAULT_GRAMMAR, loadLocalStore, type Outcome, parseFaultRule } from '../../sandbox/index.js'
 import type { Rec } from '../../values.js'
-import type { SandboxTarget, Target } from '../base-command.js'
+import type { SandboxTarget, Target } from '../context.js'
 import type { IO } from '../io.js'
 import { REQUEST_VIEW, requestText, requestTsv } from './double-views.js'
 
@@ -32,7 +32,7 @@ export function readRules(texts: string[]): string[] {
 }
 
 /**
- * The running sandbox a command acts through (BaseCommand.sandboxTarget). Faults and the requests
+ * The running sandbox a command acts through (RunContext.sandboxTarget). Faults and the requests
  * sent live in a running server's memory: with none, there is nothing to act on (exit 6).
  */
 export function runningSandbox(where: SandboxTarget, command: string): { api: PayApi; target: Target } {

@@ -3,7 +3,7 @@ import { type FieldErrors, PayError, usageError, validationError } from '../../e
 import type { View } from '../../render/views.js'
 import { loadLocalStore, MAX_BODY_BYTES } from '../../sandbox/index.js'
 import type { Rec } from '../../values.js'
-import type { SandboxTarget } from '../base-command.js'
+import type { SandboxTarget } from '../context.js'
 
 /**
  * `pay sandbox seed` and `pay sandbox start --seed`: a fixture file read and parsed (src/sandbox/

@@ -1,11 +1,11 @@
 import type { BuiltInProfile } from '../../config/profiles.js'
 import { PayError } from '../../errors.js'
 import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/index.js'
-import { sandboxDir } from '../../shared/sandbox-dir.js'
+import type { Env } from '../context.js'
 import { type Probed, portOf } from './connection.js'
 
 /** The built-in profile `sandbox`: the well-known key, at the sandbox's port on loopback. */
-export function sandboxProfile(env: NodeJS.ProcessEnv = process.env): BuiltInProfile {
+export function sandboxProfile(env: Env): BuiltInProfile {
   return {
     name: 'sandbox',
     apiKey: SANDBOX_KEY,
@@ -13,21 +13,25 @@ export function sandboxProfile(env: NodeJS.ProcessEnv = process.env): BuiltInPro
   }
 }
 
-/** Said when a listener on the sandbox profile's port did not prove it is the user's sandbox. */
+/**
+ * Said when a listener on the sandbox profile's port did not prove it is the user's sandbox,
+ * whose store is in `dir`.
+ */
 export function squatterWarning(
   baseUrl: string,
+  dir: string,
   instead = 'this command ran its own sandbox in-process',
 ): string {
   return (
     `Something else holds port ${portOf(baseUrl)}: it is not your sandbox (it could not prove it keeps its ` +
-    `store in ${sandboxDir(process.env)}). It was sent nothing: ${instead}.`
+    `store in ${dir}). It was sent nothing: ${instead}.`
   )
 }
 
-/** How to have a sandbox pay trusts. */
-export const proofHint = (command: string) =>
+/** How to have a sandbox pay trusts (the user's keeps its store in `dir`). */
+export const proofHint = (command: string, dir: string) =>
   `\`${command}\` sends its key and data only to your own sandbox: one started with \`pay sandbox start\` ` +
-  `with the same PAY_SANDBOX_DIR (${sandboxDir(process.env)}).`
+  `with the same PAY_SANDBOX_DIR (${dir}).`
 
 /** What a page address printed by a command that ran the sandbox in-process leads to. */
 export function unservedWarning(origin: string, squatter: boolean, what: string): string {
@@ -51,9 +55,9 @@ const capitalise = (text: string) => text[0].toUpperCase() + text.slice(1)
  * own (src/sandbox/http/proof.ts) before it is sent anything. (The sandbox commands' refusal is
  * noSandbox's: its words and hints differ.)
  */
-export function refuseUnproven(baseUrl: string, found: Probed, command: string): void {
+export function refuseUnproven(baseUrl: string, found: Probed, command: string, dir: string): void {
   if (found === 'proven') return
-  const hint = proofHint(command)
+  const hint = proofHint(command, dir)
   if (found === 'none') {
     throw new PayError(`No pay sandbox answers at ${baseUrl}.`, { kind: 'unavailable', hint })
   }
@@ -70,6 +74,7 @@ export function noSandbox(
   command: string,
   credentials: { baseUrl: string; profile?: string },
   found: Exclude<Probed, 'proven'>,
+  dir: string,
 ): PayError {
   const named = credentials.profile === undefined ? '' : ` (profile "${credentials.profile}")`
   const hint =
@@ -81,7 +86,7 @@ export function noSandbox(
   if (found === 'unproven') {
     return new PayError(
       `${credentials.baseUrl}${named} could not prove it is your sandbox: nothing was sent to it.`,
-      { kind: 'general', hint: proofHint(command) },
+      { kind: 'general', hint: proofHint(command, dir) },
     )
   }
   return new PayError(`No pay sandbox answers at ${credentials.baseUrl}${named}.`, {

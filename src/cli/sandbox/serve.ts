@@ -6,8 +6,8 @@ import {
   type RunningSandbox,
   startSandbox,
 } from '../../sandbox/index.js'
-import { sandboxDir } from '../../shared/sandbox-dir.js'
 import { sanitizeText } from '../../values.js'
+import type { RunContext } from '../context.js'
 import type { IO } from '../io.js'
 import { noticesShown } from './connection.js'
 import { invalidFixtures, readFixtureFile, seededRows, seededText } from './fixtures.js'
@@ -27,11 +27,11 @@ export interface ServeRequest {
   seed?: { file: string; once: boolean }
 }
 
-/** What the command gives the sandbox: the terminal, and the base's printing, for what it says while it runs. */
-export interface ServeContext {
-  io: IO
-  show: (result: Result) => Promise<void>
-}
+/**
+ * What serving takes of the run: the terminal, the printing of what it says while it runs, the
+ * environment (how `pay -p sandbox` finds it) and the sandbox directory.
+ */
+export type ServeContext = Pick<RunContext, 'io' | 'show' | 'env' | 'sandboxDir'>
 
 /**
  * `pay sandbox start`: serves the sandbox until Ctrl-C or SIGTERM, logging each request on
@@ -49,7 +49,7 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
   let sandbox: RunningSandbox
   try {
     sandbox = await startSandbox({
-      dir: sandboxDir(process.env),
+      dir: context.sandboxDir,
       keys: request.keys,
       host,
       port,
@@ -58,12 +58,19 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
       seed,
     })
   } catch (error) {
-    throw (await listenError(error, host, port, request.portFromProfile)) ?? error
+    throw (
+      (await listenError(error, {
+        host,
+        port,
+        profilePort: request.portFromProfile,
+        dir: context.sandboxDir,
+      })) ?? error
+    )
   }
   const seeded =
     sandbox.seeded &&
     shown.notice(`${seededText(seededRows(sandbox.seeded.records))} from ${request.seed?.file}.`)
-  await context.show([noticesShown(sandbox.notices), seeded, listening(sandbox, request)])
+  await context.show([noticesShown(sandbox.notices), seeded, listening(sandbox, request, context)])
   // Ctrl-C or SIGTERM closes the server; a second Ctrl-C quits at once.
   await new Promise<void>((resolve) => context.io.onInterrupt(resolve, { terminate: true }))
   await sandbox.close()
@@ -73,9 +80,9 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
 }
 
 /** Where the sandbox listens, its keys and packages; how to reach it; its fault rules; a warning if exposed. */
-function listening(sandbox: RunningSandbox, request: ServeRequest): Result {
+function listening(sandbox: RunningSandbox, request: ServeRequest, context: ServeContext): Result {
   const packages = Object.values(sandbox.packages).flat()
-  const hint = portHint(sandbox.baseUrl, request.host)
+  const hint = portHint(sandbox.baseUrl, request.host, context.env)
   const hintShown = hint ? shown.notice(hint) : undefined
   const lines = [
     `Sandbox listening on ${sandbox.baseUrl}`,

@@ -1,8 +1,8 @@
 /** What `pay sandbox start` says: its request log's lines, why it cannot listen, how to reach it. */
 import { type PayError, usageError } from '../../errors.js'
 import { DEFAULT_SANDBOX_PORT, type FaultList, type RequestLogEntry } from '../../sandbox/index.js'
-import { sandboxDir } from '../../shared/sandbox-dir.js'
 import { sanitizeText } from '../../values.js'
+import type { Env } from '../context.js'
 import { probeSandbox } from './connection.js'
 
 /**
@@ -24,17 +24,19 @@ export function faultsText(list: FaultList, seedGiven: boolean): string {
 
 const PICK_PORT = 'pick another port with --port PORT, or --port 0 for any free one.'
 
-/** A port or address the sandbox cannot listen on, said as a usage error with what to do instead. */
+/**
+ * A port or address the sandbox cannot listen on, said as a usage error with what to do instead;
+ * `dir`: the user's sandbox directory, which a sandbox already there proves it keeps its store in.
+ */
 export async function listenError(
   error: unknown,
-  host: string,
-  port: number,
-  profilePort: boolean,
+  where: { host: string; port: number; profilePort: boolean; dir: string },
 ): Promise<PayError | undefined> {
+  const { host, port, profilePort, dir } = where
   const code = (error as { code?: unknown })?.code
   if (code === 'EADDRINUSE') {
     const running = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    const found = await probeSandbox(running)
+    const found = await probeSandbox(running, { dir })
     if (found === 'proven') {
       return usageError(
         `Port ${port} is taken: a pay sandbox already runs at ${running}.`,
@@ -44,7 +46,7 @@ export async function listenError(
     if (found === 'unproven') {
       return usageError(
         `Port ${port} on ${host} is taken by a pay sandbox that is not yours: it could not prove it keeps ` +
-          `its store in ${sandboxDir(process.env)} (another PAY_SANDBOX_DIR's, or another user's).`,
+          `its store in ${dir} (another PAY_SANDBOX_DIR's, or another user's).`,
         capital(PICK_PORT),
       )
     }
@@ -86,12 +88,12 @@ const shellWord = (text: string) =>
  * variable to export (with the same PAY_SANDBOX_DIR, which its proof needs), or --base-url.
  * Undefined when the profile finds it as it is.
  */
-export function portHint(baseUrl: string, host: string): string | undefined {
-  const profilePort = process.env.PAY_SANDBOX_PORT || String(DEFAULT_SANDBOX_PORT)
+export function portHint(baseUrl: string, host: string, env: Env): string | undefined {
+  const profilePort = env.PAY_SANDBOX_PORT || String(DEFAULT_SANDBOX_PORT)
   const port = new URL(baseUrl).port
   const reached = PROFILE_REACHES.has(host)
   if (reached && port === profilePort) return undefined
-  const dir = process.env.PAY_SANDBOX_DIR ? ` PAY_SANDBOX_DIR=${shellWord(process.env.PAY_SANDBOX_DIR)}` : ''
+  const dir = env.PAY_SANDBOX_DIR ? ` PAY_SANDBOX_DIR=${shellWord(env.PAY_SANDBOX_DIR)}` : ''
   const lines = reached
     ? [
         `pay -p sandbox looks for a sandbox on port ${profilePort}, not ${port}. To use this one:`,

@@ -1,14 +1,12 @@
 import { Flags } from '@oclif/core'
-import type { LinkInput } from '../../api/types.js'
-import { createLinksFromCsv, readCsvInput } from '../../bulk/create.js'
+import { createLinksFromCsvFile } from '../../bulk/create.js'
 import { CSV_REPORT_HELP } from '../../bulk/help.js'
-import { reportOptions } from '../../bulk/report.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { showInBrowser } from '../../cli/browser.js'
 import { createFlags, fromCsvFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
-import { type Result, shown } from '../../render/result.js'
-import { checkAmountDigits, LINK_FIELDS, LINK_VIEW, paymentUrlOf } from '../../resources/links.js'
+import type { Result } from '../../render/result.js'
+import { createLink } from '../../resources/link-runs.js'
+import { LINK_FIELDS } from '../../resources/links.js'
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Create a payment link'
@@ -42,38 +40,14 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   }
 
   async run(): Promise<Result> {
-    if (this.flags['from-csv'] !== undefined) return this.fromCsv(this.flags['from-csv'])
-    const fields = LINK_FIELDS.fromFlags(this.flags)
-    LINK_FIELDS.check(fields)
-    // On a terminal, a missing key or a refused base URL is reported before any question.
-    const early = this.io.canPrompt ? await this.api() : undefined
-    await LINK_FIELDS.fillMissing(fields, this.io)
-    checkAmountDigits(fields)
-    const { api } = early ?? (await this.api())
-    const link = await api.createLink(fields as unknown as LinkInput, {
-      idempotencyKey: this.flags['idempotency-key'],
-    })
-    const open = async () => {
-      this.warnIfPageUnserved(paymentUrlOf(link))
-      await showInBrowser(this.out, paymentUrlOf(link))
-      return undefined
+    const { flags } = this
+    const fields = LINK_FIELDS.fromFlags(flags)
+    if (flags['from-csv'] === undefined) {
+      return createLink({ fields, idempotencyKey: flags['idempotency-key'], open: flags.open }, this.context)
     }
-    return [shown.record(link, LINK_VIEW), this.flags.open ? shown.later(open) : undefined]
-  }
-
-  private async fromCsv(source: string): Promise<Result> {
-    if (Object.keys(LINK_FIELDS.fromFlags(this.flags)).length > 0 || this.flags['idempotency-key']) {
+    if (Object.keys(fields).length > 0 || flags['idempotency-key']) {
       throw usageError('--from-csv takes the fields from the file: give no field flags with it.')
     }
-    const input = await readCsvInput(source, this.io)
-    const { api, target } = await this.api()
-    return createLinksFromCsv(api, {
-      ...input,
-      concurrency: this.flags.concurrency,
-      skipInvalid: this.flags['skip-invalid'],
-      retryUnknown: this.flags['retry-unknown'],
-      ...reportOptions(this.flags),
-      ...this.workflow(target),
-    })
+    return createLinksFromCsvFile({ ...flags, source: flags['from-csv'] }, this.context)
   }
 }

@@ -1,11 +1,9 @@
 import { Args } from '@oclif/core'
-import { deleteMany, LINK_REPORT } from '../../bulk/delete.js'
 import { idReportHelp } from '../../bulk/help.js'
-import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { describeLink, LINK_VIEW } from '../../resources/links.js'
+import { deleteLinks } from '../../resources/link-runs.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static summary = 'Delete payment links'
@@ -35,15 +33,6 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static flags = byIdFlags('deleted')
 
   async run(): Promise<Result> {
-    const input = await idInput(this.positionals, this.flags, this.io, 'payment link')
-    const { api, target } = await this.api()
-    const deletion = {
-      command: 'pay links delete',
-      view: LINK_VIEW,
-      remove: (id: string) => api.deleteLink(id),
-      lookUp: { fetch: (id: string) => api.getLink(id), describe: describeLink },
-      ...LINK_REPORT,
-    }
-    return deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
+    return deleteLinks({ ...this.flags, ids: this.positionals }, this.context)
   }
 }

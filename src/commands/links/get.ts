@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import { type Result, shown } from '../../render/result.js'
-import { LINK_VIEW } from '../../resources/links.js'
+import type { Result } from '../../render/result.js'
+import { showLink } from '../../resources/link-runs.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static summary = 'Show one payment link'
@@ -18,7 +18,6 @@ export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const { api } = await this.api()
-    return shown.record(await api.getLink(this.args.id), LINK_VIEW)
+    return showLink({ id: this.args.id }, this.context)
   }
 }

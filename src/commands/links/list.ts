@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
-import { type Result, shown } from '../../render/result.js'
-import { LINK_FILTER_FLAGS, LINK_VIEW, linkFilter } from '../../resources/links.js'
-import { walkRecords } from '../../resources/list-walk.js'
+import type { Result } from '../../render/result.js'
+import { listLinks } from '../../resources/link-runs.js'
+import { LINK_FILTER_FLAGS } from '../../resources/links.js'
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
   static summary = 'List payment links'
@@ -22,9 +22,6 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
   static flags = { ...LINK_FILTER_FLAGS, ...listFlags, ...outputFlags }
 
   async run(): Promise<Result> {
-    const match = linkFilter(this.flags)
-    const { api } = await this.api()
-    const found = walkRecords(api.linkPages(), match, this.listScope())
-    return shown.list(found.batches, LINK_VIEW, found.outcome)
+    return listLinks(this.flags, this.context)
   }
 }

@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { showInBrowser } from '../../cli/browser.js'
 import { idArg } from '../../cli/id-arg.js'
-import { type Result, shown } from '../../render/result.js'
-import { paymentUrlOf } from '../../resources/links.js'
+import type { Result } from '../../render/result.js'
+import { openLink } from '../../resources/link-runs.js'
 
 export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
   static summary = "Open a payment link's page in the browser"
@@ -30,15 +29,6 @@ export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
   }
 
   async run(): Promise<Result> {
-    const { api } = await this.api()
-    const url = paymentUrlOf(await api.getLink(this.args.id))
-    return [
-      shown.text(url, { _id: this.args.id, payment_url: url }),
-      shown.later(async () => {
-        this.warnIfPageUnserved(url)
-        if (this.flags.browser) await showInBrowser(this.out, url)
-        return undefined
-      }),
-    ]
+    return openLink({ id: this.args.id, browser: this.flags.browser }, this.context)
   }
 }

@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { idArg } from '../../cli/id-arg.js'
-import { PayError, usageError } from '../../errors.js'
-import { qrImageType, qrLines, whyNotWritten, writeQrImage } from '../../render/qr.js'
-import { type Result, shown } from '../../render/result.js'
-import { paymentUrlOf } from '../../resources/links.js'
+import { usageError } from '../../errors.js'
+import { qrImageType } from '../../render/qr.js'
+import type { Result } from '../../render/result.js'
+import { linkQr } from '../../resources/link-runs.js'
 
 export default class LinksQr extends BaseCommand<typeof LinksQr> {
   static summary = "A payment link's page as a QR code"
@@ -34,30 +34,6 @@ export default class LinksQr extends BaseCommand<typeof LinksQr> {
   }
 
   async run(): Promise<Result> {
-    const { api } = await this.api()
-    const url = paymentUrlOf(await api.getLink(this.args.id))
-    const file = this.flags.output
-    this.warnIfPageUnserved(url)
-    if (file === undefined) {
-      return shown.text([...qrLines(url, this.io.colour), url].join('\n'), {
-        _id: this.args.id,
-        payment_url: url,
-      })
-    }
-    try {
-      await writeQrImage(file, url, { replace: this.flags.force })
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      if (code === 'EEXIST')
-        throw usageError(`--output ${file}: the file exists.`, 'Add --force to replace it.')
-      throw new PayError(`--output ${file}: cannot write it: ${whyNotWritten(file, error)}.`, {
-        kind: 'general',
-      })
-    }
-    return shown.message(`Wrote the QR code of ${url} to ${file}.`, {
-      _id: this.args.id,
-      payment_url: url,
-      output: file,
-    })
+    return linkQr({ id: this.args.id, output: this.flags.output, force: this.flags.force }, this.context)
   }
 }

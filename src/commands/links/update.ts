@@ -1,17 +1,9 @@
-import { confirmRisk } from '../../bulk/consent.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { consentFlags, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import { usageError } from '../../errors.js'
-import { formatAmount } from '../../render/format.js'
-import { type Result, shown } from '../../render/result.js'
-import {
-  checkAmountDigits,
-  checkCurrencyChange,
-  LINK_FIELDS,
-  LINK_VIEW,
-  mergeLinkUpdate,
-} from '../../resources/links.js'
+import type { Result } from '../../render/result.js'
+import { updateLink } from '../../resources/link-runs.js'
+import { LINK_FIELDS } from '../../resources/links.js'
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static summary = 'Change a payment link'
@@ -31,22 +23,6 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static flags = { ...LINK_FIELDS.flags, yes: consentFlags('changed').yes, ...outputFlags }
 
   async run(): Promise<Result> {
-    const changes = LINK_FIELDS.fromFlags(this.flags)
-    if (Object.keys(changes).length === 0) {
-      throw usageError('Nothing to change.', `Give at least one of ${LINK_FIELDS.flagNames.join(', ')}.`)
-    }
-    LINK_FIELDS.check(changes)
-    const { api } = await this.api()
-    const current = await api.getLink(this.args.id)
-    const body = mergeLinkUpdate(current, changes)
-    checkCurrencyChange(body, changes)
-    if (changes.amount !== undefined || changes.currency !== undefined) checkAmountDigits(body)
-    if (current.paid === true) {
-      const paid = formatAmount(current.amount, current.currency)
-      const warning = `Payment link ${this.args.id} is already paid (${paid}); changing it does not change what the customer paid.`
-      await confirmRisk(warning, 'Change the paid link anyway?', 'change', this.flags, this.out, this.io)
-    }
-    const updated = await api.updateLink(this.args.id, body)
-    return shown.record(updated, LINK_VIEW)
+    return updateLink({ id: this.args.id, changes: LINK_FIELDS.fromFlags(this.flags) }, this.context)
   }
 }

@@ -2,15 +2,10 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { durationFlag, globalFlagsButTimeout, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import { waitFor } from '../../cli/wait.js'
-import { type Result, shown } from '../../render/result.js'
-import { LINK_VIEW } from '../../resources/links.js'
-import type { Duration } from '../../shared/duration.js'
+import type { Result } from '../../render/result.js'
+import { waitForPayment } from '../../resources/link-runs.js'
 
-/** Each request's own limit: PAY_TIMEOUT seconds, else 30 (--timeout is the wait's here). */
-const DEFAULT_REQUEST_SECONDS = 30
-
-export default class LinksWait extends BaseCommand<typeof LinksWait> {
+export default class LinksWait extends BaseCommand<typeof LinksWait, typeof globalFlagsButTimeout> {
   static summary = 'Wait until a payment link is paid, then show it'
   static description =
     'Looks at the link every second at first, then less often (up to every 5 s), and exits 0 with the link ' +
@@ -30,8 +25,8 @@ export default class LinksWait extends BaseCommand<typeof LinksWait> {
     id: idArg('Payment link id (_id), or its payment URL (…?id=ID).'),
   }
 
-  /** The global flags but --timeout, which is the wait's here (typed as the base's, as `sandbox start` does). */
-  static baseFlags = globalFlagsButTimeout as unknown as typeof BaseCommand.baseFlags
+  /** The global flags but --timeout, which is the wait's here: its requests take PAY_TIMEOUT's. */
+  static baseFlags = globalFlagsButTimeout
 
   static flags = {
     until: Flags.string({
@@ -47,23 +42,7 @@ export default class LinksWait extends BaseCommand<typeof LinksWait> {
     ...outputFlags,
   }
 
-  protected requestTimeoutMs(): number {
-    const seconds = Number(process.env.PAY_TIMEOUT)
-    return (seconds > 0 ? seconds : DEFAULT_REQUEST_SECONDS) * 1000
-  }
-
   async run(): Promise<Result> {
-    const { id } = this.args
-    const { api } = await this.api()
-    const link = await waitFor({
-      what: `payment link ${id} to be paid`,
-      short: `link ${id} to be paid`,
-      look: () => api.getLink(id),
-      done: (record) => record.paid === true,
-      timeout: (this.flags as unknown as { timeout: Duration }).timeout,
-      io: this.io,
-      out: this.out,
-    })
-    return shown.record(link, LINK_VIEW)
+    return waitForPayment({ id: this.args.id, timeout: this.flags.timeout }, this.context)
   }
 }

@@ -1,9 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import { sandboxProfile } from '../../cli/sandbox/profile.js'
-import { profileSummaries } from '../../config/profiles.js'
-import { type Result, shown } from '../../render/result.js'
-import { PROFILE_VIEW } from '../../resources/profiles.js'
+import { profilesList } from '../../cli/local/profiles.js'
+import type { Result } from '../../render/result.js'
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static summary = 'List profiles'
@@ -15,9 +13,6 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const { profiles, problems } = await profileSummaries(sandboxProfile(), {
-      keychain: this.keychainOptions(),
-    })
-    return [shown.list(profiles, PROFILE_VIEW), ...problems.map(shown.notice)]
+    return profilesList(this.context)
   }
 }

@@ -1,12 +1,8 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import { sandboxProfile } from '../../cli/sandbox/profile.js'
-import { configDir, readConfig } from '../../config/file.js'
-import { profileSummaries } from '../../config/profiles.js'
-import { usageError } from '../../errors.js'
-import { type Result, shown } from '../../render/result.js'
-import { PROFILE_VIEW } from '../../resources/profiles.js'
+import { profilesShow } from '../../cli/local/profiles.js'
+import type { Result } from '../../render/result.js'
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static summary = 'Show one profile (default: the one in use)'
@@ -18,17 +14,6 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const name =
-      this.args.name || this.flags.profile || process.env.PAY_PROFILE || readConfig(configDir()).current
-    if (name === undefined) {
-      throw usageError('No profile is selected.', 'Name one, or run `pay login` / `pay profiles use NAME`.')
-    }
-    const { profiles, problems } = await profileSummaries(sandboxProfile(), {
-      only: name,
-      keychain: this.keychainOptions(),
-    })
-    const [profile] = profiles
-    if (!profile) throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
-    return [shown.record(profile, PROFILE_VIEW), ...problems.map(shown.notice)]
+    return profilesShow({ name: this.args.name }, this.context)
   }
 }

@@ -1,8 +1,7 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { sandboxProfile } from '../../cli/sandbox/profile.js'
-import { useProfile } from '../../config/profiles.js'
-import { type Result, shown } from '../../render/result.js'
+import { profilesUse } from '../../cli/local/profiles.js'
+import type { Result } from '../../render/result.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static summary = 'Make a profile the current one'
@@ -10,8 +9,6 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static args = { name: Args.string({ description: 'Profile name.', required: true, ignoreStdin: true }) }
 
   async run(): Promise<Result> {
-    const { name } = this.args
-    await useProfile(name, sandboxProfile())
-    return shown.message(`Current profile: ${name}`, { current: name })
+    return profilesUse({ name: this.args.name }, this.context)
   }
 }

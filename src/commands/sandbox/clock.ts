@@ -20,7 +20,7 @@ export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
   static flags = { ...jqFlag }
 
   async run(): Promise<Result> {
-    const where = await this.sandboxTarget()
+    const where = await this.context.sandboxTarget()
     let clock: Record<string, unknown>
     let place: string
     if (where.server) {

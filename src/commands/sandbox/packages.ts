@@ -1,11 +1,11 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { globalFlags, outputFlags } from '../../cli/flags.js'
+import { localFlags, outputFlags } from '../../cli/flags.js'
 import { PACKAGE_VIEW, sandboxPackages } from '../../cli/sandbox/packages.js'
 import { type Result, shown } from '../../render/result.js'
 import { SANDBOX_KEY } from '../../sandbox/index.js'
 
-export default class SandboxPackages extends BaseCommand<typeof SandboxPackages> {
+export default class SandboxPackages extends BaseCommand<typeof SandboxPackages, typeof localFlags> {
   static summary = 'List the packages of the sandbox'
   static description =
     'The packages the sandbox seeds for a business, with the ids `pay subs create --package-id` ' +
@@ -21,7 +21,7 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages>
   ]
 
   /** Nothing is sent anywhere: no profile, base URL or timeout to take. */
-  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+  static baseFlags = localFlags
 
   static flags = {
     key: Flags.string({

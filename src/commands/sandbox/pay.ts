@@ -44,7 +44,7 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
   async run(): Promise<Result> {
     const { id } = this.args
     const outcome = this.flags.outcome as Outcome
-    const { settled, place, paidBefore } = await settle(await this.sandboxTarget(), id, outcome)
+    const { settled, place, paidBefore } = await settle(await this.context.sandboxTarget(), id, outcome)
     let said = `Paid ${place}.`
     if (outcome !== 'paid') said = outcomeText(settled, outcome, place)
     else if (paidBefore) said = `Payment link ${id} was already paid: nothing changed.`

@@ -38,14 +38,14 @@ export default class SandboxRequests extends BaseCommand<typeof SandboxRequests>
   }
 
   async run(): Promise<Result> {
-    const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox requests')
-    const { limit } = this.listScope()
+    const { api, target } = runningSandbox(await this.context.sandboxTarget(), 'sandbox requests')
+    const { limit } = this.context.listScope
     if (this.flags.follow) {
-      const options = { out: this.out, io: this.io, limit, baseUrl: target.baseUrl }
+      const options = { out: this.context.out, io: this.context.io, limit, baseUrl: target.baseUrl }
       await followRequests(api, { ...options, timeoutSeconds: this.flags.timeout })
     }
     const requests = await sandboxRequests(api, { limit })
-    const show = { text: (r: Rec) => requestText(r, this.io.colour), tsv: requestTsv }
+    const show = { text: (r: Rec) => requestText(r, this.context.io.colour), tsv: requestTsv }
     return [
       { kind: 'entries', records: requests, view: REQUEST_VIEW, show },
       requests.length === 0 ? shown.note(`No requests yet in the sandbox at ${target.baseUrl}.`) : undefined,

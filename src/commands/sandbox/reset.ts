@@ -21,7 +21,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static baseFlags = sandboxGlobalFlags
 
   async run(): Promise<Result> {
-    const where = await this.sandboxTarget()
+    const where = await this.context.sandboxTarget()
     if (where.server) {
       const done = await where.api.sandboxReset()
       const business = typeof done.business_id === 'number' ? done.business_id : null

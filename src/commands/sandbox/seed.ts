@@ -47,8 +47,13 @@ export default class SandboxSeed extends BaseCommand<typeof SandboxSeed> {
 
   async run(): Promise<Result> {
     const { file } = this.args
-    const fixtures = await readFixtureFile(file, () => this.io.readStdin())
-    const { seeded, place } = await seedFixtures(await this.sandboxTarget(), file, fixtures, this.flags.once)
+    const fixtures = await readFixtureFile(file, () => this.context.io.readStdin())
+    const { seeded, place } = await seedFixtures(
+      await this.context.sandboxTarget(),
+      file,
+      fixtures,
+      this.flags.once,
+    )
     const rows = seededRows(seeded.records)
     return [
       { kind: 'either', json: shown.data(seeded.ids), text: shown.list(rows, SEEDED_VIEW) },

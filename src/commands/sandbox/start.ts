@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { globalFlags } from '../../cli/flags.js'
+import { localFlags } from '../../cli/flags.js'
 import { faultFlag } from '../../cli/sandbox/double.js'
 import { serveSandbox } from '../../cli/sandbox/serve.js'
 import type { Result } from '../../render/result.js'
 import { DEFAULT_SANDBOX_PORT, MAX_SEED, SANDBOX_KEY } from '../../sandbox/index.js'
 
-export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
+export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeof localFlags> {
   static summary = 'Serve the local sandbox over HTTP'
   static description =
     'Runs the sandbox service until Ctrl-C, for pay and for any HTTP client (curl, your own app). ' +
@@ -23,11 +23,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     '<%= config.bin %> sandbox start --seed fixtures.json --once',
   ]
 
-  /**
-   * It is the service, not a client of one: no profile, base URL or timeout to take, so none is
-   * shown or accepted. (Typed as the base's: BaseCommand reads only json and debug before run().)
-   */
-  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+  /** It is the service, not a client of one: no profile, base URL or timeout to take, so none is shown or accepted. */
+  static baseFlags = localFlags
 
   /** Errors of a --seed file name its entries and fields (`links[2].amount`), not flags. */
   static fieldsAsSent = true
@@ -63,7 +60,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   }
 
   async run(): Promise<Result> {
-    const port = this.flags.port ?? Number(process.env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)
+    const port = this.flags.port ?? Number(this.context.env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)
     const request = {
       keys: this.flags.key ?? [SANDBOX_KEY],
       host: this.flags.host,
@@ -73,6 +70,6 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       faults: { rules: this.flags.fault, seed: this.flags['fault-seed'] },
       seed: this.flags.seed === undefined ? undefined : { file: this.flags.seed, once: this.flags.once },
     }
-    return serveSandbox(request, { io: this.io, show: (result) => this.show(result) })
+    return serveSandbox(request, this.context)
   }
 }

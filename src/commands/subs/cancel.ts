@@ -1,10 +1,9 @@
 import { Args } from '@oclif/core'
-import { cancelSubscriptions } from '../../bulk/cancel.js'
 import { idReportHelp } from '../../bulk/help.js'
-import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import { cancelMany } from '../../resources/subscription-runs.js'
 
 export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   static summary = 'Cancel subscriptions by id: one, or thousands from a file'
@@ -37,12 +36,6 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   static flags = byIdFlags('cancelled')
 
   async run(): Promise<Result> {
-    const input = await idInput(this.positionals, this.flags, this.io, 'subscription')
-    const { api, target } = await this.api()
-    return cancelSubscriptions(api, {
-      ...input,
-      concurrency: this.flags.concurrency,
-      ...this.workflow(target),
-    })
+    return cancelMany({ ...this.flags, ids: this.positionals }, this.context)
   }
 }

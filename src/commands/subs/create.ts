@@ -1,9 +1,8 @@
-import type { SubscriptionInput } from '../../api/types.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, outputFlags } from '../../cli/flags.js'
-import { sandboxPackages } from '../../cli/sandbox/packages.js'
-import { type Result, shown } from '../../render/result.js'
-import { packageChoice, SUBSCRIPTION_FIELDS, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
+import type { Result } from '../../render/result.js'
+import { createSubscription } from '../../resources/subscription-runs.js'
+import { SUBSCRIPTION_FIELDS } from '../../resources/subscriptions.js'
 
 export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
   static summary = 'Subscribe a customer to a package'
@@ -21,16 +20,6 @@ export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
 
   async run(): Promise<Result> {
     const fields = SUBSCRIPTION_FIELDS.fromFlags(this.flags)
-    SUBSCRIPTION_FIELDS.check(fields)
-    // On a terminal, a missing key or a refused base URL is reported before any question.
-    const early = this.io.canPrompt ? await this.api() : undefined
-    // With the sandbox profile, its seeded packages are the choices: no id to look up.
-    const offered = early?.sandboxKey ? sandboxPackages([early.sandboxKey]).map(packageChoice) : undefined
-    await SUBSCRIPTION_FIELDS.fillMissing(fields, this.io, { choices: { package_id: offered ?? [] } })
-    const { api } = early ?? (await this.api())
-    const subscription = await api.createSubscription(fields as unknown as SubscriptionInput, {
-      idempotencyKey: this.flags['idempotency-key'],
-    })
-    return shown.record(subscription, SUBSCRIPTION_VIEW)
+    return createSubscription({ fields, idempotencyKey: this.flags['idempotency-key'] }, this.context)
   }
 }

@@ -1,12 +1,9 @@
 import { Args } from '@oclif/core'
-import { SUBSCRIPTION_REPORT } from '../../bulk/cancel.js'
-import { deleteMany } from '../../bulk/delete.js'
 import { idReportHelp } from '../../bulk/help.js'
-import { idInput } from '../../bulk/ids.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { describeSubscription, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
+import { deleteSubscriptions } from '../../resources/subscription-runs.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static summary = 'Delete subscriptions (cannot be undone)'
@@ -34,16 +31,6 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static flags = byIdFlags('deleted')
 
   async run(): Promise<Result> {
-    const input = await idInput(this.positionals, this.flags, this.io, 'subscription')
-    const { api, target } = await this.api()
-    const deletion = {
-      command: 'pay subs delete',
-      view: SUBSCRIPTION_VIEW,
-      irreversible: true,
-      remove: (id: string) => api.deleteSubscription(id),
-      lookUp: { fetch: (id: string) => api.getSubscription(id), describe: describeSubscription },
-      ...SUBSCRIPTION_REPORT,
-    }
-    return deleteMany(deletion, { ...input, concurrency: this.flags.concurrency, ...this.workflow(target) })
+    return deleteSubscriptions({ ...this.flags, ids: this.positionals }, this.context)
   }
 }

@@ -1,9 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import { type Result, shown } from '../../render/result.js'
-import { CHARGE_VIEW, chargesOf, chargesTitle } from '../../resources/charges.js'
-import { SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
+import type { Result } from '../../render/result.js'
+import { showSubscription } from '../../resources/subscription-runs.js'
 
 export default class SubsGet extends BaseCommand<typeof SubsGet> {
   static summary = 'Show one subscription with its package and its charges'
@@ -25,12 +24,6 @@ export default class SubsGet extends BaseCommand<typeof SubsGet> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const { api } = await this.api()
-    const subscription = await api.getSubscription(this.args.id)
-    const charges = chargesOf(subscription)
-    return [
-      shown.record(subscription, SUBSCRIPTION_VIEW),
-      shown.related(chargesTitle(charges), charges, CHARGE_VIEW),
-    ]
+    return showSubscription({ id: this.args.id }, this.context)
   }
 }

@@ -1,14 +1,9 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
-import { type Result, shown } from '../../render/result.js'
-import { CHARGE_FILTER_FLAGS, chargeFilter } from '../../resources/charges.js'
-import { walkRecords } from '../../resources/list-walk.js'
-import {
-  SUBSCRIPTION_FILTER_FLAGS,
-  SUBSCRIPTION_VIEW,
-  subscriptionFilter,
-} from '../../resources/subscriptions.js'
-import type { Rec } from '../../values.js'
+import type { Result } from '../../render/result.js'
+import { CHARGE_FILTER_FLAGS } from '../../resources/charges.js'
+import { listSubscriptions } from '../../resources/subscription-runs.js'
+import { SUBSCRIPTION_FILTER_FLAGS } from '../../resources/subscriptions.js'
 
 export default class SubsList extends BaseCommand<typeof SubsList> {
   static summary = 'List subscriptions'
@@ -31,14 +26,6 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
   static flags = { ...SUBSCRIPTION_FILTER_FLAGS, ...CHARGE_FILTER_FLAGS, ...listFlags, ...outputFlags }
 
   async run(): Promise<Result> {
-    const fields = subscriptionFilter(this.flags)
-    const charges = chargeFilter(this.flags)
-    const { api } = await this.api()
-    const match = charges
-      ? (record: Rec) => (fields === undefined || fields(record)) && charges.match(record)
-      : fields
-    const pages = charges ? charges.watch(api.subscriptionPages()) : api.subscriptionPages()
-    const found = walkRecords(pages, match, this.listScope())
-    return [shown.list(found.batches, SUBSCRIPTION_VIEW, found.outcome), shown.later(() => charges?.notes())]
+    return listSubscriptions(this.flags, this.context)
   }
 }

@@ -1,10 +1,9 @@
-import type { SubscriptionUpdate } from '../../api/types.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import { usageError } from '../../errors.js'
-import { type Result, shown } from '../../render/result.js'
-import { SUBSCRIPTION_CHANGE_FIELDS, SUBSCRIPTION_VIEW } from '../../resources/subscriptions.js'
+import type { Result } from '../../render/result.js'
+import { updateSubscription } from '../../resources/subscription-runs.js'
+import { SUBSCRIPTION_CHANGE_FIELDS } from '../../resources/subscriptions.js'
 
 export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
   static summary = "Change a subscription's e-mail, phone or status"
@@ -22,11 +21,6 @@ export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
 
   async run(): Promise<Result> {
     const changes = SUBSCRIPTION_CHANGE_FIELDS.fromFlags(this.flags)
-    if (Object.keys(changes).length === 0)
-      throw usageError('Nothing to change.', 'Give --email, --phone or --status.')
-    SUBSCRIPTION_CHANGE_FIELDS.check(changes)
-    const { api } = await this.api()
-    const updated = await api.updateSubscription(this.args.id, changes as SubscriptionUpdate)
-    return shown.record(updated, SUBSCRIPTION_VIEW)
+    return updateSubscription({ id: this.args.id, changes }, this.context)
   }
 }

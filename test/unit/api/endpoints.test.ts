@@ -10,8 +10,8 @@ import {
   type SubscriptionUpdate,
   type TokenInput,
 } from '../../../src/api/types.js'
+import { kindOf } from '../../../src/cli/local/history.js'
 import { PayError } from '../../../src/errors.js'
-import { kindOf } from '../../../src/resources/history.js'
 import { ROUTES } from '../../../src/sandbox/http/routes.js'
 import { ROOT } from '../../helpers/cli.js'
 import { MANIFEST } from '../../helpers/manifest.js'

@@ -90,7 +90,7 @@ describe('the keychain, through its helper process', () => {
     const { helper, seen } = fakeHelper(
       answer({ ok: true, op: 'read', keys: { a: 'sk_a_1234', b: '', c: 7, other: 'sk_other' } }),
     )
-    const read = await readKeys(['a', 'b', 'c', 'd'], { helper })
+    const read = await readKeys(['a', 'b', 'c', 'd'], { helper, env: process.env })
     expect(read).toEqual({ ok: true, keys: new Map([['a', 'sk_a_1234']]) })
     expect(JSON.parse(seen().stdin as string)).toEqual({
       op: 'read',
@@ -101,21 +101,32 @@ describe('the keychain, through its helper process', () => {
 
   it('deletes a key, and tells a deleted entry from none', async () => {
     const deleted = fakeHelper(answer({ ok: true, op: 'delete', deleted: true }))
-    expect(await deleteKey('a', { helper: deleted.helper })).toEqual({ ok: true, deleted: true })
+    expect(await deleteKey('a', { helper: deleted.helper, env: process.env })).toEqual({
+      ok: true,
+      deleted: true,
+    })
     const none = fakeHelper(answer({ ok: true, op: 'delete', deleted: false }))
-    expect(await deleteKey('a', { helper: none.helper })).toEqual({ ok: true, deleted: false })
+    expect(await deleteKey('a', { helper: none.helper, env: process.env })).toEqual({
+      ok: true,
+      deleted: false,
+    })
   })
 
   it("passes on the helper's failure", async () => {
     const { helper } = fakeHelper(answer({ ok: false, reason: 'is locked' }))
-    expect(await readKeys(['a'], { helper })).toEqual({ ok: false, reason: 'is locked' })
+    expect(await readKeys(['a'], { helper, env: process.env })).toEqual({ ok: false, reason: 'is locked' })
   })
 
   it('kills a helper that does not answer in time, blocked as in a native call, and counts it as no keychain', async () => {
     // Atomics.wait blocks the helper's only thread, as a D-Bus call to a peer that never answers does.
     const { helper, seen } = fakeHelper('Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)')
     const lines: string[] = []
-    const read = await readKeys(['a'], { helper, timeoutMs: 500, debug: (line) => lines.push(line) })
+    const read = await readKeys(['a'], {
+      helper,
+      timeoutMs: 500,
+      debug: (line) => lines.push(line),
+      env: process.env,
+    })
     expect(read).toEqual({ ok: false, reason: 'did not answer within 0.5 s' })
     expect(lines).toEqual([
       expect.stringMatching(
@@ -132,7 +143,7 @@ describe('the keychain, through its helper process', () => {
       process.stdout.write(${JSON.stringify(JSON.stringify({ ok: true, op: 'read', keys: { a: 'sk_a_1234' } }))})
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)`,
     )
-    const read = await readKeys(['a'], { helper, timeoutMs: 20_000 })
+    const read = await readKeys(['a'], { helper, timeoutMs: 20_000, env: process.env })
     expect(read).toEqual({ ok: true, keys: new Map([['a', 'sk_a_1234']]) })
     // Answered, then killed: it was blocked for ever after its answer.
     await expect.poll(() => isAlive((seen() as { pid: number }).pid)).toBe(false)
@@ -153,11 +164,14 @@ describe('the keychain, through its helper process', () => {
     ],
   ])('fails cleanly when the helper %s', async ([, body, reason]) => {
     const { helper } = fakeHelper(body)
-    expect(await readKeys(['a'], { helper })).toEqual({ ok: false, reason })
+    expect(await readKeys(['a'], { helper, env: process.env })).toEqual({ ok: false, reason })
   })
 
   it('fails cleanly when the helper program is missing', async () => {
-    const read = await readKeys(['a'], { helper: path.join(tempDir(), 'no-such-helper.cjs') })
+    const read = await readKeys(['a'], {
+      helper: path.join(tempDir(), 'no-such-helper.cjs'),
+      env: process.env,
+    })
     expect(read).toEqual({ ok: false, reason: 'failed (its helper ended with exit code 1 and no answer)' })
   })
 

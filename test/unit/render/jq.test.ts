@@ -10,7 +10,7 @@ vi.resetModules()
 const { JqProgram } = await import('../../../src/render/jq.js')
 
 const run = async (expression: string, input: unknown) =>
-  (await JqProgram.compile(expression)).run(JSON.stringify(input))
+  (await JqProgram.compile(expression, process.env)).run(JSON.stringify(input))
 
 /** The usage error a call throws, as message and hint. */
 async function failure(call: () => Promise<unknown>): Promise<{ kind: string; message: string }> {
@@ -35,7 +35,7 @@ afterAll(() => {
 describe('--jq runs jq itself', () => {
   it("is jq 1.7.1: 1.7's pick and 1.7.1's abs exist, 1.8's trim does not", async () => {
     expect((await run('pick(.a.b), (-1 | abs)', null)).text).toBe('{"a":{"b":null}}\n1\n')
-    expect(await failure(() => JqProgram.compile('trim'))).toEqual({
+    expect(await failure(() => JqProgram.compile('trim', process.env))).toEqual({
       kind: 'usage',
       message: "--jq 'trim': trim/0 is not defined",
     })
@@ -60,7 +60,7 @@ describe('--jq runs jq itself', () => {
   })
 
   it('runs over each value of a stream of JSON lines (--jsonl)', async () => {
-    const program = await JqProgram.compile('select(.paid) | ._id')
+    const program = await JqProgram.compile('select(.paid) | ._id', process.env)
     const lines = [
       { _id: 'a', paid: true },
       { _id: 'b', paid: false },
@@ -93,12 +93,15 @@ describe('--jq runs jq itself', () => {
       ['.[] | select(.a == "it\'s")', '--jq ".[] | select(.a == \\"it\'s\\")": [expected no error]'],
     ] as const) {
       if (message.endsWith('[expected no error]')) {
-        await expect(JqProgram.compile(expression)).resolves.toBeInstanceOf(JqProgram)
+        await expect(JqProgram.compile(expression, process.env)).resolves.toBeInstanceOf(JqProgram)
         continue
       }
-      expect(await failure(() => JqProgram.compile(expression))).toEqual({ kind: 'usage', message })
+      expect(await failure(() => JqProgram.compile(expression, process.env))).toEqual({
+        kind: 'usage',
+        message,
+      })
     }
-    expect(await failure(() => JqProgram.compile(' '))).toEqual({
+    expect(await failure(() => JqProgram.compile(' ', process.env))).toEqual({
       kind: 'usage',
       message: '--jq needs an expression, e.g. --jq .[].id',
     })

@@ -24,7 +24,10 @@ function batchesOf(batches: Record<string, unknown>[][], asked: string[], out: {
 
 describe('--jq', () => {
   it('runs over exactly what --json prints: one record, a list, bulk results', async () => {
-    const jq = await JqProgram.compile('if type == "array" then map(._id // .id) | join(",") else .title end')
+    const jq = await JqProgram.compile(
+      'if type == "array" then map(._id // .id) | join(",") else .title end',
+      process.env,
+    )
     const { io, out } = testOutput({ jq })
     out.record(LINKS[0], LINK_VIEW)
     out.list(LINKS, LINK_VIEW)
@@ -35,7 +38,7 @@ describe('--jq', () => {
   })
 
   it('implies --json, for errors too: a script reading JSON gets its error as JSON on stderr', async () => {
-    const jq = await JqProgram.compile('.')
+    const jq = await JqProgram.compile('.', process.env)
     const alone = testOutput({ jq })
     expect(alone.out.json).toBe(true)
     alone.out.note('not shown under --jq')
@@ -53,7 +56,7 @@ describe('--jq', () => {
   })
 
   it('a runtime error: what jq printed first is written, then the usage error is thrown', async () => {
-    const jq = await JqProgram.compile('.[] | .amount / (.amount - 10)')
+    const jq = await JqProgram.compile('.[] | .amount / (.amount - 10)', process.env)
     const { io, out } = testOutput({ jq })
     expect(() => out.list(LINKS, LINK_VIEW)).toThrow(
       "--jq '.[] | .amount / (.amount - 10)': number (10) and number (0) cannot be divided because the divisor is zero",
@@ -73,7 +76,7 @@ describe('--jsonl', () => {
   })
 
   it('prints each batch before the next one is asked for; with --jq the expression runs on each record', async () => {
-    const jq = await JqProgram.compile('select(.paid | not) | ._id')
+    const jq = await JqProgram.compile('select(.paid | not) | ._id', process.env)
     for (const [options, expected] of [
       [{ jsonl: true }, 4],
       [{ jsonl: true, jq }, 2],
@@ -138,7 +141,7 @@ describe('pay api output', () => {
     expect(terminal.io.stdout.text).toBe(
       '{\n  "data": {\n    "_id": "a1",\n    "title": "ESC \\u001b and C1 \\u0085"\n  }\n}\n',
     )
-    const jq = testOutput({ jq: await JqProgram.compile('.data.title') })
+    const jq = testOutput({ jq: await JqProgram.compile('.data.title', process.env) })
     jq.out.document(body)
     expect(jq.io.stdout.text).toBe('ESC ^[ and C1 M-^E\n')
   })

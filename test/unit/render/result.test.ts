@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PayError } from '../../../src/errors.js'
-import { print, type Result, shown } from '../../../src/render/result.js'
+import { JqProgram } from '../../../src/render/jq.js'
+import { print, printsOnStdout, type Result, shown } from '../../../src/render/result.js'
 import type { View } from '../../../src/render/views.js'
 import { testOutput } from '../../helpers/io.js'
 
@@ -119,5 +120,68 @@ describe('print: what run() returned, in the mode asked', () => {
     const words = [shown.note('note'), shown.notice('notice'), shown.warn('warn')]
     expect((await printed(words, { quiet: true })).stderr).toBe('notice\nWarning: warn\n')
     expect((await printed(words, { json: true })).stderr).toBe('notice\nWarning: warn\n')
+  })
+})
+
+describe('printsOnStdout: what print() tells of each part agrees with what reached stdout', () => {
+  const MARK = '/checkout/'
+  const PAGE = { _id: 'p1', name: 'Pam', url: 'http://127.0.0.1:4010/checkout/pay?id=p1' }
+  const PAGES: View = { ...VIEW, recordFields: ['_id', 'name', 'url'] }
+  const batches = async function* () {
+    yield [A]
+    yield [PAGE, B]
+  }
+  /** Each a function: a list in batches can be printed once. */
+  const results: [string, () => Result][] = [
+    ['a record', () => shown.record(PAGE, PAGES)],
+    ['a record without the address', () => shown.record(A, PAGES)],
+    ['a list', () => shown.list([A, PAGE], PAGES)],
+    ['a list in batches', () => shown.list(batches(), PAGES)],
+    [
+      'records of a record',
+      () => [shown.record(A, VIEW), shown.related('Pages', [PAGE], { ...VIEW, listColumns: ['url'] })],
+    ],
+    ['a URL as text', () => shown.text(PAGE.url, { payment_url: PAGE.url })],
+    ['a message', () => shown.message(`Wrote ${PAGE.url}.`, { ok: true })],
+    ['a document', () => ({ kind: 'document', value: { data: PAGE } })],
+    ['one of two by mode', () => ({ kind: 'either', json: shown.data(PAGE), text: shown.note(PAGE.url) })],
+    ['later', () => shown.later(() => shown.record(PAGE, PAGES))],
+  ]
+  const modes: [string, () => Promise<Parameters<typeof testOutput>[0]>][] = [
+    ['piped', async () => ({})],
+    ['on a terminal', async () => ({ terminal: true, width: 200 })],
+    ['--json', async () => ({ json: true })],
+    ['--jsonl', async () => ({ jsonl: true })],
+    ['-q', async () => ({ quiet: true })],
+    ['--columns _id,name', async () => ({ columns: ['_id', 'name'] })],
+    ['--columns url', async () => ({ columns: ['url'] })],
+    ['--jq .url', async () => ({ jq: await JqProgram.compile('.. | .url? // empty', process.env) })],
+    ['--jq ._id', async () => ({ jq: await JqProgram.compile('.. | ._id? // empty', process.env) })],
+  ]
+
+  it.each(modes)('%s', async (_, mode) => {
+    const options = await mode()
+    const seen: string[] = []
+    for (const [name, result] of results) {
+      const { io, out } = testOutput(options)
+      let told = false
+      // A column a record lacks is refused as it is printed: then nothing was told, nor printed.
+      await print(out, result(), (item, records) => {
+        told ||= printsOnStdout(out, item, MARK, records)
+      }).catch(() => undefined)
+      seen.push(
+        `${name}: ${told === io.stdout.text.includes(MARK) ? 'agrees' : `told ${told}, printed ${io.stdout.text}`}`,
+      )
+    }
+    expect(seen).toEqual(results.map(([name]) => `${name}: agrees`))
+  })
+
+  it('is told once a list in batches is printed whole, and each batch as it comes with --jsonl', async () => {
+    const told: number[] = []
+    for (const options of [{}, { jsonl: true }]) {
+      const { out } = testOutput(options)
+      await print(out, shown.list(batches(), PAGES), (_, records) => told.push(records?.length ?? -1))
+    }
+    expect(told).toEqual([3, 1, 2])
   })
 })

@@ -15,7 +15,7 @@ export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaults
   static baseFlags = sandboxGlobalFlags
 
   async run(): Promise<Result> {
-    const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox faults clear')
+    const { api, target } = runningSandbox(await this.context.sandboxTarget(), 'sandbox faults clear')
     await setSandboxFaults(api, [])
     return shown.nothing(`No fault rules in the sandbox at ${target.baseUrl} now.`)
   }

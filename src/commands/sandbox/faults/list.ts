@@ -18,7 +18,7 @@ export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsL
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox faults list')
+    const { api, target } = runningSandbox(await this.context.sandboxTarget(), 'sandbox faults list')
     const { rules, seed } = await sandboxFaults(api)
     return [
       shown.list(rules, FAULT_VIEW),

@@ -38,7 +38,7 @@ export default class SandboxFaultsSet extends BaseCommand<typeof SandboxFaultsSe
 
   async run(): Promise<Result> {
     const rules = readRules(this.positionals)
-    const { api, target } = runningSandbox(await this.sandboxTarget(), 'sandbox faults set')
+    const { api, target } = runningSandbox(await this.context.sandboxTarget(), 'sandbox faults set')
     const set = await setSandboxFaults(api, rules, this.flags.seed)
     return [
       shown.list(set.rules, FAULT_VIEW),

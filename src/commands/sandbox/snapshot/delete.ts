@@ -1,10 +1,12 @@
 import { BaseCommand } from '../../../cli/base-command.js'
-import { globalFlags } from '../../../cli/flags.js'
+import { localFlags } from '../../../cli/flags.js'
 import { snapshotAction, snapshotNameArg } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
-export default class SandboxSnapshotDelete extends BaseCommand<typeof SandboxSnapshotDelete> {
+export default class SandboxSnapshotDelete extends BaseCommand<
+  typeof SandboxSnapshotDelete,
+  typeof localFlags
+> {
   static summary = 'Delete a snapshot of the sandbox database'
   static description =
     'Deletes $PAY_SANDBOX_DIR/snapshots/NAME.db; the sandbox database itself is not touched. Unknown NAME: ' +
@@ -15,12 +17,12 @@ export default class SandboxSnapshotDelete extends BaseCommand<typeof SandboxSna
   static examples = ['<%= config.bin %> sandbox snapshot delete baseline']
 
   /** Local files only: no profile, base URL or timeout to take. */
-  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+  static baseFlags = localFlags
 
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = sandboxDir(process.env)
+    const dir = this.context.sandboxDir
     const snapshot = await snapshotAction((s) => s.deleteSnapshot(dir, this.args.name))
     return shown.message(`Deleted snapshot "${snapshot.name}" of ${dir}.`, snapshot)
   }

@@ -1,10 +1,9 @@
 import { BaseCommand } from '../../../cli/base-command.js'
-import { globalFlags, outputFlags } from '../../../cli/flags.js'
+import { localFlags, outputFlags } from '../../../cli/flags.js'
 import { SNAPSHOT_VIEW, snapshotAction } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
-export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnapshotList> {
+export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnapshotList, typeof localFlags> {
   static summary = 'List the snapshots of the sandbox database'
   static description =
     'The snapshots in $PAY_SANDBOX_DIR/snapshots, by name: when each was saved and its size in bytes. ' +
@@ -15,12 +14,12 @@ export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnaps
   static examples = ['<%= config.bin %> sandbox snapshot list', '<%= config.bin %> sandbox snapshot list -q']
 
   /** Local files only: no profile, base URL or timeout to take. */
-  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+  static baseFlags = localFlags
 
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const dir = sandboxDir(process.env)
+    const dir = this.context.sandboxDir
     const snapshots = await snapshotAction((s) => s.listSnapshots(dir))
     return shown.list(
       snapshots.map((snapshot) => ({ ...snapshot })),

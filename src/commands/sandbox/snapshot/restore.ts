@@ -1,10 +1,12 @@
 import { BaseCommand } from '../../../cli/base-command.js'
-import { globalFlags } from '../../../cli/flags.js'
+import { localFlags } from '../../../cli/flags.js'
 import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
-export default class SandboxSnapshotRestore extends BaseCommand<typeof SandboxSnapshotRestore> {
+export default class SandboxSnapshotRestore extends BaseCommand<
+  typeof SandboxSnapshotRestore,
+  typeof localFlags
+> {
   static summary = 'Put a snapshot back into the sandbox database'
   static description =
     'Replaces every record of the sandbox database of $PAY_SANDBOX_DIR (every business, the clock, seeded ' +
@@ -15,12 +17,12 @@ export default class SandboxSnapshotRestore extends BaseCommand<typeof SandboxSn
   static examples = ['<%= config.bin %> sandbox snapshot restore baseline']
 
   /** Local files only: no profile, base URL or timeout to take. */
-  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+  static baseFlags = localFlags
 
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = sandboxDir(process.env)
+    const dir = this.context.sandboxDir
     const snapshot = await snapshotAction((s) => s.restoreSnapshot(dir, this.args.name))
     return [
       shown.record({ ...snapshot }, SNAPSHOT_VIEW),

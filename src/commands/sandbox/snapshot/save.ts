@@ -1,10 +1,9 @@
 import { BaseCommand } from '../../../cli/base-command.js'
-import { globalFlags } from '../../../cli/flags.js'
+import { localFlags } from '../../../cli/flags.js'
 import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
-import { sandboxDir } from '../../../shared/sandbox-dir.js'
 
-export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnapshotSave> {
+export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnapshotSave, typeof localFlags> {
   static summary = 'Save the sandbox database as a named snapshot'
   static description =
     'Copies the whole sandbox database of $PAY_SANDBOX_DIR (every business, the clock, seeded names) into ' +
@@ -15,12 +14,12 @@ export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnaps
   static examples = ['<%= config.bin %> sandbox snapshot save baseline']
 
   /** Local files only: no profile, base URL or timeout to take. */
-  static baseFlags = { json: globalFlags.json, debug: globalFlags.debug } as unknown as typeof globalFlags
+  static baseFlags = localFlags
 
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = sandboxDir(process.env)
+    const dir = this.context.sandboxDir
     const saved = await snapshotAction((s) => s.saveSnapshot(dir, this.args.name))
     const { replaced, ...snapshot } = saved
     return [

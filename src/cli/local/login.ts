@@ -1,14 +1,13 @@
-import { checkBaseUrl } from '../api/base-url.js'
-import type { PayApi } from '../api/client.js'
-import { configDir, readConfig } from '../config/file.js'
-import type { KeychainOptions } from '../config/keychain.js'
-import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../config/profiles.js'
-import { PayError, usageError } from '../errors.js'
-import { type Result, shown } from '../render/result.js'
-import type { IO } from './io.js'
-import { sandboxProfile } from './sandbox/profile.js'
+import { checkBaseUrl } from '../../api/base-url.js'
+import type { PayApi } from '../../api/client.js'
+import { readConfig } from '../../config/file.js'
+import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../../config/profiles.js'
+import { PayError, usageError } from '../../errors.js'
+import { type Result, shown } from '../../render/result.js'
+import type { RunContext } from '../context.js'
+import type { IO } from '../io.js'
 
-/** What `pay login` was asked: the profile, the base URL given (flag or PAY_BASE_URL), how the key comes and goes. */
+/** What `pay login` was asked: the profile, the base URL given (--base-url), how the key comes and goes. */
 export interface LoginRequest {
   name: string
   baseUrl?: string
@@ -17,21 +16,15 @@ export interface LoginRequest {
   verify: boolean
 }
 
-/** What login needs of the command: the terminal, a client for a base URL and key, the keychain's options. */
-export interface LoginContext {
-  io: IO
-  client: (baseUrl: string, apiKey: string) => PayApi
-  keychain: KeychainOptions
-}
-
 /**
  * `pay login`: the profile's name checked, its base URL (given, stored, or asked), the key read
  * (masked on a terminal, or from stdin), checked with one GET unless --no-verify, then saved
- * (src/config/profiles.ts); what was saved, and where the key went, as the result.
+ * (src/config/profiles.ts); what was saved, and where the key went, as the result. The base URL:
+ * --base-url, else PAY_BASE_URL, else the profile's, else asked on a terminal.
  */
-export async function login(request: LoginRequest, context: LoginContext): Promise<Result> {
+export async function login(request: LoginRequest, context: RunContext): Promise<Result> {
   const { name } = request
-  const builtIn = sandboxProfile().name
+  const builtIn = context.builtIn.name
   if (name === builtIn) {
     throw usageError(
       `The ${builtIn} profile is built in and needs no login.`,
@@ -44,18 +37,18 @@ export async function login(request: LoginRequest, context: LoginContext): Promi
       'Use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit.',
     )
   }
-  const existing = storedProfile(readConfig(configDir()), name)
-  const baseUrl = request.baseUrl || existing?.base_url || (await askBaseUrl(context.io))
+  const existing = storedProfile(readConfig(context.configDir), name)
+  const given = request.baseUrl || context.env.PAY_BASE_URL
+  const baseUrl = given || existing?.base_url || (await askBaseUrl(context.io))
   checkBaseUrl(baseUrl)
   const apiKey = await readKey(request.withKey, context.io)
   if (request.verify) await verifyKey(context.client(baseUrl, apiKey), baseUrl)
 
-  const saved = await saveProfile(name, {
-    apiKey,
-    baseUrl,
-    insecureStorage: request.insecureStorage,
-    keychain: context.keychain,
-  })
+  const saved = await saveProfile(
+    name,
+    { apiKey, baseUrl, insecureStorage: request.insecureStorage, keychain: context.keychain },
+    context.configDir,
+  )
   const said: Result[] = []
   // Said in every output mode: a key in plain text is never a surprise. (--debug says why.)
   if (saved.noKeychain !== undefined)

@@ -1,8 +1,11 @@
-import { endpointAt } from '../api/endpoints.js'
-import type { JournalEntry } from '../config/journal.js'
-import { usageError } from '../errors.js'
-import type { View } from '../render/views.js'
-import type { Rec } from '../values.js'
+import { endpointAt } from '../../api/endpoints.js'
+import { type JournalEntry, readJournal } from '../../config/journal.js'
+import { usageError } from '../../errors.js'
+import { type Result, shown } from '../../render/result.js'
+import type { View } from '../../render/views.js'
+import { normalizeId } from '../../resources/ids.js'
+import type { Rec } from '../../values.js'
+import type { RunContext } from '../context.js'
 
 /** One change of the journal, its intent and outcome together, as `pay history` shows it. */
 export const HISTORY_VIEW: View = {
@@ -127,4 +130,33 @@ export function sinceMoment(text: string, now = Date.now()): number {
 function isCalendarDay(year: number, month: number, day: number): boolean {
   const date = new Date(Date.UTC(year, month - 1, day))
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/**
+ * `pay history`: the journal's changes, newest first, from `since` on (--since: a date or a span
+ * back from now), of one record (`id`), as many as the list scope says.
+ */
+export async function history(
+  options: { since?: string; id?: string },
+  context: RunContext,
+): Promise<Result> {
+  const file = context.journalFile
+  if (file === undefined) throw usageError('The journal is off (PAY_JOURNAL=0).')
+  const since = options.since === undefined ? undefined : sinceMoment(options.since, context.now())
+  const id = options.id === undefined ? undefined : normalizeId(options.id)
+  const changes = changesFrom(readJournal(file)).filter(
+    (change) =>
+      (since === undefined || Date.parse(String(change.at)) >= since) &&
+      (id === undefined || change.id === id),
+  )
+  const { limit } = context.listScope
+  const picked = limit === undefined ? changes : changes.slice(0, limit)
+  const outcome = () => ({
+    shown: picked.length,
+    more: picked.length < changes.length ? ('limit' as const) : undefined,
+    pages: 1,
+    scanned: changes.length,
+    filtered: false,
+  })
+  return shown.list(picked, HISTORY_VIEW, outcome)
 }

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { ROOT, tempDir } from '../../helpers/cli.js'
+
+const run = promisify(execFile)
+
+/** scripts/check-shape.mjs (in `npm run lint`) on a copy of src/ where `changes` add lines at the top of files. */
+async function offences(changes: Record<string, string>): Promise<string[]> {
+  const dir = tempDir('pay-shape-')
+  fs.cpSync(path.join(ROOT, 'src'), path.join(dir, 'src'), { recursive: true })
+  fs.cpSync(path.join(ROOT, 'scripts/check-shape.mjs'), path.join(dir, 'scripts/check-shape.mjs'))
+  for (const [file, line] of Object.entries(changes)) {
+    const target = path.join(dir, file)
+    const before = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : ''
+    fs.writeFileSync(target, `${line}\n${before}`)
+  }
+  const result = await run(process.execPath, [path.join(dir, 'scripts/check-shape.mjs')]).catch(
+    (error: { stderr: string }) => error,
+  )
+  return result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('src/'))
+    .sort()
+}
+
+describe('the shape of src (npm run lint)', () => {
+  it('holds in the tree as it is', async () => {
+    expect(await offences({})).toEqual([])
+  })
+
+  it('refuses process.env outside the run context’s one place, and a stream whose write is replaced', async () => {
+    expect(
+      await offences({
+        'src/render/format.ts': 'export const home = process.env.HOME',
+        'src/cli/io.ts': 'process.stdout.write = () => true',
+        // Words in a comment are not code.
+        'src/cli/wait.ts': '// process.env and stream.write = are named here only',
+        'src/sandbox/constants.ts': 'export const port = process.env.PAY_SANDBOX_PORT',
+      }),
+    ).toEqual([
+      "src/cli/io.ts:1: replaces a stream's write (print what was produced instead)",
+      "src/render/format.ts:1: reads process.env (the run's environment is the run context's: env)",
+      "src/sandbox/constants.ts:1: reads process.env (the run's environment is the run context's: env)",
+    ])
+  })
+})
