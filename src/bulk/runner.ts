@@ -3,7 +3,7 @@ import type { BulkRow } from '../render/bulk-rows.js'
 import type { Output } from '../render/output.js'
 import { ProgressBar } from '../render/progress.js'
 import { type Shown, shown } from '../render/result.js'
-import { wrapText } from '../render/table.js'
+import { wrapText } from '../render/table/table.js'
 
 /** One id's outcome, as printed by --json: `{id, ok, status, error}`. */
 export type BulkResult = BulkRow

@@ -56,6 +56,25 @@ interface EmscriptenJq {
 let engine: { environment: string; jq: Promise<EmscriptenJq> } | undefined
 
 /**
+ * Two members of Node's CommonJS loader (lib/internal/modules/cjs/loader.js) that @types/node
+ * does not declare: pay loads jq-wasm's build as Node would load the file, from a changed source.
+ */
+declare module 'node:module' {
+  namespace Module {
+    /** The node_modules folders a module in `dir` looks in, nearest first. */
+    function _nodeModulePaths(dir: string): string[]
+  }
+}
+declare global {
+  namespace NodeJS {
+    interface Module {
+      /** Runs `source` as this module's code, as if read from `filename`. */
+      _compile(source: string, filename: string): void
+    }
+  }
+}
+
+/**
  * jq-wasm's build with its file system exported, instantiated with `env` (without the key): once
  * per process, as a process has one environment.
  */
@@ -79,11 +98,9 @@ function loadEngine(env: NodeJS.ProcessEnv): Promise<EmscriptenJq> {
         hint: 'Reinstall pay (npm ci) to get the version it was built with.',
       })
     }
-    const loaded = new Module(file) as Module & { _compile(source: string, file: string): void }
+    const loaded = new Module(file)
     loaded.filename = file
-    loaded.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(
-      path.dirname(file),
-    )
+    loaded.paths = Module._nodeModulePaths(path.dirname(file))
     loaded._compile(source.replace(EXPORT_LINE, EXPORTS), file)
     const factory = loaded.exports as (options: object) => Promise<EmscriptenJq>
     return factory({ thisProgram: 'jq', environment })

@@ -3,10 +3,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { settleLinkIn } from '../../../../src/sandbox/double/outcomes.js'
 import { keyHash } from '../../../../src/sandbox/service/business.js'
-import type { LegacyStore } from '../../../../src/sandbox/store/legacy.js'
 import { resetSandbox } from '../../../../src/sandbox/store/local.js'
-import { ROOT, runCli } from '../../../helpers/cli.js'
-import type { Json } from '../../../helpers/links.js'
+import { dirWithLegacy, fixtureText, ownRecords } from '../../../helpers/legacy-store.js'
 import {
   KEY_A,
   KEY_B,
@@ -14,39 +12,26 @@ import {
   startTestSandbox,
   storeText,
   type TestSandbox,
-  tempDir,
   VALID_LINK,
 } from '../../../helpers/sandbox.js'
 import { listAll } from '../../../helpers/sandbox-load.js'
 
 /**
  * A store.json written by pay 0.1's JSON-file sandbox (test/fixtures/README.md) is imported into
- * the database once, with nothing lost or changed, and kept as store.json.imported.
+ * the database once, with nothing lost or changed, and kept as store.json.imported. Several
+ * processes opening it at once: test/e2e/sandbox/import.test.ts.
  */
-const FIXTURE = path.join(ROOT, 'test/fixtures/store-0.1.json')
-const fixtureText = fs.readFileSync(FIXTURE, 'utf8')
-const fixture = JSON.parse(fixtureText) as LegacyStore
 
 const running: TestSandbox[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((t) => t.close()))
 })
 
-/** A sandbox dir holding `text` as its store.json. */
-function dirWithLegacy(text: string | Buffer = fixtureText): string {
-  const dir = tempDir('pay-import-')
-  fs.writeFileSync(path.join(dir, 'store.json'), text)
-  return dir
-}
-
 async function start(dir: string) {
   const t = await startTestSandbox({ dir })
   running.push(t)
   return t
 }
-
-const ownRecords = (key: string, resource: 'payment_links' | 'subscriptions') =>
-  Object.values(fixture.businesses[keyHash(key)][resource]) as Json[]
 
 describe('a store.json of pay 0.1', () => {
   it('is imported on first open, byte for byte the same data, and renamed store.json.imported', async () => {
@@ -110,25 +95,6 @@ describe('a store.json of pay 0.1', () => {
         .filter((name) => name.startsWith('store.json'))
         .sort(),
     ).toEqual(['store.json.imported', 'store.json.imported.2'])
-  })
-
-  it('is imported once when several processes open the directory at once', async () => {
-    const dir = dirWithLegacy()
-    const runs = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        runCli(['-p', 'sandbox', 'links', 'list', '-q'], { env: { PAY_SANDBOX_DIR: dir } }),
-      ),
-    )
-    const expected = ownRecords(KEY_A, 'payment_links')
-      .reverse()
-      .map((link) => `${link._id}\n`)
-      .join('')
-    for (const run of runs) {
-      expect(run.code).toBe(0)
-      expect(run.stdout).toBe(expected)
-    }
-    expect(runs.filter((run) => run.stderr.includes('Imported 11 records from'))).toHaveLength(1)
-    expect(storeText(dir)).toBe(fixtureText)
   })
 
   it('is imported by `pay sandbox pay` and `pay sandbox reset` too, before they act', async () => {

@@ -1,13 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { drawTable, wrapText } from '../../../src/render/table.js'
+import { drawTable, wrapText } from '../../../../src/render/table/table.js'
 import {
   cutToWidth,
   displayWidth,
   graphemes,
   segmentInPieces,
   wrapToWidth,
-} from '../../../src/render/width.js'
+} from '../../../../src/render/table/width.js'
 
 /**
  * Text measured, cut and wrapped as a terminal shows it: by grapheme cluster, CJK and emoji two

@@ -1,9 +1,9 @@
 import net from 'node:net'
 import os from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
-import { exited, killStarted } from '../../../helpers/processes.js'
-import { tempDir } from '../../../helpers/sandbox.js'
-import { startCliSandbox, startMain } from '../../../helpers/sandbox-load.js'
+import { exited, killStarted } from '../../helpers/processes.js'
+import { tempDir } from '../../helpers/sandbox.js'
+import { startCliSandbox, startMain } from '../../helpers/sandbox-load.js'
 
 /** The sandbox listens on loopback unless told otherwise. */
 

@@ -1,7 +1,7 @@
-import { PayError } from '../errors.js'
-import { isRecord, type Rec } from '../values.js'
+import { PayError } from '../../errors.js'
+import { isRecord, type Rec } from '../../values.js'
+import { columnHeader, type View } from '../views.js'
 import { LAST_RESORT } from './table.js'
-import { columnHeader, type View } from './views.js'
 
 /**
  * The columns --columns names, as field names: a field (dotted for embedded records, like

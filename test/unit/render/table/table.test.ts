@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { layOut, type TableColumn, wrapText } from '../../../src/render/table.js'
+import { layOut, type TableColumn, wrapText } from '../../../../src/render/table/table.js'
 
 const HEADER = ['ID', 'STATUS', 'PAID', 'AMOUNT', 'EMAIL', 'TITLE', 'REFERENCE', 'CREATED']
 const ROW = [
