@@ -2,9 +2,9 @@ import type { RawResponse } from '../api/transport.js'
 import type { PayError } from '../errors.js'
 import { plain, type Rec } from '../values.js'
 import { type BulkRow, bulkIds, bulkTsv } from './bulk-rows.js'
-import { pickColumns } from './table/columns.js'
 import { lookup } from './format.js'
 import type { ListOutcome, Output } from './output.js'
+import { pickColumns } from './table/columns.js'
 import type { View } from './views.js'
 
 /**

@@ -1,5 +1,5 @@
 /**
- * 7. Subscriptions that bill (issue 22): (a) 10,000 Monthly subscriptions advanced one year
+ * 7. Subscriptions that bill: (a) 10,000 Monthly subscriptions advanced one year
  * (120,000 charges, each a payment link) in one `moveClock`, as charges per second, against the
  * store's own insert rate for as many links (store.insert, 10,000 a transaction) in the same run;
  * goal ≥ 0.5×. (b) in-process `pay -p sandbox subs get ID --json` of a subscription with 120 charges

@@ -1,5 +1,5 @@
 /**
- * 8. Snapshots of the sandbox (issue 25 item 4), through the library `pay-cli/sandbox` (this
+ * 8. Snapshots of the sandbox, through the library `pay-cli/sandbox` (this
  * build's dist/sandbox.js, in the bench process):
  *   (a) saving and restoring a snapshot of a store of 100,000 payment links (seeded untimed by
  *       seed-store.ts, as bench-store.js does), the server running on it;

@@ -1,5 +1,5 @@
 /**
- * 6. The sandbox's store as it grows (issue 13): with 1,000, 10,000 and 100,000 payment links in
+ * 6. The sandbox's store as it grows: with 1,000, 10,000 and 100,000 payment links in
  * it, (a) writes per second of 16 concurrent clients creating links against `pay sandbox start`,
  * and (b) an in-process `pay -p sandbox links get ID --json` (the sandbox started inside the
  * command, on that store), also on an empty store (one link: the one fetched). Ratios to the

@@ -581,7 +581,7 @@ describe('flag values', () => {
 
 describe('values', () => {
   /**
-   * Values that used to go wrong quietly (issue 23 item 9): a redirect URL the customer never gets
+   * Values that used to go wrong quietly: a redirect URL the customer never gets
    * back from, the status word pay itself prints, a currency change a link's amount cannot take, a
    * currency in lower case. Each refused locally (exit 3, under the flag, nothing sent) or sent as
    * the service spells it.

@@ -138,7 +138,7 @@ describe('pages nothing serves', () => {
    * `links open` and `links qr` with the built-in profile and no sandbox running: the sandbox ran
    * inside the command, so nothing serves the page at the link's payment_url once it ends. They
    * say so (found trying the support flow), and say nothing of the kind when a server serves it.
-   * So does every command that prints such an address (issue 23 item 4).
+   * So does every command that prints such an address.
    */
 
   const create = [

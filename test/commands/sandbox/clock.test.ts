@@ -4,7 +4,7 @@ import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
 
 /**
- * `pay sandbox clock [advance DURATION | set DATE]` (issue 22): through the sandbox that serves the
+ * `pay sandbox clock [advance DURATION | set DATE]`: through the sandbox that serves the
  * profile (`GET/POST /_sandbox/clock`), else on the local store, like `sandbox pay`; what each
  * prints; the forms refused (exit 2, nothing changed); `pay sandbox reset` back to real time.
  */

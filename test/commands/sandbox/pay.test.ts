@@ -5,13 +5,13 @@ import { runInProcess } from '../../helpers/in-process.js'
 import { createLocal, localLink } from '../../helpers/local-store.js'
 
 /**
- * `pay sandbox pay` and `pay sandbox reset` (issue 12 item 18, issue 14 item 3): through the
+ * `pay sandbox pay` and `pay sandbox reset`: through the
  * sandbox server that answers at the profile's base URL, so that an app using that server sees
  * the change; on the local store ($PAY_SANDBOX_DIR) only when the built-in profile has no server
  * at its address; an error for any other base URL with no sandbox. The server here keeps its
  * store in another directory than the command's local one, so each test sees which was used;
  * the command's directory holds a copy of the server's secret (`trustSandbox`), with which the server
- * proves it is the user's own (issue 21 item 2): without it, nothing goes through the server
+ * proves it is the user's own: without it, nothing goes through the server
  * (test/e2e/sandbox/squatter.test.ts).
  */
 

@@ -4,7 +4,7 @@ import { linkCreateArgs } from '../../helpers/links.js'
 import { ISO_TIMESTAMP, startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 /**
- * `pay sandbox requests` (issue 25): what the key's business sent to the running sandbox, newest
+ * `pay sandbox requests`: what the key's business sent to the running sandbox, newest
  * last, with the fault each got. (`--follow` runs until Ctrl-C: test/e2e.)
  */
 

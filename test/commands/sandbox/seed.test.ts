@@ -6,7 +6,7 @@ import { OBJECT_ID } from '../../helpers/sandbox.js'
 import { fixtureFile, fixtures, LINK, localRecords, NAMES, rows } from '../../helpers/seed-fixtures.js'
 
 /**
- * `pay sandbox seed FILE [--once]` (issue 25 item 3) on the local store, in process: each name
+ * `pay sandbox seed FILE [--once]` on the local store, in process: each name
  * with its id, exit 3 naming the entry and field for an invalid file (nothing kept), exit 2 for a
  * file that is not JSON. Through a running sandbox and `pay sandbox start --seed`:
  * test/e2e/sandbox/seed.test.ts; the store-level rules: test/unit/sandbox/double/fixtures.test.ts.

@@ -5,7 +5,7 @@ import { runCli, tempDir } from '../../helpers/cli.js'
 import { seedLink } from '../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
-/** The smaller things of issue 23 item 13: `sandbox pay` of a paid link, `links qr --output` into a missing folder. */
+/** Small things: `sandbox pay` of a paid link, `links qr --output` into a missing folder. */
 
 let sandbox: TestSandbox
 

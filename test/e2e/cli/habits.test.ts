@@ -121,7 +121,7 @@ describe.concurrent('a refused key says whose it was, where it went, and what to
   test('the sandbox profile, served by a sandbox started with its own --key values', async () => {
     const other = await startTestSandbox({ keys: ['sk_test_shop_only'] })
     try {
-      // Its own PAY_SANDBOX_DIR: pay trusts only the sandbox of its directory (issue 21 item 2).
+      // Its own PAY_SANDBOX_DIR: pay trusts only the sandbox of its directory.
       const result = await runCli(['-p', 'sandbox', 'links', 'list'], {
         env: { PAY_SANDBOX_PORT: new URL(other.baseUrl).port, PAY_SANDBOX_DIR: other.dir },
       })

@@ -7,7 +7,7 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { closeTerminals, startTestTerminal } from '../../helpers/terminal.js'
 
 /**
- * What scripts and their authors trip on (issue 23 items 11 and 13): a stderr note that cannot
+ * What scripts and their authors trip on: a stderr note that cannot
  * be written, flags that contradict each other, `pay -v`, and the help text at 80 columns.
  */
 

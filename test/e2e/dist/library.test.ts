@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { ROOT, tempDir } from '../../helpers/cli.js'
 
 /**
- * The library `pay-cli/sandbox` (issue 25 item 5) as a user gets it: the packed tarball installed
+ * The library `pay-cli/sandbox` as a user gets it: the packed tarball installed
  * into a new project with vitest from the registry, a small suite there that imports
  * `startSandbox` and uses each member, and tsc of it against the shipped types. Uses the dist/
  * that `npm run build` made.

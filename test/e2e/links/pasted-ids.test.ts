@@ -51,7 +51,7 @@ describe.concurrent('one id, pasted', () => {
     const paid = await runCli(
       ['sandbox', 'pay', `${sandbox.baseUrl}/checkout/pay?id=${link._id.toUpperCase()}`, '--json'],
       {
-        // The sandbox's own PAY_SANDBOX_DIR: it proves to pay that it is the user's (issue 21).
+        // The sandbox's own PAY_SANDBOX_DIR: it proves to pay that it is the user's.
         env: sandbox.env,
       },
     )

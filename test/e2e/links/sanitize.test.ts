@@ -77,7 +77,7 @@ describe.concurrent('control characters from the server', () => {
   })
 
   test('an id holding control characters is left out, named without a raw control byte, never sent', async () => {
-    // A dry run reports no failure (issue 23 item 3): the id is named as left out, exit 0.
+    // A dry run reports no failure: the id is named as left out, exit 0.
     const dry = await pay('links', 'delete', 'bad\u001b[2Jid', '--dry-run')
     expect(dry.code).toBe(0)
     expect(rawControlBytes(Buffer.from(dry.stderr))).toEqual([])

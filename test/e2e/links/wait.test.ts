@@ -6,7 +6,7 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
 
 /**
- * `pay links wait ID` end to end (issue 22): paid while it waits, already paid, timeout (exit 8),
+ * `pay links wait ID` end to end: paid while it waits, already paid, timeout (exit 8),
  * unknown id (exit 5), a refused key (exit 4), a service failing for a while, Ctrl-C (exit 130),
  * in a real terminal (one line redrawn) and with NO_COLOR or in accessible mode (plain lines,
  * none redrawn).

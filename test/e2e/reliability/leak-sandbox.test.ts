@@ -7,7 +7,7 @@ import { CANARY, findCanary, inModes, type LeakCase, leakEnvironment } from '../
 import { linkCreateArgs } from '../../helpers/links.js'
 
 /**
- * The key never leaks: the sandbox's paths of issue 21 (items 1 and 2). A canary key in
+ * The key never leaks: the sandbox's own paths (the Host and Origin guard, the proof). A canary key in
  * PAY_API_KEY with the `sandbox` profile: to a squatter on the sandbox's port (a plain server and
  * an impostor that answers like a sandbox, both echoing every header they get), which must never
  * receive it; to the user's own sandbox once it proved itself (said in the --debug trace); and through the sandbox's refusals, 421 to a Host it does not answer and 403 to

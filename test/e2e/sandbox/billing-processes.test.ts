@@ -12,7 +12,7 @@ import { clientFor, KEY_A, readStore } from '../../helpers/sandbox.js'
 
 /**
  * Billing when several processes use one sandbox database at once, and when one is killed in the
- * middle (issue 22): each (subscription, date) is charged exactly once whoever bills it, and an
+ * middle: each (subscription, date) is charged exactly once whoever bills it, and an
  * advance is one transaction, all of it kept or none.
  */
 

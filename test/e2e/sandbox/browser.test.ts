@@ -17,7 +17,7 @@ import { killStarted, type SandboxProcess, startSandboxProcess } from '../../hel
 import { decodePng } from '../../helpers/qr.js'
 
 /**
- * The customer's side in a real browser (issue 14 item 5): Debian's Chromium, driven by
+ * The customer's side in a real browser: Debian's Chromium, driven by
  * playwright-core, against `pay sandbox start` (the built bin/run.js, in a process of its own);
  * links and tokens made with pay as support staff would. A local server stands for the shop the
  * customer is sent back to. Each page is screenshotted under the test's temp dir (and copied to

@@ -5,7 +5,7 @@ import { killStarted, type SandboxProcess, startSandboxProcess } from '../../hel
 import { type Client, clientFor, KEY_A, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
- * `pay sandbox clock [advance DURATION | set DATE]` (issue 22): through the sandbox that serves the
+ * `pay sandbox clock [advance DURATION | set DATE]`: through the sandbox that serves the
  * profile (`GET/POST /_sandbox/clock`), else on the local store, like `sandbox pay`; what each
  * prints; the forms refused (exit 2, nothing changed); `pay sandbox reset` back to real time.
  */
@@ -32,7 +32,7 @@ describe('through a running sandbox', () => {
     const server = await startServer()
     const local = LOCAL_ENV()
     // The command's own store is another directory: it holds the server's secret, so the server
-    // can prove it is the user's sandbox (issue 21).
+    // can prove it is the user's sandbox.
     trustSandbox(server.dir, local.PAY_SANDBOX_DIR)
     const env = { ...local, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
     const monthly = server.line.packages[2]._id

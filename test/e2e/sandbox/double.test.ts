@@ -5,7 +5,7 @@ import { killStarted, type SandboxProcess, startSandboxProcess } from '../../hel
 import { type Client, clientFor, ISO_TIMESTAMP, KEY_A, OBJECT_ID } from '../../helpers/sandbox.js'
 
 /**
- * The sandbox as a test double (issue 25 items 1, 2, 6), end to end: a real `pay sandbox start`
+ * The sandbox as a test double, end to end: a real `pay sandbox start`
  * with --fault rules in a process of its own, and pay's own commands (the real bin/run.js, the
  * built-in "sandbox" profile pointed at it by PAY_SANDBOX_PORT, the same PAY_SANDBOX_DIR so that
  * the server proves it is the user's own) against it: pay's retries, its "may have been created"

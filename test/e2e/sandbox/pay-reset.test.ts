@@ -7,13 +7,13 @@ import { killStarted, type SandboxProcess, startSandboxProcess } from '../../hel
 import { type Client, clientFor, KEY_A, KEY_B, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
- * `pay sandbox pay` and `pay sandbox reset` (issue 12 item 18, issue 14 item 3): through the
+ * `pay sandbox pay` and `pay sandbox reset`: through the
  * sandbox server that answers at the profile's base URL, so that an app using that server sees
  * the change; on the local store ($PAY_SANDBOX_DIR) only when the built-in profile has no server
  * at its address; an error for any other base URL with no sandbox. The server here keeps its
  * store in another directory than the command's local one, so each test sees which was used;
  * the command's directory holds a copy of the server's secret (`trustSandbox`), with which the server
- * proves it is the user's own (issue 21 item 2): without it, nothing goes through the server
+ * proves it is the user's own: without it, nothing goes through the server
  * (test/e2e/sandbox/squatter.test.ts).
  */
 
@@ -110,7 +110,7 @@ describe('pay sandbox pay', () => {
     const third = await createOn(clientFor(server.baseUrl, KEY_B))
     const byEnv = await runCli(['sandbox', 'pay', third._id], { env: { ...env, PAY_PROFILE: 'dev' } })
     expect(byEnv.code).toBe(0)
-    // Each business pays its own links through a server (issue 21 item 9): KEY_B's were made by KEY_B.
+    // Each business pays its own links through a server: KEY_B's were made by KEY_B.
     for (const link of [second, third]) {
       expect(
         (await clientFor(server.baseUrl, KEY_B).call('GET', `/payment-links/${link._id}`)).json.data.paid,
@@ -219,7 +219,7 @@ describe('pay sandbox reset', () => {
       stderr: `The records of business ${business} in the sandbox at ${server.baseUrl} are deleted (other businesses' are kept).\n`,
     })
     expect((await server.api.call('GET', '/payment-links')).json.data.total).toBe(0)
-    // Through HTTP a key acts on its own business only (issue 21 item 9).
+    // Through HTTP a key acts on its own business only.
     expect((await clientFor(server.baseUrl, KEY_B).call('GET', '/payment-links')).json.data.data).toEqual([
       kept,
     ])

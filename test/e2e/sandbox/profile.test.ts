@@ -28,7 +28,7 @@ describe('the sandbox profile', () => {
   test('with nothing running, runs a sandbox in-process on the store of PAY_SANDBOX_DIR', async () => {
     const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: '1' }
     const created = await runCli(create('First'), { env })
-    // The payment_url printed names the profile's address, where nothing serves it: said (issue 23 item 4).
+    // The payment_url printed names the profile's address, where nothing serves it: said.
     expect(created.stderr).toBe(UNSERVED)
     expect(created.code).toBe(0)
     const link = JSON.parse(created.stdout)

@@ -14,7 +14,7 @@ import { killStarted, type SandboxProcess, startSandboxProcess } from '../../hel
 import { type Client, clientFor, rawRequest, storeText } from '../../helpers/sandbox.js'
 
 /**
- * A hostile web page in a real Chromium (issue 21 items 1 and 8). DNS rebinding: a page the
+ * A hostile web page in a real Chromium. DNS rebinding: a page the
  * developer visits at `http://rebind.test:PORT/` has its name re-resolved to 127.0.0.1, here by
  * Chromium's `--host-resolver-rules`, so that its scripts and forms reach the sandbox on PORT as
  * the page's own origin (no CORS stands in the way) with the well-known sandbox key. Every such

@@ -8,7 +8,7 @@ import { type Client, clientFor, KEY_A, trustSandbox } from '../../helpers/sandb
 import { fixtureFile, fixtures, LINK, localRecords, NAMES, rows } from '../../helpers/seed-fixtures.js'
 
 /**
- * `pay sandbox seed FILE [--once]` and `pay sandbox start --seed FILE` (issue 25 item 3), run as
+ * `pay sandbox seed FILE [--once]` and `pay sandbox start --seed FILE`, run as
  * bin/run.js: through the sandbox serving the profile's address when one runs, else on the local
  * store; exit 3 naming the entry and field for an invalid file (nothing kept), exit 2 for a file
  * that is not JSON. The store-level rules are in test/unit/sandbox/double/fixtures.test.ts.

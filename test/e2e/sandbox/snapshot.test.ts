@@ -4,7 +4,7 @@ import { killStarted, startSandboxProcess } from '../../helpers/processes.js'
 import { clientFor, KEY_A, VALID_LINK } from '../../helpers/sandbox.js'
 
 /**
- * `pay sandbox snapshot save|restore|list|delete NAME` (issue 25 item 4) as bin/run.js: exact
+ * `pay sandbox snapshot save|restore|list|delete NAME` as bin/run.js: exact
  * output, exit codes, and a restore while a sandbox server answers clients that never stop:
  * every answer is the old state or the new one, never a mix. The store-level rules (links,
  * modes, names) are in test/unit/sandbox/store/snapshots.test.ts.

@@ -12,8 +12,7 @@ import { killStarted, type SandboxProcess, startSandboxProcess } from '../../hel
 import { clientFor, readStore } from '../../helpers/sandbox.js'
 
 /**
- * A process squatting the sandbox's port gets no real key, and no customer's data (issue 21 items
- * 2 and 3). Any local user may listen on 127.0.0.1:4010 first; pay sends a key other than the
+ * A process squatting the sandbox's port gets no real key, and no customer's data. Any local user may listen on 127.0.0.1:4010 first; pay sends a key other than the
  * built-in sandbox key, and the records of `-p sandbox`, only to a sandbox that proved it holds
  * the secret of the user's own PAY_SANDBOX_DIR. Each squatter here is a plain node:http server
  * that records every request with every header: a plain web server, an impostor that answers the
@@ -224,7 +223,7 @@ test('-p sandbox --base-url where nothing listens: exit 6, nothing run in-proces
   )
 })
 
-describe('PAY_BASE_URL and the built-in profile (issue 21 item 3)', () => {
+describe('PAY_BASE_URL and the built-in profile', () => {
   test('-p sandbox and PAY_PROFILE=sandbox never go to PAY_BASE_URL, and say so once', async () => {
     for (const [args, extra] of [
       [['-p', 'sandbox', ...linkCreateArgs(), '-q'], {}],

@@ -13,7 +13,7 @@ const start = (args: string[], dir = tempDir('pay-sandbox-')) =>
 const CANARY = 'sk_test_logcanary_5e6f7a8b9c0d1e2f'
 
 /**
- * How to reach a sandbox on a port of its own (issue 23 item 4), said on stderr after where its
+ * How to reach a sandbox on a port of its own, said on stderr after where its
  * database is: these tests start it with --port 0 while the profile looks on PAY_SANDBOX_PORT=1,
  * with the sandbox's own PAY_SANDBOX_DIR, which pay needs to trust it.
  */

@@ -7,7 +7,7 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
 
 /**
- * Finance's view of charges (issue 22): `subs get` shows them, `subs list --unpaid` and
+ * Finance's view of charges: `subs get` shows them, `subs list --unpaid` and
  * `--overdue DURATION` find who has not paid, by the service's own clock, on every page; entries a
  * service gives without `paid`/`created_at` are neither counted nor silently hidden.
  */

@@ -58,7 +58,7 @@ describe('subs delete on a terminal', () => {
         'About to delete 1 subscription:\n' +
         '  profile:  (environment)\n' +
         `  base URL: ${sandbox.baseUrl}\n` +
-        // 81 columns: wrapped at a space, under the text after the id, never mid-word (issue 23 item 10).
+        // 81 columns: wrapped at a space, under the text after the id, never mid-word.
         `  ${id}  delete0@example.com · Starter · 120.00 USD\n` +
         `${' '.repeat(28)}[created]\n` +
         'This cannot be undone.\n',

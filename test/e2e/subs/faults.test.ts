@@ -7,7 +7,7 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { type BulkJson, parseCsv, seedSubscriptions, serverStatuses, unknownId } from '../../helpers/subs.js'
 
 /**
- * Bulk cancel against a service that fails part-way (issue 5 item 7): a proxy in front of the
+ * Bulk cancel against a service that fails part-way: a proxy in front of the
  * sandbox answers some GETs and PUTs with 503 or a connection reset, before or after the
  * sandbox acted. Each id must be reported once, with its true state on the server.
  */

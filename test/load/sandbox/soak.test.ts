@@ -31,7 +31,7 @@ import {
 } from '../../helpers/sandbox-load.js'
 import { mapConcurrent } from '../../helpers/subs.js'
 
-/** The sandbox holds (issue 5): a soak of 50 clients on every endpoint loses and breaks nothing. PAY_SOAK_SECONDS and PAY_SANDBOX_SEED change its length and replay a seed. */
+/** The sandbox holds: a soak of 50 clients on every endpoint loses and breaks nothing. PAY_SOAK_SECONDS and PAY_SANDBOX_SEED change its length and replay a seed. */
 
 afterEach(killStarted)
 

@@ -4,7 +4,7 @@ import { runInProcess } from '../../../helpers/in-process.js'
 import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
 
 /**
- * `pay sandbox clock advance DURATION` (issue 22). More in ../clock.test.ts (the local store: shown,
+ * `pay sandbox clock advance DURATION`. More in ../clock.test.ts (the local store: shown,
  * moved, set, refused, reset) and test/e2e/sandbox/clock.test.ts (a `pay sandbox start` process).
  */
 

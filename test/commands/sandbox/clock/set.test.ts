@@ -3,7 +3,7 @@ import { tempDir } from '../../../helpers/cli.js'
 import { runInProcess } from '../../../helpers/in-process.js'
 
 /**
- * `pay sandbox clock set DATE` (issue 22). More in ../clock.test.ts (shown, moved, refused, reset on
+ * `pay sandbox clock set DATE`. More in ../clock.test.ts (shown, moved, refused, reset on
  * the local store) and test/e2e/sandbox/clock.test.ts (through a `pay sandbox start` process).
  */
 

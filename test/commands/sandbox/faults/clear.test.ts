@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runInProcess } from '../../../helpers/in-process.js'
 import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
 
-/** `pay sandbox faults clear` (issue 25): every request of the key's business answered normally again. */
+/** `pay sandbox faults clear`: every request of the key's business answered normally again. */
 
 let sandbox: TestSandbox
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runInProcess } from '../../../helpers/in-process.js'
 import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
 
-/** `pay sandbox faults list` (issue 25): the rules of the key's business, with what each matched and faulted. */
+/** `pay sandbox faults list`: the rules of the key's business, with what each matched and faulted. */
 
 let sandbox: TestSandbox
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { linkCreateArgs } from '../../../helpers/links.js'
 import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
 
 /**
- * `pay sandbox faults set RULE...` (issue 25): the rules of the key's business replaced in the
+ * `pay sandbox faults set RULE...`: the rules of the key's business replaced in the
  * running sandbox, each checked first (exit 2, nothing set); a request then gets the fault.
  */
 

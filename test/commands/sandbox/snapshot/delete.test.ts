@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { tempDir } from '../../../helpers/cli.js'
 import { runInProcess } from '../../../helpers/in-process.js'
 
-/** `pay sandbox snapshot delete NAME` (issue 25 item 4). */
+/** `pay sandbox snapshot delete NAME`. */
 
 describe('sandbox snapshot delete', () => {
   test('--json prints the snapshot deleted; its file is gone, the others kept', async () => {

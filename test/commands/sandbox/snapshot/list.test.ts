@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { tempDir } from '../../../helpers/cli.js'
 import { runInProcess } from '../../../helpers/in-process.js'
 
-/** `pay sandbox snapshot list` (issue 25 item 4): the snapshots of the sandbox's directory, by name. */
+/** `pay sandbox snapshot list`: the snapshots of the sandbox's directory, by name. */
 
 describe('sandbox snapshot list', () => {
   test('none: nothing printed, exit 0; --json []', async () => {

@@ -3,7 +3,7 @@ import { tempDir } from '../../../helpers/cli.js'
 import { runInProcess } from '../../../helpers/in-process.js'
 import { VALID_LINK } from '../../../helpers/sandbox.js'
 
-/** `pay sandbox snapshot restore NAME` (issue 25 item 4): the sandbox's records back as they were saved. */
+/** `pay sandbox snapshot restore NAME`: the sandbox's records back as they were saved. */
 
 const linkFlags = Object.entries(VALID_LINK).flatMap(([key, value]) => [`--${key}`, value])
 

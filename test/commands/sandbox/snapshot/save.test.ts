@@ -6,7 +6,7 @@ import { runInProcess } from '../../../helpers/in-process.js'
 import { VALID_LINK } from '../../../helpers/sandbox.js'
 
 /**
- * `pay sandbox snapshot save|restore|list|delete NAME` (issue 25 item 4), the whole round on the
+ * `pay sandbox snapshot save|restore|list|delete NAME`, the whole round on the
  * local store: exact output, exit codes. A restore under a running server:
  * test/e2e/sandbox/snapshot.test.ts; the store-level rules (links, modes, names):
  * test/unit/sandbox/store/snapshots.test.ts.

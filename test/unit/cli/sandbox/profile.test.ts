@@ -26,7 +26,7 @@ describe('the built-in sandbox profile', () => {
     })
   })
 
-  it('never takes PAY_BASE_URL: it is left aside, said by the command (issue 21 item 3); --base-url is taken', async () => {
+  it('never takes PAY_BASE_URL: it is left aside, said by the command; --base-url is taken', async () => {
     const env = {
       PAY_CONFIG_DIR: freshConfigDir(),
       PAY_SANDBOX_PORT: '4999',

@@ -17,7 +17,7 @@ import {
 } from '../../../helpers/sandbox.js'
 
 /**
- * The sandbox clock and the charges of subscriptions over HTTP (issue 22): `GET/POST
+ * The sandbox clock and the charges of subscriptions over HTTP: `GET/POST
  * /_sandbox/clock`, what a charge is, what cancelling and deleting do, billing as real time
  * passes, and the charge's payment page. The calendar itself: calendar.test.ts.
  */

@@ -19,7 +19,7 @@ import {
 import { tempDir } from '../../../helpers/sandbox.js'
 
 /**
- * The calendar of charges (issue 22): every frequency, month ends, leap years, a subscription
+ * The calendar of charges: every frequency, month ends, leap years, a subscription
  * created before and after its package's date_charge_start. Real time is set back to 2014 (Date
  * only), so that the sandbox clock, which only goes forward, can be moved to any later date.
  */

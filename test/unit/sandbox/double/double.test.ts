@@ -14,7 +14,7 @@ import {
 } from '../../../helpers/sandbox.js'
 
 /**
- * The sandbox as a test double over HTTP (issue 25 items 1, 2, 6): fault rules set through
+ * The sandbox as a test double over HTTP: fault rules set through
  * `/_sandbox/faults` and carried out (a status, latency, a reset, a hang; before acting or
  * `after`), the `Pay-Sandbox-Fault` header, what each business sent (`/_sandbox/requests`), and
  * the customer's outcomes through `/_sandbox/payment-links/{id}/pay|cancel|fail`. Each business's

@@ -20,7 +20,7 @@ import {
 } from '../../../helpers/sandbox.js'
 
 /**
- * Fixtures at the store level (issue 25 item 3): checked by the API's rules, named per entry and
+ * Fixtures at the store level: checked by the API's rules, named per entry and
  * field, seeded in one transaction, names kept for `once`. The commands are in
  * test/e2e/sandbox/seed.test.ts.
  */

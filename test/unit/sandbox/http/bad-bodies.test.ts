@@ -197,7 +197,7 @@ describe('bad bodies on every endpoint that takes one', () => {
             422,
             invalid({ [field]: [`The ${field} field must be true or false.`] }),
           )
-      // Deeper than any body of the API: refused before anything walks it (issue 21 item 11).
+      // Deeper than any body of the API: refused before anything walks it.
       for (const field of endpoint.stringFields.slice(0, 1)) {
         // The body's own object and 63 more: as deep as allowed, judged as a field.
         textCase(

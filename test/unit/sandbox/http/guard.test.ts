@@ -14,7 +14,7 @@ import {
 } from '../../../helpers/sandbox.js'
 
 /**
- * What the sandbox checks before any route runs (issue 21 items 1 and 11): a request must name
+ * What the sandbox checks before any route runs: a request must name
  * the sandbox in its Host (DNS rebinding: a page of `rebind.test` resolved to 127.0.0.1 sends
  * `Host: rebind.test:PORT`), an API request from a web page of another origin is refused, and no
  * number of idle or slow connections stops it answering. Chromium tries the same in
@@ -242,7 +242,7 @@ describe('Addresses', () => {
   })
 })
 
-describe('bodies and connections (issue 21 item 11)', () => {
+describe('bodies and connections', () => {
   it('a 100,000-deep JSON body with an Idempotency-Key answers 400, not 500, and the server goes on', async () => {
     const deep = `{"title": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`
     for (const headers of [{ ...json, 'Idempotency-Key': 'deep-1' }, json]) {

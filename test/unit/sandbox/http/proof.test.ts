@@ -10,7 +10,7 @@ import { type FakeServer, sendJson, startFakeServer } from '../../../helpers/fak
 import { tempDir } from '../../../helpers/sandbox.js'
 
 /**
- * How a sandbox proves it is the user's own (issue 21 item 2): a secret in its directory, 0600 in
+ * How a sandbox proves it is the user's own: a secret in its directory, 0600 in
  * a 0700 directory, never through a link; an HMAC of pay's challenge, bound to its port. pay's
  * side (probeSandbox) tells the user's sandbox from one of another directory, an impostor that
  * copies the health answer, and a squatter that relays the challenge to the user's real sandbox.

@@ -23,7 +23,7 @@ import {
 } from '../../../helpers/sandbox.js'
 
 /**
- * The customer's pages (issue 14): the payment page at payment_url and the activation page at
+ * The customer's pages: the payment page at payment_url and the activation page at
  * activation_url, over HTTP as a browser uses them. Chromium itself drives them in
  * test/e2e/sandbox/browser.test.ts.
  */
@@ -129,7 +129,7 @@ describe('the payment page (GET payment_url)', () => {
         '<input type="hidden" name="currency" value="EUR">',
         '<button type="submit" name="outcome" value="paid">Pay 25.50 <bdi>EUR</bdi></button>',
         '<p class="fine">Test mode: paying marks this link paid. No card is asked for and no money moves.</p>',
-        // Test mode's other outcomes (issue 25 item 2): the same form, another button.
+        // Test mode's other outcomes: the same form, another button.
         '<fieldset class="others">',
         '<legend>Test mode: the customer’s other outcomes</legend>',
         '<div class="row"><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
@@ -438,7 +438,7 @@ describe('the activation page (activation_url)', () => {
     expect(page.status).toBe(200)
     expectPageHeaders(page)
     expect(titleOf(page.text)).toBe('Activate · Card on file')
-    // The business is named as on its payment pages (issue 23 item 13), not "pay sandbox".
+    // The business is named as on its payment pages, not "pay sandbox".
     expect(card(page.text)).toBe(
       [
         MERCHANT(`Business ${businessIdOf(t.key)}`),
@@ -529,7 +529,7 @@ describe('the sandbox control routes (pay sandbox pay / reset through a server)'
     })
     expect(anonymous.status).toBe(401)
     expect(JSON.parse(anonymous.text)).toEqual({ message: 'Unauthenticated.' })
-    // Business B neither reads nor pays business A's link through HTTP (issue 21 item 9).
+    // Business B neither reads nor pays business A's link through HTTP.
     const other = await t.b.call('POST', `/_sandbox/payment-links/${link._id}/pay`)
     expect(other.status).toBe(404)
     expect(other.json).toEqual({ message: 'Payment link not found.' })

@@ -13,7 +13,7 @@ import {
 } from '../../../helpers/sandbox.js'
 
 /**
- * Ids that cannot be guessed (issue 21 item 10). A payment page is public and payable by whoever
+ * Ids that cannot be guessed. A payment page is public and payable by whoever
  * has its link's id: an id made of the time and a counter gave other customers' ids away in a
  * few guesses. Every `_id` is 96 random bits (still 24 hex characters), every token 160; ids of
  * records already in a store stay as they were.

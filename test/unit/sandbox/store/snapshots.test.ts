@@ -21,7 +21,7 @@ import {
 } from '../../../helpers/sandbox.js'
 
 /**
- * Snapshots at the store level (issue 25 item 4): the whole database (every business, the clock,
+ * Snapshots at the store level: the whole database (every business, the clock,
  * the seeded names), names checked, no path outside snapshots/, no symbolic link followed, 0700
  * and 0600. The commands, and a restore under a server taking requests, are in
  * test/e2e/sandbox/snapshot.test.ts.
