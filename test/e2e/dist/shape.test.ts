@@ -14,6 +14,7 @@ async function offences(changes: Record<string, string>): Promise<string[]> {
   fs.cpSync(path.join(ROOT, 'scripts/check-shape.mjs'), path.join(dir, 'scripts/check-shape.mjs'))
   for (const [file, line] of Object.entries(changes)) {
     const target = path.join(dir, file)
+    fs.mkdirSync(path.dirname(target), { recursive: true })
     const before = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : ''
     fs.writeFileSync(target, `${line}\n${before}`)
   }
@@ -22,7 +23,7 @@ async function offences(changes: Record<string, string>): Promise<string[]> {
   )
   return result.stderr
     .split('\n')
-    .filter((line) => line.startsWith('src/'))
+    .filter((line) => line.startsWith('src/') || line.startsWith('src:'))
     .sort()
 }
 
@@ -44,6 +45,27 @@ describe('the shape of src (npm run lint)', () => {
       "src/cli/io.ts:1: replaces a stream's write (print what was produced instead)",
       "src/render/format.ts:1: reads process.env (the run's environment is the run context's: env)",
       "src/sandbox/constants.ts:1: reads process.env (the run's environment is the run context's: env)",
+    ])
+  })
+
+  it('refuses a folder of more than 16 source files, more than 2 forced casts, and a comment citing an issue', async () => {
+    const crowded = Object.fromEntries(
+      Array.from({ length: 17 }, (_, n) => [`src/shared/crowd/file-${n}.ts`, `export const n${n} = ${n}`]),
+    )
+    expect(
+      await offences({
+        ...crowded,
+        'src/shared/money.ts': 'export const a = 1 as unknown as string',
+        'src/shared/xdg.ts': 'export const b = 2 as unknown as string',
+        'src/shared/duration.ts': 'export const c = 3 as unknown as string',
+        'src/values.ts': '// Kept for issue 12: nothing more to say.',
+        // A number that is not an issue's passes.
+        'src/errors.ts': '// Exit codes 2 and 130, as issues of usage and Ctrl-C.',
+      }),
+    ).toEqual([
+      'src/shared/crowd: 17 source files (at most 16 in a folder: split it by concern)',
+      'src/values.ts:1: cites an issue number (say why, not which issue asked)',
+      'src: 3 `as unknown as` casts (at most 2 in src): src/shared/duration.ts:1, src/shared/money.ts:1, src/shared/xdg.ts:1',
     ])
   })
 })
