@@ -32,6 +32,11 @@ export interface CallOptions {
   anyBody?: boolean
   /** What a failure is said as, before the journal hears of it. */
   failure?: (error: unknown) => unknown
+  /**
+   * False: not told to the journal, being the repeat of a change it holds already (`sandbox
+   * listen` renewing its endpoint's lease every few seconds, which would otherwise fill it).
+   */
+  journal?: boolean
 }
 
 /** The endpoints (endpoints.ts), one method each. Answers go through the tolerant reader. */
@@ -150,7 +155,7 @@ export class PayApi {
         throw mayHaveHappened(error, key, endpoint.noun)
       }
     }
-    if (!endpoint.changesState) return (await send()).result
+    if (!endpoint.changesState || options.journal === false) return (await send()).result
     const start: ChangeStart = { method: endpoint.method, path, resource: endpoint.noun }
     if (call.id !== undefined) start.id = call.id
     if (key !== undefined) start.idempotencyKey = key

@@ -2,7 +2,8 @@
  * `import { startSandbox } from 'pay-cli/sandbox'`: the sandbox as a test double for a test runner,
  * in the test's own process. A fresh store in a temporary directory by default (removed on close),
  * a free loopback port, and the controls a test needs: the customer's outcome on a link, the
- * clock, fault rules, fixtures, snapshots, a reset. It loads nothing of the CLI
+ * clock, fault rules, fixtures, snapshots, a reset, and the notifications its payments send
+ * (`webhooks`, `signatureKey`, `deliveries()`, and `verifyWebhook` for the app's handler). It loads nothing of the CLI
  * (scripts/bundle.mjs builds it into dist/sandbox.js on its own and checks that no oclif is in it).
  */
 import fs from 'node:fs'
@@ -25,8 +26,8 @@ import {
   type SnapshotInfo,
   saveSnapshot,
   seedIn,
-  settleLinkIn,
 } from './local-store.js'
+import type { DeliveryRecord } from './notify/outbox.js'
 import type { PackageRecord } from './service/records.js'
 
 export type { Outcome } from './constants.js'
@@ -42,6 +43,8 @@ export {
   SnapshotError,
   type SnapshotInfo,
 } from './local-store.js'
+export type { AttemptRecord, DeliveryRecord, EndpointRecord } from './notify/outbox.js'
+export { verifyWebhook } from './notify/signature.js'
 export type { PackageRecord } from './service/records.js'
 export { SANDBOX_KEY }
 
@@ -60,6 +63,8 @@ export interface StartSandboxOptions {
   faults?: string[]
   /** Seed of the `P%` fault draws, to repeat a run. */
   faultSeed?: number
+  /** Webhook endpoints (http or https URLs) of the first key's business: each payment attempt is POSTed to them. */
+  webhooks?: string[]
 }
 
 export interface SandboxClock {
@@ -80,8 +85,15 @@ export interface Sandbox {
   packages: PackageRecord[]
   /** The store's directory. */
   dir: string
-  /** The customer's outcome on payment link `id`: paid (default), cancelled or failed. Throws for no such link. */
+  /** The signature key of the first key's business: the key of its notifications' hash (`verifyWebhook`). */
+  signatureKey: string
+  /**
+   * The customer's outcome on payment link `id`: paid (default), cancelled or failed. Throws for no
+   * such link. Paying and failing notify the business's webhook endpoints (attempted at once).
+   */
   pay(id: string, outcome?: Outcome): Settled
+  /** The notifications to the endpoints of the business of `key` (default: the first), newest last. */
+  deliveries(options?: { key?: string; limit?: number }): DeliveryRecord[]
   clock: SandboxClock
   /** Fault rules, set, cleared and listed while it runs. */
   faults: FaultControl
@@ -115,6 +127,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       host: options.host,
       port: options.port ?? 0,
       faults: { rules: options.faults, seed: options.faultSeed },
+      webhooks: { endpoints: options.webhooks },
       seed: options.seed === undefined ? undefined : { fixtures: fixturesOf(options.seed) },
     })
   } catch (error) {
@@ -128,11 +141,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     keys: running.keys,
     packages: running.packages[running.keys[0]],
     dir,
+    signatureKey: running.webhooks.signatureKeys[0],
     pay(id, outcome = 'paid') {
-      const settled = settleLinkIn(dir, id, outcome)
+      const settled = running.settle(id, outcome)
       if (!settled) throw new Error(`No payment link ${id} in the sandbox.`)
       return settled
     },
+    deliveries: (query) => running.webhooks.deliveries(query),
     clock: {
       now: () => clockIn(dir),
       advance: (duration) => moveClockIn(dir, { advance: duration }, baseUrl),

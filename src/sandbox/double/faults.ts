@@ -9,16 +9,20 @@
  *   seeded generator, so that a run can be repeated), or nothing (every one);
  * - `after`: the request is carried out, then its answer lost (otherwise nothing is done).
  * A request can also ask for its own fault with the header `Pay-Sandbox-Fault: EFFECT [after]`.
+ * The sandbox's notifications take rules of their own, `WEBHOOK EVENT EFFECT [xN|P%]`
+ * (webhook-faults.ts), kept and counted with these.
  *
  * This module is the grammar and the bookkeeping only, with no I/O: the server applies what
  * `FaultSets.pick` decides (test-double.ts).
  */
+import { parseWebhookRule, WEBHOOK_METHOD, type WebhookEffect, webhookEffectText } from './webhook-faults.js'
 
 export type FaultEffect =
   | { kind: 'status'; status: number }
   | { kind: 'latency'; ms: number }
   | { kind: 'reset' }
   | { kind: 'hang' }
+  | WebhookEffect
 
 export type FaultWhen =
   | { kind: 'every' }
@@ -66,6 +70,7 @@ const MAX_TIMES = 1_000_000
 /** A rule, or an error naming what is wrong: `FaultRuleError`. */
 export function parseFaultRule(line: string): FaultRule {
   const words = line.trim().split(/\s+/).filter(Boolean)
+  if (words[0]?.toUpperCase() === WEBHOOK_METHOD) return parseWebhookRule(line, WEBHOOK_GRAMMAR)
   if (words.length < 3) {
     throw new FaultRuleError(
       `"${line.trim()}" is not a fault rule: it needs a method, a path and an effect (${FAULT_GRAMMAR}).`,
@@ -201,6 +206,8 @@ export function effectText(effect: FaultEffect): string {
       return String(effect.status)
     case 'latency':
       return `latency=${effect.ms % 1000 === 0 ? `${effect.ms / 1000}s` : `${effect.ms}ms`}`
+    case 'delay':
+      return webhookEffectText(effect)
     default:
       return effect.kind
   }
@@ -211,6 +218,8 @@ function whenText(when: FaultWhen): string | undefined {
   if (when.kind === 'percent') return `${when.percent}%`
   return undefined
 }
+
+const WEBHOOK_GRAMMAR = { parseWhen, whenText, error: (message: string) => new FaultRuleError(message) }
 
 function ruleText(rule: Omit<FaultRule, 'text'>): string {
   return [
@@ -227,6 +236,7 @@ function ruleText(rule: Omit<FaultRule, 'text'>): string {
 /** Whether `method` and `path` (no query, no trailing slash) are what the rule names. */
 function matches(rule: FaultRule, method: string, path: string): boolean {
   if (rule.method !== '*' && rule.method !== method) return false
+  if ((rule.method === WEBHOOK_METHOD) !== (method === WEBHOOK_METHOD)) return false
   const segments = path.split('/').slice(1)
   if (segments.length !== rule.segments.length) return false
   return rule.segments.every((segment, i) => segment === '*' || segment === segments[i])
@@ -298,7 +308,7 @@ class FaultSet {
     return this.entries.map(({ rule, matched, faulted, remaining }) => ({
       rule: rule.text,
       method: rule.method,
-      path: `/${rule.segments.join('/')}`,
+      path: rule.method === WEBHOOK_METHOD ? rule.segments[0] : `/${rule.segments.join('/')}`,
       effect: effectText(rule.effect),
       when: whenText(rule.when) ?? null,
       after: rule.after,
