@@ -7,7 +7,7 @@ export const SECRET_HEADER =
 /** Longest body a --debug trace shows. */
 const DEBUG_BODY_LIMIT = 4096
 /** Fields whose values a --debug trace never shows (and those values wherever else they appear). */
-const SECRET_FIELD = /(^|_)(token|secret|password|api_?key|authorization)$/i
+const SECRET_FIELD = /(^|_)(token|secret|password|api_?key|signature_?key|authorization)$/i
 
 /**
  * The API key kept out of everything pay prints: wherever a server echoed it (a body, a header,

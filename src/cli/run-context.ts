@@ -28,6 +28,7 @@ import {
   squatterWarning,
   unservedWarning,
 } from './sandbox/profile.js'
+import { attemptedText } from './sandbox/webhook-views.js'
 
 /** How many records a list shows on a terminal when --limit is not given. */
 const DEFAULT_LIST_LIMIT = 30
@@ -322,5 +323,6 @@ export class CommandContext implements RunContext {
       this.out.warn(unservedWarning(this.pageOrigin, this.connection.squatter, 'the page addresses printed'))
     }
     await this.connection?.close()
+    for (const line of attemptedText(this.connection?.attempted ?? [], this.sandboxDir)) this.out.notice(line)
   }
 }

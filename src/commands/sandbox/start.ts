@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { localFlags } from '../../cli/flags.js'
-import { faultFlag } from '../../cli/sandbox/double.js'
+import { faultFlag, webhookFlag } from '../../cli/sandbox/double.js'
 import { serveSandbox } from '../../cli/sandbox/serve.js'
 import type { Result } from '../../render/result.js'
 import { DEFAULT_SANDBOX_PORT, MAX_SEED, SANDBOX_KEY } from '../../sandbox/index.js'
@@ -12,8 +12,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
     'Runs the sandbox service until Ctrl-C, for pay and for any HTTP client (curl, your own app). ' +
     'Each --key is a business of its own; without --key the well-known sandbox key is used. ' +
     'Its database is store.db in $PAY_SANDBOX_DIR (default ~/.local/share/pay/sandbox). Each request ' +
-    'is logged on stderr (method, path, status, milliseconds) unless --quiet. With --json, one line ' +
-    'of JSON on stdout once listening: {"base_url", "keys", "packages"}.'
+    'is logged on stderr (method, path, status, milliseconds), and each notification sent, unless --quiet. ' +
+    'With --json, one line of JSON on stdout once listening: {"base_url", "keys", "packages", ' +
+    '"signature_keys", "webhooks"}.'
 
   static examples = [
     '<%= config.bin %> sandbox start',
@@ -52,6 +53,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
         'see `pay sandbox faults set`.',
       multiple: true,
     }),
+    webhook: webhookFlag(),
     'fault-seed': Flags.integer({
       description: 'Seed of the P% rules, to repeat a run (default: a random one, said on stderr).',
       min: 0,
@@ -68,6 +70,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
       portFromProfile: this.flags.port === undefined,
       quiet: this.flags.quiet,
       faults: { rules: this.flags.fault, seed: this.flags['fault-seed'] },
+      webhooks: this.flags.webhook ?? [],
       seed: this.flags.seed === undefined ? undefined : { file: this.flags.seed, once: this.flags.once },
     }
     return serveSandbox(request, this.context)

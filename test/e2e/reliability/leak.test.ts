@@ -1,12 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ENDPOINTS, type EndpointName, endpointAt } from '../../../src/api/endpoints.js'
 import { type CliResult, expectNoKeyInOutput } from '../../helpers/cli.js'
 import { commandOfArgs, tracedRequests, undeclaredRequests } from '../../helpers/endpoints.js'
 import { CANARY, inModes, type LeakCase, leakEnv, leakEnvironment, MODES } from '../../helpers/leak.js'
 import { linkCreateArgs } from '../../helpers/links.js'
 import { COMMAND_IDS } from '../../helpers/manifest.js'
+import { startReceiver } from '../../helpers/receiver.js'
 import { mapConcurrent } from '../../helpers/subs.js'
 
 /**
@@ -41,6 +42,8 @@ async function pay(c: LeakCase): Promise<CliResult> {
 const SCANNED_ELSEWHERE: Record<string, string> = {
   'sandbox:start':
     'a server until stopped: test/e2e/reliability/leak-sandbox.test.ts runs sandboxes in process',
+  'sandbox:listen':
+    'runs until stopped: test/e2e/sandbox/listen.test.ts runs it with the key and checks its output and what it forwards',
 }
 
 /**
@@ -66,6 +69,19 @@ describe('the key never leaks', () => {
 
     const links = await Promise.all(Array.from({ length: 26 }, seedLink))
     const subs = await Promise.all(Array.from({ length: 10 }, seedSub))
+    // Notifications: deliveries of the key's business to resend, endpoints to remove.
+    const hook = await startReceiver()
+    await leak.call('POST', '/_sandbox/webhooks', { url: hook.url })
+    for (const link of await Promise.all(Array.from({ length: MODES.length }, seedLink))) {
+      await leak.call('POST', `/_sandbox/payment-links/${link._id}/pay`)
+    }
+    await vi.waitFor(() =>
+      expect(state.sandbox.webhooks.deliveries().map((d) => d.state)).toEqual(MODES.map(() => 'delivered')),
+    )
+    const deliveries = state.sandbox.webhooks.deliveries()
+    const endpoints = await Promise.all(
+      MODES.map(([mode]) => leak.call('POST', '/_sandbox/webhooks', { url: `http://127.0.0.1:9/${mode}` })),
+    )
     const id = (list: { _id: string }[]) => list.shift()!._id
     const perMode = (make: (mode: string) => LeakCase): LeakCase[] =>
       MODES.map(([mode, flags]) => {
@@ -282,6 +298,34 @@ describe('the key never leaks', () => {
         env: leakEnv(state.sandbox.baseUrl),
         code: 0,
       }),
+      // Notifications: endpoints and deliveries, through the sandbox that knows the key and in the local store.
+      ...[leakEnv(state.sandbox.baseUrl), undefined].flatMap((env) => [
+        ...inModes({
+          label: 'sandbox webhooks add',
+          args: ['sandbox', 'webhooks', 'add', hook.url],
+          env,
+          code: 0,
+        }),
+        ...inModes({ label: 'sandbox webhooks list', args: ['sandbox', 'webhooks', 'list'], env, code: 0 }),
+        ...inModes({
+          label: 'sandbox webhooks deliveries',
+          args: ['sandbox', 'webhooks', 'deliveries'],
+          env,
+          code: 0,
+        }),
+      ]),
+      ...perMode(() => ({
+        label: 'sandbox webhooks remove',
+        args: ['sandbox', 'webhooks', 'remove', String(endpoints.shift()?._id)],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      })),
+      ...perMode(() => ({
+        label: 'sandbox webhooks resend',
+        args: ['sandbox', 'webhooks', 'resend', String(deliveries.shift()?._id)],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      })),
       // Fixtures and snapshots: seeded through the sandbox that knows the key; the
       // snapshots of the scanned store, which that sandbox serves.
       ...inModes({
@@ -317,6 +361,10 @@ describe('the key never leaks', () => {
     ])
       await pay(c)
     expect(problems).toEqual([])
+    // What the notifications carried to the app: never the key.
+    expect(hook.received.length).toBeGreaterThan(MODES.length)
+    expect(JSON.stringify(hook.received)).not.toContain(CANARY)
+    await hook.close()
     // Every command of the manifest, but those scanned elsewhere (said why above).
     const ran = commandsRun()
     expect(COMMAND_IDS.filter((id) => !ran.has(id) && !(id in SCANNED_ELSEWHERE))).toEqual([])

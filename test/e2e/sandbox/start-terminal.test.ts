@@ -54,6 +54,8 @@ describe('pay sandbox start in a terminal', () => {
       `Keys: ${SANDBOX_KEY}`,
       'Packages (for `pay subs create --package-id`):',
       ...packageLines,
+      'Signature key of its notifications (`pay sandbox webhooks list`):',
+      expect.stringMatching(/^ {2}sig_sandbox_[0-9a-f]{48}$/),
       `pay -p sandbox looks for a sandbox on port 4010, not ${port}. To use this one:`,
       `  export PAY_SANDBOX_PORT=${port} PAY_SANDBOX_DIR=${dir}`,
       `or: pay -p sandbox --base-url ${baseUrl} …`,

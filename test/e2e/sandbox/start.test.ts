@@ -1,8 +1,10 @@
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { verifyWebhook } from '../../../src/sandbox/notify/signature.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { linkCreateArgs } from '../../helpers/links.js'
 import { exited, killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
+import { startReceiver } from '../../helpers/receiver.js'
 
 afterEach(killStarted)
 
@@ -48,7 +50,7 @@ describe('pay sandbox start', () => {
     const dir = tempDir('pay-sandbox-')
     const sandbox = await start(['--port', '0', '--key', 'k1', '--key', 'k2'], dir)
     const { line } = sandbox
-    expect(Object.keys(line)).toEqual(['base_url', 'keys', 'packages'])
+    expect(Object.keys(line)).toEqual(['base_url', 'keys', 'packages', 'signature_keys', 'webhooks'])
     expect(line.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(line.keys).toEqual(['k1', 'k2'])
     expect(line.packages).toHaveLength(6)
@@ -60,6 +62,53 @@ describe('pay sandbox start', () => {
     expect(normalised(sandbox.stderr())).toBe(
       `Database: ${path.join(dir, 'store.db')}\n${hint(line.base_url, dir)}\nTIME GET /_sandbox/health 200 MS\nSandbox stopped after 1 request.\n`,
     )
+  })
+
+  it('--webhook: an endpoint of the first key’s business, once; the signature keys in its JSON line; each notification logged', async () => {
+    const dir = tempDir('pay-sandbox-')
+    const hook = await startReceiver()
+    try {
+      const args = ['--port', '0', '--key', 'k1', '--key', 'k2', '--webhook', hook.url]
+      const first = await start(args, dir)
+      expect(first.line.signature_keys).toEqual([
+        expect.stringMatching(/^sig_sandbox_[0-9a-f]{48}$/),
+        expect.stringMatching(/^sig_sandbox_[0-9a-f]{48}$/),
+      ])
+      expect(first.line.signature_keys[0]).not.toBe(first.line.signature_keys[1])
+      expect(first.line.webhooks).toEqual([
+        {
+          _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+          url: hook.url,
+          events: ['payment.created'],
+          enabled: true,
+        },
+      ])
+      const k1 = { PAY_API_KEY: 'k1', PAY_BASE_URL: first.baseUrl, PAY_SANDBOX_DIR: dir }
+      const id = JSON.parse((await runCli([...linkCreateArgs(), '--json'], { env: k1 })).stdout)._id
+      expect((await runCli(['sandbox', 'pay', id], { env: k1 })).code).toBe(0)
+      await linesOnStderr(first, 8)
+      expect(await stop(first, 'SIGTERM')).toBe(0)
+      expect(normalised(first.stderr())).toMatch(
+        new RegExp(`\nTIME WEBHOOK ${hook.url.replace(/\./g, '\\.')} 200 \\d+\\.\\d ms delivered\n`),
+      )
+      expect(verifyWebhook(hook.received[0].body, first.line.signature_keys[0])).toBe(true)
+      // Started again on the directory: the same keys, the same one endpoint.
+      const again = await start(args, dir)
+      expect([again.line.signature_keys, again.line.webhooks]).toEqual([
+        first.line.signature_keys,
+        first.line.webhooks,
+      ])
+      expect(await stop(again, 'SIGTERM')).toBe(0)
+    } finally {
+      await hook.close()
+    }
+    const refused = await runCli(['sandbox', 'start', '--port', '0', '--webhook', 'ftp://x/hook'], {
+      env: { PAY_SANDBOX_DIR: dir },
+    })
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      'Error: --webhook: "ftp://x/hook" is not an http:// or https:// URL.\nSee `pay sandbox start --help`.\n',
+    ])
   })
 
   it('logs one line per request on stderr: method, path with no secret in it, status, ms; never a key', async () => {
