@@ -127,6 +127,29 @@ test('with no server, each notification’s first attempt is made before it exit
   }
 })
 
+test('a command running the sandbox in-process makes the first attempt of what it notifies before it ends, and says so', async () => {
+  const dir = tempDir('pay-local-store-')
+  const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+  const answering = await startReceiver()
+  try {
+    await runInProcess(['sandbox', 'webhooks', 'add', answering.url], { env })
+    const link = await createLocal(dir, runInProcess)
+    const paid = await runInProcess(
+      ['-p', 'sandbox', 'api', '-X', 'POST', `/_sandbox/payment-links/${link._id}/pay`],
+      {
+        env,
+      },
+    )
+    expect(paid.code).toBe(0)
+    expect(JSON.parse(paid.stdout).data.paid).toBe(true)
+    expect(answering.notifications().map((n) => n.data.payment_link_id)).toEqual([link._id])
+    // After what it says of the page address it printed, which nothing serves.
+    expect(paid.stderr.split('\n').slice(1)).toEqual([`Notified ${answering.url}: answered 200.`, ''])
+  } finally {
+    await answering.close()
+  }
+})
+
 test('their help says where --profile and --base-url lead, as they are used', async () => {
   for (const command of ['pay', 'reset']) {
     const help = await runInProcess(['sandbox', command, '--help'])
