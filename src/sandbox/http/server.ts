@@ -141,6 +141,7 @@ class SandboxServer {
     for (const key of keys) this.callers.set(keyHash(key), businessOf(key))
     this.server = http.createServer(serverOptions(limits), (request, response) => {
       const trail: Trail = { arrived: Date.now(), started: process.hrtime.bigint() }
+      this.notifier.noteRequest()
       if (this.onRequest) this.logWhenDone(request, response, trail)
       this.handle(request, response, trail).catch(() => response.destroy())
     })

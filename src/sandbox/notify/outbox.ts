@@ -23,6 +23,9 @@ export const ATTEMPTS = 3
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed'
 
+// The records the API answers are types, not interfaces, so that they are assignable to
+// Record<string, unknown> (service/records.ts does the same).
+
 /** One attempt as the API shows it: when (real time), the HTTP status, or what went wrong. */
 export type AttemptRecord = {
   time: string
@@ -67,6 +70,11 @@ export interface Dispatch {
   fault?(businessId: number): { effect: FaultEffect; label: string } | undefined
   /** Given the deliveries leased to `owner`, once the transaction that wrote them committed. */
   take(claimed: Claimed[]): void
+  /**
+   * Whether new deliveries are leased to `owner` as they are written; when not (it has no room
+   * for them now), they are written due and unleased, and its next look at the outbox claims them.
+   */
+  leasing?(): boolean
 }
 
 const BUSINESS = '(SELECT id FROM businesses WHERE key_hash = ?)'
@@ -213,7 +221,7 @@ export function notifyAttempt(
     const effect = fault?.effect
     const dropped = effect?.kind === 'drop'
     const due = dropped ? null : now + (effect?.kind === 'delay' ? effect.ms : 0)
-    const leased = how !== undefined && due === now
+    const leased = how !== undefined && due === now && (how.leasing?.() ?? true)
     const attempts = dropped
       ? [
           {
@@ -263,7 +271,7 @@ export function nextDue(store: SandboxStore): number | undefined {
 /**
  * Records the outcome of an attempt by the holder of its lease: `delivered` for a 2xx, else
  * `failed` once its attempts are spent, else pending again after the backoff; the lease ends.
- * Nothing is recorded by a process whose lease was taken over (false).
+ * Nothing is recorded by a process whose lease was taken over (undefined).
  */
 export function recordAttempt(
   store: SandboxStore,
