@@ -205,6 +205,8 @@ export interface BulkTerminal {
     stderrIsTerminal: boolean
     /** Plain progress lines rather than a bar redrawn (accessible mode, TERM=dumb). */
     canRedraw: boolean
+    /** Columns of the terminal, which the bar never reaches. */
+    width: number
     onInterrupt(stop: () => void): () => void
   }
 }
@@ -232,7 +234,7 @@ export async function runWorkflow(
   })
   const progress =
     io.stderrIsTerminal && ids.length > 0
-      ? new ProgressBar(out.stderr, ids.length, { plain: !io.canRedraw })
+      ? new ProgressBar(out.stderr, ids.length, { plain: !io.canRedraw, width: () => io.width })
       : undefined
   let run: BulkRun
   try {
