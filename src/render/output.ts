@@ -7,22 +7,13 @@ import { flagForField } from './flag-names.js'
 import { cellText, lookup, sanitizeCell, tsvCell } from './format.js'
 import type { JqProgram } from './jq.js'
 import { toJson, toJsonLine } from './json.js'
+import { type ListOutcome, listNotesText } from './list-notes.js'
 import type { Screen, Stream } from './screen.js'
 import { dropRank, pickColumns, withCurrencies } from './table/columns.js'
 import { drawTable, fieldKind, layOut, type TableColumn, visibleLength, wrapText } from './table/table.js'
 import { columnHeader, type View } from './views.js'
 
-/** What a list command found (resources/list-walk.ts), for the notes under the list. */
-export interface ListOutcome {
-  /** Records shown. */
-  shown: number
-  /** More records may exist than were shown: pages not fetched, or the limit reached. */
-  more: 'pages' | 'limit' | undefined
-  /** Requests made and records looked at. */
-  pages: number
-  scanned: number
-  filtered: boolean
-}
+export type { ListOutcome } from './list-notes.js'
 
 export interface OutputOptions {
   /** --json: data as JSON, and errors as JSON on stderr. */
@@ -185,10 +176,6 @@ export class Output {
   }
 
   /**
-   * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
-   * when it took more than one request, and how to see what was left out.
-   */
-  /**
    * A list arriving in batches (a page's worth each): with --jsonl each batch is printed as it
    * comes, waiting for a slow reader, so memory holds one page; otherwise the list is printed whole.
    */
@@ -203,17 +190,12 @@ export class Output {
     }
   }
 
+  /**
+   * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
+   * when it took more than one request, and how to see what was left out.
+   */
   listNotes(found: ListOutcome, view: View): void {
-    if (found.filtered && found.pages > 1) {
-      this.stderr.write(`Searched ${found.scanned} ${view.plural} on ${found.pages} pages.\n`)
-    }
-    if (found.more === 'pages') {
-      this.stderr.write(`More ${view.plural} exist than this first page: add --all to fetch them all.\n`)
-    } else if (found.more === 'limit') {
-      const matching = found.filtered ? 'matching ' : ''
-      const what = found.shown === 1 ? `${matching}${view.noun}` : `${found.shown} ${matching}${view.plural}`
-      this.stderr.write(`Showing the first ${what}: add --limit N or --all for more.\n`)
-    }
+    this.stderr.write(listNotesText(found, view))
   }
 
   /**
