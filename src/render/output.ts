@@ -11,7 +11,7 @@ import { type ListOutcome, listNotesText } from './list-notes.js'
 import type { Screen, Stream } from './screen.js'
 import { dropRank, pickColumns, withCurrencies } from './table/columns.js'
 import { drawTable, fieldKind, layOut, type TableColumn, visibleLength, wrapText } from './table/table.js'
-import { columnHeader, type View } from './views.js'
+import { columnHeader, inWords, type View } from './views.js'
 
 export type { ListOutcome } from './list-notes.js'
 
@@ -74,10 +74,11 @@ export class Output {
    * One record: JSON, its id (--quiet), a key/value table (terminal), key<TAB>value lines, or
    * with --columns one TSV row of the values (so that `$(pay … --columns payment_url)` is the URL).
    */
-  record(record: Rec, view: View, asJson?: unknown): void {
+  record(asSent: Rec, view: View, asJson?: unknown): void {
     // What a command prints under --json may hold more than the record (`sandbox pay --outcome`).
-    if (this.json) return this.data(asJson ?? record)
-    if (this.quiet) return this.ids([record], view)
+    if (this.json) return this.data(asJson ?? asSent)
+    if (this.quiet) return this.ids([asSent], view)
+    const record = inWords(asSent, view)
     if (!this.isTerminal) {
       if (this.columns) {
         const columns = this.pickColumns(view.recordFields, view, [record])
@@ -110,8 +111,9 @@ export class Output {
    * key<TAB>value lines of the record and `grep '^charge'` finds them. Nothing with --json, --jq,
    * -q or --columns: the record printed holds them, or the fields asked for are printed.
    */
-  related(title: string, records: Rec[], view: View): void {
+  related(title: string, asSent: Rec[], view: View): void {
     if (this.json || this.quiet || this.columns) return
+    const records = asSent.map((record) => inWords(record, view))
     if (!this.isTerminal) {
       const columns = withCurrencies(view.listColumns)
       const label = sanitizeCell(view.noun)
@@ -138,10 +140,11 @@ export class Output {
    * Many records: one JSON array, ids (--quiet), a table (terminal) or TSV rows without header.
    * TSV amounts are the plain number, with the currency in a column of its own.
    */
-  list(records: Rec[], view: View): void {
-    if (this.jsonl) return this.lines(records)
-    if (this.json) return this.data(records)
-    if (this.quiet) return this.ids(records, view)
+  list(asSent: Rec[], view: View): void {
+    if (this.jsonl) return this.lines(asSent)
+    if (this.json) return this.data(asSent)
+    if (this.quiet) return this.ids(asSent, view)
+    const records = asSent.map((record) => inWords(record, view))
     if (!this.isTerminal) {
       const columns = this.columns
         ? this.pickColumns(view.listColumns, view, records)

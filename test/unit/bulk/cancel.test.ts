@@ -51,7 +51,7 @@ describe('cancelSubscriptions', () => {
         '  profile:  sandbox\n' +
         '  base URL: http://127.0.0.1\n' +
         `  ${fresh}  workflow0@example.com · Starter · 120.00 USD  [created]\n` +
-        `  ${done}  workflow1@example.com · Starter · 120.00 USD  [cancel]\n` +
+        `  ${done}  workflow1@example.com · Starter · 120.00 USD  [cancelled]\n` +
         // The progress bar, redrawn in place, then cleared.
         '\r\u001b[2K[██████████░░░░░░░░░░] 1/2  cancelled 1' +
         '\r\u001b[2K[████████████████████] 2/2  cancelled 1 · already cancelled 1' +
