@@ -65,7 +65,7 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<Result
   }
   if (doneBefore > 0 && job.resume) {
     const noun = doneBefore === 1 ? action.view.noun : action.view.plural
-    out.stderr.write(`Skipping ${doneBefore} ${noun} recorded done in ${job.resume.file}.\n`)
+    out.notice(`Skipping ${doneBefore} ${noun} recorded done in ${job.resume.file}.`)
   }
   if (todo.length === 0) return shown.nothing(`Nothing to ${action.action}.`)
   const agreed = await agree(todo, action, job, action.lookUp)

@@ -2,7 +2,7 @@ import type { Consent, Target } from '../cli/context.js'
 import type { IO } from '../cli/io.js'
 import { PayError } from '../errors.js'
 import type { Output } from '../render/output.js'
-import { wrapText } from '../render/table/table.js'
+import { wrapMessage } from '../render/table/table.js'
 import type { View } from '../render/views.js'
 import { type Rec, sanitizeText } from '../values.js'
 import { checkIds } from './ids.js'
@@ -37,6 +37,9 @@ export interface WorkflowContext {
 
 const MAX_IDS_SHOWN = 20
 
+/** Holds a record's state together while a plan is wrapped (then it is a space again). */
+const NO_BREAK = '\u00a0'
+
 /** How many records a confirmation fetches to describe them one by one. */
 const DESCRIBE_LIMIT = 20
 
@@ -61,12 +64,15 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
   ]
   if (plan.irreversible) lines.push('This cannot be undone.')
   // On a terminal a long line wraps at spaces, its continuation under the text after its first
-  // word (the id, the label), so that it cannot be read as an item of its own; in a log, as it is.
-  const hanging = (line: string) => /^ +\S+ {2,}/.exec(line)?.[0].replace(/\S/g, ' ')
-  const shownLines = io.stderrIsTerminal
-    ? lines.map((line) => wrapText(line, io.width, { indent: hanging(line) }))
-    : lines
-  out.stderr.write(`${shownLines.join('\n')}\n`)
+  // word (the id, the label), so that it cannot be read as an item of its own, and a record's
+  // state (`[Active, unpaid]`) is never split; in a log, as it is.
+  const text = lines.join('\n')
+  const wrapped = () =>
+    wrapMessage(
+      text.replace(/\[[^\]\n]*\]$/gm, (state) => state.replace(/ /g, NO_BREAK)),
+      io.width,
+    )
+  out.stderr.write(`${io.stderrIsTerminal ? wrapped().replaceAll(NO_BREAK, ' ') : text}\n`)
 
   if (consent.dryRun) {
     dryRun(plan, out)

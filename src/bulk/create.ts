@@ -135,12 +135,12 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
   const todo = rows.filter((row) => !row.problems && previous.plan(row))
   const { held } = previous
   if (previous.created + held.length > 0 && job.resume) {
-    out.stderr.write(
+    out.notice(
       `Skipping ${previous.created} ${previous.created === 1 ? 'row' : 'rows'} recorded created` +
         (held.length > 0
           ? ` and ${held.length} whose POST may have reached the service (--retry-unknown sends them again)`
           : '') +
-        ` in ${job.resume.file}.\n`,
+        ` in ${job.resume.file}.`,
     )
   }
   if (todo.length + held.length + invalid.length === 0) return shown.nothing('Nothing to create.')

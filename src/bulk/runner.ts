@@ -228,9 +228,7 @@ export async function runWorkflow(
   const stop = new AbortController()
   const stopListening = io.onInterrupt(() => {
     stop.abort()
-    out.stderr.write(
-      `\nStopping: no new ${options.acts}; waiting for those in flight (Ctrl-C again to quit now).\n`,
-    )
+    out.notice(`\nStopping: no new ${options.acts}; waiting for those in flight (Ctrl-C again to quit now).`)
   })
   const progress =
     io.stderrIsTerminal && ids.length > 0

@@ -183,8 +183,8 @@ export class CommandContext implements RunContext {
     if (this.credentialsSaid) return credentials
     this.credentialsSaid = true
     if (credentials.keyFromEnv) {
-      this.out.stderr.write(
-        `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.\n`,
+      this.out.notice(
+        `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.`,
       )
     }
     if (credentials.baseUrlSetAside !== undefined) {

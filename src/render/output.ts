@@ -10,7 +10,15 @@ import { toJson, toJsonLine } from './json.js'
 import { type ListOutcome, listNotesText } from './list-notes.js'
 import type { Screen, Stream } from './screen.js'
 import { dropRank, pickColumns, withCurrencies } from './table/columns.js'
-import { drawTable, fieldKind, layOut, type TableColumn, visibleLength, wrapText } from './table/table.js'
+import {
+  drawTable,
+  fieldKind,
+  layOut,
+  type TableColumn,
+  visibleLength,
+  wrapMessage,
+  wrapText,
+} from './table/table.js'
 import { columnHeader, inWords, type View } from './views.js'
 
 export type { ListOutcome } from './list-notes.js'
@@ -98,7 +106,11 @@ export class Output {
     const valueWidth = Math.max(TEXT_WRAP_MIN, this.screen.width - keyWidth - 2)
     const rows = fields.map((field) => {
       const value = cellText(record, field, this)
-      return [this.bold(field), fieldKind(field) === 'text' ? wrapText(value, valueWidth) : value]
+      // At spaces only: an e-mail address wider than the room stays whole, for the terminal to fold.
+      return [
+        this.bold(field),
+        fieldKind(field) === 'text' ? wrapText(value, valueWidth, { unbroken: true }) : value,
+      ]
     })
     const widths = [keyWidth, Math.max(1, ...rows.map(([, value]) => longestLine(value)))]
     this.stdout.write(`${drawTable(rows, widths)}\n`)
@@ -198,7 +210,7 @@ export class Output {
    * when it took more than one request, and how to see what was left out.
    */
   listNotes(found: ListOutcome, view: View): void {
-    this.stderr.write(listNotesText(found, view))
+    this.stderr.write(this.said(listNotesText(found, view)))
   }
 
   /**
@@ -310,31 +322,39 @@ export class Output {
   /** A message for the person at the terminal (stderr), sanitised; silent under --json and --quiet. */
   note(message: string): void {
     if (this.json || this.quiet) return
-    this.stderr.write(`${sanitizeText(message)}\n`)
+    this.stderr.write(this.said(`${sanitizeText(message)}\n`))
   }
 
   /** A line on stderr, sanitised, in every output mode: what must not go unseen, worded as it is. */
   notice(message: string): void {
-    this.stderr.write(`${sanitizeText(message)}\n`)
+    this.stderr.write(this.said(`${sanitizeText(message)}\n`))
   }
 
   /** A warning on stderr, shown even under --json (scripts log stderr). */
   warn(message: string): void {
+    const text = this.said(`Warning: ${sanitizeText(message)}\n`)
     this.stderr.write(
-      `${this.screen.stderrColour ? '\u001b[33mWarning:\u001b[39m' : 'Warning:'} ${sanitizeText(message)}\n`,
+      this.screen.stderrColour ? text.replace(/^Warning:/, '\u001b[33mWarning:\u001b[39m') : text,
     )
   }
 
   /** An error on stderr: one clean message, field errors under their flags, or JSON under --json. */
   error(error: PayError): void {
     this.stderr.write(
-      this.jsonErrors ? errorJson(error) : errorText(error, this.fieldLabel, this.screen.stderrColour),
+      this.jsonErrors
+        ? errorJson(error)
+        : errorText(error, this.fieldLabel, this.screen.stderrColour, (text) => this.said(text)),
     )
   }
 
   /** Rows of an input file that failed local checks: each line number, its fields under their flags. */
   invalidRows(rows: { line: number; errors: FieldErrors }[]): void {
-    this.stderr.write(invalidRowsText(rows, this.fieldLabel))
+    this.stderr.write(this.said(invalidRowsText(rows, this.fieldLabel)))
+  }
+
+  /** Words for stderr: on a terminal, wrapped at spaces to its width rather than folded mid-word. */
+  private said(text: string): string {
+    return this.screen.stderrIsTerminal ? wrapMessage(text, this.screen.width) : text
   }
 
   /** The columns --columns names (columns.ts), or `defaults`. */

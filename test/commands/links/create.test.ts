@@ -695,3 +695,53 @@ describe('--open', () => {
     })
   })
 })
+
+describe('at 80 columns', () => {
+  test('an e-mail address is never broken, and the words on stderr wrap at spaces', async () => {
+    const email = 'jane.longname.with.many.parts@accounts-payable.subdomain.example-company.com'
+    const result = await runInProcess(
+      [
+        '-p',
+        'sandbox',
+        'links',
+        'create',
+        '--email',
+        email,
+        '--currency',
+        'EUR',
+        '--amount',
+        '5',
+        '--title',
+        'T',
+      ],
+      { terminal: true, colour: false, width: 80 },
+    )
+    expect(result.code).toBe(0)
+    // The address overflows the line whole, for the terminal to fold: a copy of it is the address.
+    expect(result.stdout.split('\n')).toContain(`email        ${email}`)
+    expect(result.stderr).toBe(
+      [
+        'Warning: No sandbox is running at http://127.0.0.1:1, so the page addresses',
+        'printed will not open: the sandbox ran inside this command. Serve them with `pay',
+        'sandbox start` (PAY_SANDBOX_PORT sets the port).',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  test('an error, its field messages under their flags and its hint wrap at spaces too', async () => {
+    const result = await runInProcess(
+      ['links', 'create', '--email', 'not an address', '--currency', 'EUR', '--amount', '5', '--title', 'T'],
+      {
+        env: { PAY_API_KEY: 'sk_test_wrap', PAY_BASE_URL: 'http://127.0.0.1:1' },
+        terminal: true,
+        colour: false,
+        width: 40,
+      },
+    )
+    expect(result.code).toBe(3)
+    expect(result.stderr).toBe(
+      'Error: The given data was invalid.\n  --email  The email must be a valid\n           email address.\n',
+    )
+  })
+})

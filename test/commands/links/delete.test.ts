@@ -37,7 +37,9 @@ describe('against a sandbox', () => {
     `About to delete ${links.length} payment link${links.length === 1 ? '' : 's'}:\n` +
     '  profile:  (environment)\n' +
     `  base URL: ${sandbox.baseUrl}\n` +
-    links.map((link) => `  ${link._id}  Seeded link · 10.00 EUR · seed@example.com  [Active]\n`).join('')
+    links
+      .map((link) => `  ${link._id}  Seeded link · 10.00 EUR · seed@example.com  [Active, unpaid]\n`)
+      .join('')
 
   describe.concurrent('links delete', () => {
     test('one id with --yes: deleted, one result row', async () => {

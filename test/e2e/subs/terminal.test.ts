@@ -121,7 +121,9 @@ describe('subs cancel ID1 ID2 ID3', () => {
     expect(await term.exitCode({ timeoutMs: 20_000 })).toBe(130)
     await slow.idle()
     const raw = (await term.rawOutput()).toString('utf8')
-    const stopping = 'Stopping: no new cancellations; waiting for those in flight (Ctrl-C again to quit now).'
+    // Wrapped at a space at 80 columns.
+    const stopping =
+      'Stopping: no new cancellations; waiting for those in flight (Ctrl-C again to\r\nquit now).'
     expect(raw).toContain(stopping)
     const summary =
       /(\d+) cancelled, 0 already cancelled, 0 not found, 0 failed, (\d+) not done \(of 200\)\./.exec(
