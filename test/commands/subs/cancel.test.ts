@@ -55,9 +55,14 @@ const plan = (ids: string[], baseUrl = sandbox.baseUrl) =>
     '',
   ].join('\n')
 
+/** The summary: what was done, then what was not and why, so that its words agree with the exit code. */
 const summary = (counts: { cancelled?: number; already?: number; notFound?: number; failed?: number }) => {
   const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0)
-  return `${counts.cancelled ?? 0} cancelled, ${counts.already ?? 0} already cancelled, ${counts.notFound ?? 0} not found, ${counts.failed ?? 0} failed (of ${total}).\n`
+  const notFound = counts.notFound ?? 0
+  const failed = counts.failed ?? 0
+  const why = [notFound ? `${notFound} not found` : '', failed ? `${failed} failed` : ''].filter(Boolean)
+  const not = `${notFound + failed} not cancelled${why.length ? ` (${why.join(', ')})` : ''}`
+  return `Of ${total} subscription${total === 1 ? '' : 's'}: ${counts.cancelled ?? 0} cancelled, ${counts.already ?? 0} already cancelled, ${not}.\n`
 }
 
 const partialJson = (failed: number, total: number, counts: string) =>

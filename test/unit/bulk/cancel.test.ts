@@ -55,7 +55,7 @@ describe('cancelSubscriptions', () => {
         // The progress bar, redrawn in place, then cleared.
         '\r\u001b[2K[██████████░░░░░░░░░░] 1/2  cancelled 1' +
         '\r\u001b[2K[████████████████████] 2/2  cancelled 1 · already cancelled 1' +
-        '\r\u001b[2K1 cancelled, 1 already cancelled, 1 not found, 0 failed (of 3).\n',
+        '\r\u001b[2KOf 3 subscriptions: 1 cancelled, 1 already cancelled, 1 not cancelled (1 not found).\n',
     )
     const statuses = await serverStatuses(sandbox)
     expect([statuses.get(fresh), statuses.get(done)]).toEqual(['cancel', 'cancel'])
