@@ -525,7 +525,7 @@ describe('flag values', () => {
   })
 
   describe.concurrent('missing required flags off a terminal: exit 2, every one named, nothing sent', () => {
-    const HINT = 'Pass them as flags (you are not on a terminal, so pay does not ask).\n'
+    const HINT = 'Pass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n'
 
     test('links create with no flag at all', async (context) => {
       const fake = await silentServer(context)
@@ -534,6 +534,36 @@ describe('flag values', () => {
         code: 2,
         stdout: '',
         stderr: `Error: Missing required flags: --email, --currency, --amount, --title\n${HINT}`,
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('the words name the stream that is not a terminal: stdout piped (| cat), or stdin', async (context) => {
+      const fake = await silentServer(context)
+      const [piped, fromFile] = await Promise.all([
+        runInProcess(['links', 'create'], {
+          env: fakeEnv(fake),
+          terminal: true,
+          colour: false,
+          stdoutTerminal: false,
+        }),
+        runInProcess(['links', 'create'], {
+          env: fakeEnv(fake),
+          terminal: true,
+          colour: false,
+          stdinTerminal: false,
+        }),
+      ])
+      const missing = 'Error: Missing required flags: --email, --currency, --amount, --title\n'
+      expect(piped).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `${missing}Pass them as flags (stdout is a pipe or a file, not a terminal, so pay does not ask).\n`,
+      })
+      expect(fromFile).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `${missing}Pass them as flags (stdin is a pipe or a file, not a terminal, so pay does not ask).\n`,
       })
       expect(fake.requests).toEqual([])
     })
