@@ -24,6 +24,8 @@ export interface Plan {
   /** Left out of the plan, for --dry-run --json: ids found not to exist, entries that are no ids. */
   notFound?: string[]
   invalid?: string[]
+  /** Left out as needing nothing, by their status (`already_cancelled`), for --dry-run --json. */
+  alreadyDone?: { status: string; ids: string[] }
 }
 
 /** What every bulk workflow is given by its command: where it sends, consent, the screen. */
@@ -99,6 +101,7 @@ function dryRun(plan: Plan, out: Output): void {
       ids: plan.ids,
       ...(plan.notFound ? { not_found: plan.notFound } : {}),
       ...(plan.invalid ? { invalid: plan.invalid } : {}),
+      ...(plan.alreadyDone ? { [plan.alreadyDone.status]: plan.alreadyDone.ids } : {}),
     })
   }
   out.stderr.write('Dry run: nothing was changed.\n')
@@ -143,6 +146,8 @@ interface Inspection {
   details?: string[]
   /** The ids found not to exist (404): reported, not planned. */
   missing: Skipped[]
+  /** The ids that need nothing (a subscription cancelled already): done, not planned. */
+  settled: Skipped[]
   /** What was read of each id looked at. */
   records: Map<string, Rec>
 }
@@ -156,7 +161,7 @@ interface Inspection {
 async function inspect(ids: string[], lookUp: LookUp | undefined, consent: Consent): Promise<Inspection> {
   const records = new Map<string, Rec>()
   if (!lookUp || (consent.yes && !consent.dryRun) || ids.length > DESCRIBE_LIMIT || ids.length === 0) {
-    return { ids, missing: [], records }
+    return { ids, missing: [], settled: [], records }
   }
   const errors = new Map<string, unknown>()
   await Promise.all(
@@ -173,17 +178,25 @@ async function inspect(ids: string[], lookUp: LookUp | undefined, consent: Conse
     const error = errors.get(id)
     return error instanceof PayError && error.kind === 'not_found'
   }
-  const details = ids.flatMap((id) => {
-    if (isMissing(id)) return []
+  const doneAs = (id: string) => {
     const record = records.get(id)
-    return [sanitizeText(`  ${id}  ${record ? lookUp.describe(record) : '(could not be read)'}`)]
+    return record && lookUp.alreadyDone ? lookUp.alreadyDone(record) : undefined
+  }
+  const planned = ids.filter((id) => !isMissing(id) && doneAs(id) === undefined)
+  const details = planned.map((id) => {
+    const record = records.get(id)
+    return sanitizeText(`  ${id}  ${record ? lookUp.describe(record) : '(could not be read)'}`)
   })
   return {
-    ids: ids.filter((id) => !isMissing(id)),
+    ids: planned,
     details,
     missing: ids
       .filter(isMissing)
       .map((id) => ({ result: failedResult(id, errors.get(id)), error: errors.get(id) })),
+    settled: ids.flatMap((id) => {
+      const status = doneAs(id)
+      return status === undefined ? [] : [{ result: { id, ok: true, status, error: null }, error: undefined }]
+    }),
     records,
   }
 }
@@ -193,6 +206,11 @@ export interface LookUp {
   fetch: (id: string) => Promise<Rec>
   /** One line (not yet sanitised): what the record is. */
   describe: (record: Rec) => string
+  /**
+   * The status of a record that needs nothing (`already_cancelled` for a subscription cancelled
+   * already): it is left out of the plan and of the question, and reported done.
+   */
+  alreadyDone?: (record: Rec) => string | undefined
 }
 
 export interface Agreement {
@@ -229,7 +247,9 @@ export async function agree(
     const gone = inspection.missing.map((entry) => entry.result.id).join(', ')
     out.warn(`Not found, left out: ${gone}.`)
   }
-  const skipped = [...checked.skipped, ...inspection.missing]
+  const settledIds = inspection.settled.map((entry) => entry.result.id)
+  if (settledIds.length > 0) out.notice(`Already ${what.done}, nothing to do: ${settledIds.join(', ')}.`)
+  const skipped = [...checked.skipped, ...inspection.missing, ...inspection.settled]
   const plan: Plan = {
     action: what.action,
     done: what.done,
@@ -241,6 +261,9 @@ export async function agree(
     irreversible: what.irreversible,
     notFound: inspection.missing.map((entry) => entry.result.id),
     invalid: checked.skipped.map((entry) => entry.result.id),
+    alreadyDone: lookUp?.alreadyDone
+      ? { status: inspection.settled[0]?.result.status ?? `already_${what.done}`, ids: settledIds }
+      : undefined,
   }
   if (inspection.ids.length === 0) {
     // Nothing left to act on: a dry run says so and ends well; a real run reports what was left out.
