@@ -39,9 +39,6 @@ export interface WorkflowContext {
 
 const MAX_IDS_SHOWN = 20
 
-/** Holds a record's state together while a plan is wrapped (then it is a space again). */
-const NO_BREAK = '\u00a0'
-
 /** How many records a confirmation fetches to describe them one by one. */
 const DESCRIBE_LIMIT = 20
 
@@ -69,12 +66,7 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
   // word (the id, the label), so that it cannot be read as an item of its own, and a record's
   // state (`[Active, unpaid]`) is never split; in a log, as it is.
   const text = lines.join('\n')
-  const wrapped = () =>
-    wrapMessage(
-      text.replace(/\[[^\]\n]*\]$/gm, (state) => state.replace(/ /g, NO_BREAK)),
-      io.width,
-    )
-  out.stderr.write(`${io.stderrIsTerminal ? wrapped().replaceAll(NO_BREAK, ' ') : text}\n`)
+  out.stderr.write(`${io.stderrIsTerminal ? wrapMessage(text, io.width, [/\[[^\]\n]*\]$/gm]) : text}\n`)
 
   if (consent.dryRun) {
     dryRun(plan, out)

@@ -752,8 +752,8 @@ describe('at 80 columns', () => {
     expect(result.stderr).toBe(
       [
         'Warning: No sandbox is running at http://127.0.0.1:1, so the page addresses',
-        'printed will not open: the sandbox ran inside this command. Serve them with `pay',
-        'sandbox start` (PAY_SANDBOX_PORT sets the port).',
+        'printed will not open: the sandbox ran inside this command. Serve them with',
+        '`pay sandbox start` (PAY_SANDBOX_PORT sets the port).',
         '',
       ].join('\n'),
     )

@@ -12,6 +12,21 @@ describe('wrapMessage', () => {
     )
   })
 
+  it('keeps a quoted command on one line, and what the caller holds together', () => {
+    expect(
+      wrapMessage(
+        'Error: "sandbox snapshot lst" is not a pay command. Did you mean "sandbox snapshot list"?',
+        80,
+      ),
+    ).toBe('Error: "sandbox snapshot lst" is not a pay command. Did you mean\n"sandbox snapshot list"?')
+    expect(wrapMessage('Then serve all of them with `pay sandbox start` now.', 40)).toBe(
+      'Then serve all of them with\n`pay sandbox start` now.',
+    )
+    expect(wrapMessage('  l1  Invoice 1 · 25.50 EUR  [Active, unpaid]', 34, [/\[[^\]]*\]$/g])).toBe(
+      '  l1  Invoice 1 · 25.50 EUR\n      [Active, unpaid]',
+    )
+  })
+
   it('keeps a word wider than the line whole, on a line of its own: a path or a URL copies whole', () => {
     expect(wrapMessage('Wrote /tmp/a-very-long-directory-name/report.csv today.', 20)).toBe(
       'Wrote\n/tmp/a-very-long-directory-name/report.csv\ntoday.',
