@@ -5,7 +5,7 @@ import type { Result } from '../render/result.js'
 import { sanitizeText } from '../values.js'
 import { explainRefusedKey, refuseContradictions, toPayError, wantsJsonErrors } from './command-errors.js'
 import type { Env, RunContext } from './context.js'
-import { globalFlags } from './flags.js'
+import { globalFlags, localFlags } from './flags.js'
 import { type Ended, type Invocation, processInvocation } from './main.js'
 import { CommandContext } from './run-context.js'
 
@@ -133,7 +133,7 @@ export abstract class BaseCommand<
     const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
     if (shaping && picking)
       throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)
-    return CommandContext.create({
+    const context = await CommandContext.create({
       env,
       io,
       command: `pay ${this.id?.replace(/:/g, ' ') ?? ''}`.trim(),
@@ -154,6 +154,11 @@ export abstract class BaseCommand<
       list: { all: given.all, limit: given.limit },
       consent: { yes: given.yes, dryRun: given['dry-run'] },
     })
+    if (base === localFlags) {
+      const { refuseForeignSandbox } = await import('./sandbox/local-profile.js')
+      await refuseForeignSandbox({ profile: given.profile, baseUrl: given['base-url'] }, context)
+    }
+    return context
   }
 
   /**
