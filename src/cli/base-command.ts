@@ -29,6 +29,7 @@ interface ContextFlags {
   limit?: number
   yes?: boolean
   'dry-run'?: boolean
+  format?: string
 }
 
 /**
@@ -133,6 +134,9 @@ export abstract class BaseCommand<
     const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
     if (shaping && picking)
       throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)
+    const csv = given.format === 'csv'
+    if (csv && (shaping || quiet))
+      throw usageError(`--format csv cannot be combined with ${shaping ?? '--quiet'}: choose one output.`)
     const context = await CommandContext.create({
       env,
       io,
@@ -147,6 +151,7 @@ export abstract class BaseCommand<
         json,
         jq,
         jsonl,
+        csv,
         quiet,
         columns,
         fieldsAsSent: (this.ctor as typeof BaseCommand).fieldsAsSent,

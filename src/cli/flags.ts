@@ -193,6 +193,12 @@ export const listFlags = {
     description: 'Show at most N records (matches, with filters). Default: 30 on a terminal, all when piped.',
     min: 1,
   }),
+  format: Flags.string({
+    description:
+      "csv: print the list as CSV for a spreadsheet: a header row, --columns honoured, a cell a spreadsheet would run as a formula prefixed with '.",
+    options: ['csv'],
+    helpGroup: 'OUTPUT',
+  }),
 }
 
 /** Every create takes the Idempotency-Key to send, so that a script can retry the same request. */

@@ -2,6 +2,7 @@ import type { RawResponse } from '../api/transport.js'
 import type { FieldErrors, PayError } from '../errors.js'
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { type BulkRow, bulkIds, bulkRows, bulkTsv } from './bulk-rows.js'
+import { csvTable } from './csv.js'
 import { errorJson, errorText, invalidRowsText } from './error-text.js'
 import { flagForField } from './flag-names.js'
 import { cellText, lookup, sanitizeCell, tsvCell } from './format.js'
@@ -31,6 +32,8 @@ export interface OutputOptions {
   jq?: JqProgram
   /** --jsonl: lists as one JSON record per line. */
   jsonl?: boolean
+  /** --format csv: lists as CSV, with a header row (csv.ts). */
+  csv?: boolean
   quiet?: boolean
   columns?: string[]
   /** A 422's fields are shown as sent (`pay api`), not as the flags that set them. */
@@ -48,6 +51,7 @@ export class Output {
   readonly jsonErrors: boolean
   readonly jq?: JqProgram
   readonly jsonl: boolean
+  readonly csv: boolean
   readonly quiet: boolean
   readonly columns?: string[]
   private readonly fieldLabel: (field: string) => string
@@ -60,6 +64,7 @@ export class Output {
   ) {
     this.jq = options.jq
     this.jsonl = options.jsonl ?? false
+    this.csv = options.csv ?? false
     // --jq implies --json, for errors too: a script reading JSON gets its errors as JSON.
     this.jsonErrors = (options.json ?? false) || this.jq !== undefined
     this.json = this.jsonErrors || this.jsonl
@@ -144,20 +149,20 @@ export class Output {
   }
 
   /**
-   * Many records: one JSON array, ids (--quiet), a table (terminal) or TSV rows without header.
-   * TSV amounts are the plain number, with the currency in a column of its own.
+   * Many records: one JSON array, ids (--quiet), CSV with a header (--format csv), a table
+   * (terminal) or TSV rows without header. CSV and TSV amounts are the plain number, with the
+   * currency in a column of its own.
    */
   list(records: Rec[], view: View): void {
     if (this.jsonl) return this.lines(records)
     if (this.json) return this.data(records)
     if (this.quiet) return this.ids(records, view)
-    if (!this.isTerminal) {
+    if (this.csv || !this.isTerminal) {
       const columns = this.columns
         ? this.pickColumns(view.listColumns, view, records)
         : withCurrencies(view.listColumns)
-      this.stdout.write(
-        records.map((record) => `${columns.map((c) => tsvCell(record, c)).join('\t')}\n`).join(''),
-      )
+      const tsv = () => records.map((record) => `${columns.map((c) => tsvCell(record, c)).join('\t')}\n`)
+      this.stdout.write(this.csv ? csvTable(records, columns) : tsv().join(''))
       return
     }
     if (records.length === 0) {
@@ -185,10 +190,6 @@ export class Output {
   }
 
   /**
-   * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
-   * when it took more than one request, and how to see what was left out.
-   */
-  /**
    * A list arriving in batches (a page's worth each): with --jsonl each batch is printed as it
    * comes, waiting for a slow reader, so memory holds one page; otherwise the list is printed whole.
    */
@@ -203,6 +204,10 @@ export class Output {
     }
   }
 
+  /**
+   * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
+   * when it took more than one request, and how to see what was left out.
+   */
   listNotes(found: ListOutcome, view: View): void {
     if (found.filtered && found.pages > 1) {
       this.stderr.write(`Searched ${found.scanned} ${view.plural} on ${found.pages} pages.\n`)
