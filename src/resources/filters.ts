@@ -57,10 +57,10 @@ export function allOf(...tests: Match[]): Match {
   return (record) => given.every((test) => test(record))
 }
 
-/** Text as --search compares it: composed the same way, lower-cased. */
-const folded = (text: string) => text.normalize('NFC').toLowerCase()
+/** Text as --search compares it: without accents (`cafe` finds `Café`), lower-cased. */
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 
-/** --search TEXT: records with TEXT in any of `fields`, in any case. */
+/** --search TEXT: records with TEXT in any of `fields`, in any case, with or without accents. */
 export function containsText(fields: string[], text: string | undefined): Match {
   if (text === undefined) return undefined
   const needle = folded(text.trim())

@@ -144,7 +144,8 @@ export const LINK_FILTER_FLAGS = {
   email: Flags.string({ description: 'Only links for this customer e-mail; any case.' }),
   reference: Flags.string({ description: 'Only links with this reference; any case.' }),
   search: Flags.string({
-    description: 'Only links with this text in the title, description, e-mail or references; any case.',
+    description:
+      'Only links with this text in the title, description, e-mail or references; any case, accents or not.',
     helpValue: 'TEXT',
   }),
   ...CREATED_FLAGS,

@@ -105,6 +105,12 @@ describe('the list filters', () => {
       match?.({ reference_2: 'xx-été' }),
       match?.({ email: 'été' }),
     ]).toEqual([true, true, false])
+    // Accents or none, either way: `cafe` finds `Café`, `CAFÉ` finds `cafe`.
+    expect([
+      containsText(['title'], 'cafe')?.({ title: 'Café' }),
+      containsText(['title'], 'CAFÉ')?.({ title: 'cafe' }),
+    ]).toEqual([true, true])
+    expect(containsText(['title'], '漢字')?.({ title: '漢字のタイトル' })).toBe(true)
     expect(containsText(['title'], undefined)).toBeUndefined()
     expect(() => containsText(['title'], '  ')).toThrow('--search needs some text to look for.')
   })
