@@ -123,14 +123,24 @@ function readLine(words: string[], map: CommandMap): Line {
       i += 1
     } else break
   }
+  // Every word that goes on naming a command or a topic belongs to the command: the longest wins
+  // (`sandbox clock advance`, not `sandbox clock`); an alias names its command (`links rm`).
   const path: string[] = []
   let command: ManifestCommand | undefined
-  while (i < all.length && !all[i].startsWith('-') && command === undefined) {
+  while (i < all.length && !all[i].startsWith('-') && leadsToCommand([...path, all[i]], map)) {
     path.push(all[i])
-    command = commandAt(path.join(':'), map)
+    command = commandAt(path.join(':'), map) ?? command
     i += 1
   }
   return { path, command, profile, rest: all.slice(i), current }
+}
+
+/** Whether `path` names a command (or an alias), or a topic of commands. */
+function leadsToCommand(path: string[], map: CommandMap): boolean {
+  const id = path.join(':')
+  return (
+    commandAt(id, map) !== undefined || Object.keys(map.commands).some((other) => other.startsWith(`${id}:`))
+  )
 }
 
 /** The command with this id or alias (`links:rm` is `links:delete`). */
@@ -226,11 +236,22 @@ export function fishCandidates(
   }
   if (current.startsWith('-')) return flagCandidates(Object.values(command.flags), false)
   const at = position(line)
-  if (at.valueFor) return at.valueFor.options ? at.valueFor.options.map((value) => ({ value })) : 'files'
+  if (at.valueFor) {
+    if (at.valueFor.options) return at.valueFor.options.map((value) => ({ value }))
+    return FILE_FLAGS.has(at.valueFor.name) ? 'files' : []
+  }
+  // A command that is also a topic (`sandbox clock`): its own commands.
+  const below = line.rest.length === 0 ? childrenOf(line.path, map) : []
+  if (below.length > 0) return below
   const ids = idsToComplete(words, env, map)
   if (ids !== undefined) return ids.map((value) => ({ value }))
-  return 'files'
+  return FILE_ARGS.has(command.id) ? 'files' : []
 }
+
+/** The flags whose value is a file's name (`--from-file`, `--report`, `qr --output`). */
+const FILE_FLAGS = new Set(['from-file', 'from-csv', 'report', 'resume', 'output', 'input', 'seed'])
+/** The commands whose argument is a file's name. */
+const FILE_ARGS = new Set(['sandbox:seed'])
 
 /** The topics and commands one level below `path` (the root's when it is empty). */
 function childrenOf(path: string[], map: CommandMap): Candidate[] {

@@ -115,6 +115,14 @@ describe('fish: everything, with descriptions', () => {
     expect(values(['links', 'get', ''])).toEqual(LIVE)
     expect(values(['subs', 'cancel', '--from-file', ''])).toBe('files')
     expect(values(['sandbox', 'seed', ''])).toBe('files')
+    expect(values(['sandbox', 'start', '--seed', ''])).toBe('files')
+    // A value that is no file: nothing to offer (not the file names of the directory).
+    expect(values(['links', 'list', '--status', ''])).toEqual([])
+    expect(values(['api', ''])).toEqual([])
+    // A command that is also a topic offers its own commands; the longest command is the one typed.
+    expect(values(['sandbox', 'clock', ''])).toEqual(['advance', 'set'])
+    expect(values(['sandbox', 'clock', 'advance', ''])).toEqual([])
+    expect(values(['-p', 'sandbox', 'links', 'rm', '--yes', ''])).toEqual(['5a0d'])
     // fish filters (and matches fuzzily) itself: the candidates come whole, with their descriptions.
     expect(complete(['fish', '--', 'links', 'g'], e, () => map).text).toContain(
       '\nget\tShow one payment link\n',
