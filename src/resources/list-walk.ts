@@ -74,7 +74,7 @@ export function walkList(
   pages: AsyncIterable<ListPage>,
   match: ((record: Rec) => boolean) | undefined,
   order: SortOrder | undefined,
-  scope: ListScope & { limitGiven: boolean },
+  scope: ListScope & { limitGiven: boolean; takesAll?: boolean },
 ): RecordWalk {
   if (order === undefined) return walkRecords(pages, match, scope)
   const every = walkRecords(pages, match, { all: true, limitGiven: false })
@@ -88,6 +88,8 @@ export function walkList(
       ...every.outcome(),
       shown: shown.length,
       more: shown.length < sorted.length ? 'limit' : undefined,
+      // Every page was read to sort, but the notes answer what the command line asked.
+      asked: { takesAll: scope.takesAll ?? true, all: scope.all, limitGiven: scope.limitGiven },
     }
     if (shown.length > 0) yield shown
   }

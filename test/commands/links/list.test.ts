@@ -297,7 +297,7 @@ describe('against a sandbox', () => {
       expect(downward).toMatchObject({
         code: 0,
         stdout: 'Link 55\t55\nLink 54\t54\n',
-        stderr: 'Showing the first 2 payment links: add --limit N or --all for more.\n',
+        stderr: 'Showing the first 2 payment links: a higher --limit shows more.\n',
       })
       // even@ before odd@, each in the order the service listed them (newest first).
       const even = ids.filter((_, i) => i % 2 === 1)

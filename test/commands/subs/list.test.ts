@@ -138,7 +138,7 @@ describe.concurrent('subs list', () => {
     expect(byEmail).toMatchObject({
       code: 0,
       stdout: ids(first),
-      stderr: 'Showing the first 3 subscriptions: add --limit N or --all for more.\n',
+      stderr: 'Showing the first 3 subscriptions: a higher --limit shows more.\n',
     })
     // Jane@ three times (J after c, whatever the case), as the service listed them; then customer54.
     expect(downward.stdout).toBe(ids([...everything.slice(-3), byAddress('customer54@example.com')]))
@@ -159,8 +159,10 @@ describe.concurrent('subs list', () => {
         listing,
       ),
     ])
+    // The status in pay's words, as in tables and TSV (cancel is cancelled).
+    const words = (status: string) => (status === 'cancel' ? 'cancelled' : status)
     const row = (sub: { _id: string; status: string; created_at: string }) =>
-      `${sub._id},${sub.status},Jane@Example.com,Starter,120,USD,yearly,${sub.created_at}\n`
+      `${sub._id},${words(sub.status)},Jane@Example.com,Starter,120,USD,yearly,${sub.created_at}\n`
     expect(whole).toMatchObject({
       code: 0,
       stdout:
@@ -170,7 +172,7 @@ describe.concurrent('subs list', () => {
     const newest = everything[0]
     expect(picked).toMatchObject({
       code: 0,
-      stdout: `email,package.amount,status\n${newest.email},120,${newest.status}\n`,
+      stdout: `email,package.amount,status\n${newest.email},120,${words(newest.status)}\n`,
     })
   })
 
