@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { localFlags } from '../../cli/flags.js'
+import { localFlags, needs } from '../../cli/flags.js'
 import { faultFlag, webhookFlag } from '../../cli/sandbox/double.js'
 import { serveSandbox } from '../../cli/sandbox/serve.js'
 import type { Result } from '../../render/result.js'
@@ -24,7 +24,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
     '<%= config.bin %> sandbox start --seed fixtures.json --once',
   ]
 
-  /** It is the service, not a client of one: no profile, base URL or timeout to take, so none is shown or accepted. */
+  /** It is the service: a profile or base URL given must be the built-in sandbox (or your own at its address). */
   static baseFlags = localFlags
 
   /** Errors of a --seed file name its entries and fields (`links[2].amount`), not flags. */
@@ -46,7 +46,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
       description:
         "Fixture file (JSON) to seed the first key's business with before any request is answered (see `pay sandbox seed`).",
     }),
-    once: Flags.boolean({ description: 'With --seed: skip the names seeded before.', dependsOn: ['seed'] }),
+    once: Flags.boolean({ description: 'With --seed: skip the names seeded before.', ...needs('seed') }),
     fault: faultFlag({
       description:
         'A fault rule, METHOD PATH EFFECT [xN|P%] [after] (repeatable), e.g. "POST /payment-links 503 x2": ' +
