@@ -61,7 +61,10 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
       onRequest,
       faults: request.faults,
       seed,
-      webhooks: { endpoints: request.webhooks, onAttempt: (attempt) => log(attemptLine(attempt)) },
+      webhooks: {
+        endpoints: request.webhooks,
+        onAttempt: request.quiet ? undefined : (attempt) => log(attemptLine(attempt)),
+      },
     })
   } catch (error) {
     throw (

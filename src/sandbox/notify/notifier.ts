@@ -45,6 +45,9 @@ export interface DeliveryLimits {
  */
 const BUSY_REQUESTS = 25
 
+/** Due deliveries claimed from the outbox in one write, at least (while attempts are under way). */
+const CLAIMED_AT_ONCE = 4
+
 export const DEFAULT_DELIVERY: DeliveryLimits = {
   timeoutMs: 10_000,
   backoffMs: [1_000, 2_000],
@@ -94,6 +97,14 @@ export class Notifier implements Dispatch {
   private poll: NodeJS.Timeout | undefined
   private closed = false
   private pumpSoon: NodeJS.Immediate | undefined
+  /** Attempts that ended, to be recorded together on the next turn (record()). */
+  private readonly finished: {
+    delivery: Claimed
+    attempt: AttemptRecord
+    ms: number
+    resolve: () => void
+  }[] = []
+  private recordSoon: NodeJS.Immediate | undefined
   /** Requests answered in this 100 ms (since `at`) and the one before (BUSY_REQUESTS). */
   private readonly pace = { at: 0, count: 0, previous: 0 }
 
@@ -194,6 +205,8 @@ export class Notifier implements Dispatch {
     }
     const room = most - this.inFlight.size
     if (this.closed || this.options.mode !== 'outbox' || room <= 0) return
+    // A claim is a write: made for a few at once, not one as each attempt ends.
+    if (room < Math.min(CLAIMED_AT_ONCE, most) && this.inFlight.size > 0) return
     const due = this.guarded(() => claimDue(this.store, this.owner, this.leaseMs, room)) ?? []
     for (const delivery of due) this.attempt(delivery)
   }
@@ -222,11 +235,34 @@ export class Notifier implements Dispatch {
       return
     }
     const attempt: AttemptRecord = { time, status: posted.status, error: posted.error }
-    const after = this.guarded(() =>
-      recordAttempt(this.store, delivery, this.owner, attempt, this.limits.backoffMs),
-    )
-    if (!after) return
-    this.options.onAttempt?.({ id: delivery.id, url: delivery.url, ...attempt, ms: posted.ms, ...after })
+    await new Promise<void>((resolve) => {
+      this.finished.push({ delivery, attempt, ms: posted.ms, resolve })
+      this.recordSoon ??= setImmediate(() => this.record())
+    })
+  }
+
+  /**
+   * Writes what the attempts that ended since the last turn came to, in one transaction (each
+   * write is a commit: under load many attempts end in one turn). One the store refuses (busy)
+   * is not recorded: its lease runs out and it is attempted again.
+   */
+  private record(): void {
+    this.recordSoon = undefined
+    const ended = this.finished.splice(0)
+    const { backoffMs } = this.limits
+    const results =
+      this.guarded(() =>
+        this.store.write(() =>
+          ended.map(({ delivery, attempt }) =>
+            recordAttempt(this.store, delivery, this.owner, attempt, backoffMs),
+          ),
+        ),
+      ) ?? []
+    ended.forEach(({ delivery, attempt, ms, resolve }, i) => {
+      const after = results[i]
+      if (after) this.options.onAttempt?.({ id: delivery.id, url: delivery.url, ...attempt, ms, ...after })
+      resolve()
+    })
   }
 
   /** The store failing (busy, closed under it) costs a look, never the sandbox: the next look tries again. */
