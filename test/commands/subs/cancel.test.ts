@@ -385,3 +385,45 @@ describe.concurrent('--concurrency', () => {
     expect(result.stderr).toMatch(/^Error: --concurrency: Expected an integer greater than or equal to 1/)
   })
 })
+
+describe('files planted by someone else', () => {
+  test('a hard link at --report FILE (--force, --append) or at the journal: the file it links to gets no row', async () => {
+    const where = tempDir('pay-subs-cancel-planted-')
+    const [id, another] = await seedSubscriptions(sandbox, 2, { prefix: 'planted' })
+    const report = path.join(where, 'report.csv')
+    const journal = path.join(where, 'journal.jsonl')
+    const theirs = path.join(where, 'theirs.csv')
+    const env = { ...sandbox.env, PAY_BASE_URL: sandbox.baseUrl, PAY_JOURNAL_FILE: journal }
+    for (const flag of ['--force', '--append']) {
+      fs.writeFileSync(theirs, 'id,ok,status,error\n')
+      fs.writeFileSync(journal, '')
+      fs.rmSync(report, { force: true })
+      fs.linkSync(theirs, report)
+      const run = await runInProcess(['subs', 'cancel', id, '--yes', '--report', report, flag], { env })
+      expect(run.code).toBe(0)
+      expect(fs.readFileSync(theirs, 'utf8')).toBe('id,ok,status,error\n')
+      expect(fs.statSync(report).nlink).toBe(1)
+      expect(fs.readFileSync(report, 'utf8')).toMatch(new RegExp(`^id,ok,status,error.*\\n${id},true,`))
+    }
+    // The journal: a warning, the change goes on, the other name's file gets nothing.
+    fs.rmSync(journal)
+    fs.linkSync(theirs, journal)
+    const before = fs.readFileSync(theirs, 'utf8')
+    const run = await runInProcess(['subs', 'cancel', another, '--yes'], { env })
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain(
+      `Warning: Could not write the journal ${journal} (another name links to the same file); the changes of this run go unrecorded.`,
+    )
+    expect(fs.readFileSync(theirs, 'utf8')).toBe(before)
+    // A symbolic link at --report is refused before anything is sent.
+    const link = path.join(where, 'link.csv')
+    fs.symlinkSync(theirs, link)
+    const refused = await runInProcess(['subs', 'cancel', id, '--yes', '--report', link, '--force'], { env })
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Error: --report: ${link} is a symbolic link (pay does not follow one).\nNothing was written. Give the path of the file itself.\n`,
+    })
+    expect(fs.readFileSync(theirs, 'utf8')).toBe(before)
+  })
+})
