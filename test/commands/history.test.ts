@@ -233,8 +233,12 @@ describe('a journal whose last line was cut short', () => {
       ],
       { env },
     )
+    expect(made).toMatchObject({ code: 0, stderr: '' })
     const id = JSON.parse(made.stdout)._id as string
-    expect((await runInProcess(['links', 'update', id, '--title', 'Torn 2'], { env })).code).toBe(0)
+    expect(await runInProcess(['links', 'update', id, '--title', 'Torn 2'], { env })).toMatchObject({
+      code: 0,
+      stderr: '',
+    })
     return id
   }
 
@@ -303,7 +307,16 @@ describe('a journal whose last line was cut short', () => {
   test('a real change after a torn line, and a line an earlier pay glued onto a torn one: no entry lost', async () => {
     const dir = tempDir('pay-journal-glued-')
     const file = journalIn(dir)
-    const env = { ...sandbox.env, PAY_JOURNAL_FILE: file }
+    // A sandbox of its own: no connection kept alive from the test before, idle past its timeout.
+    const own = await startTestSandbox()
+    try {
+      await tornAndGlued(file, { ...own.env, PAY_JOURNAL_FILE: file })
+    } finally {
+      await own.close()
+    }
+  })
+
+  async function tornAndGlued(file: string, env: Record<string, string>) {
     const id = await twoChanges(env)
     const whole = fs.readFileSync(file, 'utf8')
     const lines = whole.trimEnd().split('\n')
@@ -330,5 +343,5 @@ describe('a journal whose last line was cut short', () => {
     ])
     expect(table.stdout.split('\n').filter((line) => line.includes(id))).toHaveLength(3)
     expect(table.stdout).toMatch(/create link +unknown/)
-  })
+  }
 })
