@@ -56,6 +56,7 @@ export class Redactor {
       hint: error.hint && this.text(error.hint),
       idempotencyKey: error.idempotencyKey,
       unsent: error.unsent,
+      ends: error.ends,
       cause: error.cause,
     })
   }
