@@ -306,6 +306,11 @@ export class Transport {
       this.trace(`${direction} ${sanitizeText(line)}`)
   }
 
+  /** The same error with the key redacted from its texts and its Idempotency-Key (Redactor.error). */
+  redactError(error: unknown): unknown {
+    return this.redactor.error(error)
+  }
+
   /** A parsed JSON value with the key redacted from its strings (Redactor.value). */
   redactValue(value: unknown, source?: string): unknown {
     return this.redactor.value(value, source)

@@ -345,3 +345,50 @@ describe('a journal whose last line was cut short', () => {
     expect(table.stdout).toMatch(/create link +unknown/)
   }
 })
+
+describe('the key given as an id or an Idempotency-Key', () => {
+  test('pay api and links create: the journal and history hold [REDACTED] in its place, in every form', async () => {
+    const KEY = 'sk_live_history_canary_4b3a2c1d'
+    const own = await startTestSandbox({ keys: [KEY] })
+    try {
+      const file = journalIn(tempDir('pay-journal-key-'))
+      const env = { PAY_API_KEY: KEY, PAY_BASE_URL: own.baseUrl, PAY_JOURNAL_FILE: file }
+      const encoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')
+      const runs = await Promise.all([
+        runInProcess(['api', '-X', 'DELETE', `/payment-links/${KEY}`], { env }),
+        runInProcess(['api', '-X', 'DELETE', `/payment-links/${encoded}`], { env }),
+        runInProcess(
+          [
+            'links',
+            'create',
+            '--email',
+            'k@example.com',
+            '--currency',
+            'EUR',
+            '--amount',
+            '1',
+            '--title',
+            'K',
+            '--idempotency-key',
+            KEY,
+          ],
+          { env },
+        ),
+      ])
+      expect(runs.map((run) => run.code)).toEqual([5, 5, 0])
+      const text = fs.readFileSync(file, 'utf8')
+      expect(text).not.toContain(KEY)
+      expect(text).not.toContain(encoded)
+      const changes = JSON.parse((await runInProcess(['history', '--json'], { env })).stdout) as Json[]
+      expect(changes.map((c) => [c.method, c.path, c.id ?? null, c.idempotency_key ?? null]).sort()).toEqual(
+        [
+          ['DELETE', '/payment-links/[REDACTED]', '[REDACTED]', null],
+          ['DELETE', '/payment-links/[REDACTED]', '[REDACTED]', null],
+          ['POST', '/payment-links', changes.find((c) => c.method === 'POST')?.id, '[REDACTED]'],
+        ].sort(),
+      )
+    } finally {
+      await own.close()
+    }
+  })
+})

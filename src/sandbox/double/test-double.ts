@@ -21,7 +21,13 @@ import {
   parseFaultHeader,
   parseFaultRule,
 } from './faults.js'
-import { keptBody, type RecordedRequest, RecordedRequests, redactPath } from './recorded-requests.js'
+import {
+  keptBody,
+  type RecordedRequest,
+  RecordedRequests,
+  redactPath,
+  redactText,
+} from './recorded-requests.js'
 
 /** What the server learns of a request as it goes, for the request log and the recorded requests. */
 export interface Trail {
@@ -222,7 +228,8 @@ export class TestDouble {
     if (business === undefined) return
     response.once('close', () => {
       const key = request.headers['idempotency-key']
-      const idempotencyKey = (Array.isArray(key) ? key[0] : key)?.trim() || null
+      const given = (Array.isArray(key) ? key[0] : key)?.trim()
+      const idempotencyKey = given ? redactText(given, this.keys) : null
       this.recorded.record(business, {
         time: new Date(trail.arrived).toISOString(),
         method: request.method ?? '',

@@ -81,9 +81,12 @@ describe('pay sandbox start', () => {
       fetch(`${sandbox.baseUrl}${route}`, { headers: { Authorization: `Bearer ${key}` } })
     await get(`/payment-links?page=2&per_page=5&api_key=${CANARY}&token=tok_secret_1`)
     await get(`/payment-links/${CANARY}`)
+    // Percent-encoded, wholly or in part: the log finds it all the same.
+    await get(`/payment-links/${[...CANARY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`)
+    await get(`/payment-links?id=${CANARY.replace(/_/g, '%5F')}`)
     await get('/subscriptions', 'sk_test_not_a_key_of_this_sandbox')
     await get(`/checkout/tokens/${'ab'.repeat(20)}/activate?test=true`)
-    await linesOnStderr(sandbox, 12)
+    await linesOnStderr(sandbox, 14)
     expect(await stop(sandbox, 'SIGINT')).toBe(0)
     expect(normalised(sandbox.stderr())).toBe(
       [
@@ -95,9 +98,11 @@ describe('pay sandbox start', () => {
         'TIME GET /payment-links/0123456789abcdef01234567 404 MS',
         'TIME GET /payment-links?page=2&per_page=5&api_key=[REDACTED]&token=[REDACTED] 200 MS',
         'TIME GET /payment-links/[REDACTED] 404 MS',
+        'TIME GET /payment-links/[REDACTED] 404 MS',
+        'TIME GET /payment-links?id=[REDACTED] 200 MS',
         'TIME GET /subscriptions 401 MS',
         'TIME GET /checkout/tokens/[REDACTED]/activate?test=true 404 MS',
-        'Sandbox stopped after 7 requests.',
+        'Sandbox stopped after 9 requests.',
         '',
       ].join('\n'),
     )
