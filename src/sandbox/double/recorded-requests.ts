@@ -66,7 +66,8 @@ export function redactBody(value: unknown, secrets: readonly string[]): unknown 
   }
   if (Array.isArray(value)) return value.map((item) => redactBody(item, secrets))
   if (value !== null && typeof value === 'object') {
-    const result: Record<string, unknown> = {}
+    // No prototype: a field named `__proto__` is kept as the field it is.
+    const result: Record<string, unknown> = Object.create(null)
     for (const [name, item] of Object.entries(value)) {
       const key = redactText(name, secrets)
       result[key] =

@@ -57,7 +57,8 @@ function significantDigits(decimal: string): number {
 }
 
 class Checker {
-  readonly errors: FieldErrors = {}
+  /** No prototype: a field named `__proto__` is one more name. */
+  readonly errors: FieldErrors = Object.create(null)
 
   constructor(private readonly body: RequestBody) {}
 
