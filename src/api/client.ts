@@ -190,8 +190,11 @@ export class PayApi {
     }
   }
 
-  /** A request answered with one record. */
-  private record(endpoint: Endpoint, call: Call): Promise<Rec> {
+  /**
+   * A request to any declared endpoint answered with one record: what a command that sends one
+   * request needs, with no method of its own here (src/resources/endpoint-runs.ts).
+   */
+  record(endpoint: Endpoint, call: Call): Promise<Rec> {
     return this.call(endpoint, call, (body) => readRecord(body, endpoint.noun))
   }
 

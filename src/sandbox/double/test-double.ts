@@ -21,13 +21,8 @@ import {
   parseFaultHeader,
   parseFaultRule,
 } from './faults.js'
-import {
-  keptBody,
-  type RecordedRequest,
-  RecordedRequests,
-  redactPath,
-  redactText,
-} from './recorded-requests.js'
+import { redactSecrets } from '../../shared/key-forms.js'
+import { keptBody, type RecordedRequest, RecordedRequests, redactPath } from './recorded-requests.js'
 
 /** What the server learns of a request as it goes, for the request log and the recorded requests. */
 export interface Trail {
@@ -229,7 +224,8 @@ export class TestDouble {
     response.once('close', () => {
       const key = request.headers['idempotency-key']
       const given = (Array.isArray(key) ? key[0] : key)?.trim()
-      const idempotencyKey = given ? redactText(given, this.keys) : null
+      // The sandbox's keys in it, in any form; a UUID's digits are no card number.
+      const idempotencyKey = given ? redactSecrets(given, this.keys) : null
       this.recorded.record(business, {
         time: new Date(trail.arrived).toISOString(),
         method: request.method ?? '',
