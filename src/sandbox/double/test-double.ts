@@ -6,6 +6,7 @@
  */
 import http from 'node:http'
 import type { Socket } from 'node:net'
+import { redactSecrets } from '../../shared/key-forms.js'
 import { HttpError, type Reply } from '../http/reply.js'
 import type { Business } from '../service/business.js'
 import type { RequestBody } from '../service/rules.js'
@@ -21,7 +22,6 @@ import {
   parseFaultHeader,
   parseFaultRule,
 } from './faults.js'
-import { redactSecrets } from '../../shared/key-forms.js'
 import { keptBody, type RecordedRequest, RecordedRequests, redactPath } from './recorded-requests.js'
 
 /** What the server learns of a request as it goes, for the request log and the recorded requests. */
