@@ -1,8 +1,6 @@
 import { expect } from 'vitest'
-import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
-import { inStore } from '../../src/sandbox/store/local.js'
 import { runInProcess } from './in-process.js'
-import { type Json, seedLink } from './links.js'
+import { type Json, seedHeldLink, seedLink } from './links.js'
 import type { TestSandbox } from './sandbox.js'
 
 /**
@@ -36,19 +34,13 @@ export async function seedThreeLinks(sandbox: TestSandbox): Promise<{ a: Json; b
     title: 'Beta',
     reference: 'REF-B',
   })
-  const made = await seedLink(sandbox, {
+  // The service takes titles of 50 characters at most; pay shows whatever a service holds.
+  const c = await seedHeldLink(sandbox, {
     email: 'ANN@Example.com',
     currency: 'JPY',
-    amount: '300',
-    title: 'Long',
+    amount: 300,
+    title: LONG_TITLE,
   })
-  // The service takes titles of 50 characters at most; pay shows whatever a service holds, so the
-  // long one is written into the store, as a record made before that rule would hold it.
-  const business = { keyHash: keyHash(sandbox.key), businessId: businessIdOf(sandbox.key) }
-  inStore(sandbox.dir, (store) =>
-    store.write(() => store.replace('payment_links', business, { ...made, title: LONG_TITLE })),
-  )
-  const c = (await sandbox.request('GET', `/payment-links/${made._id}`)).body.data
   const paid = await runInProcess(['sandbox', 'pay', b._id, '-q'], {
     env: { PAY_SANDBOX_DIR: sandbox.dir },
   })
