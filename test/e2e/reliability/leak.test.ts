@@ -206,6 +206,7 @@ describe('the key never leaks', () => {
       ...perMode(() => ({ label: 'links qr', args: ['links', 'qr', id(links)], code: 0 })),
       ...inModes({ label: 'history', args: ['history'], code: 0 }),
       ...inModes({ label: 'version', args: ['version'], code: 0 }),
+      ...inModes({ label: 'autocomplete fish', args: ['autocomplete', 'fish'], code: 0 }),
       // PAY_API_KEY over a profile: pay says so, with the key redacted.
       ...inModes({
         label: 'links list, PAY_API_KEY over -p live',
