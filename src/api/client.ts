@@ -152,7 +152,8 @@ export class PayApi {
         return { status: response.status, result, id: typeof createdId === 'string' ? createdId : undefined }
       } catch (error) {
         if (options.failure) throw options.failure(error)
-        throw mayHaveHappened(error, key, endpoint.noun)
+        // The hint names the Idempotency-Key, which the user may have given as anything at all.
+        throw this.transport.redactError(mayHaveHappened(error, key, endpoint.noun))
       }
     }
     if (!endpoint.changesState || options.journal === false) return (await send()).result
@@ -171,10 +172,21 @@ export class PayApi {
     start: ChangeStart,
     send: () => Promise<{ status: number; result: T; id?: string; failure?: string }>,
   ): Promise<T> {
-    const finish = this.changes?.intent(start)
+    // The journal never holds the key, in whatever form a path, an id or an Idempotency-Key carries it.
+    const redact = this.transport.redact
+    const finish = this.changes?.intent({
+      ...start,
+      path: redact(start.path),
+      ...(start.id === undefined ? {} : { id: redact(start.id) }),
+      ...(start.idempotencyKey === undefined ? {} : { idempotencyKey: redact(start.idempotencyKey) }),
+    })
     try {
       const { status, result, id: createdId, failure } = await send()
-      finish?.({ status, id: createdId, ...(failure ? { error: failure } : {}) })
+      finish?.({
+        status,
+        id: createdId === undefined ? undefined : redact(createdId),
+        ...(failure ? { error: failure } : {}),
+      })
       return result
     } catch (error) {
       const failure = error instanceof PayError ? error : undefined

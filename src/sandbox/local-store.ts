@@ -9,6 +9,7 @@ export {
   checkFixtures,
   FixtureSyntaxError,
   FixturesInvalid,
+  fixtureShapeErrors,
   parseFixtures,
   type Seeded,
   seedIn,

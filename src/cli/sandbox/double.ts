@@ -11,6 +11,7 @@ import {
   FAULT_GRAMMAR,
   isWebhookUrl,
   loadLocalStore,
+  MAX_SEED,
   type Outcome,
   parseFaultRule,
 } from '../../sandbox/index.js'
@@ -38,6 +39,22 @@ export const webhookFlag = Flags.custom<string>({
     throw usageError(`"${input}" is not an http:// or https:// URL.`)
   },
 })
+
+/** `sandbox start`'s flags of the test double: the fault rules it starts with, their seed, its webhooks. */
+export const startDoubleFlags = {
+  fault: faultFlag({
+    description:
+      'A fault rule, METHOD PATH EFFECT [xN|P%] [after] (repeatable), e.g. "POST /payment-links 503 x2": ' +
+      'see `pay sandbox faults set`.',
+    multiple: true,
+  }),
+  'fault-seed': Flags.integer({
+    description: 'Seed of the P% rules, to repeat a run (default: a random one, said on stderr).',
+    min: 0,
+    max: MAX_SEED,
+  }),
+  webhook: webhookFlag(),
+}
 
 /** Rules given as arguments, each checked (exit 2 naming the one that cannot be read); at least one. */
 export function readRules(texts: string[]): string[] {

@@ -16,6 +16,8 @@ import { attemptLine, faultsText, listenError, logLine, portHint } from './start
 /** What `pay sandbox start` was asked. */
 export interface ServeRequest {
   keys: string[]
+  /** What to say of where the keys came from (--key: the process list shows them). */
+  keyNote?: string
   host: string
   port: number
   /** No --port was given (the port is PAY_SANDBOX_PORT's or the default), for the hint when it is taken. */
@@ -50,6 +52,7 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
     requests++
     log(logLine(entry))
   }
+  if (request.keyNote) await context.show(shown.warn(request.keyNote))
   const seed = request.seed && (await fixtures(request.seed, request.keys[0], context.io))
   let sandbox: RunningSandbox
   try {

@@ -206,10 +206,8 @@ export function effectText(effect: FaultEffect): string {
       return String(effect.status)
     case 'latency':
       return `latency=${effect.ms % 1000 === 0 ? `${effect.ms / 1000}s` : `${effect.ms}ms`}`
-    case 'delay':
-      return webhookEffectText(effect)
     default:
-      return effect.kind
+      return webhookEffectText(effect)
   }
 }
 
@@ -332,27 +330,35 @@ export const MAX_SEED = 2 ** 32 - 1
 
 /**
  * The fault rules of a sandbox, one set per business (a business's rules fault its own requests
- * only, and the control routes change the caller's set only). `active` is false while no business
- * has a rule: the server then spends one test per request on faults.
+ * only, and the control routes change the caller's set only), each with its own seed: the seed a
+ * business sets drives its own `P%` draws, and neither shows in nor moves another's. Every
+ * business starts with the sandbox's seed. `active` is false while no business has a rule: the
+ * server then spends one test per request on faults.
  */
 export class FaultSets {
   private readonly sets = new Map<number, FaultSet>()
+  /** Each business's seed, once set (with its rules, or on its own). */
+  private readonly seeds = new Map<number, number>()
   active = false
 
   constructor(
     private readonly businesses: readonly number[],
     rules: readonly FaultRule[] = [],
-    private seed: number = randomSeed(),
+    private readonly startSeed: number = randomSeed(),
   ) {
-    if (rules.length > 0) for (const business of businesses) this.set(business, rules, seed)
+    if (rules.length > 0) this.set(undefined, rules)
   }
 
-  /** Replaces the rules of `business` (each business's when undefined); counters start again. */
-  set(business: number | undefined, rules: readonly FaultRule[], seed: number = this.seed): void {
-    this.seed = seed
+  /**
+   * Replaces the rules of `business` (each business's when undefined), their counters started
+   * again, drawn from `seed` (default: that business's seed so far).
+   */
+  set(business: number | undefined, rules: readonly FaultRule[], seed?: number): void {
     for (const id of business === undefined ? this.businesses : [business]) {
+      const own = seed ?? this.seedOf(id)
+      this.seeds.set(id, own)
       if (rules.length === 0) this.sets.delete(id)
-      else this.sets.set(id, new FaultSet(rules, seed))
+      else this.sets.set(id, new FaultSet(rules, own))
     }
     this.active = this.sets.size > 0
   }
@@ -362,8 +368,11 @@ export class FaultSets {
   }
 
   list(business: number): FaultList {
-    const set = this.sets.get(business)
-    return { seed: set?.seed ?? this.seed, rules: set?.list() ?? [] }
+    return { seed: this.seedOf(business), rules: this.sets.get(business)?.list() ?? [] }
+  }
+
+  private seedOf(business: number): number {
+    return this.seeds.get(business) ?? this.startSeed
   }
 }
 

@@ -27,7 +27,8 @@ const MAX_DELAY_MS = 600_000
 /** How a WEBHOOK rule is matched: the method of faults.ts's rules, and its event as a path. */
 export const webhookPath = (event: string) => `/${event}`
 
-export function webhookEffectText(effect: WebhookEffect): string {
+/** An effect as a rule writes it: `delay 5s`; another effect (of a request's rule too) by its kind. */
+export function webhookEffectText(effect: WebhookEffect | { kind: 'reset' | 'hang' }): string {
   if (effect.kind !== 'delay') return effect.kind
   return `delay ${effect.ms % 1000 === 0 ? `${effect.ms / 1000}s` : `${effect.ms}ms`}`
 }

@@ -145,7 +145,7 @@ class SandboxServer {
       if (this.onRequest) this.logWhenDone(request, response, trail)
       this.handle(request, response, trail).catch(() => response.destroy())
     })
-    this.closeIdle = limitConnections(this.server, limits.maxConnections)
+    this.closeIdle = limitConnections(this.server, limits.maxConnections, (socket) => double.isHeld(socket))
   }
 
   async listen(host: string, port: number): Promise<void> {
@@ -333,7 +333,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const secret = serverSecret(dir)
   const store = new SandboxStore(dir)
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
-  const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed)
+  const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed, limits.maxHeldRequests)
   const fault = (business: number) =>
     double.faults.pick(business, WEBHOOK_METHOD, webhookPath(PAYMENT_CREATED))
   let webhooks: ReturnType<typeof openWebhooks>

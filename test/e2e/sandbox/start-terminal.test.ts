@@ -60,13 +60,15 @@ describe('pay sandbox start in a terminal', () => {
       `  export PAY_SANDBOX_PORT=${port} PAY_SANDBOX_DIR=${dir}`,
       `or: pay -p sandbox --base-url ${baseUrl} …`,
       'Requests are logged below. Press Ctrl-C to stop.',
-      // pay -p sandbox asks the sandbox to prove it is the user's own (its challenge is not shown).
+      // pay -p sandbox asks the sandbox to prove it is the user's own (its challenge is not
+      // shown): once to find it, and again on the connection its request goes on.
+      'TIME GET /_sandbox/health?challenge=[REDACTED] 200 MS',
       'TIME GET /_sandbox/health?challenge=[REDACTED] 200 MS',
       'TIME POST /payment-links 200 MS',
       'TIME GET /payment-links 200 MS',
       'TIME GET /payment-links/nope 404 MS',
       '^C',
-      'Sandbox stopped after 4 requests.',
+      'Sandbox stopped after 5 requests.',
     ])
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
   })
