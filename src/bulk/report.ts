@@ -139,6 +139,7 @@ export class Report {
       const row = this.rows.get(key)
       if (row) ordered.set(key, row)
     }
+    // Stryker disable next-line ConditionalExpression: setting a key again to the same row keeps its place
     for (const [key, row] of this.rows) if (!ordered.has(key)) ordered.set(key, row)
     const counts: Record<string, number> = {}
     for (const row of ordered.values()) counts[row.status] = (counts[row.status] ?? 0) + 1
@@ -172,6 +173,7 @@ const reportExists = (file: string) =>
   )
 
 function unsafe(flag: string, error: unknown): PayError {
+  // Stryker disable next-line ConditionalExpression: every caller passes an UnsafeFileError (checkPrivatePath throws no other)
   if (!(error instanceof UnsafeFileError)) throw error
   return usageError(
     `${flag}: ${error.message}.`,

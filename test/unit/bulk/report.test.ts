@@ -320,6 +320,26 @@ describe('Report', () => {
       expect([error.message, error.hint]).toEqual([`--report: ${fifo} is not a regular file.`, undefined])
     }
   })
+  it('a hard link, or another owner, appearing between the rewrite and the open: refused with the way out', () => {
+    const file = path.join(tempDir(), 'report.csv')
+    const fstat = fs.fstatSync
+    for (const [change, message] of [
+      [{ nlink: 2 }, 'has another name linked to it (a hard link): what pay adds would be read there too'],
+      [{ uid: (process.getuid?.() ?? 0) + 1 }, 'belongs to another user'],
+    ] as const) {
+      vi.spyOn(fs, 'fstatSync').mockImplementation(((fd: number) =>
+        Object.assign(fstat(fd), change)) as typeof fs.fstatSync)
+      const error = refusal(() => Report.open({ file, mode: 'replace' }, SPEC, RUN))
+      vi.restoreAllMocks()
+      expect([error.message, error.hint, error.exitCode]).toEqual([
+        `--report: ${file} ${message}.`,
+        'Nothing was written to it. Give the path of a file of your own that nothing else links to, or a new one.',
+        2,
+      ])
+      expect(fs.existsSync(metaFile(file))).toBe(false)
+    }
+  })
+
   it('--force and --append never write through a hard link planted at the report: it keeps its bytes', () => {
     const dir = tempDir()
     const file = path.join(dir, 'report.csv')

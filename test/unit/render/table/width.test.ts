@@ -146,6 +146,13 @@ describe('segmentInPieces', () => {
     }
   })
 
+  it('a lone low surrogate first (broken text from anywhere): cut as a whole text is, no error', () => {
+    for (const text of ['\udc00abc', '\udfff請求 書', '\udc00\udc00ab']) {
+      expect(segmentInPieces(text, 1), JSON.stringify(text)).toEqual(whole(text))
+    }
+    expect(displayWidth('\udc00abc')).toBe(displayWidth('abc') + displayWidth('\udc00'))
+  })
+
   it('knows where a cluster starts: at a pictograph, never after a prepended sign, even one beyond 16 bits', () => {
     // Clusters of 3 code units: a piece that ran to its 16th would end inside one.
     expect(segmentInPieces('👍\ufe0f'.repeat(12), 1)).toEqual(Array(12).fill('👍\ufe0f'))
