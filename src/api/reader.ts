@@ -83,7 +83,6 @@ export function readJson(text: string): { value: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(text)
     return nestedDeeperThan(value, MAX_JSON_DEPTH) ? undefined : { value }
-    // Stryker disable next-line BlockStatement: a function that ends without a return returns undefined all the same
   } catch {
     return undefined
   }
@@ -133,7 +132,6 @@ export function errorFromResponse(
   try {
     // Stryker disable next-line MethodExpression,StringLiteral,ConditionalExpression: JSON.parse throws on blank text, and the catch gives the same undefined
     body = text.trim() === '' ? undefined : JSON.parse(text)
-    // Stryker disable next-line BlockStatement: body is undefined until a parse succeeds
   } catch {
     body = undefined
   }
