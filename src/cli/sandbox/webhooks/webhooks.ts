@@ -10,15 +10,15 @@ import {
   resendSandboxDelivery,
   sandboxDeliveries,
   sandboxWebhooks,
-} from '../../api/sandbox.js'
-import { PayError, validationError } from '../../errors.js'
-import type { Output } from '../../render/output.js'
-import { type Result, shown } from '../../render/result.js'
-import { loadLocalStore } from '../../sandbox/index.js'
-import type { Rec } from '../../values.js'
-import type { RunContext, SandboxTarget } from '../context.js'
-import type { IO } from '../io.js'
-import { runningSandbox } from './double.js'
+} from '../../../api/sandbox.js'
+import { PayError, validationError } from '../../../errors.js'
+import type { Output } from '../../../render/output.js'
+import { type Result, shown } from '../../../render/result.js'
+import { loadLocalStore } from '../../../sandbox/index.js'
+import type { Rec } from '../../../values.js'
+import type { RunContext, SandboxTarget } from '../../context.js'
+import type { IO } from '../../io.js'
+import { runningSandbox } from '../double.js'
 import {
   attemptedText,
   DELIVERY_VIEW,

@@ -3,11 +3,11 @@
  * (`pay sandbox webhooks add|list|remove`), the deliveries (`webhooks deliveries|resend`), what
  * `listen` received, and what a command that made a notification with no server says of it.
  */
-import { paint, sanitizeCell } from '../../render/format.js'
-import { toJson } from '../../render/json.js'
-import type { View } from '../../render/views.js'
-import type { Attempted } from '../../sandbox/index.js'
-import { plain, type Rec, sanitizeText } from '../../values.js'
+import { paint, sanitizeCell } from '../../../render/format.js'
+import { toJson } from '../../../render/json.js'
+import type { View } from '../../../render/views.js'
+import type { Attempted } from '../../../sandbox/index.js'
+import { plain, type Rec, sanitizeText } from '../../../values.js'
 
 export const ENDPOINT_VIEW: View = {
   noun: 'webhook endpoint',
