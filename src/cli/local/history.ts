@@ -11,7 +11,8 @@ import type { RunContext } from '../context.js'
 export const HISTORY_VIEW: View = {
   noun: 'change',
   plural: 'changes',
-  listColumns: ['at', 'kind', 'id', 'outcome', 'profile', 'user'],
+  // `via`: `mcp` for a change an assistant made through `pay mcp` (last: scripts' columns stay put).
+  listColumns: ['at', 'kind', 'id', 'outcome', 'profile', 'user', 'via'],
   recordFields: [
     'at',
     'kind',
@@ -28,10 +29,14 @@ export const HISTORY_VIEW: View = {
     'terminal',
     'finished_at',
     'settled_by',
+    'via',
   ],
   idField: 'change',
   dropOrder: ['user', 'profile'],
 }
+
+/** The command `pay mcp` journals a tool's change under: `pay mcp links_delete`. */
+const AGENT_CHANGE = /^pay mcp (\S+)$/
 
 /** The resource as a short word, for the kind of a change no endpoint declares. */
 const SHORT: Record<string, string> = { 'payment link': 'link', subscription: 'sub', token: 'token' }
@@ -47,7 +52,9 @@ export function kindOf(entry: Pick<JournalEntry, 'command' | 'method' | 'path' |
   const declared = entry.command !== 'pay api' && typeof entry.path === 'string'
   const endpoint = declared ? endpointAt(entry.method, entry.path) : undefined
   if (endpoint?.changesState && endpoint.noun === entry.resource) {
-    const command = String(entry.command).replace(/^pay /, '')
+    // `pay mcp subs_cancel` made the change `pay subs cancel` makes.
+    const tool = AGENT_CHANGE.exec(String(entry.command))?.[1]
+    const command = tool ? tool.replace(/_/g, ' ') : String(entry.command).replace(/^pay /, '')
     return endpoint.presets?.find((preset) => preset.commands.includes(command))?.kind ?? endpoint.kind
   }
   const noun = SHORT[entry.resource] ?? entry.resource
@@ -101,6 +108,7 @@ export function changesFrom(entries: JournalEntry[]): Rec[] {
         ...(end?.error ? { error: end.error } : {}),
         ...(end ? { finished_at: end.at } : {}),
         ...(settled ? { settled_by: settled.change } : {}),
+        ...(AGENT_CHANGE.test(String(intent.command)) ? { via: 'mcp' } : {}),
       }
     })
     .reverse()
