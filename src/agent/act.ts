@@ -84,7 +84,7 @@ export function actTool(source: ToolSource): Made {
     async call(args, call) {
       const ids = [...new Set((args.ids as string[]).map((id) => idOf(id, 'ids')))]
       const what = `${verb} ${ids.length} ${ids.length === 1 ? noun : plural(noun)}`
-      checkItems(call.caps, ids.length, `${verb} ${ids.length}`)
+      checkItems(call.caps, ids.length, what)
       const bound = { ids }
       if (args.confirm === undefined) {
         const plan = await planOf(source, ids, call)

@@ -52,16 +52,16 @@ const capped = (message: string, flag: string) =>
     hint: `pay mcp was started with ${flag}: ask the person running it, or do less in one call.`,
   })
 
-/** Refuses acting on more ids than --max-items allows. */
-export function checkItems(caps: Caps, count: number, verb: string): void {
+/** Refuses acting on more ids than --max-items allows (`what`: `delete 3 payment links`). */
+export function checkItems(caps: Caps, count: number, what: string): void {
   if (caps.maxItems === undefined || count <= caps.maxItems) return
   throw capped(
-    `Refusing to ${verb} ${count} records: this server allows at most ${caps.maxItems} in one call (--max-items).`,
+    `Refusing to ${what}: this server allows at most ${caps.maxItems} in one call (--max-items).`,
     `--max-items ${caps.maxItems}`,
   )
 }
 
-/** Refuses amounts above --max-amount: each currency's total of `amounts` (`what` names them). */
+/** Refuses amounts above --max-amount: each currency's total of `amounts` (`what`: `a payment link`, `to delete 2 payment links`). */
 export function checkAmounts(
   caps: Caps,
   amounts: { amount: unknown; currency: unknown }[],
@@ -78,8 +78,9 @@ export function checkAmounts(
   for (const [currency, values] of totals) {
     const total = decimalSum(values)
     if (decimalAbove(total, cap)) {
+      const said = `${total}${currency ? ` ${currency}` : ''}${values.length > 1 ? ' in all' : ''}`
       throw capped(
-        `Refusing ${what} of ${total}${currency ? ` ${currency}` : ''}: this server allows at most ${cap} (--max-amount).`,
+        `Refusing ${what}: ${said} is more than this server allows (--max-amount ${cap}).`,
         `--max-amount ${cap}`,
       )
     }

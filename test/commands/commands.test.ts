@@ -10,7 +10,14 @@ interface Listed {
   summary: string
   description: string
   aliases: string[]
-  flags: { name: string; char?: string; type: string; required: boolean; default: unknown; description: string }[]
+  flags: {
+    name: string
+    char?: string
+    type: string
+    required: boolean
+    default: unknown
+    description: string
+  }[]
   args: { name: string; required: boolean; description: string }[]
   examples: (string | { command: string })[]
   changes_state: boolean
@@ -35,8 +42,14 @@ describe('pay commands', () => {
       default: null,
       description: 'Amount as a decimal, e.g. 25.50 (sent exactly as typed).',
     })
-    expect(create.flags.find((flag) => flag.name === 'send-email')).toMatchObject({ type: 'boolean', negatable: true })
-    expect(create.flags.find((flag) => flag.name === 'timeout')).toMatchObject({ default: 30, env: 'PAY_TIMEOUT' })
+    expect(create.flags.find((flag) => flag.name === 'send-email')).toMatchObject({
+      type: 'boolean',
+      negatable: true,
+    })
+    expect(create.flags.find((flag) => flag.name === 'timeout')).toMatchObject({
+      default: 30,
+      env: 'PAY_TIMEOUT',
+    })
     expect(create.flags.find((flag) => flag.name === 'profile')).toMatchObject({ char: 'p' })
     expect(create.examples[0]).toMatch(/^pay links create --email /)
     expect(create.changes_state).toBe(true)
@@ -64,7 +77,15 @@ describe('pay commands', () => {
         'sandbox snapshot save',
       ].sort(),
     )
-    for (const reading of ['links get', 'links list', 'subs list', 'history', 'commands', 'version', 'sandbox requests'])
+    for (const reading of [
+      'links get',
+      'links list',
+      'subs list',
+      'history',
+      'commands',
+      'version',
+      'sandbox requests',
+    ])
       expect(changing).not.toContain(reading)
   })
 

@@ -41,12 +41,18 @@ function session(
   client: Client,
   stderr: () => string,
   end: () => Promise<{ code: number | null; stderr: string }>,
+  secrets: string[] = [],
 ): McpSession {
   return {
     client,
     stderr,
     async call(name, args = {}) {
-      return answerOf((await client.callTool({ name, arguments: args })) as CallToolResult)
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult
+      // The key canary: no answer ever holds a key the server was given.
+      const text = JSON.stringify(result)
+      for (const secret of secrets)
+        if (text.includes(secret)) throw new Error(`the API key appeared in the answer of ${name}`)
+      return answerOf(result)
     },
     close: end,
   }
@@ -111,7 +117,7 @@ export async function mcpInProcess(
     const result = await ended
     return { code: result.code, stderr: result.stderr }
   }
-  return { ...session(client, () => stderrText(), end), ended }
+  return { ...session(client, () => stderrText(), end, keysOf(options.env)), ended }
 }
 
 /** `bin/run.js mcp …args` as a child process, as an MCP client starts it, in a clean environment (cleanEnv). */
@@ -144,5 +150,9 @@ export async function mcpProcess(
     )
     return { code: null, stderr: result.stderr }
   }
-  return session(client, () => stderr, end)
+  return session(client, () => stderr, end, keysOf(env))
 }
+
+/** The key a run was given, which no answer may hold (the sandbox's own is public). */
+const keysOf = (env: Record<string, string | undefined> = {}) =>
+  [env.PAY_API_KEY].filter((key): key is string => key !== undefined && key.length >= 8)
