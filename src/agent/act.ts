@@ -1,4 +1,4 @@
-import { ENDPOINT_LIST, type Endpoint } from '../api/endpoints.js'
+import type { Endpoint } from '../api/endpoints.js'
 import { runBulk } from '../bulk/runner.js'
 import { PayError } from '../errors.js'
 import type { BulkRow } from '../render/bulk-rows.js'
@@ -29,7 +29,9 @@ async function planOf(
 ): Promise<{ items: Rec[]; records: Rec[] }> {
   const items: Rec[] = new Array(ids.length)
   const records: Rec[] = []
-  const reading = source.runs?.get ? source : getterOf(source.endpoint)
+  const reading: ToolSource | undefined = source.runs?.get
+    ? source
+    : source.lookUp && { name: '', endpoint: source.lookUp, shape: 'get', verb: 'get' }
   let next = 0
   const worker = async () => {
     while (next < ids.length) {
@@ -55,12 +57,6 @@ async function planOf(
 
 const planItemOfAny = (record: Rec): Rec =>
   given(record, ['_id', 'title', 'amount', 'currency', 'status', 'paid'])
-
-/** The tool source of the GET of the same record, for a plan of an endpoint whose resource has no runs. */
-function getterOf(endpoint: Endpoint): ToolSource | undefined {
-  const get = ENDPOINT_LIST.find((other) => other.method === 'GET' && other.path === endpoint.path)
-  return get ? { name: '', endpoint: get, shape: 'get', verb: 'get' } : undefined
-}
 
 export function actTool(source: ToolSource): Made {
   const { endpoint, runs, verb, preset, name } = source

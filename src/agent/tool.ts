@@ -53,4 +53,6 @@ export interface ToolSource {
   shape: Shape
   verb: string
   runs?: Partial<ResourceRuns>
+  /** The declared GET of the same record, which a plan reads each id with when `runs` has no `get`. */
+  lookUp?: Endpoint
 }

@@ -98,12 +98,16 @@ export function serviceTools(endpoints: readonly Endpoint[] = ENDPOINT_LIST): To
   for (const endpoint of endpoints) {
     if (!offeredToAgents(endpoint) || endpoint.sandbox) continue
     const runs = RUNS[endpoint.noun]
+    const lookUp = endpoints.find(
+      (other) => other.method === 'GET' && other.path === endpoint.path && !other.list,
+    )
     sources.push({
       name: toolName(endpoint.commands[0]),
       endpoint,
       shape: shapeOf(endpoint),
       verb: endpoint.verb,
       runs,
+      lookUp,
     })
     for (const preset of endpoint.presets ?? []) {
       sources.push({
@@ -113,6 +117,7 @@ export function serviceTools(endpoints: readonly Endpoint[] = ENDPOINT_LIST): To
         shape: 'act',
         verb: preset.verb,
         runs,
+        lookUp,
       })
     }
   }
