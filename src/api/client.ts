@@ -178,7 +178,11 @@ export class PayApi {
     }
   }
 
-  /** A request answered with one record. */
+  /**
+   * A request to any declared endpoint answered with one record: what a command that sends one
+   * request needs, with no method of its own here (src/resources/endpoint-runs.ts), and `pay
+   * mcp`'s tool of an endpoint no run function serves.
+   */
   record(endpoint: Endpoint, call: Call): Promise<Rec> {
     return this.call(endpoint, call, (body) => readRecord(body, endpoint.noun))
   }

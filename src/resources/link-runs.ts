@@ -50,12 +50,6 @@ export async function createLink(
   return [shown.record(link, LINK_VIEW), options.open ? shown.later(open) : undefined]
 }
 
-/** `links get`. */
-export async function showLink(options: { id: string }, context: RunContext): Promise<Result> {
-  const { api } = await context.api()
-  return shown.record(await api.getLink(options.id), LINK_VIEW)
-}
-
 /** `links list`: the first page, or every page with --all or a filter, as much as the list scope says. */
 export async function listLinks(
   options: { status?: string; paid?: boolean; email?: string; reference?: string },

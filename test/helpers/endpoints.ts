@@ -15,6 +15,19 @@ export function commandsCalling(which: (endpoint: Endpoint) => boolean): string[
     .sort()
 }
 
+/**
+ * The commands whose every request is to one record of the service, by id, with no body: they take
+ * the id as their one argument (`links get ID`, `links refund ID`). The tests that must run every
+ * command run these with a seeded id of the record's noun, unless they run them by hand already.
+ */
+export function idOnlyCommands(): { command: string; noun: string }[] {
+  return [...commandMap()]
+    .filter(([, endpoints]) =>
+      endpoints.every((e) => !e.sandbox && e.path.includes('{id}') && !e.body && !e.query),
+    )
+    .map(([command, endpoints]) => ({ command, noun: endpoints[0].noun }))
+}
+
 /** The command a command line runs, global flags (`-p sandbox`, `--base-url URL`) before it skipped. */
 export const commandOfArgs = (args: string[]): string | undefined =>
   commandOf(args.filter((arg, i) => !arg.startsWith('-') && !args[i - 1]?.match(/^-(p|-profile|-base-url)$/)))

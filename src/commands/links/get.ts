@@ -1,8 +1,9 @@
+import { ENDPOINTS } from '../../api/endpoints.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
-import { showLink } from '../../resources/link-runs.js'
+import { sendForRecord } from '../../resources/endpoint-runs.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static summary = 'Show one payment link'
@@ -18,6 +19,6 @@ export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return showLink({ id: this.args.id }, this.context)
+    return sendForRecord(ENDPOINTS.getLink, { id: this.args.id }, this.context)
   }
 }

@@ -1,7 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { ENDPOINT_LIST, ENDPOINTS, type Endpoint, endpointAt, pathOf } from '../../../src/api/endpoints.js'
+import {
+  ENDPOINT_LIST,
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointName,
+  endpointAt,
+  pathOf,
+} from '../../../src/api/endpoints.js'
 import {
   type Field,
   LINK_FIELDS,
@@ -198,9 +205,32 @@ describe('the journal’s kinds come from the declarations', () => {
     resource: endpoint.noun,
   })
 
+  /**
+   * The endpoints that changed state when `pay history` named changes by hand (the method's verb and
+   * the noun): their kinds must stay what it printed, so old journals read the same. An endpoint
+   * declared later names its own kind.
+   */
+  const NAMED_BY_HAND: readonly EndpointName[] = [
+    'createToken',
+    'createLink',
+    'updateLink',
+    'deleteLink',
+    'createSubscription',
+    'updateSubscription',
+    'deleteSubscription',
+    'sandboxReset',
+    'sandboxMoveClock',
+    'sandboxSeed',
+    'setSandboxFaults',
+    'clearSandboxFaults',
+    'sandboxPay',
+    'sandboxCancel',
+    'sandboxFail',
+  ]
+
   it('each change of each command: its endpoint’s kind (a preset’s for its command), as history printed it before', () => {
     const seen: string[][] = []
-    for (const endpoint of ENDPOINT_LIST.filter((e) => e.changesState)) {
+    for (const endpoint of NAMED_BY_HAND.map((name): Endpoint => ENDPOINTS[name])) {
       for (const command of endpoint.commands) {
         const change = entry(endpoint, command)
         expect([command, kindOf(change)]).toEqual([command, endpoint.kind])

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ENDPOINTS } from '../../../src/api/endpoints.js'
 import { CommandContext, type ContextOptions } from '../../../src/cli/run-context.js'
 import { PayError } from '../../../src/errors.js'
-import { createLink, listLinks, showLink } from '../../../src/resources/link-runs.js'
+import { sendForRecord } from '../../../src/resources/endpoint-runs.js'
+import { createLink, listLinks } from '../../../src/resources/link-runs.js'
 import { tempDir } from '../../helpers/cli.js'
 import { TestIO } from '../../helpers/io.js'
 import { startTestSandbox, type TestSandbox, VALID_LINK } from '../../helpers/sandbox.js'
@@ -44,7 +46,7 @@ describe('a plain function with a context of its own', () => {
     )
 
     const shown = await contextFor({ output: { columns: '_id,title' } })
-    await shown.context.show(await showLink({ id: link._id }, shown.context))
+    await shown.context.show(await sendForRecord(ENDPOINTS.getLink, { id: link._id }, shown.context))
     expect(shown.io.stdout.text).toBe(`${link._id}\t${VALID_LINK.title}\n`)
   })
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINT_LIST } from '../../../src/api/endpoints.js'
 import { PayError } from '../../../src/errors.js'
-import { commandsCalling, undeclaredRequests } from '../../helpers/endpoints.js'
+import { commandsCalling, idOnlyCommands, undeclaredRequests } from '../../helpers/endpoints.js'
 import { envelope, type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { argvFor, COMMANDS, expected, expectModel, inputArbitrary } from '../../helpers/flag-model.js'
 import { runInProcess } from '../../helpers/in-process.js'
@@ -137,7 +137,7 @@ const VALID = {
   'subs create': ['--package-id', 'pkg_1', '--email', 'a@b.co'],
 }
 
-const READING_COMMANDS: string[][] = [
+const HAND_WRITTEN: string[][] = [
   ['links', 'get', 'lnk_1'],
   ['links', 'list'],
   ['links', 'list', '--all', '--status', 'active', '--paid', '--email', 'a@b.co', '--reference', 'r'],
@@ -170,6 +170,19 @@ const NOT_FED_RANDOM_ANSWERS: Record<string, string> = {
   'sandbox:pay':
     'acts only through a sandbox that proves it is the user’s (test/commands/sandbox/pay.test.ts)',
 }
+
+/**
+ * Every command the properties feed random answers to: those above, and each command that only
+ * sends a request about one record by id (test/helpers/endpoints.ts idOnlyCommands), with an id of
+ * its noun, so a new one is fed random answers from the day it is declared.
+ */
+const READING_COMMANDS: string[][] = [
+  ...HAND_WRITTEN,
+  ...idOnlyCommands()
+    .filter(({ command }) => !HAND_WRITTEN.some((args) => commandOf(args) === command.replace(/ /g, ':')))
+    .filter(({ command }) => !(command.replace(/ /g, ':') in NOT_FED_RANDOM_ANSWERS))
+    .map(({ command, noun }) => [...command.split(' '), noun === 'subscription' ? 'sub_1' : 'lnk_1']),
+]
 
 describe('the commands these properties cover come from the endpoint declarations', () => {
   const callingTheService = commandsCalling((endpoint) => !endpoint.sandbox)
