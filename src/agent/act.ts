@@ -26,8 +26,9 @@ async function planOf(
   source: ToolSource,
   ids: string[],
   call: ToolCall,
-): Promise<{ items: Rec[]; records: Rec[] }> {
+): Promise<{ items: Rec[]; records: Rec[]; lines: string[] }> {
   const items: Rec[] = new Array(ids.length)
+  const lines: string[] = new Array(ids.length)
   const records: Rec[] = []
   const reading: ToolSource | undefined = source.runs?.get
     ? source
@@ -39,20 +40,23 @@ async function planOf(
       const id = ids[index]
       if (!reading) {
         items[index] = { id }
+        lines[index] = `  ${id}`
         continue
       }
       try {
         const record = await fetchRecord(reading, id, call)
         records.push(record)
         items[index] = { found: true, ...(source.runs?.planItem ?? planItemOfAny)(record), id }
+        lines[index] = `  ${recordLine({ ...record, _id: id }, source.runs?.describe ?? describeAny)}`
       } catch (error) {
         if (!(error instanceof PayError) || error.kind !== 'not_found') throw error
         items[index] = { id, found: false, status: 'not_found' }
+        lines[index] = `  ${recordLine({ _id: id })}  not found`
       }
     }
   }
   await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, ids.length) }, worker))
-  return { items, records }
+  return { items, records, lines }
 }
 
 const planItemOfAny = (record: Rec): Rec =>
@@ -93,10 +97,6 @@ export function actTool(source: ToolSource): Made {
         )
         const { confirm, expiresAt } = call.confirmations.issue(name, bound)
         const { target } = await call.context.api()
-        const lines = plan.items.map(
-          (item) =>
-            `  ${String(item.id)}  ${item.found === false ? 'not found' : recordLine({ ...item, _id: undefined } as Rec, runs?.describe ?? describeAny)}`,
-        )
         return {
           structured: {
             action: verb,
@@ -110,7 +110,7 @@ export function actTool(source: ToolSource): Made {
           },
           text: [
             `Plan: ${what} (profile ${target.profile}, ${target.baseUrl}). Nothing was changed.`,
-            ...lines,
+            ...plan.lines,
             `To do it, call ${name} again with the same ids and confirm "${confirm}" (valid until ${expiresAt}, once).`,
           ].join('\n'),
         }

@@ -1,10 +1,12 @@
 import type { Interfaces } from '@oclif/core'
+import { ENDPOINTS } from '../api/endpoints.js'
 import type { RunContext } from '../cli/context.js'
 import { formatAmount } from '../render/format.js'
 import type { Result } from '../render/result.js'
 import { CHARGE_FILTER_FLAGS } from '../resources/charges.js'
+import { sendForRecord } from '../resources/endpoint-runs.js'
 import type { FieldValues } from '../resources/field-set.js'
-import { createLink, deleteLinks, listLinks, showLink, updateLink } from '../resources/link-runs.js'
+import { createLink, deleteLinks, listLinks, updateLink } from '../resources/link-runs.js'
 import { describeLink, LINK_FIELDS, LINK_FILTER_FLAGS } from '../resources/links.js'
 import {
   cancelMany,
@@ -75,7 +77,7 @@ const linkRuns: ResourceRuns = {
   amountOf: (link) => ({ amount: link.amount, currency: link.currency }),
   filters: LINK_FILTER_FLAGS,
   list: (filters, context) => listLinks(filters, context),
-  get: (id, context) => showLink({ id }, context),
+  get: (id, context) => sendForRecord(ENDPOINTS.getLink, { id }, context),
   create: {
     fields: LINK_FIELDS,
     run: (fields, idempotencyKey, context) =>

@@ -138,8 +138,9 @@ export function listTool(source: ToolSource): Made {
       properties: {
         items: { type: 'array', items: { type: 'object' } },
         next_cursor: { type: 'string', description: 'Absent on the last page.' },
+        // A tool error's structured content, which clients check against this schema too.
+        error: { type: 'object' },
       },
-      required: ['items'],
     },
     async call(args, call) {
       const chosen = given(args, names)
@@ -262,9 +263,11 @@ export function updateTool(source: ToolSource): Made {
         )
       let record: Rec
       if (update && id !== undefined) {
-        record = await recordOf(await update.run(id, changes, call.context)).catch((error: unknown) => {
+        try {
+          record = await recordOf(await update.run(id, changes, call.context))
+        } catch (error) {
           throw needsAPerson(error, call)
-        })
+        }
       } else {
         const { api } = await call.context.api()
         record = await api.record(endpoint, { id, body: changes })

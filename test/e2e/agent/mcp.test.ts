@@ -128,10 +128,17 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
     const updated = await mcp.call('links_update', { id, title: 'Invoice 43' })
     expect(updated.structured).toMatchObject({ _id: id, title: 'Invoice 43', email: VALID_LINK.email })
     expect((await sandbox.request('GET', `/payment-links/${id}`)).body.data.title).toBe('Invoice 43')
+    await sandbox.markPaid(id)
+    const paid = await mcp.call('links_update', { id, title: 'Invoice 44' })
+    expect(paid.structured.error).toMatchObject({
+      kind: 'usage',
+      message: `Payment link ${id} is already paid (25.50 EUR); changing it does not change what the customer paid. pay mcp does not make a change that needs a person's confirmation.`,
+    })
+    expect((await sandbox.request('GET', `/payment-links/${id}`)).body.data.title).toBe('Invoice 43')
     const found = await mcp.call('links_list', { reference: 'e2e-1' })
     expect(found.structured).toEqual({ items: [expect.objectContaining({ _id: id, reference: 'E2E-1' })] })
     expect(found.text).toBe(
-      `1 payment link (the last page).\n  ${id}  Invoice 43 · 25.50 EUR · ada@example.com  [Active]`,
+      `1 payment link (the last page).\n  ${id}  Invoice 43 · 25.50 EUR · ada@example.com  [Active, paid]`,
     )
   })
 
