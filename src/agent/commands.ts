@@ -66,8 +66,8 @@ export function commandList(config: Config): Rec[] {
       )
       return {
         id,
-        summary: command.summary ?? command.description?.split('\n')[0] ?? '',
-        description: command.description ?? command.summary ?? '',
+        summary: rendered(command.summary ?? command.description?.split('\n')[0] ?? '', config.bin),
+        description: rendered(command.description ?? command.summary ?? '', config.bin),
         aliases: command.aliases.map((alias) => alias.replace(/:/g, config.topicSeparator)),
         flags: flagsOf(command),
         args: argsOf(command),

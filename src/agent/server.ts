@@ -152,6 +152,11 @@ export async function serveMcp(options: McpOptions, context: RunContext): Promis
         ? 'changes allowed (--allow-writes).'
         : 'read-only (--allow-writes allows changes).'),
   )
+  // A person who typed `pay mcp` at a terminal: it is a client's to start (docs/agents.md).
+  if (context.io.canPrompt)
+    say(
+      "Waiting for an MCP client on stdin: an assistant's client starts pay mcp itself (docs/agents.md). Ctrl-C stops.",
+    )
   const sdk = loadSdk()
   const server: Server = new sdk.Server(
     { name: 'pay', title: 'pay', version: options.version },
@@ -180,6 +185,8 @@ export async function serveMcp(options: McpOptions, context: RunContext): Promis
     stdin.once('error', reject)
     context.io.onInterrupt(
       () => {
+        // On a terminal, Ctrl-C left "^C" where the cursor was: what follows starts below it.
+        if (context.io.stderrIsTerminal) stderr.write('\n')
         interrupted = true
         resolve()
       },
