@@ -2,7 +2,7 @@ import { toPayError } from '../cli/command-errors.js'
 import { EXIT_MEANINGS, PayError } from '../errors.js'
 import type { BulkRow } from '../render/bulk-rows.js'
 import type { Result, Shown } from '../render/result.js'
-import { isRecord, type Rec, sanitizeText } from '../values.js'
+import { type Rec, sanitizeText } from '../values.js'
 
 /**
  * What a tool answers: the plain functions return what a command would print (render/result.ts);
@@ -110,6 +110,3 @@ export function errorAnswer(thrown: unknown): Answer {
     },
   }
 }
-
-/** Whether a value is one record (an object), for answers that must be objects. */
-export const asRecord = (value: unknown): Rec => (isRecord(value) ? value : { value })

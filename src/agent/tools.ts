@@ -28,7 +28,7 @@ export function shapeOf(endpoint: Endpoint, preset?: Preset): Shape {
 }
 
 function annotations(source: ToolSource): Annotations {
-  const { endpoint, shape, verb, name } = source
+  const { endpoint, shape, name } = source
   const changes = endpoint.changesState
   const title = titleOf(source)
   return {
@@ -36,8 +36,8 @@ function annotations(source: ToolSource): Annotations {
     readOnlyHint: !changes,
     // A create only adds; an update overwrites, a delete or a cancel cannot be taken back.
     destructiveHint: changes && shape !== 'create',
-    // The same PUT or DELETE twice ends the same; a create without its key would make two.
-    idempotentHint: !changes || shape === 'update' || shape === 'act' || verb === 'get',
+    // The same PUT or DELETE twice ends the same; a POST (a create without its key) may make two.
+    idempotentHint: !changes || (endpoint.method !== 'POST' && (shape === 'update' || shape === 'act')),
     openWorldHint: !endpoint.sandbox,
   }
 }
