@@ -11,8 +11,7 @@ import type { RunContext } from '../context.js'
 export const HISTORY_VIEW: View = {
   noun: 'change',
   plural: 'changes',
-  // `via`: `mcp` for a change an assistant made through `pay mcp` (last: scripts' columns stay put).
-  listColumns: ['at', 'kind', 'id', 'outcome', 'profile', 'user', 'via'],
+  listColumns: ['at', 'kind', 'id', 'outcome', 'profile', 'user'],
   recordFields: [
     'at',
     'kind',
@@ -34,6 +33,12 @@ export const HISTORY_VIEW: View = {
   idField: 'change',
   dropOrder: ['user', 'profile'],
 }
+
+/**
+ * The same, with `via` (`mcp`: a change an assistant made through `pay mcp`) when the changes
+ * shown hold one: last, so that the columns scripts read stay where they were.
+ */
+const HISTORY_VIA_VIEW: View = { ...HISTORY_VIEW, listColumns: [...HISTORY_VIEW.listColumns, 'via'] }
 
 /** The command `pay mcp` journals a tool's change under: `pay mcp links_delete`. */
 const AGENT_CHANGE = /^pay mcp (\S+)$/
@@ -166,5 +171,5 @@ export async function history(
     scanned: changes.length,
     filtered: false,
   })
-  return shown.list(picked, HISTORY_VIEW, outcome)
+  return shown.list(picked, picked.some((change) => change.via) ? HISTORY_VIA_VIEW : HISTORY_VIEW, outcome)
 }
