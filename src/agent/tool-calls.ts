@@ -247,6 +247,9 @@ export function updateTool(source: ToolSource): Made {
   const { endpoint, runs, verb } = source
   const update = verb === 'update' ? runs?.update : undefined
   const body = bodyProperties(endpoint, update?.fields.describe.bind(update.fields), update !== undefined)
+  // What a preset sends (`status: cancel`) only its own tool sends, behind its plan (subs_cancel).
+  for (const preset of endpoint.presets ?? [])
+    for (const field of Object.keys(preset.body)) delete body.properties[field]
   const hasId = endpoint.path.includes('{id}')
   return {
     properties: { ...(hasId ? { id: ID } : {}), ...body.properties },

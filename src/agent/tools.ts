@@ -80,8 +80,13 @@ function descriptionOf(source: ToolSource): string {
         `Create a ${noun} (${request}); the answer is the new record.${writes} An idempotency_key makes a retry ` +
         'safe: the same key sends the very same request, and the service makes one record (a new key is made otherwise).'
       )
-    case 'update':
-      return `${capitalise(verb)} a ${noun} (${request}): only the fields given change; the answer is the record after.${writes}`
+    case 'update': {
+      const presets = (endpoint.presets ?? []).map(
+        (preset) => `${Object.keys(preset.body).join(', ')}: ${toolName(preset.commands[0])}, with its plan`,
+      )
+      const elsewhere = presets.length > 0 ? ` (${presets.join('; ')})` : ''
+      return `${capitalise(verb)} a ${noun} (${request}): only the fields given change${elsewhere}; the answer is the record after.${writes}`
+    }
     case 'act':
       return (
         `${capitalise(verb)} ${plural(noun)} by _id (${request}, one request per id).${writes} The first call changes ` +

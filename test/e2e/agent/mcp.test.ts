@@ -102,6 +102,9 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
     expect(byName.links_delete.inputSchema).toMatchObject({ required: ['ids'] })
     expect(byName.subs_cancel.description).toContain('PUT /subscriptions/{id} with {"status":"cancel"}')
     expect(byName.subs_update.inputSchema.required).toEqual(['id'])
+    // A cancel goes through subs_cancel and its plan, never an update of the status.
+    expect(Object.keys(byName.subs_update.inputSchema.properties ?? {})).toEqual(['id', 'email', 'phone_no'])
+    expect(byName.subs_update.description).toContain('(status: subs_cancel, with its plan)')
     expect(byName.sandbox_requests.annotations).toMatchObject({ readOnlyHint: true })
   })
 
@@ -283,6 +286,9 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
     expect((await mcp.call('subs_update', { id, phone_no: '+15550100' })).structured.phone_no).toBe(
       '+15550100',
     )
+    expect((await mcp.call('subs_update', { id, status: 'cancel' })).structured.error.errors.status).toEqual([
+      'This tool takes no status: it takes id, email, phone_no.',
+    ])
     expect((await mcp.call('subs_get', { id })).structured._id).toBe(id)
     expect(
       (await mcp.call('token_create', { email: 'a@b.co', title: 'Card', description: 'Monthly' })).structured,
