@@ -114,7 +114,7 @@ export class Agent {
       command: `pay mcp ${name}`,
       io,
       out: new Output(io),
-      listScope: { all: true, limit: undefined, limitGiven: false },
+      listScope: { all: true, limit: undefined, limitGiven: false, takesAll: true },
     }
     try {
       return await tool.call(args, {

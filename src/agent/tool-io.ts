@@ -31,6 +31,7 @@ export class ToolIO implements IO {
   readonly stderr = new Kept()
   readonly stdoutIsTerminal = false
   readonly stderrIsTerminal = false
+  readonly stdinIsTerminal = false
   readonly canPrompt = false
   readonly canConfirm = false
   readonly colour = false

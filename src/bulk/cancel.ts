@@ -47,8 +47,11 @@ export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<Result> 
       acts: 'cancellations',
       view: SUBSCRIPTION_VIEW,
       doneStatuses: ['cancelled', 'already_cancelled'],
-      counted: ['cancelled', 'already_cancelled', 'not_found', 'failed'],
-      lookUp: { fetch: (id) => api.getSubscription(id), describe: describeSubscription },
+      lookUp: {
+        fetch: (id) => api.getSubscription(id),
+        describe: describeSubscription,
+        alreadyDone: (subscription) => (isCancelled(subscription) ? 'already_cancelled' : undefined),
+      },
       ...SUBSCRIPTION_REPORT,
       work: (id) => cancelOne(api, id),
     },

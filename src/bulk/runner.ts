@@ -193,6 +193,23 @@ export function bulkOutcome(run: BulkRun, words: RunWords): PayError | undefined
   )
 }
 
+/**
+ * A run's counts in words that agree with its exit code: each status that is done (always, even
+ * 0), then how many were not done and why, counted as what each is (`not found` is not done:
+ * exit 7). `Of 4 subscriptions: 1 cancelled, 0 already cancelled, 3 not cancelled (1 not found,
+ * 1 failed, 1 not done)`.
+ */
+export function countsLine(results: BulkResult[], done: string[], words: RunWords): string {
+  const count = (status: string) => results.filter((r) => r.status === status).length
+  const otherDone = [...new Set(results.filter((r) => r.ok).map((r) => r.status))].filter(
+    (s) => !done.includes(s),
+  )
+  const notOk = results.filter((r) => !r.ok)
+  const parts = [...done, ...otherDone].map((status) => `${count(status)} ${status.replace(/_/g, ' ')}`)
+  parts.push(`${notOk.length} not ${words.done}${notOk.length > 0 ? ` (${countsText(notOk, [])})` : ''}`)
+  return `Of ${results.length} ${results.length === 1 ? words.noun : words.plural}: ${parts.join(', ')}`
+}
+
 /** The summary line of a run on stderr: wrapped at spaces on a terminal, one line in a log. */
 export function summary(job: { io: { stderrIsTerminal: boolean; width: number } }, line: string): Shown {
   return shown.log(job.io.stderrIsTerminal ? wrapText(line, job.io.width) : line)
@@ -205,6 +222,8 @@ export interface BulkTerminal {
     stderrIsTerminal: boolean
     /** Plain progress lines rather than a bar redrawn (accessible mode, TERM=dumb). */
     canRedraw: boolean
+    /** Columns of the terminal, which the bar never reaches. */
+    width: number
     onInterrupt(stop: () => void): () => void
   }
 }
@@ -226,13 +245,11 @@ export async function runWorkflow(
   const stop = new AbortController()
   const stopListening = io.onInterrupt(() => {
     stop.abort()
-    out.stderr.write(
-      `\nStopping: no new ${options.acts}; waiting for those in flight (Ctrl-C again to quit now).\n`,
-    )
+    out.notice(`\nStopping: no new ${options.acts}; waiting for those in flight (Ctrl-C again to quit now).`)
   })
   const progress =
     io.stderrIsTerminal && ids.length > 0
-      ? new ProgressBar(out.stderr, ids.length, { plain: !io.canRedraw })
+      ? new ProgressBar(out.stderr, ids.length, { plain: !io.canRedraw, width: () => io.width })
       : undefined
   let run: BulkRun
   try {

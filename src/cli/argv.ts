@@ -4,8 +4,8 @@
  * after it, where oclif's parser expects them; so are --jq and --jsonl, which are written like
  * --json (`pay --jq '.[]._id' links list`). A command that does not take them says so.
  */
-const GLOBAL_FLAGS_WITH_VALUE = new Set(['-p', '--profile', '--timeout', '--base-url', '--jq'])
-const GLOBAL_BOOLEAN_FLAGS = new Set(['--json', '--debug', '--jsonl'])
+export const GLOBAL_FLAGS_WITH_VALUE = new Set(['-p', '--profile', '--timeout', '--base-url', '--jq'])
+export const GLOBAL_BOOLEAN_FLAGS = new Set(['--json', '--debug', '--jsonl'])
 
 export function moveLeadingGlobalFlags(argv: string[]): string[] {
   const leading: string[] = []

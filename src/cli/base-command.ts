@@ -3,7 +3,13 @@ import { usageError } from '../errors.js'
 import { Output } from '../render/output.js'
 import type { Result } from '../render/result.js'
 import { sanitizeText } from '../values.js'
-import { explainRefusedKey, refuseContradictions, toPayError, wantsJsonErrors } from './command-errors.js'
+import {
+  explainRefusedKey,
+  refuseContradictions,
+  toPayError,
+  wantsJsonErrors,
+  withoutHintGiven,
+} from './command-errors.js'
 import type { Env, RunContext } from './context.js'
 import { globalFlags } from './flags.js'
 import { type Ended, type Invocation, processInvocation } from './main.js'
@@ -158,7 +164,7 @@ export abstract class BaseCommand<
         columns,
         fieldsAsSent: (this.ctor as typeof BaseCommand).fieldsAsSent,
       },
-      list: { all: given.all, limit: given.limit },
+      list: { all: given.all, limit: given.limit, takesAll: Object.hasOwn(this.ctor.flags ?? {}, 'all') },
       consent: { yes: given.yes, dryRun: given['dry-run'] },
       sandboxWhenNone: (this.ctor as typeof BaseCommand).sandboxWhenNone,
     })
@@ -193,7 +199,10 @@ export abstract class BaseCommand<
   /** Prints the error once, in pay's words (and its stack with --debug); returns its exit code. */
   private report(error: Error, out: Output): number {
     const flags = Object.keys({ ...(this.ctor as typeof BaseCommand).baseFlags, ...this.ctor.flags })
-    const payError = explainRefusedKey(toPayError(error, this.id, flags), this.made?.sentWith)
+    const payError = withoutHintGiven(
+      explainRefusedKey(toPayError(error, this.id, flags), this.made?.sentWith),
+      this.argv,
+    )
     out.error(payError)
     // The stack starts with the message, which may be a server's words: sanitised like them.
     if (this.argv.includes('--debug') && error.stack) out.stderr.write(`${sanitizeText(error.stack)}\n`)

@@ -119,26 +119,33 @@ export const byIdFlags = (verb: 'deleted' | 'cancelled') => ({
 const concurrencyFlag = () =>
   Flags.integer({ description: 'Requests in flight at once.', default: 4, min: 1, max: 64 })
 
+/**
+ * A flag that needs `others` given with it: oclif refuses it alone as `dependsOn` does ("All of
+ * the following must be provided when using --append: --report"), but its usage line is not
+ * drawn from it, as `dependsOn`'s is (`[--append [--report <value> ]]`, `[-y ]`).
+ */
+export const needs = (...others: string[]) => ({ relationships: [{ type: 'all' as const, flags: others }] })
+
 /** --report, --append, --force and --resume of the bulk commands (a report is never overwritten silently). */
-const reportFlags = (dependsOn?: string[]) => ({
+const reportFlags = (dependsOn?: string) => ({
   report: Flags.string({
     description:
       'Write a CSV report (mode 0600) to this file: a row per result as it happens, one row per item once the run ends, and FILE.meta.json beside it. An existing file is refused.',
     exclusive: ['resume'],
-    dependsOn,
+    ...(dependsOn ? needs(dependsOn) : {}),
   }),
-  append: Flags.boolean({ description: 'Add this run to an existing --report file.', dependsOn: ['report'] }),
+  append: Flags.boolean({ description: 'Add this run to an existing --report file.', ...needs('report') }),
   force: Flags.boolean({
     description:
       'Replace an existing --report file; with --resume, resume a report made against another profile or base URL.',
     exclusive: ['append'],
-    dependsOn,
+    ...(dependsOn ? needs(dependsOn) : {}),
   }),
   resume: Flags.string({
     description:
       'Carry on from a report an earlier run wrote: what it records done is skipped without a request, ' +
       'the rest tried again, the report brought up to date. A run that was killed needs its input again.',
-    dependsOn,
+    ...(dependsOn ? needs(dependsOn) : {}),
   }),
 })
 
@@ -151,20 +158,20 @@ export const fromCsvFlags = {
   }),
   'skip-invalid': Flags.boolean({
     description: 'Send the rows that pass the checks even when others do not (those are reported).',
-    dependsOn: ['from-csv'],
+    ...needs('from-csv'),
   }),
   'retry-unknown': Flags.boolean({
     description:
       'With --resume: send again rows whose POST may have reached the service, with the same Idempotency-Key.',
-    dependsOn: ['resume'],
+    ...needs('resume'),
   }),
-  yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.', dependsOn: ['from-csv'] }),
+  yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.', ...needs('from-csv') }),
   'dry-run': Flags.boolean({
     description: 'Show what would be created; send nothing.',
-    dependsOn: ['from-csv'],
+    ...needs('from-csv'),
   }),
   concurrency: concurrencyFlag(),
-  ...reportFlags(['from-csv']),
+  ...reportFlags('from-csv'),
 }
 
 /** How much of a list to fetch and show. */

@@ -67,7 +67,7 @@ export async function main(argv: string[], options: MainOptions): Promise<Ended>
       await showHelp(config, io, [id])
       return { code: 0 }
     }
-    const error = commandNotFound(config, id)
+    const error = commandNotFound(config, id, rest)
     new Output(io, { json: rest.includes('--json') }).error(error)
     return { code: error.exitCode, error }
   }

@@ -58,7 +58,7 @@ export interface ContextOptions {
   timeoutSeconds?: number
   /** The output mode: --json, --jq (its expression), --jsonl, -q, --columns a,b. */
   output?: Omit<OutputOptions, 'jq' | 'columns'> & { jq?: string; columns?: string }
-  list?: { all?: boolean; limit?: number }
+  list?: { all?: boolean; limit?: number; takesAll?: boolean }
   consent?: Partial<Consent>
   now?: () => number
   /** With no profile set up at all, use the built-in sandbox rather than fail (`pay mcp`). */
@@ -111,12 +111,13 @@ export class CommandContext implements RunContext {
     this.configDir = configDir(env)
     this.sandboxDir = sandboxDir(env)
     this.journalFile = journalFile(env)
-    const { all = false, limit } = options.list ?? {}
+    const { all = false, limit, takesAll = false } = options.list ?? {}
     const onScreen = io.stdoutIsTerminal && !out.json
     this.listScope = {
       all,
       limit: limit ?? (onScreen ? DEFAULT_LIST_LIMIT : undefined),
       limitGiven: limit !== undefined,
+      takesAll,
     }
     this.consent = { yes: options.consent?.yes ?? false, dryRun: options.consent?.dryRun ?? false }
   }
@@ -232,8 +233,8 @@ export class CommandContext implements RunContext {
     if (this.credentialsSaid) return credentials
     this.credentialsSaid = true
     if (credentials.keyFromEnv) {
-      this.out.stderr.write(
-        `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.\n`,
+      this.out.notice(
+        `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.`,
       )
     }
     if (credentials.baseUrlSetAside !== undefined) {

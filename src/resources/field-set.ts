@@ -1,5 +1,5 @@
 import { Flags, type Interfaces } from '@oclif/core'
-import type { Choice, IO } from '../cli/io.js'
+import { type Choice, type IO, notATerminal } from '../cli/io.js'
 import { type FieldErrors, PayError, validationError } from '../errors.js'
 
 /**
@@ -230,7 +230,7 @@ export class FieldSet<S extends Record<string, FieldSpec>, T extends object = Fi
    */
   async fillMissing(
     values: FieldValues,
-    io: Pick<IO, 'canPrompt' | 'ask' | 'choose'>,
+    io: Pick<IO, 'canPrompt' | 'stdinIsTerminal' | 'stdoutIsTerminal' | 'ask' | 'choose'>,
     options: { choices?: Record<string, Choice[]> } = {},
   ): Promise<void> {
     const missing = this.textSpecs().filter((spec) => spec.question && values[spec.field] === undefined)
@@ -239,7 +239,7 @@ export class FieldSet<S extends Record<string, FieldSpec>, T extends object = Fi
       const flags = missing.map((spec) => `--${spec.flag}`)
       throw new PayError(`Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}`, {
         kind: 'usage',
-        hint: 'Pass them as flags (you are not on a terminal, so pay does not ask).',
+        hint: `Pass them as flags (${notATerminal(io)}, so pay does not ask).`,
       })
     }
     for (const spec of missing) {

@@ -177,9 +177,9 @@ export function describeLink(link: Rec): string {
   const what = [plain(link.title), formatAmount(link.amount, link.currency), plain(link.email)]
     .filter((part) => part !== '')
     .join(' · ')
-  const state = [plain(link.status), link.paid === true ? 'paid' : '']
-    .filter((part) => part !== '')
-    .join(', ')
+  // Paid or not in words, as STATUS shows it (`Active, unpaid`); nothing when the record does not say.
+  const paid = typeof link.paid === 'boolean' ? (link.paid ? 'paid' : 'unpaid') : ''
+  const state = [plain(link.status), paid].filter((part) => part !== '').join(', ')
   return state === '' ? what : `${what}  [${state}]`
 }
 

@@ -26,10 +26,18 @@ export interface RecordWalk {
 export function walkRecords(
   pages: AsyncIterable<ListPage>,
   match: ((record: Rec) => boolean) | undefined,
-  scope: ListScope & { limitGiven: boolean },
+  scope: ListScope & { limitGiven: boolean; takesAll?: boolean },
 ): RecordWalk {
   const walk = scope.all || match !== undefined || scope.limitGiven
-  const outcome: ListOutcome = { shown: 0, more: undefined, pages: 0, scanned: 0, filtered: Boolean(match) }
+  const asked = { takesAll: scope.takesAll ?? true, all: scope.all, limitGiven: scope.limitGiven }
+  const outcome: ListOutcome = {
+    shown: 0,
+    more: undefined,
+    pages: 0,
+    scanned: 0,
+    filtered: Boolean(match),
+    asked,
+  }
   async function* batches(): AsyncGenerator<Rec[]> {
     for await (const page of pages) {
       outcome.pages += 1

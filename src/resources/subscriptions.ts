@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import type { SubscriptionInput, SubscriptionUpdate } from '../api/types.js'
 import type { Choice } from '../cli/io.js'
 import { formatAmount } from '../render/format.js'
-import type { View } from '../render/views.js'
+import { inWords, type View } from '../render/views.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { COMMON_FIELDS, fieldsOf, rules } from './field-set.js'
 import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
@@ -89,6 +89,7 @@ export const SUBSCRIPTION_VIEW: View = {
   ],
   dropOrder: ['created_at', 'package.frequency'],
   lastResort: ['package.name', 'email'],
+  words: { status: { cancel: 'cancelled' } },
 }
 
 /** The client-side filters of `subs list`. */
@@ -123,5 +124,5 @@ export function describeSubscription(subscription: Rec): string {
   ]
     .filter((part) => part !== '')
     .join(' · ')
-  return `${what}  [${plain(subscription.status)}]`
+  return `${what}  [${plain(inWords(subscription, SUBSCRIPTION_VIEW).status)}]`
 }

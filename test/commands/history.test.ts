@@ -211,4 +211,136 @@ describe('the journal', () => {
     expect(all.code).toBe(2)
     expect((await runInProcess(['history', '--since', '2028-02-29', '--json'], { env })).code).toBe(0)
   })
+
+  describe('at a terminal', () => {
+    /** A journal of changes written by pay: each an intent, and an outcome unless `outcome` is null. */
+    const journalOf = (
+      changes: {
+        at: string
+        command: string
+        method: string
+        path: string
+        resource: string
+        outcome: Json | null
+      }[],
+    ) => {
+      const file = journalIn(tempDir('pay-journal-terminal-'))
+      const lines = changes.flatMap((change, i) => {
+        const { outcome, ...intent } = change
+        const base = { change: `c${i}`, profile: 'live', base_url: 'https://api.example', user: 'ana' }
+        const id = intent.path.split('/').pop()
+        const first = { ...base, ...intent, phase: 'intent', id, terminal: true }
+        return outcome === null
+          ? [first]
+          : [first, { ...base, at: intent.at, phase: 'outcome', id, ...outcome }]
+      })
+      fs.writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { mode: 0o600 })
+      return file
+    }
+    const ID = (n: number) => `65a1f0c2e4b0a1b2c3d4e5${String(n).padStart(2, '0')}`
+
+    test('at 80 columns KIND and OUTCOME keep their words: the time to the minute, the profile and user give way', async () => {
+      const file = journalOf([
+        {
+          at: '2026-11-23T09:10:02.311Z',
+          command: 'pay links create',
+          method: 'POST',
+          path: '/payment-links',
+          resource: 'payment link',
+          outcome: { status: 200, id: ID(1) },
+        },
+        {
+          at: '2026-11-23T09:11:40.017Z',
+          command: 'pay links delete',
+          method: 'DELETE',
+          path: `/payment-links/${ID(2)}`,
+          resource: 'payment link',
+          outcome: { status: 404, error: 'not_found' },
+        },
+        {
+          at: '2026-11-23T09:11:58.930Z',
+          command: 'pay subs cancel',
+          method: 'PUT',
+          path: `/subscriptions/${ID(3)}`,
+          resource: 'subscription',
+          outcome: { status: 422, error: 'validation' },
+        },
+        {
+          at: '2026-11-23T09:12:01.204Z',
+          command: 'pay token create',
+          method: 'POST',
+          path: '/tokenizations/create-token',
+          resource: 'token',
+          outcome: { status: 503, error: 'unavailable', id: ID(4) },
+        },
+        {
+          at: '2026-11-23T09:12:30.000Z',
+          command: 'pay api',
+          method: 'DELETE',
+          path: `/payment-links/${ID(5)}`,
+          resource: 'payment link',
+          outcome: { status: 204 },
+        },
+        {
+          at: '2026-11-23T09:13:00.000Z',
+          command: 'pay subs update',
+          method: 'PUT',
+          path: `/subscriptions/${ID(6)}`,
+          resource: 'subscription',
+          outcome: null,
+        },
+      ])
+      const result = await runInProcess(['history'], {
+        env: { PAY_JOURNAL_FILE: file },
+        terminal: true,
+        width: 80,
+        colour: false,
+      })
+      expect(result).toMatchObject({ code: 0, stderr: '' })
+      expect(result.stdout).toBe(
+        [
+          'AT                KIND          ID                        OUTCOME',
+          `2026-11-23 09:13  update sub    ${ID(6)}  unknown`,
+          `2026-11-23 09:12  DELETE link   ${ID(5)}  done 204`,
+          `2026-11-23 09:12  create token  ${ID(4)}  failed unavailable 503`,
+          `2026-11-23 09:11  cancel sub    ${ID(3)}  failed validation 422`,
+          `2026-11-23 09:11  delete link   ${ID(2)}  failed not_found 404`,
+          `2026-11-23 09:10  create link   ${ID(1)}  done 200`,
+          '',
+        ].join('\n'),
+      )
+      for (const line of result.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80)
+      // Wider, the profile and user come back; piped, the time stays as written.
+      const wide = await runInProcess(['history', '--limit', '1'], {
+        env: { PAY_JOURNAL_FILE: file },
+        terminal: true,
+        width: 120,
+        colour: false,
+      })
+      expect(wide.stdout.split('\n')[1]).toBe(`2026-11-23 09:13  update sub  ${ID(6)}  unknown  live     ana`)
+      const piped = await runInProcess(['history', '--limit', '1'], { env: { PAY_JOURNAL_FILE: file } })
+      expect(piped.stdout).toBe(`2026-11-23T09:13:00.000Z\tupdate sub\t${ID(6)}\tunknown\tlive\tana\n`)
+    })
+
+    test('the note under a limited history names --limit only: history takes no --all', async () => {
+      const changes = Array.from({ length: 31 }, (_, i) => ({
+        at: `2026-11-23T09:${String(10 + i).padStart(2, '0')}:00.000Z`,
+        command: 'pay links create',
+        method: 'POST',
+        path: '/payment-links',
+        resource: 'payment link',
+        outcome: { status: 200, id: ID(i) },
+      }))
+      const env = { PAY_JOURNAL_FILE: journalOf(changes) }
+      const [screen, limited, jsonl] = await Promise.all([
+        runInProcess(['history'], { env, terminal: true, width: 100 }),
+        runInProcess(['history', '--limit', '2'], { env }),
+        runInProcess(['history', '--jsonl', '--limit', '3'], { env }),
+      ])
+      expect(screen.stdout.trimEnd().split('\n')).toHaveLength(31)
+      expect(screen.stderr).toBe('Showing the first 30 changes: add --limit N for more.\n')
+      expect(limited.stderr).toBe('Showing the first 2 changes: a higher --limit shows more.\n')
+      expect(jsonl.stderr).toBe('Showing the first 3 changes: a higher --limit shows more.\n')
+    })
+  })
 })

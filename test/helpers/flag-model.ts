@@ -239,7 +239,7 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
     const flags = missing.map((field) => `--${spec.flags.find((f) => f.field === field)!.flag}`)
     return {
       exit: 2,
-      stderr: `Error: Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}\nPass them as flags (you are not on a terminal, so pay does not ask).\n`,
+      stderr: `Error: Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}\nPass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n`,
     }
   }
   if (spec.takesId && ['.', '..'].includes(id)) {

@@ -32,6 +32,12 @@ export const HISTORY_VIEW: View = {
   ],
   idField: 'change',
   dropOrder: ['user', 'profile'],
+  // To the minute in a table (UTC, as written), so that at 80 columns KIND and OUTCOME keep
+  // their words beside a whole id; --json, TSV and --columns keep the time as written.
+  tableCell: (change, column) =>
+    column === 'at' && typeof change.at === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(change.at)
+      ? change.at.slice(0, 16).replace('T', ' ')
+      : undefined,
 }
 
 /**
@@ -162,7 +168,7 @@ export async function history(
       (since === undefined || Date.parse(String(change.at)) >= since) &&
       (id === undefined || change.id === id),
   )
-  const { limit } = context.listScope
+  const { limit, all, limitGiven, takesAll } = context.listScope
   const picked = limit === undefined ? changes : changes.slice(0, limit)
   const outcome = () => ({
     shown: picked.length,
@@ -170,6 +176,7 @@ export async function history(
     pages: 1,
     scanned: changes.length,
     filtered: false,
+    asked: { takesAll, all, limitGiven },
   })
   return shown.list(picked, picked.some((change) => change.via) ? HISTORY_VIA_VIEW : HISTORY_VIEW, outcome)
 }

@@ -3,7 +3,7 @@ import { type PayError, usageError } from '../../errors.js'
 import { DEFAULT_SANDBOX_PORT, type FaultList, type RequestLogEntry } from '../../sandbox/index.js'
 import { sanitizeText } from '../../values.js'
 import type { Env } from '../context.js'
-import { probeSandbox } from './connection.js'
+import { portOf, probeSandbox } from './connection.js'
 
 /**
  * `09:21:03 POST /payment-links 200 2.1 ms`: local time, method, path (secrets redacted), status,
@@ -90,7 +90,7 @@ const shellWord = (text: string) =>
  */
 export function portHint(baseUrl: string, host: string, env: Env): string | undefined {
   const profilePort = env.PAY_SANDBOX_PORT || String(DEFAULT_SANDBOX_PORT)
-  const port = new URL(baseUrl).port
+  const port = portOf(baseUrl)
   const reached = PROFILE_REACHES.has(host)
   if (reached && port === profilePort) return undefined
   const dir = env.PAY_SANDBOX_DIR ? ` PAY_SANDBOX_DIR=${shellWord(env.PAY_SANDBOX_DIR)}` : ''

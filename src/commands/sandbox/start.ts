@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { localFlags } from '../../cli/flags.js'
+import { localFlags, needs } from '../../cli/flags.js'
 import { faultFlag } from '../../cli/sandbox/double.js'
 import { serveSandbox } from '../../cli/sandbox/serve.js'
 import type { Result } from '../../render/result.js'
@@ -45,7 +45,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
       description:
         "Fixture file (JSON) to seed the first key's business with before any request is answered (see `pay sandbox seed`).",
     }),
-    once: Flags.boolean({ description: 'With --seed: skip the names seeded before.', dependsOn: ['seed'] }),
+    once: Flags.boolean({ description: 'With --seed: skip the names seeded before.', ...needs('seed') }),
     fault: faultFlag({
       description:
         'A fault rule, METHOD PATH EFFECT [xN|P%] [after] (repeatable), e.g. "POST /payment-links 503 x2": ' +

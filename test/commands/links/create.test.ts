@@ -525,7 +525,7 @@ describe('flag values', () => {
   })
 
   describe.concurrent('missing required flags off a terminal: exit 2, every one named, nothing sent', () => {
-    const HINT = 'Pass them as flags (you are not on a terminal, so pay does not ask).\n'
+    const HINT = 'Pass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n'
 
     test('links create with no flag at all', async (context) => {
       const fake = await silentServer(context)
@@ -534,6 +534,36 @@ describe('flag values', () => {
         code: 2,
         stdout: '',
         stderr: `Error: Missing required flags: --email, --currency, --amount, --title\n${HINT}`,
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('the words name the stream that is not a terminal: stdout piped (| cat), or stdin', async (context) => {
+      const fake = await silentServer(context)
+      const [piped, fromFile] = await Promise.all([
+        runInProcess(['links', 'create'], {
+          env: fakeEnv(fake),
+          terminal: true,
+          colour: false,
+          stdoutTerminal: false,
+        }),
+        runInProcess(['links', 'create'], {
+          env: fakeEnv(fake),
+          terminal: true,
+          colour: false,
+          stdinTerminal: false,
+        }),
+      ])
+      const missing = 'Error: Missing required flags: --email, --currency, --amount, --title\n'
+      expect(piped).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `${missing}Pass them as flags (stdout is a pipe or a file, not a terminal, so pay does not ask).\n`,
+      })
+      expect(fromFile).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `${missing}Pass them as flags (stdin is a pipe or a file, not a terminal, so pay does not ask).\n`,
       })
       expect(fake.requests).toEqual([])
     })
@@ -693,5 +723,55 @@ describe('--open', () => {
       expect(result.code).toBe(2)
       expect(result.stderr).toContain('--from-csv=rows.csv cannot also be provided when using --open')
     })
+  })
+})
+
+describe('at 80 columns', () => {
+  test('an e-mail address is never broken, and the words on stderr wrap at spaces', async () => {
+    const email = 'jane.longname.with.many.parts@accounts-payable.subdomain.example-company.com'
+    const result = await runInProcess(
+      [
+        '-p',
+        'sandbox',
+        'links',
+        'create',
+        '--email',
+        email,
+        '--currency',
+        'EUR',
+        '--amount',
+        '5',
+        '--title',
+        'T',
+      ],
+      { terminal: true, colour: false, width: 80 },
+    )
+    expect(result.code).toBe(0)
+    // The address overflows the line whole, for the terminal to fold: a copy of it is the address.
+    expect(result.stdout.split('\n')).toContain(`email        ${email}`)
+    expect(result.stderr).toBe(
+      [
+        'Warning: No sandbox is running at http://127.0.0.1:1, so the page addresses',
+        'printed will not open: the sandbox ran inside this command. Serve them with',
+        '`pay sandbox start` (PAY_SANDBOX_PORT sets the port).',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  test('an error, its field messages under their flags and its hint wrap at spaces too', async () => {
+    const result = await runInProcess(
+      ['links', 'create', '--email', 'not an address', '--currency', 'EUR', '--amount', '5', '--title', 'T'],
+      {
+        env: { PAY_API_KEY: 'sk_test_wrap', PAY_BASE_URL: 'http://127.0.0.1:1' },
+        terminal: true,
+        colour: false,
+        width: 40,
+      },
+    )
+    expect(result.code).toBe(3)
+    expect(result.stderr).toBe(
+      'Error: The given data was invalid.\n  --email  The email must be a valid\n           email address.\n',
+    )
   })
 })

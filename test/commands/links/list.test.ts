@@ -224,10 +224,24 @@ describe('against a sandbox', () => {
           .filter((_, i) => i % 2 === 0)
           .slice(0, 5)
           .join('\n')}\n`,
-        stderr: 'Showing the first 5 matching payment links: add --limit N or --all for more.\n',
+        stderr: 'Showing the first 5 matching payment links: a higher --limit shows more.\n',
       })
       expect(unfiltered.stdout.trim().split('\n')).toEqual(ids.slice(0, 52))
-      expect(unfiltered.stderr).toBe('Showing the first 52 payment links: add --limit N or --all for more.\n')
+      expect(unfiltered.stderr).toBe('Showing the first 52 payment links: a higher --limit shows more.\n')
+    })
+
+    test.concurrent('the note names only flags not given: --all given, or the default limit of a terminal', async () => {
+      const [jsonl, screen, screenAll] = await Promise.all([
+        run('links', 'list', '--all', '--jsonl', '--limit', '3'),
+        runInProcess(['links', 'list', '-q'], { env: paged.env, terminal: true }),
+        runInProcess(['links', 'list', '--all', '-q'], { env: paged.env, terminal: true }),
+      ])
+      expect(jsonl.stdout.trimEnd().split('\n')).toHaveLength(3)
+      expect(jsonl.stderr).toBe('Showing the first 3 payment links: a higher --limit shows more.\n')
+      expect(screen.stdout.trimEnd().split('\n')).toEqual(ids.slice(0, 30))
+      expect(screen.stderr).toBe('Showing the first 30 payment links: add --limit N or --all for more.\n')
+      expect(screenAll.stdout.trimEnd().split('\n')).toEqual(ids.slice(0, 30))
+      expect(screenAll.stderr).toBe('Showing the first 30 payment links: add --limit N for more.\n')
     })
   })
 

@@ -55,9 +55,14 @@ const plan = (ids: string[], baseUrl = sandbox.baseUrl) =>
     '',
   ].join('\n')
 
+/** The summary: what was done, then what was not and why, so that its words agree with the exit code. */
 const summary = (counts: { cancelled?: number; already?: number; notFound?: number; failed?: number }) => {
   const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0)
-  return `${counts.cancelled ?? 0} cancelled, ${counts.already ?? 0} already cancelled, ${counts.notFound ?? 0} not found, ${counts.failed ?? 0} failed (of ${total}).\n`
+  const notFound = counts.notFound ?? 0
+  const failed = counts.failed ?? 0
+  const why = [notFound ? `${notFound} not found` : '', failed ? `${failed} failed` : ''].filter(Boolean)
+  const not = `${notFound + failed} not cancelled${why.length ? ` (${why.join(', ')})` : ''}`
+  return `Of ${total} subscription${total === 1 ? '' : 's'}: ${counts.cancelled ?? 0} cancelled, ${counts.already ?? 0} already cancelled, ${not}.\n`
 }
 
 const partialJson = (failed: number, total: number, counts: string) =>
@@ -344,10 +349,58 @@ describe.concurrent('consent', () => {
       ids,
       not_found: [],
       invalid: [],
+      already_cancelled: [],
     })
     expect(recorder.requests.map((r) => r.method)).toEqual(Array(6).fill('GET'))
     const statuses = await serverStatuses(sandbox)
     for (const id of ids) expect(statuses.get(id)).toBe('created')
+  })
+})
+
+describe.concurrent('already cancelled', () => {
+  test('found so by the plan: said, left out of the question, done (exit 0); nothing sent but the reads', async () => {
+    const ids = await seedSubscriptions(sandbox, 3, { prefix: 'already' })
+    await cancelDirectly(sandbox, ids)
+    const recorder = await proxy()
+    const env = { ...sandbox.env, PAY_BASE_URL: recorder.baseUrl }
+    const [screen, piped, dry] = await Promise.all([
+      runInProcess(['subs', 'cancel', ...ids], { env, terminal: true, colour: false, width: 200 }),
+      runInProcess(['subs', 'cancel', ids[0], '--json'], { env }),
+      runInProcess(['subs', 'cancel', ...ids, '--dry-run', '--json'], { env }),
+    ])
+    const already = `Already cancelled, nothing to do: ${ids.join(', ')}.\n`
+    expect(screen.io.asked).toEqual([])
+    expect(screen).toMatchObject({ code: 0, stderr: `${already}${summary({ already: 3 })}` })
+    expect(screen.stdout.split('\n').slice(1, 4)).toEqual(ids.map((id) => `${id}  already_cancelled`))
+    // Off a terminal without --yes: nothing to confirm, so no refusal.
+    expect(piped).toMatchObject({
+      code: 0,
+      stderr: `Already cancelled, nothing to do: ${ids[0]}.\n${summary({ already: 1 })}`,
+    })
+    expect(JSON.parse(piped.stdout)).toEqual([expected(ids[0], 'already')])
+    expect(dry).toMatchObject({ code: 0, stderr: `${already}Dry run: nothing was changed.\n` })
+    expect(JSON.parse(dry.stdout)).toMatchObject({ ids: [], already_cancelled: ids })
+    expect(recorder.requests.map((r) => r.method)).toEqual(Array(7).fill('GET'))
+  })
+
+  test('among others: only the others are planned and asked about', async () => {
+    const [fresh, done] = await seedSubscriptions(sandbox, 2, { prefix: 'mixed' })
+    await cancelDirectly(sandbox, [done])
+    const result = await runInProcess(['subs', 'cancel', fresh, done], {
+      env: sandbox.env,
+      terminal: true,
+      colour: false,
+      width: 200,
+      answers: [true],
+    })
+    expect(result.io.asked).toEqual(['Cancel 1 subscription?'])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain(
+      `Already cancelled, nothing to do: ${done}.\nAbout to cancel 1 subscription:\n`,
+    )
+    expect(result.stderr).toContain(`  ${fresh}  mixed0@example.com · Starter · 120.00 USD  [created]\n`)
+    expect(result.stderr).not.toContain(`  ${done}  `)
+    expect(result.stderr).toContain(summary({ cancelled: 1, already: 1 }))
   })
 })
 

@@ -88,6 +88,32 @@ describe.concurrent('subs list', () => {
     expect(both).toMatchObject({ code: 0, stderr: searched, stdout: `${row(janes[2])}${row(janes[0])}` })
   })
 
+  test('tables and TSV show the word pay prints (cancelled), JSON the service’s value (cancel)', async () => {
+    const [tsv, table, json, get, getJson] = await Promise.all([
+      pay(['subs', 'list', '--status', 'cancelled', '--columns', '_id,status'], listing),
+      runInProcess(['subs', 'list', '--status', 'cancelled', '--columns', 'status,email'], {
+        env: listing.env,
+        terminal: true,
+        colour: false,
+        width: 80,
+      }),
+      pay(['subs', 'list', '--status', 'cancelled', '--json'], listing),
+      pay(['subs', 'get', cancelled[0]], listing),
+      pay(['subs', 'get', cancelled[0], '--json'], listing),
+    ])
+    const cancelledRows = everything.filter((sub) => cancelled.includes(sub._id))
+    expect(tsv.stdout).toBe(cancelledRows.map((sub) => `${sub._id}\tcancelled\n`).join(''))
+    expect(table.stdout.split('\n').slice(0, 2)).toEqual([
+      'STATUS     EMAIL',
+      `cancelled  ${cancelledRows[0].email}`,
+    ])
+    expect(JSON.parse(json.stdout).map((sub: { status: string }) => sub.status)).toEqual(
+      cancelledRows.map(() => 'cancel'),
+    )
+    expect(get.stdout).toContain('status\tcancelled\n')
+    expect(JSON.parse(getJson.stdout).status).toBe('cancel')
+  })
+
   test('a status the service does not have is a usage error naming those it has', async () => {
     expect(await pay(['subs', 'list', '--status', 'paused', '--json'], listing)).toMatchObject({
       code: 2,

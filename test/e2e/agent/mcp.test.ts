@@ -119,7 +119,7 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
     )
     expect(first.isError).toBe(false)
     expect(first.text).toMatch(
-      /^Created payment link: [0-9a-f]{24} {2}Invoice 42 · 25\.50 EUR · ada@example\.com {2}\[Active\]$/,
+      /^Created payment link: [0-9a-f]{24} {2}Invoice 42 · 25\.50 EUR · ada@example\.com {2}\[Active, unpaid\]$/,
     )
     expect(again.structured._id).toBe(first.structured._id)
     const id = first.structured._id
