@@ -11,7 +11,7 @@ import {
   withoutHintGiven,
 } from './command-errors.js'
 import type { Env, RunContext } from './context.js'
-import { globalFlags } from './flags.js'
+import { globalFlags, localFlags } from './flags.js'
 import { type Ended, type Invocation, processInvocation } from './main.js'
 import { CommandContext } from './run-context.js'
 
@@ -35,6 +35,7 @@ interface ContextFlags {
   limit?: number
   yes?: boolean
   'dry-run'?: boolean
+  format?: string
 }
 
 /**
@@ -146,7 +147,10 @@ export abstract class BaseCommand<
     const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
     if (shaping && picking)
       throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)
-    return CommandContext.create({
+    const csv = given.format === 'csv'
+    if (csv && (shaping || quiet))
+      throw usageError(`--format csv cannot be combined with ${shaping ?? '--quiet'}: choose one output.`)
+    const context = await CommandContext.create({
       env,
       io,
       command: `pay ${this.id?.replace(/:/g, ' ') ?? ''}`.trim(),
@@ -160,6 +164,7 @@ export abstract class BaseCommand<
         json,
         jq,
         jsonl,
+        csv,
         quiet,
         columns,
         fieldsAsSent: (this.ctor as typeof BaseCommand).fieldsAsSent,
@@ -168,6 +173,11 @@ export abstract class BaseCommand<
       consent: { yes: given.yes, dryRun: given['dry-run'] },
       sandboxWhenNone: (this.ctor as typeof BaseCommand).sandboxWhenNone,
     })
+    if (base === localFlags) {
+      const { refuseForeignSandbox } = await import('./sandbox/local-profile.js')
+      await refuseForeignSandbox({ profile: given.profile, baseUrl: given['base-url'] }, context)
+    }
+    return context
   }
 
   /**

@@ -45,10 +45,24 @@ export const globalFlags = {
 export const globalFlagsButTimeout = (({ timeout: _, ...others }) => others)(globalFlags)
 
 /**
- * The global flags of commands that send nothing to a service (`sandbox start`, which is one,
- * `sandbox packages`, the snapshots): no profile, base URL or timeout to take.
+ * The global flags of the commands that act on the local sandbox's files and send nothing to a
+ * service (`sandbox start`, which is one, `sandbox packages`, the snapshots): every global flag is
+ * taken, as everywhere, but a profile or base URL given must be the user's own sandbox
+ * (BaseCommand checks it with sandbox/local-profile.ts: exit 2 otherwise).
  */
-export const localFlags = { json: globalFlags.json, debug: globalFlags.debug }
+export const localFlags = {
+  ...globalFlags,
+  profile: Flags.string({
+    char: 'p',
+    description:
+      'Only `sandbox` (the built-in profile) or a profile of your own sandbox: this command acts on the local sandbox.',
+    helpGroup: 'GLOBAL',
+  }),
+  'base-url': Flags.string({
+    description: 'Only the address of your own sandbox: this command acts on the local sandbox.',
+    helpGroup: 'GLOBAL',
+  }),
+}
 
 /**
  * The global flags of the sandbox commands (`sandbox pay`, `sandbox reset`): the same, but their
@@ -185,6 +199,12 @@ export const listFlags = {
   limit: Flags.integer({
     description: 'Show at most N records (matches, with filters). Default: 30 on a terminal, all when piped.',
     min: 1,
+  }),
+  format: Flags.string({
+    description:
+      "csv: print the list as CSV for a spreadsheet: a header row, --columns honoured, a cell a spreadsheet would run as a formula prefixed with '.",
+    options: ['csv'],
+    helpGroup: 'OUTPUT',
   }),
 }
 

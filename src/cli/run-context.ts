@@ -2,6 +2,7 @@ import { PayApi } from '../api/client.js'
 import type { ChangeLog } from '../api/types.js'
 import { type Credentials, resolveCredentials } from '../config/credentials.js'
 import { configDir } from '../config/file.js'
+import { rememberIds } from '../config/id-cache.js'
 import { Journal, journalFile, osUser } from '../config/journal.js'
 import type { KeychainOptions } from '../config/keychain.js'
 import { type BuiltInProfile, redactKey } from '../config/profiles.js'
@@ -11,6 +12,7 @@ import { type Printing, print, printsOnStdout, type Result } from '../render/res
 import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import type { SentWith } from './command-errors.js'
+import { SeenIds } from './completion/seen.js'
 import type {
   Connected,
   Consent,
@@ -95,6 +97,8 @@ export class CommandContext implements RunContext {
   private pagesWarned = false
   /** Where the in-process sandbox's pages say they are: the profile's address. */
   private pageOrigin = ''
+  /** The ids printed, kept at close for completing them (config/id-cache.ts). */
+  private readonly ids = new SeenIds()
 
   private constructor(
     private readonly options: ContextOptions,
@@ -357,16 +361,22 @@ export class CommandContext implements RunContext {
    * sandbox of the user's serves them: close() says so on stderr, once, in every output mode.
    */
   show(result: Result): Promise<void> {
-    return print(this.out, result, this.connection?.inProcess ? this.pagesSeen : undefined)
+    return print(this.out, result, this.printed)
   }
 
-  private readonly pagesSeen: Printing = (item, records) => {
-    const marker = `${this.pageOrigin}/checkout/`
-    if (!this.pagesPrinted && printsOnStdout(this.out, item, marker, records)) this.pagesPrinted = true
+  /** Each part printed: its ids noted; with the in-process sandbox, its page addresses looked at. */
+  private readonly printed: Printing = (item, records) => {
+    this.ids.note(item, records, this.command)
+    if (!this.connection?.inProcess || this.pagesPrinted) return
+    if (printsOnStdout(this.out, item, `${this.pageOrigin}/checkout/`, records)) this.pagesPrinted = true
   }
 
-  /** Ends the run: what was said of page addresses printed, then the in-process sandbox closed. */
+  /**
+   * Ends the run: the ids printed kept for completion (for the profile the requests went with),
+   * what was said of page addresses printed, then the in-process sandbox closed.
+   */
   async close(failure?: unknown): Promise<void> {
+    rememberIds(this.env, this.sent?.profile, this.ids.changes)
     // A command that failed (its output may not have been written at all) has other news to give.
     if (failure === undefined && this.pagesPrinted && this.connection?.inProcess && !this.pagesWarned) {
       this.pagesWarned = true

@@ -1,9 +1,9 @@
 import { listCommands } from '../agent/commands.js'
 import { BaseCommand } from '../cli/base-command.js'
-import { localFlags, outputFlags } from '../cli/flags.js'
+import { outputFlags } from '../cli/flags.js'
 import type { Result } from '../render/result.js'
 
-export default class Commands extends BaseCommand<typeof Commands, typeof localFlags> {
+export default class Commands extends BaseCommand<typeof Commands> {
   static summary = 'List the commands of pay: flags, arguments, examples, and whether each changes state'
   static description =
     'Every command, from the same declarations as its help. With --json, an array of one object per command: ' +
@@ -18,8 +18,6 @@ export default class Commands extends BaseCommand<typeof Commands, typeof localF
     "<%= config.bin %> commands --jq '.[] | select(.changes_state | not) | .id'",
   ]
 
-  /** Nothing is sent anywhere: no profile, base URL or timeout to take. */
-  static baseFlags = localFlags
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {

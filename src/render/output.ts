@@ -2,13 +2,14 @@ import type { RawResponse } from '../api/transport.js'
 import type { FieldErrors, PayError } from '../errors.js'
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { type BulkRow, bulkIds, bulkRows, bulkTsv } from './bulk-rows.js'
+import { csvTable } from './csv.js'
 import { errorJson, errorText, invalidRowsText } from './error-text.js'
 import { flagForField } from './flag-names.js'
 import { cellText, lookup, sanitizeCell, tsvCell } from './format.js'
 import type { JqProgram } from './jq.js'
 import { toJson, toJsonLine } from './json.js'
 import { type ListOutcome, listNotesText } from './list-notes.js'
-import type { Screen, Stream } from './screen.js'
+import { drained, type Screen, type Stream } from './screen.js'
 import { dropRank, pickColumns, withCurrencies } from './table/columns.js'
 import {
   drawTable,
@@ -30,6 +31,8 @@ export interface OutputOptions {
   jq?: JqProgram
   /** --jsonl: lists as one JSON record per line. */
   jsonl?: boolean
+  /** --format csv: lists as CSV, with a header row (csv.ts). */
+  csv?: boolean
   quiet?: boolean
   columns?: string[]
   /** A 422's fields are shown as sent (`pay api`), not as the flags that set them. */
@@ -47,6 +50,7 @@ export class Output {
   readonly jsonErrors: boolean
   readonly jq?: JqProgram
   readonly jsonl: boolean
+  readonly csv: boolean
   readonly quiet: boolean
   readonly columns?: string[]
   private readonly fieldLabel: (field: string) => string
@@ -59,6 +63,7 @@ export class Output {
   ) {
     this.jq = options.jq
     this.jsonl = options.jsonl ?? false
+    this.csv = options.csv ?? false
     // --jq implies --json, for errors too: a script reading JSON gets its errors as JSON.
     this.jsonErrors = (options.json ?? false) || this.jq !== undefined
     this.json = this.jsonErrors || this.jsonl
@@ -149,21 +154,21 @@ export class Output {
   }
 
   /**
-   * Many records: one JSON array, ids (--quiet), a table (terminal) or TSV rows without header.
-   * TSV amounts are the plain number, with the currency in a column of its own.
+   * Many records: one JSON array, ids (--quiet), CSV with a header (--format csv), a table
+   * (terminal) or TSV rows without header. CSV and TSV amounts are the plain number, with the
+   * currency in a column of its own.
    */
   list(asSent: Rec[], view: View): void {
     if (this.jsonl) return this.lines(asSent)
     if (this.json) return this.data(asSent)
     if (this.quiet) return this.ids(asSent, view)
     const records = asSent.map((record) => inWords(record, view))
-    if (!this.isTerminal) {
+    if (this.csv || !this.isTerminal) {
       const columns = this.columns
         ? this.pickColumns(view.listColumns, view, records)
         : withCurrencies(view.listColumns)
-      this.stdout.write(
-        records.map((record) => `${columns.map((c) => tsvCell(record, c)).join('\t')}\n`).join(''),
-      )
+      const tsv = () => records.map((record) => `${columns.map((c) => tsvCell(record, c)).join('\t')}\n`)
+      this.stdout.write(this.csv ? csvTable(records, columns) : tsv().join(''))
       return
     }
     if (records.length === 0) {
@@ -377,19 +382,6 @@ export class Output {
     )
     this.stdout.write(`${text}\n`)
   }
-}
-
-/** Resolves when a stream that refused more (write returned false) has drained. */
-function drained(stream: Stream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done)
-      stream.off('close', done)
-      resolve()
-    }
-    stream.on('drain', done)
-    stream.on('close', done)
-  })
 }
 
 /** A value's column in a record table is never narrower than this, however long the field names. */

@@ -193,6 +193,48 @@ describe('the journal', () => {
     }
   })
 
+  test('--format csv: a header row and a row per change, newest first, cells a spreadsheet will not run', async () => {
+    const file = journalIn(tempDir('pay-journal-csv-'))
+    const entry = (phase: string, change: string, at: string, more: Record<string, unknown>) =>
+      JSON.stringify({
+        phase,
+        change,
+        at,
+        command: 'pay api',
+        method: 'POST',
+        path: '/x',
+        resource: 'x',
+        ...more,
+      })
+    const common = { profile: 'live', base_url: 'https://pay.example', user: 'ann', terminal: true }
+    fs.writeFileSync(
+      file,
+      [
+        entry('intent', 'c1', '2026-11-01T09:00:00.000Z', { ...common, id: '=1+1' }),
+        entry('outcome', 'c1', '2026-11-01T09:00:01.000Z', { status: 200 }),
+        entry('intent', 'c2', '2026-11-02T09:00:00.000Z', { ...common, id: 'plain, with a comma' }),
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    )
+    const result = await runInProcess(['history', '--format', 'csv'], { env: { PAY_JOURNAL_FILE: file } })
+    expect(result).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout:
+        'at,kind,id,outcome,profile,user\n' +
+        '2026-11-02T09:00:00.000Z,POST x,"plain, with a comma",unknown,live,ann\n' +
+        "2026-11-01T09:00:00.000Z,POST x,'=1+1,done 200,live,ann\n",
+    })
+    const picked = await runInProcess(
+      ['history', '--format', 'csv', '--columns', 'id,outcome', '--limit', '1'],
+      {
+        env: { PAY_JOURNAL_FILE: file },
+      },
+    )
+    expect(picked).toMatchObject({ code: 0, stdout: 'id,outcome\n"plain, with a comma",unknown\n' })
+  })
+
   test('--since takes real dates only, and history has no --all (the journal has no pages)', async () => {
     const env = { PAY_JOURNAL_FILE: journalIn(tempDir('pay-journal-since-')) }
     const [february, help, all] = await Promise.all([

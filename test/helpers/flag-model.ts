@@ -190,17 +190,11 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
         }
       : { exit: 2, stderr: /^Error: Flag --[a-z0-9-]+ expects a value\nSee `pay [a-z ]+ --help`\.\n$/ }
   }
-  // The id as people paste it: trimmed, out of a payment URL, hex lower-cased; nothing left is no id.
+  // The id as people paste it: trimmed, out of quotes or angle brackets, out of a payment URL, hex
+  // lower-cased; what is left that no id holds is a usage error, before anything is sent.
   const id = spec.takesId ? pastedId(input.id) : ''
-  if (spec.takesId && id === '') {
-    return { exit: 2, stderr: `Error: ${JSON.stringify(input.id)} is not an id: empty.\n` }
-  }
-  if (spec.takesId && /^[a-z][a-z0-9+.-]*:\/\//i.test(id)) {
-    return {
-      exit: 2,
-      stderr: `Error: ${JSON.stringify(input.id)} is not an id: a URL without an id (a payment_url carries ?id=…).\n`,
-    }
-  }
+  const notAnId = spec.takesId ? idRefusal(id) : undefined
+  if (notAnId) return { exit: 2, stderr: `Error: ${JSON.stringify(input.id)} is not an id: ${notAnId}.\n` }
   const body: Record<string, unknown> = {}
   for (const { flag, field, kind } of given) {
     const value = input.values[flag]
@@ -241,9 +235,6 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
       exit: 2,
       stderr: `Error: Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}\nPass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n`,
     }
-  }
-  if (spec.takesId && ['.', '..'].includes(id)) {
-    return { exit: 2, stderr: `Error: ${JSON.stringify(id)} is not a valid id.\n` }
   }
   switch (spec.name) {
     case 'token create':
@@ -299,15 +290,40 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
   }
 }
 
+/** The pairs a pasted id may come in: quotes (straight, curly, guillemets), backquotes, angle brackets. */
+const PAIRS = ['""', "''", '``', '<>', '\u201c\u201d', '\u2018\u2019', '\u00ab\u00bb']
+
 /** The id pay reads from what was typed (docs/bulk.md, "Cancelling and deleting by id": pasted ids). */
 function pastedId(typed: string): string {
-  let id = typed.trim()
-  if (/^https?:\/\//i.test(id)) {
+  const unwrap = (text: string) => {
+    let inner = text.trim()
+    while (inner.length >= 2 && PAIRS.includes(inner[0] + inner[inner.length - 1]))
+      inner = inner.slice(1, -1).trim()
+    return inner
+  }
+  let id = unwrap(typed)
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(id)) {
     try {
-      id = new URL(id).searchParams.get('id')?.trim() ?? id
+      const inUrl = new URL(id)
+      const fromQuery = /^https?:$/.test(inUrl.protocol) ? inUrl.searchParams.get('id') : null
+      if (fromQuery !== null) id = unwrap(fromQuery)
     } catch {}
   }
   return /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : id
+}
+
+/** Why the text read as an id is none: the reasons docs/bulk.md lists, in its order. */
+function idRefusal(id: string): string | undefined {
+  if (id === '') return 'empty'
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(id)) return 'a URL without an id (a payment_url carries ?id=…)'
+  if (id === '.' || id === '..') return 'only dots'
+  if (/\s/.test(id)) return 'it contains a space'
+  if (/["'`\u2018\u2019\u201c\u201d\u00ab\u00bb]/.test(id)) return 'it contains a quote'
+  if (/[<>]/.test(id)) return 'it contains an angle bracket'
+  if (id.includes(',')) return 'it contains a comma (one id per line)'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) return 'it contains a control character'
+  return undefined
 }
 
 /** Checks one run against the model: exit code, stderr, and exactly the requests sent. */
@@ -442,6 +458,14 @@ const idArbitrary = (options: ValueOptions) =>
         ' ',
         'é',
         ' 65A1F0C2E4B0A1B2C3D4E5F6 ',
+        '"65A1F0C2E4B0A1B2C3D4E5F6"',
+        "'<65a1f0c2e4b0a1b2c3d4e5f6>'",
+        '<http://127.0.0.1:4010/checkout/pay?id=65a1f0c2e4b0a1b2c3d4e5f6>',
+        '\u201c65a1f0c2e4b0a1b2c3d4e5f6\u201d',
+        '"65a1f0c2e4b0a1b2c3d4e5f6",',
+        'a b',
+        'x,y',
+        '<x',
       ),
     },
     {

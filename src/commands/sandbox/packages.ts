@@ -20,7 +20,7 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages,
     '<%= config.bin %> sandbox packages --jq \'.[] | select(.frequency == "monthly") | ._id\'',
   ]
 
-  /** Nothing is sent anywhere: no profile, base URL or timeout to take. */
+  /** Nothing is sent anywhere: a profile or base URL given must be your own sandbox. */
   static baseFlags = localFlags
 
   static flags = {

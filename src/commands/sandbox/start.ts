@@ -23,7 +23,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
     '<%= config.bin %> sandbox start --seed fixtures.json --once',
   ]
 
-  /** It is the service, not a client of one: no profile, base URL or timeout to take, so none is shown or accepted. */
+  /** It is the service: a profile or base URL given must be the built-in sandbox (or your own at its address). */
   static baseFlags = localFlags
 
   /** Errors of a --seed file name its entries and fields (`links[2].amount`), not flags. */

@@ -43,6 +43,18 @@ describe('pay sandbox start', () => {
           hint: 'Pick another port with --port PORT, or --port 0 for any free one.',
         },
       })
+      // -p sandbox and --timeout are taken: the run goes on to the port.
+      const flagged = await runInProcess([
+        '-p',
+        'sandbox',
+        'sandbox',
+        'start',
+        '--port',
+        String(other.port),
+        '--timeout',
+        '2',
+      ])
+      expect(flagged).toEqual(taken)
       for (const run of [taken, profilePort, json]) expect(run.stderr).not.toMatch(/EADDRINUSE|\n\s+at /)
     } finally {
       await other.close()
@@ -58,13 +70,21 @@ describe('pay sandbox start', () => {
     const unknown = await runInProcess(['sandbox', 'start', '--bogus'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('Nonexistent flag: --bogus')
-    // It serves; it is no client: no profile, base URL or timeout, shown or taken.
+    // The global flags are taken, as on every command; a profile must be the user's own sandbox.
     const help = await runInProcess(['sandbox', 'start', '--help'])
-    expect(help.stdout).toContain('$ pay sandbox start [--json] [--debug] [--port <value>]')
-    expect(help.stdout).not.toMatch(/--profile|--base-url|--timeout/)
-    const clientFlag = await runInProcess(['sandbox', 'start', '--port', '0', '--timeout', '2'])
-    expect(clientFlag).toMatchObject({ code: 2, stdout: '' })
-    expect(clientFlag.stderr).toBe('Error: Nonexistent flag: --timeout\nSee `pay sandbox start --help`.\n')
+    expect(help.stdout).toMatch(
+      /-p, --profile=<value>\s+Only `sandbox` \(the built-in profile\) or a profile of/,
+    )
+    const live = await runInProcess(['-p', 'live', 'sandbox', 'start', '--port', '0', '--timeout', '2'], {
+      env: { PAY_API_KEY: undefined },
+    })
+    expect(live).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: There is no profile named "live" (given with --profile).\n' +
+        'See `pay profiles list`; the built-in `sandbox` profile needs no set-up.\n',
+    })
     // 192.0.2.1 is TEST-NET-1: documentation only, no machine's address.
     const elsewhere = await runInProcess(['sandbox', 'start', '--port', '0', '--host', '192.0.2.1'])
     expect(elsewhere).toMatchObject({ code: 2, stdout: '' })

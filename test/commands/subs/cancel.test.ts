@@ -260,21 +260,21 @@ describe.concurrent('--from-file and --report', () => {
 })
 
 describe.concurrent('entries that cannot be ids', () => {
-  test('are named before the plan, never sent, and reported as invalid (exit 7)', async () => {
+  test('are named before the plan, never sent, and reported as invalid (exit 7); a quoted id is read', async () => {
     const [id] = await seedSubscriptions(sandbox, 1, { prefix: 'valid' })
     const recorder = await proxy()
     const result = await pay(['subs', 'cancel', '-', '--yes'], {
-      input: `a b\n${id}\n"quoted"\nx,y\n`,
+      input: `a b\n"${id}"\nq"uoted\nx,y\n`,
       baseUrl: recorder.baseUrl,
     })
     expect(result.code).toBe(7)
     expect(result.stderr.split('\n')[0]).toBe(
-      'Warning: Left out 3 entries that are not ids: "a b", "\\"quoted\\"", "x,y".',
+      'Warning: Left out 3 entries that are not ids: "a b", "q\\"uoted", "x,y".',
     )
     expect(result.stdout).toBe(
       'a b\tinvalid\tnot an id: it contains a space\n' +
         `${id}\tcancelled\t\n` +
-        '"quoted"\tinvalid\tnot an id: it contains a quote\n' +
+        'q"uoted\tinvalid\tnot an id: it contains a quote\n' +
         'x,y\tinvalid\tnot an id: it contains a comma (one id per line)\n',
     )
     expect(recorder.requests.map((r) => r.path)).toEqual([`/subscriptions/${id}`, `/subscriptions/${id}`])

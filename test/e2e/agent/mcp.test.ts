@@ -90,11 +90,15 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
       idempotentHint: false,
     })
     expect(byName.links_list.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
+    // The filters of `links list`, as its flags declare them (`created-after` is created_after).
     expect(Object.keys(byName.links_list.inputSchema.properties ?? {})).toEqual([
       'status',
       'paid',
       'email',
       'reference',
+      'search',
+      'created_after',
+      'created_before',
       'cursor',
       'limit',
     ])

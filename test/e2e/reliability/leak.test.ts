@@ -247,6 +247,7 @@ describe('the key never leaks', () => {
         code: 0,
       })),
       ...inModes({ label: 'version', args: ['version'], code: 0 }),
+      ...inModes({ label: 'autocomplete fish', args: ['autocomplete', 'fish'], code: 0 }),
       // PAY_API_KEY over a profile: pay says so, with the key redacted.
       ...inModes({
         label: 'links list, PAY_API_KEY over -p live',
