@@ -35,7 +35,10 @@ interface BulkRun {
   interrupted: boolean
   /** The key was refused: the run stopped at the first 401/403. */
   authFailure?: PayError
-  /** The service went down: the run stopped after DOWN_AFTER failures in a row to reach it. */
+  /**
+   * The service went down: the run stopped after DOWN_AFTER failures in a row to reach it, or at
+   * once at a failure that ends the run (PayError.ends).
+   */
   serviceDown?: PayError
   /** The error of each failed id. */
   errors: Map<string, unknown>
@@ -99,7 +102,9 @@ export async function runBulk(
         errors.set(id, error)
         if (error instanceof PayError && error.kind === 'auth') authFailure = error
         downInARow = unreachable(error) ? downInARow + 1 : 0
-        if (downInARow >= DOWN_AFTER && !serviceDown) serviceDown = error as PayError
+        // A failure no later request can do better than (the sandbox is no longer the user's) stops it at once.
+        const ends = error instanceof PayError && error.ends
+        if ((downInARow >= DOWN_AFTER || ends) && !serviceDown) serviceDown = error as PayError
       }
       results.set(id, result)
       options.onResult?.(result)
@@ -171,14 +176,15 @@ export function bulkOutcome(run: BulkRun, words: RunWords): PayError | undefined
   if (run.authFailure) return run.authFailure
   if (run.serviceDown) {
     const left = run.results.filter((r) => r.status === 'not_done').length
-    return new PayError(
-      `Stopped after ${DOWN_AFTER} failures in a row to reach the service (last: ${run.serviceDown.message}); ` +
-        `${left} of ${total} ${words.plural} were not tried.`,
-      {
-        kind: 'unavailable',
-        hint: 'Try again once the service answers: --resume REPORT skips what was done.',
-      },
-    )
+    const why = run.serviceDown.ends
+      ? `Stopped: ${run.serviceDown.message}`
+      : `Stopped after ${DOWN_AFTER} failures in a row to reach the service (last: ${run.serviceDown.message});`
+    return new PayError(`${why} ${left} of ${total} ${words.plural} were not tried.`, {
+      kind: 'unavailable',
+      hint: run.serviceDown.ends
+        ? `${run.serviceDown.hint} --resume REPORT skips what was done.`
+        : 'Try again once the service answers: --resume REPORT skips what was done.',
+    })
   }
   if (notOk.length === 0) return undefined
   if (total === 1) {

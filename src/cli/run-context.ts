@@ -1,3 +1,5 @@
+import type http from 'node:http'
+import { checkBaseUrl } from '../api/base-url.js'
 import { PayApi } from '../api/client.js'
 import type { ChangeLog } from '../api/types.js'
 import { type Credentials, resolveCredentials } from '../config/credentials.js'
@@ -31,6 +33,7 @@ import {
   type Probed,
   probeSandbox,
 } from './sandbox/connection.js'
+import { attemptedText } from './sandbox/notify/webhook-views.js'
 import { sandboxPackages } from './sandbox/packages.js'
 import {
   noSandbox,
@@ -39,6 +42,7 @@ import {
   squatterWarning,
   unservedWarning,
 } from './sandbox/profile.js'
+import { provedAgent } from './sandbox/proved-agent.js'
 
 /** How many records a list shows on a terminal when --limit is not given. */
 const DEFAULT_LIST_LIMIT = 30
@@ -158,6 +162,8 @@ export class CommandContext implements RunContext {
   private async connect(): Promise<Connected> {
     const credentials = await this.credentials()
     let baseUrl = credentials.baseUrl
+    /** Makes the connections to a running sandbox of the user's: each proved again (proved-agent.ts). */
+    let agent: http.Agent | undefined
     if (credentials.builtIn) {
       this.connection = await connectSandbox(
         baseUrl,
@@ -169,14 +175,16 @@ export class CommandContext implements RunContext {
       await print(this.out, noticesShown(this.connection.notices))
       if (this.connection.squatter) this.out.warn(squatterWarning(credentials.baseUrl, this.sandboxDir))
       if (this.connection.inProcess) this.pageOrigin = credentials.baseUrl
+      else agent = await provedAgent(baseUrl, this.sandboxDir)
     } else if (credentials.sandbox) {
       // `-p sandbox --base-url URL`: a sandbox on another port, used only once it proves it is the user's own.
       const found = await this.probe(credentials.baseUrl)
       refuseUnproven(credentials.baseUrl, found, 'pay -p sandbox', this.sandboxDir)
+      agent = await provedAgent(credentials.baseUrl, this.sandboxDir)
     }
     const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
-    const api = this.makeClient(baseUrl, credentials.apiKey, this.journal(target))
+    const api = this.makeClient(baseUrl, credentials.apiKey, this.journal(target), agent)
     this.sent = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
     this.reached = { baseUrl, apiKey: credentials.apiKey }
     return {
@@ -285,11 +293,13 @@ export class CommandContext implements RunContext {
       Boolean(this.options.baseUrl || env.PAY_BASE_URL)
     const credentials = await this.credentials(envOnly ? undefined : this.builtIn.name)
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: credentials.baseUrl }
-    // Made first: a base URL pay refuses (plain http beyond loopback) is refused before any probe.
-    const api = this.makeClient(credentials.baseUrl, credentials.apiKey, this.journal(target))
+    // A base URL pay refuses (plain http beyond loopback) is refused before any probe.
+    checkBaseUrl(credentials.baseUrl)
     const found = await this.probe(credentials.baseUrl)
     if (found === 'proven') {
       this.sent = { ...credentials, inProcess: false }
+      const agent = await provedAgent(credentials.baseUrl, this.sandboxDir)
+      const api = this.makeClient(credentials.baseUrl, credentials.apiKey, this.journal(target), agent)
       return { server: true, api, target }
     }
     if (credentials.builtIn) {
@@ -318,11 +328,12 @@ export class CommandContext implements RunContext {
   }
 
   /** A client for this base URL and key, with the run's timeout, --debug trace and journal. */
-  private makeClient(baseUrl: string, apiKey: string, changes?: ChangeLog): PayApi {
+  private makeClient(baseUrl: string, apiKey: string, changes?: ChangeLog, agent?: http.Agent): PayApi {
     return new PayApi({
       baseUrl,
       apiKey,
       changes,
+      agent,
       timeoutMs: this.timeoutSeconds() * 1000,
       userAgent: this.options.userAgent,
       debug: this.debugSink(),
@@ -383,5 +394,6 @@ export class CommandContext implements RunContext {
       this.out.warn(unservedWarning(this.pageOrigin, this.connection.squatter, 'the page addresses printed'))
     }
     await this.connection?.close()
+    for (const line of attemptedText(this.connection?.attempted ?? [], this.sandboxDir)) this.out.notice(line)
   }
 }

@@ -38,7 +38,8 @@ export interface Wait {
 /**
  * Looks at a record until `done` says yes, and returns it (at once if it already is). Between
  * looks it pauses (pauseMs). The service failing for a while (a 5xx, a reset, a timeout: exit 6's
- * kind) does not end the wait; any other error does (401, 404). Ctrl-C ends it at once (exit 130),
+ * kind) does not end the wait; any other error does (401, 404), and so does one that says no later
+ * look can do better (the sandbox is no longer the user's: PayError.ends). Ctrl-C ends it at once (exit 130),
  * and so does the end of `timeout` (exit 8).
  *
  * What it says on stderr: on a terminal that can redraw (TERM not dumb, NO_COLOR and PAY_ACCESSIBLE unset), one line
@@ -116,7 +117,7 @@ export async function waitFor(wait: Wait): Promise<Rec> {
         failing = undefined
       } catch (error) {
         // Ctrl-C and the timeout end the race with errors of their own kinds: thrown here too.
-        if (!(error instanceof PayError) || error.kind !== 'unavailable') throw error
+        if (!(error instanceof PayError) || error.kind !== 'unavailable' || error.ends) throw error
         announce()
         if (failing === undefined) {
           tell(`The service does not answer (${sanitizeText(error.message)}); still waiting.`)

@@ -74,8 +74,16 @@ export const LINK_FIELDS = fieldsOf<LinkInput>()(
       description: 'Where the customer goes after paying: an absolute http(s) URL.',
       rules: [rules.webAddress],
     },
-    reference: { field: 'reference', description: 'Your own reference.' },
-    'reference-2': { field: 'reference_2', description: 'A second reference.' },
+    reference: {
+      field: 'reference',
+      description: 'Your own reference (at most 50 characters).',
+      rules: [rules.maxCharacters],
+    },
+    'reference-2': {
+      field: 'reference_2',
+      description: 'A second reference (at most 50 characters).',
+      rules: [rules.maxCharacters],
+    },
     'send-email': {
       field: 'send_email',
       description: 'Ask the service to e-mail the link to the customer.',

@@ -2,8 +2,10 @@
  * `import { startSandbox } from 'pay-cli/sandbox'`: the sandbox as a test double for a test runner,
  * in the test's own process. A fresh store in a temporary directory by default (removed on close),
  * a free loopback port, and the controls a test needs: the customer's outcome on a link, the
- * clock, fault rules, fixtures, snapshots, a reset. Each function checks its arguments first
- * (arguments.ts): what it does not take is an error, never a no-op. It loads nothing of the CLI
+ * clock, fault rules, fixtures, snapshots, a reset, and the notifications its payments send
+ * (`webhooks`, `signatureKey`, `deliveries()`, and `verifyWebhook` for the app's handler). Each
+ * function checks its arguments first (arguments.ts): what it does not take is an error, never a
+ * no-op. It loads nothing of the CLI
  * (scripts/bundle.mjs builds it into dist/sandbox.js on its own and checks that no oclif is in it).
  */
 import fs from 'node:fs'
@@ -28,8 +30,9 @@ import {
   type SnapshotInfo,
   saveSnapshot,
   seedIn,
-  settleLinkIn,
 } from './local-store.js'
+import type { DeliveryRecord } from './notify/outbox.js'
+import { isWebhookUrl } from './notify/url.js'
 import type { PackageRecord } from './service/records.js'
 
 export { SandboxArgumentError } from './arguments.js'
@@ -47,6 +50,8 @@ export {
   SnapshotError,
   type SnapshotInfo,
 } from './local-store.js'
+export type { AttemptRecord, DeliveryRecord, EndpointRecord } from './notify/outbox.js'
+export { verifyWebhook } from './notify/signature.js'
 export type { PackageRecord } from './service/records.js'
 export { SANDBOX_KEY }
 
@@ -65,6 +70,8 @@ export interface StartSandboxOptions {
   faults?: string[]
   /** Seed of the `P%` fault draws, to repeat a run. */
   faultSeed?: number
+  /** Webhook endpoints (http or https URLs) of the first key's business: each payment attempt is POSTed to them. */
+  webhooks?: string[]
 }
 
 export interface SandboxClock {
@@ -85,11 +92,16 @@ export interface Sandbox {
   packages: PackageRecord[]
   /** The store's directory. */
   dir: string
+  /** The signature key of the first key's business: the key of its notifications' hash (`verifyWebhook`). */
+  signatureKey: string
   /**
    * The customer's outcome on payment link `id`: paid (when left out), cancelled or failed; any
    * other outcome given (even undefined) is a SandboxArgumentError. Throws for no such link.
+   * Paying and failing notify the business's webhook endpoints (attempted at once).
    */
   pay(id: string, outcome?: Outcome): Settled
+  /** The notifications to the endpoints of the business of `key` (default: the first), newest last. */
+  deliveries(options?: { key?: string; limit?: number }): DeliveryRecord[]
   clock: SandboxClock
   /** Fault rules, set, cleared and listed while it runs. */
   faults: FaultControl
@@ -111,7 +123,9 @@ const fixturesOf = (fixtures: string | object): unknown =>
   typeof fixtures === 'string' ? parseFixtures(fs.readFileSync(fixtures, 'utf8')) : fixtures
 
 /** The options startSandbox takes (StartSandboxOptions). */
-const START_OPTIONS = ['dir', 'keys', 'port', 'host', 'seed', 'faults', 'faultSeed'] as const
+const START_OPTIONS = ['dir', 'keys', 'port', 'host', 'seed', 'faults', 'faultSeed', 'webhooks'] as const
+
+const WEBHOOKS_TAKEN = 'an array of http:// or https:// URLs'
 
 const isFixtures = (value: unknown) => (typeof value === 'string' && value !== '') || isPlainObject(value)
 const SNAPSHOT_NAME_TAKEN = 'a snapshot name (letters, digits, ".", "_" and "-", at most 64)'
@@ -128,6 +142,10 @@ function checkStartOptions(given: unknown): StartSandboxOptions {
   if (seed !== undefined) check.must(isFixtures(seed), 'seed', FIXTURES_TAKEN, seed)
   if (faults !== undefined) check.textList(faults, 'faults', RULES_TAKEN)
   check.integer(options.faultSeed, 'faultSeed', 0, MAX_SEED)
+  if (options.webhooks !== undefined) {
+    check.textList(options.webhooks, 'webhooks', WEBHOOKS_TAKEN)
+    check.must(options.webhooks.every(isWebhookUrl), 'webhooks', WEBHOOKS_TAKEN, options.webhooks)
+  }
   return options
 }
 
@@ -145,6 +163,7 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
       host: options.host,
       port: options.port ?? 0,
       faults: { rules: options.faults, seed: options.faultSeed },
+      webhooks: { endpoints: options.webhooks },
       seed: options.seed === undefined ? undefined : { fixtures: fixturesOf(options.seed) },
     })
   } catch (error) {
@@ -160,6 +179,7 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
     keys: keysOf,
     packages: running.packages[keysOf[0]],
     dir,
+    signatureKey: running.webhooks.signatureKeys[0],
     pay(...args: unknown[]) {
       const check = argumentsOf('sandbox.pay(id, outcome)')
       check.count(args.length, 2)
@@ -168,9 +188,18 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
       // Given, even as undefined (a field misspelt), it must be one of them: only leaving it out means paid.
       if (args.length === 2)
         check.must(OUTCOMES.includes(outcome as Outcome), 'outcome', `one of ${OUTCOMES.join(', ')}`, outcome)
-      const settled = settleLinkIn(dir, id as string, args.length === 2 ? (outcome as Outcome) : 'paid')
+      // Through the server: its fault rules and its notifier reach what the payment notifies.
+      const settled = running.settle(id as string, args.length === 2 ? (outcome as Outcome) : 'paid')
       if (!settled) throw new Error(`No payment link ${id} in the sandbox.`)
       return settled
+    },
+    deliveries(...args: unknown[]) {
+      const check = argumentsOf('sandbox.deliveries(options)')
+      check.count(args.length, 1)
+      const options = check.options(args[0], ['key', 'limit'])
+      check.key(options.key, keysOf)
+      check.integer(options.limit, 'limit', 1, 1000)
+      return running.webhooks.deliveries(options as { key?: string; limit?: number })
     },
     clock: {
       now(...args: unknown[]) {

@@ -5,12 +5,12 @@
  *
  *   npm run build && npm run bench
  *   npm run bench -- --quick           fewer runs, to check the harness
- *   npm run bench -- --only get,list   some of: get, version, list, cancel, jq, store, billing, snapshots
+ *   npm run bench -- --only get,list   some of: get, version, list, cancel, jq, store, billing, snapshots, webhooks
  *   BENCH_SKIP_NODE_VERSIONS=1         no Node 22/24 rows (they install node from npm once)
  *   BENCH_NO_HYPERFINE=1 / BENCH_NO_GNU_TIME=1   use the node fallbacks
  *
  * One file per measurement: bench-get.js, bench-version.js, bench-list.js, bench-cancel.js,
- * bench-jq.js, bench-store.js, bench-billing.js, bench-snapshots.js; the
+ * bench-jq.js, bench-store.js, bench-billing.js, bench-snapshots.js, bench-webhooks.js; the
  * clients pay is compared with: minimal-*.mjs; the server: fixture-server.js (fixed answers) or
  * the sandbox itself (bulk cancel). Downloads (Stripe CLI, node 22/24) go to test/bench/.cache/.
  */
@@ -25,6 +25,7 @@ import { benchList } from './bench-list.js'
 import { benchSnapshots } from './bench-snapshots.js'
 import { benchStore } from './bench-store.js'
 import { benchVersion } from './bench-version.js'
+import { benchWebhooks } from './bench-webhooks.js'
 import { BENCH, DROPPED_ENV, HYPERFINE, log, machine, QUICK, snapshotPay } from './lib.js'
 
 const MEASUREMENTS = {
@@ -36,6 +37,7 @@ const MEASUREMENTS = {
   store: benchStore,
   billing: benchBilling,
   snapshots: benchSnapshots,
+  webhooks: benchWebhooks,
 }
 
 const onlyIndex = process.argv.indexOf('--only')

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { Journal } from '../../src/config/journal.js'
 import { tempDir } from '../helpers/cli.js'
 import { runInProcess } from '../helpers/in-process.js'
 import { journalEntries, journalIn } from '../helpers/journal.js'
@@ -384,5 +385,188 @@ describe('the journal', () => {
       expect(limited.stderr).toBe('Showing the first 2 changes: a higher --limit shows more.\n')
       expect(jsonl.stderr).toBe('Showing the first 3 changes: a higher --limit shows more.\n')
     })
+  })
+})
+
+describe('a journal whose last line was cut short', () => {
+  /** A link made, then changed: four lines, the last the update's outcome. */
+  async function twoChanges(env: Record<string, string>): Promise<string> {
+    const made = await runInProcess(
+      [
+        'links',
+        'create',
+        '--email',
+        't@example.com',
+        '--currency',
+        'EUR',
+        '--amount',
+        '2',
+        '--title',
+        'Torn',
+        '--json',
+      ],
+      { env },
+    )
+    expect(made).toMatchObject({ code: 0, stderr: '' })
+    const id = JSON.parse(made.stdout)._id as string
+    expect(await runInProcess(['links', 'update', id, '--title', 'Torn 2'], { env })).toMatchObject({
+      code: 0,
+      stderr: '',
+    })
+    return id
+  }
+
+  /** Words on a terminal's stderr, wrapped at spaces to its width, as one line again. */
+  const unwrapped = (text: string) => text.replace(/\n(?=.)/g, ' ')
+
+  /** `pay history` as a script reads it and as a person sees it (a table at 100 columns). */
+  const views = async (env: Record<string, string>) => {
+    const [json, table] = await Promise.all([
+      runInProcess(['history', '--json'], { env }),
+      runInProcess(['history'], { env, terminal: true, width: 100, colour: false }),
+    ])
+    return { json, table }
+  }
+
+  test('cut at every byte of its last entry, then one more change: each entry on a line of its own, none lost, the torn line counted on stderr', async () => {
+    const dir = tempDir('pay-journal-torn-')
+    const file = journalIn(dir)
+    const env = { ...sandbox.env, PAY_JOURNAL_FILE: file }
+    await twoChanges(env)
+    const whole = fs.readFileSync(file, 'utf8')
+    const lines = whole.trimEnd().split('\n')
+    expect(lines).toHaveLength(4)
+    const last = lines[3]
+    const start = whole.length - last.length - 1
+    const context = {
+      command: 'pay links delete',
+      profile: 'sandbox',
+      baseUrl: sandbox.baseUrl,
+      terminal: false,
+    }
+    const cleanFile = journalIn(tempDir('pay-journal-clean-'))
+    const clean = { ...env, PAY_JOURNAL_FILE: cleanFile }
+    for (let cut = 0; cut <= last.length + 1; cut++) {
+      const kept = whole.slice(0, start + cut)
+      fs.writeFileSync(file, kept, { mode: 0o600 })
+      // One more change, written as every change is (the intent, the request, the outcome).
+      new Journal(file, context, () => {
+        throw new Error('no warning expected')
+      }).intent({ method: 'DELETE', path: '/payment-links/x1', resource: 'payment link', id: 'x1' })({
+        status: 404,
+        error: 'not_found',
+      })
+      const after = fs.readFileSync(file, 'utf8')
+      const added = after.slice(kept.length)
+      const torn = cut > 0 && cut < last.length
+      const [intent, outcome] = added.trimStart().trimEnd().split('\n')
+      // The new entry starts a line of its own, whatever the last line held.
+      expect(added).toBe(`${cut === 0 || cut === last.length + 1 ? '' : '\n'}${intent}\n${outcome}\n`)
+      // What history shows is what a journal holding exactly the readable lines shows.
+      const readable = [...lines.slice(0, 3), ...(cut >= last.length ? [last] : []), intent, outcome]
+      fs.writeFileSync(cleanFile, `${readable.join('\n')}\n`, { mode: 0o600 })
+      const [got, expected] = await Promise.all([views(env), views(clean)])
+      const warning = torn
+        ? `Warning: 1 line of the journal ${file} could not be read (cut short by a crash or a full disk) and was skipped.\n`
+        : ''
+      expect(got.json).toMatchObject({ code: 0, stdout: expected.json.stdout, stderr: warning })
+      expect(got.table).toMatchObject({ code: 0, stdout: expected.table.stdout })
+      expect(unwrapped(got.table.stderr)).toBe(warning)
+      expect(expected.json.stderr).toBe('')
+      const shown = JSON.parse(got.json.stdout) as Json[]
+      expect(shown.map((c) => [c.kind, c.outcome])).toEqual([
+        ['delete link', 'failed not_found 404'],
+        ['update link', cut >= last.length ? 'done 200' : 'unknown'],
+        ['create link', 'done 200'],
+      ])
+    }
+  })
+
+  test('a real change after a torn line, and a line an earlier pay glued onto a torn one: no entry lost', async () => {
+    const dir = tempDir('pay-journal-glued-')
+    const file = journalIn(dir)
+    // A sandbox of its own: no connection kept alive from the test before, idle past its timeout.
+    const own = await startTestSandbox()
+    try {
+      await tornAndGlued(file, { ...own.env, PAY_JOURNAL_FILE: file })
+    } finally {
+      await own.close()
+    }
+  })
+
+  async function tornAndGlued(file: string, env: Record<string, string>) {
+    const id = await twoChanges(env)
+    const whole = fs.readFileSync(file, 'utf8')
+    const lines = whole.trimEnd().split('\n')
+    // An earlier pay wrote the next entry straight after a torn one: the update's intent is glued
+    // onto what is left of the create's outcome.
+    fs.writeFileSync(file, `${lines[0]}\n${lines[1].slice(0, 40)}${lines[2]}\n${lines[3]}\n`)
+    const deleted = await runInProcess(['links', 'delete', id, '--yes'], { env })
+    expect(deleted.code).toBe(0)
+    // Cut inside the delete's outcome, then one more change by a command.
+    const cut = fs.readFileSync(file, 'utf8').trimEnd()
+    fs.writeFileSync(file, cut.slice(0, cut.length - 25))
+    expect((await runInProcess(['links', 'get', id], { env })).code).toBe(5)
+    expect((await runInProcess(['links', 'delete', id, '--yes'], { env })).code).toBe(5)
+    const { json, table } = await views(env)
+    const warning = `Warning: 2 lines of the journal ${file} could not be read (cut short by a crash or a full disk) and were skipped.\n`
+    expect(json.stderr).toBe(warning)
+    expect(unwrapped(table.stderr)).toBe(warning)
+    expect((JSON.parse(json.stdout) as Json[]).map((c) => [c.kind, c.id, c.outcome])).toEqual([
+      ['delete link', id, 'failed not_found 404'],
+      ['delete link', id, 'unknown'],
+      ['update link', id, 'done 200'],
+      // Its outcome, which held the id the service gave, was lost with the torn line.
+      ['create link', undefined, 'unknown'],
+    ])
+    expect(table.stdout.split('\n').filter((line) => line.includes(id))).toHaveLength(3)
+    expect(table.stdout).toMatch(/create link +unknown/)
+  }
+})
+
+describe('the key given as an id or an Idempotency-Key', () => {
+  test('pay api and links create: the journal and history hold [REDACTED] in its place, in every form', async () => {
+    const KEY = 'sk_live_history_canary_4b3a2c1d'
+    const own = await startTestSandbox({ keys: [KEY] })
+    try {
+      const file = journalIn(tempDir('pay-journal-key-'))
+      const env = { PAY_API_KEY: KEY, PAY_BASE_URL: own.baseUrl, PAY_JOURNAL_FILE: file }
+      const encoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')
+      const runs = await Promise.all([
+        runInProcess(['api', '-X', 'DELETE', `/payment-links/${KEY}`], { env }),
+        runInProcess(['api', '-X', 'DELETE', `/payment-links/${encoded}`], { env }),
+        runInProcess(
+          [
+            'links',
+            'create',
+            '--email',
+            'k@example.com',
+            '--currency',
+            'EUR',
+            '--amount',
+            '1',
+            '--title',
+            'K',
+            '--idempotency-key',
+            KEY,
+          ],
+          { env },
+        ),
+      ])
+      expect(runs.map((run) => run.code)).toEqual([5, 5, 0])
+      const text = fs.readFileSync(file, 'utf8')
+      expect(text).not.toContain(KEY)
+      expect(text).not.toContain(encoded)
+      const changes = JSON.parse((await runInProcess(['history', '--json'], { env })).stdout) as Json[]
+      expect(changes.map((c) => [c.method, c.path, c.id ?? null, c.idempotency_key ?? null]).sort()).toEqual(
+        [
+          ['DELETE', '/payment-links/[REDACTED]', '[REDACTED]', null],
+          ['DELETE', '/payment-links/[REDACTED]', '[REDACTED]', null],
+          ['POST', '/payment-links', changes.find((c) => c.method === 'POST')?.id, '[REDACTED]'],
+        ].sort(),
+      )
+    } finally {
+      await own.close()
+    }
   })
 })

@@ -12,11 +12,16 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { catchUp, sandboxNow } from '../billing/billing.js'
-import { SANDBOX_KEY } from '../constants.js'
+import { type Outcome, SANDBOX_KEY } from '../constants.js'
 import { parseFaultRule } from '../double/faults.js'
 import { FixturesInvalid, type Seeded, seedFixtures } from '../double/fixtures.js'
+import { type Settled, settleLink } from '../double/outcomes.js'
 import type { RecordedRequest } from '../double/recorded-requests.js'
 import { type FaultControl, TestDouble, type Trail } from '../double/test-double.js'
+import { WEBHOOK_METHOD, webhookPath } from '../double/webhook-faults.js'
+import { PAYMENT_CREATED } from '../notify/notification.js'
+import type { Notifier } from '../notify/notifier.js'
+import { openWebhooks, type RunningWebhooks, type WebhookOptions } from '../notify/running.js'
 import { pageMethodNotAllowed, pageNotFound, preparePages } from '../pages/customer-pages.js'
 import { misdirectedPage } from '../pages/templates.js'
 import { type Business, businessIdOf, businessOf, keyHash, listPackages } from '../service/business.js'
@@ -60,6 +65,8 @@ export interface SandboxOptions {
    * seed of their `P%` draws (default: a random one, which `faults.list().seed` tells).
    */
   faults?: { rules?: readonly string[]; seed?: number }
+  /** Its notifications: endpoints to start with, how it delivers (notify/running.ts). */
+  webhooks?: WebhookOptions
 }
 
 /** One request, for the request log: nothing a client sent but the method and a redacted path. */
@@ -91,6 +98,10 @@ export interface RunningSandbox {
   faults: FaultControl
   /** What the business of `key` (default: the first key) sent, newest last (`GET /_sandbox/requests`). */
   requests(options?: { key?: string; after?: number; limit?: number }): RecordedRequest[]
+  /** Signature keys, endpoints and deliveries (notify/). */
+  webhooks: RunningWebhooks
+  /** The customer's outcome on a link (whichever business owns it), notified through this sandbox (its faults). */
+  settle(linkId: string, outcome: Outcome): Settled | undefined
   /** Stops accepting, closes idle keep-alive sockets, resolves once every connection is closed. */
   close(): Promise<void>
 }
@@ -124,15 +135,17 @@ class SandboxServer {
     limits: ServerLimits,
     /** Faults, the recorded requests, and their controls. */
     readonly double: TestDouble,
+    private readonly notifier: Notifier,
   ) {
     preparePages(store)
     for (const key of keys) this.callers.set(keyHash(key), businessOf(key))
     this.server = http.createServer(serverOptions(limits), (request, response) => {
       const trail: Trail = { arrived: Date.now(), started: process.hrtime.bigint() }
+      this.notifier.noteRequest()
       if (this.onRequest) this.logWhenDone(request, response, trail)
       this.handle(request, response, trail).catch(() => response.destroy())
     })
-    this.closeIdle = limitConnections(this.server, limits.maxConnections)
+    this.closeIdle = limitConnections(this.server, limits.maxConnections, (socket) => double.isHeld(socket))
   }
 
   async listen(host: string, port: number): Promise<void> {
@@ -262,6 +275,7 @@ class SandboxServer {
     const context: RequestContext = {
       store: this.store,
       double: this.double,
+      notifier: this.notifier,
       secret: this.secret,
       request,
       method: route.method,
@@ -319,7 +333,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const secret = serverSecret(dir)
   const store = new SandboxStore(dir)
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
-  const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed)
+  const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed, limits.maxHeldRequests)
+  const fault = (business: number) =>
+    double.faults.pick(business, WEBHOOK_METHOD, webhookPath(PAYMENT_CREATED))
+  let webhooks: ReturnType<typeof openWebhooks>
+  try {
+    webhooks = openWebhooks(store, keys, options.webhooks ?? {}, fault)
+  } catch (error) {
+    store.close()
+    throw error
+  }
   const sandbox = new SandboxServer(
     store,
     keys,
@@ -328,6 +351,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     options.onRequest,
     limits,
     double,
+    webhooks.notifier,
   )
   try {
     await sandbox.listen(host, port)
@@ -350,6 +374,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     }
     seeded = done.value
   }
+  webhooks.start()
   return {
     baseUrl: sandbox.baseUrl,
     keys,
@@ -359,8 +384,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     seeded,
     faults: double.control(),
     requests: (options) => double.requests(options),
+    webhooks: webhooks.running,
+    settle: (linkId, outcome) => settleLink(store, linkId, outcome, undefined, webhooks.notifier),
     close: async () => {
       await sandbox.close()
+      await webhooks.notifier.close()
       store.close()
     },
   }

@@ -1,10 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
+import { startSandbox } from '../../../src/sandbox/http/server.js'
 import { type CliResult, tempDir } from '../../helpers/cli.js'
+import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { startProxy, type TestProxy, UNAVAILABLE_MESSAGE } from '../../helpers/proxy.js'
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { clientFor, startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import {
   type BulkJson,
   cancelDirectly,
@@ -436,5 +439,128 @@ describe.concurrent('--concurrency', () => {
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(/^Error: --concurrency: Expected an integer greater than or equal to 1/)
+  })
+})
+
+describe('files planted by someone else', () => {
+  test('a hard link at --report FILE (--force, --append) or at the journal: the file it links to gets no row', async () => {
+    const where = tempDir('pay-subs-cancel-planted-')
+    const [id, another] = await seedSubscriptions(sandbox, 2, { prefix: 'planted' })
+    const report = path.join(where, 'report.csv')
+    const journal = path.join(where, 'journal.jsonl')
+    const theirs = path.join(where, 'theirs.csv')
+    const env = { ...sandbox.env, PAY_BASE_URL: sandbox.baseUrl, PAY_JOURNAL_FILE: journal }
+    for (const flag of ['--force', '--append']) {
+      fs.writeFileSync(theirs, 'id,ok,status,error\n')
+      fs.writeFileSync(journal, '')
+      fs.rmSync(report, { force: true })
+      fs.linkSync(theirs, report)
+      const run = await runInProcess(['subs', 'cancel', id, '--yes', '--report', report, flag], { env })
+      expect(run.code).toBe(0)
+      expect(fs.readFileSync(theirs, 'utf8')).toBe('id,ok,status,error\n')
+      expect(fs.statSync(report).nlink).toBe(1)
+      expect(fs.readFileSync(report, 'utf8')).toMatch(new RegExp(`^id,ok,status,error.*\\n${id},true,`))
+    }
+    // The journal: a warning, the change goes on, the other name's file gets nothing.
+    fs.rmSync(journal)
+    fs.linkSync(theirs, journal)
+    const before = fs.readFileSync(theirs, 'utf8')
+    const run = await runInProcess(['subs', 'cancel', another, '--yes'], { env })
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain(
+      `Warning: Could not write the journal ${journal} (another name links to the same file); the changes of this run go unrecorded.`,
+    )
+    expect(fs.readFileSync(theirs, 'utf8')).toBe(before)
+    // A symbolic link at --report is refused before anything is sent.
+    const link = path.join(where, 'link.csv')
+    fs.symlinkSync(theirs, link)
+    const refused = await runInProcess(['subs', 'cancel', id, '--yes', '--report', link, '--force'], { env })
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Error: --report: ${link} is a symbolic link (pay does not follow one).\nNothing was written. Give the path of the file itself.\n`,
+    })
+    expect(fs.readFileSync(theirs, 'utf8')).toBe(before)
+  })
+})
+
+describe('the sandbox stops mid-run, and another program takes its port', () => {
+  const KEY = 'sk_live_cancel_squatter_canary_77aa66bb'
+
+  test('the run stops at the first new connection that cannot prove it, which is sent no key (exit 6)', async () => {
+    const where = tempDir('pay-cancel-squatted-')
+    const own = await startSandbox({ dir: where, keys: [SANDBOX_KEY, KEY], port: 0 })
+    const port = new URL(own.baseUrl).port
+    let squatter: FakeServer | undefined
+    try {
+      const client = clientFor(own.baseUrl, KEY)
+      const packageId = own.packages[KEY][0]._id
+      const ids: string[] = []
+      for (let i = 0; i < 20; i++) {
+        const made = await client.call('POST', '/subscriptions', {
+          package_id: packageId,
+          email: `s${i}@example.com`,
+        })
+        ids.push(made.json.data._id)
+      }
+      // Slow enough to stop it part-way.
+      own.faults.set(['PUT /subscriptions/* latency=150ms'])
+      const env = { PAY_SANDBOX_DIR: where, PAY_SANDBOX_PORT: port, PAY_API_KEY: KEY }
+      const running = runInProcess(
+        ['-p', 'sandbox', 'subs', 'cancel', ...ids, '--yes', '--concurrency', '1'],
+        {
+          env,
+        },
+      )
+      const puts = () => own.requests({ key: KEY }).filter((r) => r.method === 'PUT').length
+      while (puts() < 3) await new Promise((resolve) => setTimeout(resolve, 20))
+      await own.close()
+      squatter = await startFakeServer(
+        (request, res) =>
+          request.path.startsWith('/_sandbox/health')
+            ? sendJson(res, 200, { service: 'pay-sandbox', proof: '0'.repeat(64) }, { 'x-pay-sandbox': '1' })
+            : sendJson(res, 200, { success: true, data: { _id: 'x', status: 'cancel' } }),
+        { port: Number(port) },
+      )
+      const result = await running
+      expect(result.code).toBe(6)
+      // Each id once, in order: those done, the one whose new connection could not prove it, the rest not tried.
+      const rows = result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t'))
+      const done = rows.filter((row) => row[1] === 'cancelled').length
+      expect(done).toBeGreaterThanOrEqual(3)
+      expect(rows.map((row) => row[0])).toEqual(ids)
+      expect(rows.map((row) => row[1])).toEqual([
+        ...Array(done).fill('cancelled'),
+        'failed',
+        ...Array(20 - done - 1).fill('not_done'),
+      ])
+      expect(rows[done][2]).toMatch(/^http:\/\/127\.0\.0\.1:\d+ is no longer your sandbox: /)
+      expect(result.stderr).toContain(
+        `Of 20 subscriptions: ${done} cancelled, 0 already cancelled, ${20 - done} not cancelled (1 failed, ${20 - done - 1} not done).\n`,
+      )
+      expect(result.stderr).toContain(
+        `Nothing was sent on it. ${20 - done - 1} of 20 subscriptions were not tried.\n`,
+      )
+      expect(result.stderr).toContain(
+        `Error: Stopped: http://127.0.0.1:${port} is no longer your sandbox: a new connection to it could not prove it keeps its store in your PAY_SANDBOX_DIR`,
+      )
+      expect(result.stderr).toContain(
+        'Start your sandbox again (`pay sandbox start`) and run the command again. --resume REPORT skips what was done.\n',
+      )
+      expect(
+        squatter.requests.map((r) => [
+          r.method,
+          r.path.replace(/=[0-9a-f]{64}$/, '=C'),
+          r.headers.authorization,
+        ]),
+      ).toEqual([['GET', '/_sandbox/health?challenge=C', undefined]])
+      expect(JSON.stringify(squatter.requests)).not.toContain(KEY)
+    } finally {
+      await squatter?.close()
+      await own.close()
+    }
   })
 })

@@ -99,6 +99,19 @@ describe('sandbox.pay(id, outcome)', () => {
 })
 
 describe('the other functions of a started sandbox', () => {
+  it('deliveries takes {key, limit}: a key of this sandbox, a limit from 1 to 1000', () => {
+    expect(sandbox.deliveries({ key: 'sk_lib_b', limit: 1 })).toEqual([])
+    expect(thrown(() => sandbox.deliveries({ keys: 'sk_lib_a' } as never))).toEqual(
+      argumentError('sandbox.deliveries(options): options has no "keys"; it takes key, limit.'),
+    )
+    expect(thrown(() => sandbox.deliveries({ limit: 0 }))).toEqual(
+      argumentError('sandbox.deliveries(options): limit must be an integer from 1 to 1000; got 0.'),
+    )
+    expect(thrown(() => sandbox.deliveries({ key: 'sk_other' }))).toEqual(
+      argumentError('sandbox.deliveries(options): key must be one of the sandbox\'s keys; got "sk…er".'),
+    )
+  })
+
   it('clock.advance and clock.set take text, and say what text', () => {
     const before = sandbox.clock.now()
     expect(thrown(() => sandbox.clock.advance(30 as never))).toEqual(
@@ -203,7 +216,7 @@ describe('startSandbox(options)', () => {
   it('refuses an option it does not take, naming those it takes', async () => {
     await refused(
       { key: ['sk_a'] },
-      'startSandbox(options): options has no "key"; it takes dir, keys, port, host, seed, faults, faultSeed.',
+      'startSandbox(options): options has no "key"; it takes dir, keys, port, host, seed, faults, faultSeed, webhooks.',
     )
     await refused('sk_a', 'startSandbox(options): options must be an object; got "sk_a".')
   })
@@ -242,6 +255,14 @@ describe('startSandbox(options)', () => {
     await refused(
       { seed: 7 },
       "startSandbox(options): seed must be a fixture file's name or a fixtures object; got 7.",
+    )
+    await refused(
+      { webhooks: 'http://127.0.0.1:3000/hook' },
+      'startSandbox(options): webhooks must be an array of http:// or https:// URLs; got "http://127.0.0.1:3000/hook".',
+    )
+    await refused(
+      { webhooks: ['http://127.0.0.1:3000/hook', 'ftp://x'] },
+      'startSandbox(options): webhooks must be an array of http:// or https:// URLs; got ["http://127.0.0.1:3000/hook", "ftp://x"].',
     )
   })
 })

@@ -69,7 +69,7 @@ describe('sandbox faults set', () => {
   })
 
   test('a rule that cannot be read, or none: exit 2, naming it, and the rules kept', async () => {
-    const before = JSON.stringify(await rules())
+    const before = JSON.stringify((await rules()).data)
     const [bad, none] = await Promise.all([
       pay('sandbox', 'faults', 'set', 'POST /x 99'),
       pay('sandbox', 'faults', 'set'),
@@ -86,7 +86,7 @@ describe('sandbox faults set', () => {
       stdout: '',
       stderr: 'Error: Give at least one fault rule, e.g. "POST /payment-links 503 x2".\n',
     })
-    expect(JSON.stringify(await rules())).toBe(before)
+    expect(JSON.stringify((await rules()).data)).toBe(before)
   })
 
   test('no sandbox running at the built-in profile’s address: exit 6, and how to start one', async () => {
