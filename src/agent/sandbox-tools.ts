@@ -55,7 +55,8 @@ const TOOLS: Record<string, (actions: SandboxActions) => SandboxTool> = {
   sandbox_pay: (actions) => ({
     description:
       'Play the customer on a sandbox payment link: pay it (paid becomes true), or cancel or fail the payment ' +
-      '(it stays unpaid). The answer is {outcome, link, redirect_to}. Sandbox profile only; needs --allow-writes.',
+      '(it stays unpaid). Paying and a failed payment notify the business’s webhook endpoints, as `pay sandbox ' +
+      'pay` does. The answer is {outcome, link, redirect_to}. Sandbox profile only; needs --allow-writes.',
     properties: {
       id: ID,
       outcome: {

@@ -75,8 +75,17 @@ describe('pay commands', () => {
         'sandbox snapshot delete',
         'sandbox snapshot restore',
         'sandbox snapshot save',
+        'sandbox start',
       ].sort(),
     )
+    // The sandbox's notifications: adding, removing, resending and listen's lease change it; showing does not.
+    for (const changes of [
+      'sandbox webhooks add',
+      'sandbox webhooks remove',
+      'sandbox webhooks resend',
+      'sandbox listen',
+    ])
+      expect(changing).toContain(changes)
     for (const reading of [
       'links get',
       'links list',
@@ -85,6 +94,8 @@ describe('pay commands', () => {
       'commands',
       'version',
       'sandbox requests',
+      'sandbox webhooks list',
+      'sandbox webhooks deliveries',
     ])
       expect(changing).not.toContain(reading)
   })

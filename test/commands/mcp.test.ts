@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/cli.js'
 import { runInProcess } from '../helpers/in-process.js'
 import { mcpInProcess } from '../helpers/mcp.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { startTestSandbox, type TestSandbox, VALID_LINK } from '../helpers/sandbox.js'
 
 /**
@@ -88,6 +90,35 @@ describe('pay mcp in process', () => {
       ),
     ).toContain('POST /payment-links')
     await mcp.close()
+  })
+
+  it('sandbox_pay notifies the business’s webhook endpoints as sandbox pay does; what came of each attempt is said on stderr', async () => {
+    const env = { PAY_SANDBOX_DIR: tempDir('pay-mcp-notify-'), PAY_SANDBOX_PORT: '1' }
+    const answering = await startReceiver()
+    try {
+      expect((await runInProcess(['sandbox', 'webhooks', 'add', answering.url], { env })).code).toBe(0)
+      const mcp = await mcpInProcess(['-p', 'sandbox', '--allow-writes'], { env })
+      const link = (await mcp.call('links_create', { ...VALID_LINK })).structured
+      const failed = await mcp.call('sandbox_pay', { id: link._id, outcome: 'failed' })
+      expect(failed.structured).toMatchObject({ outcome: 'failed', link: { _id: link._id, paid: false } })
+      const paid = await mcp.call('sandbox_pay', { id: link._id })
+      expect(paid.structured).toMatchObject({ outcome: 'paid', link: { paid: true } })
+      const ended = await mcp.close()
+      expect(ended.code).toBe(0)
+      // A failed payment and a paid one: two attempts, each notified, in order.
+      expect(answering.notifications().map((n) => [n.data.payment_link_id, n.data.payment_status])).toEqual([
+        [link._id, 3],
+        [link._id, 1],
+      ])
+      expect(answering.notifications().map((n) => typeof n.data.hash)).toEqual(['string', 'string'])
+      const said = ended.stderr.split('\n').filter((line) => line.startsWith('Notified '))
+      expect(said).toEqual([
+        `Notified ${answering.url}: answered 200.`,
+        `Notified ${answering.url}: answered 200.`,
+      ])
+    } finally {
+      await answering.close()
+    }
   })
 
   it('answers a whole session given on stdin, then ends with exit 0', async () => {

@@ -1,9 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runCli, tempDir } from '../../helpers/cli.js'
 import { type McpSession, mcpProcess } from '../../helpers/mcp.js'
+import { startReceiver } from '../../helpers/receiver.js'
 import { startTestSandbox, type TestSandbox, trustSandbox, VALID_LINK } from '../../helpers/sandbox.js'
+import { addEndpoint } from '../../helpers/webhooks.js'
 
 /**
  * `pay mcp` as an assistant's client runs it: bin/run.js over stdio, driven by the MCP SDK's own
@@ -306,8 +308,18 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
     const late = await mcp.call('subs_list', { overdue: '30d', email: 'late@example.com' })
     expect(late.structured.items.map((item: { _id: string }) => item._id)).toEqual([id])
     const charge = late.structured.items[0].payment_links[0]._id
+    // The running sandbox notifies its business's webhook endpoints of the attempt, as for sandbox pay.
+    const app = await startReceiver()
+    const endpoint = await addEndpoint(sandbox, app.url)
     const failed = await mcp.call('sandbox_pay', { id: charge, outcome: 'failed' })
     expect(failed.structured).toMatchObject({ outcome: 'failed', link: { _id: charge, paid: false } })
+    await vi.waitFor(() =>
+      expect(app.notifications().map((n) => [n.data.payment_link_id, n.data.payment_status])).toEqual([
+        [charge, 3],
+      ]),
+    )
+    await sandbox.request('DELETE', `/_sandbox/webhooks/${endpoint._id}`)
+    await app.close()
 
     const plan = await mcp.call('subs_cancel', { ids: [id] })
     expect(plan.structured.items).toEqual([
