@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '../helpers/cli.js'
 import { runInProcess } from '../helpers/in-process.js'
 import { mcpInProcess } from '../helpers/mcp.js'
+import { keysHidden, threeProfiles } from '../helpers/profiles.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { startTestSandbox, type TestSandbox, VALID_LINK } from '../helpers/sandbox.js'
 
@@ -52,6 +53,29 @@ describe('pay mcp in process', () => {
     expect(ended.code).toBe(0)
     expect(ended.stderr).toContain(
       'pay mcp: links_create: Error (usage, exit 2): links_create changes what the service holds',
+    )
+  })
+
+  it('chooses the profile as every command does: -p, else PAY_PROFILE, else the current one', async () => {
+    const PAY_CONFIG_DIR = threeProfiles()
+    const chosen = async (args: string[], env: Record<string, string>) => {
+      const mcp = await mcpInProcess(args, { env: { PAY_CONFIG_DIR, ...env } })
+      const said = mcp.stderr()
+      const instructions = mcp.client.getInstructions() ?? ''
+      const ended = await mcp.close()
+      expect(keysHidden(ended.stderr + instructions)).toBe(true)
+      return { said, instructions }
+    }
+    const current = await chosen([], {})
+    expect(current.said).toBe(
+      'pay mcp: 12 tools for profile "mid" at https://mid.example, read-only (--allow-writes allows changes).\n',
+    )
+    expect(current.instructions).toContain('as profile "mid" at https://mid.example.')
+    expect((await chosen([], { PAY_PROFILE: 'zeta' })).said).toContain(
+      'for profile "zeta" at https://zeta.example,',
+    )
+    expect((await chosen(['-p', 'alpha'], { PAY_PROFILE: 'zeta' })).said).toContain(
+      'for profile "alpha" at https://alpha.example,',
     )
   })
 
@@ -118,6 +142,33 @@ describe('pay mcp in process', () => {
       ])
     } finally {
       await answering.close()
+    }
+  })
+
+  it('retries and times out as every command does: a 503 retried, a hang cut at --timeout and said as unavailable (exit 6)', async () => {
+    const link = (await sandbox.request('POST', '/payment-links', { ...VALID_LINK })).body.data
+    const env = sandbox.env
+    const set = ['sandbox', 'faults', 'set', 'GET /payment-links/* 503 x1', 'GET /subscriptions/* hang x9']
+    expect((await runInProcess(set, { env })).code).toBe(0)
+    try {
+      const mcp = await mcpInProcess(['--timeout', '1'], { env })
+      const got = await mcp.call('links_get', { id: link._id })
+      expect(got.isError).toBe(false)
+      expect(got.structured._id).toBe(link._id)
+      const hung = await mcp.call('subs_get', { id: '0123456789abcdef01234567' })
+      expect(hung.isError).toBe(true)
+      expect(hung.structured.error).toMatchObject({ kind: 'unavailable', exit_code: 6 })
+      expect(hung.structured.error.message).toBe(`No answer from ${sandbox.baseUrl} within 1 s.`)
+      await mcp.close()
+      const recorded = (await sandbox.request('GET', '/_sandbox/requests')).body.data as {
+        method: string
+        path: string
+        status: number | null
+      }[]
+      const gets = recorded.filter((entry) => entry.path === `/payment-links/${link._id}`)
+      expect(gets.map((entry) => entry.status)).toEqual([503, 200])
+    } finally {
+      await runInProcess(['sandbox', 'faults', 'clear'], { env })
     }
   })
 
