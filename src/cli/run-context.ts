@@ -33,7 +33,6 @@ import {
   type Probed,
   probeSandbox,
 } from './sandbox/connection.js'
-import { attemptedText } from './sandbox/notify/webhook-views.js'
 import { sandboxPackages } from './sandbox/packages.js'
 import {
   noSandbox,
@@ -43,6 +42,7 @@ import {
   unservedWarning,
 } from './sandbox/profile.js'
 import { provedAgent } from './sandbox/proved-agent.js'
+import { attemptedText } from './sandbox/webhooks/webhook-views.js'
 
 /** How many records a list shows on a terminal when --limit is not given. */
 const DEFAULT_LIST_LIMIT = 30

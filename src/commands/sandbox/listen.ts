@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
-import { listen } from '../../cli/sandbox/notify/listen.js'
+import { listen } from '../../cli/sandbox/webhooks/listen.js'
 import type { Result } from '../../render/result.js'
 
 export default class SandboxListen extends BaseCommand<typeof SandboxListen> {

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
-import { addWebhook } from '../../../cli/sandbox/notify/webhooks.js'
+import { addWebhook } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
 
 export default class SandboxWebhooksAdd extends BaseCommand<typeof SandboxWebhooksAdd> {

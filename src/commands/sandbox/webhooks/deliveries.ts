@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
-import { listDeliveries } from '../../../cli/sandbox/notify/webhooks.js'
+import { listDeliveries } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
 
 export default class SandboxWebhooksDeliveries extends BaseCommand<typeof SandboxWebhooksDeliveries> {

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
-import { listWebhooks } from '../../../cli/sandbox/notify/webhooks.js'
+import { listWebhooks } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
 
 export default class SandboxWebhooksList extends BaseCommand<typeof SandboxWebhooksList> {

@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { idArg } from '../../../cli/id-arg.js'
-import { removeWebhook } from '../../../cli/sandbox/notify/webhooks.js'
+import { removeWebhook } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
 
 export default class SandboxWebhooksRemove extends BaseCommand<typeof SandboxWebhooksRemove> {

@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { idArg } from '../../../cli/id-arg.js'
-import { resendDelivery } from '../../../cli/sandbox/notify/webhooks.js'
+import { resendDelivery } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
 
 export default class SandboxWebhooksResend extends BaseCommand<typeof SandboxWebhooksResend> {
