@@ -32,14 +32,14 @@ async function hook(answer = 200): Promise<Receiver> {
 
 async function sandboxOn(
   dir = tempDir('pay-webhooks-'),
-  options: { faults?: string[]; log?: RequestLogEntry[] } = {},
+  options: { faults?: string[]; log?: RequestLogEntry[]; backoffMs?: number[] } = {},
 ) {
   const sandbox = await startSandbox({
     dir,
     keys: [KEY_A, KEY_B],
     port: 0,
     faults: { rules: options.faults, seed: 1 },
-    webhooks: { limits: FAST },
+    webhooks: { limits: { ...FAST, backoffMs: options.backoffMs ?? FAST.backoffMs } },
     onRequest: options.log && ((entry) => options.log?.push(entry)),
   })
   opened.push(sandbox)
@@ -152,7 +152,8 @@ describe('/_sandbox/webhooks', () => {
   })
 
   it('removing an endpoint fails its pending deliveries, saying so', async () => {
-    const { a } = await sandboxOn()
+    // A retry that long is still pending when the endpoint is removed, however loaded the machine.
+    const { a } = await sandboxOn(undefined, { backoffMs: [60_000, 60_000] })
     const receiver = await hook(500)
     const endpoint = (await a.call('POST', '/_sandbox/webhooks', { url: receiver.url })).json.data
     await paidLink(a)
@@ -165,7 +166,7 @@ describe('/_sandbox/webhooks', () => {
       status: null,
       error: 'not sent: its endpoint was removed',
     })
-    expect(receiver.received.length).toBeLessThanOrEqual(2)
+    expect(receiver.received.length).toBe(1)
   })
 
   it('an endpoint with a lease is gone once it runs out: listed no more, sent nothing', async () => {
