@@ -74,13 +74,19 @@ export function answerOnce(store: SandboxStore, request: IdempotentRequest, hand
     const seen = store.recall(business, key, now - IDEMPOTENCY_WINDOW_MS)
     if (seen) {
       if (seen.fingerprint !== fingerprint) throw refused(KEY_REUSED_MESSAGE)
-      return { status: seen.status, body: JSON.parse(seen.response), headers: { [REPLAYED_HEADER]: 'true' } }
+      return { status: seen.status, text: seen.response, headers: { [REPLAYED_HEADER]: 'true' } }
     }
     const reply = handle()
-    if (reply.status >= 200 && reply.status < 300) {
-      const answer = { fingerprint, status: reply.status, response: JSON.stringify(reply.body) }
-      store.remember(business, key, answer, now, now - IDEMPOTENCY_WINDOW_MS)
-    }
-    return reply
+    if (reply.status < 200 || reply.status >= 300) return reply
+    // Serialised once: the text kept is the text sent.
+    const response = reply.text ?? JSON.stringify(reply.body)
+    store.remember(
+      business,
+      key,
+      { fingerprint, status: reply.status, response },
+      now,
+      now - IDEMPOTENCY_WINDOW_MS,
+    )
+    return { ...reply, text: response }
   })
 }
