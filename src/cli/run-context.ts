@@ -72,6 +72,8 @@ export class CommandContext implements RunContext {
   readonly sandboxDir: string
   readonly journalFile?: string
   private readonly clock: () => number
+  /** The journals this run wrote to: their files stay open until close(). */
+  private readonly journals: Journal[] = []
   private connected?: Promise<Connected>
   private connection?: Connection
   private credentialsSaid = false
@@ -255,7 +257,9 @@ export class CommandContext implements RunContext {
       terminal: this.io.stderrIsTerminal,
       user: osUser(this.env),
     }
-    return new Journal(this.journalFile, context, (message) => this.out.warn(message))
+    const journal = new Journal(this.journalFile, context, (message) => this.out.warn(message))
+    this.journals.push(journal)
+    return journal
   }
 
   client(baseUrl: string, apiKey: string): PayApi {
@@ -314,8 +318,9 @@ export class CommandContext implements RunContext {
     if (!this.pagesPrinted && printsOnStdout(this.out, item, marker, records)) this.pagesPrinted = true
   }
 
-  /** Ends the run: what was said of page addresses printed, then the in-process sandbox closed. */
+  /** Ends the run: what was said of page addresses printed, the journal's file and the in-process sandbox closed. */
   async close(failure?: unknown): Promise<void> {
+    for (const journal of this.journals.splice(0)) journal.close()
     // A command that failed (its output may not have been written at all) has other news to give.
     if (failure === undefined && this.pagesPrinted && this.connection?.inProcess && !this.pagesWarned) {
       this.pagesWarned = true

@@ -87,6 +87,8 @@ export function osUser(env: NodeJS.ProcessEnv): string {
 export class Journal {
   private readonly user: string
   private failed = false
+  /** The file, open for appending from the first entry of the run until close(). */
+  private fd: number | undefined
 
   constructor(
     readonly file: string,
@@ -131,19 +133,29 @@ export class Journal {
     }
   }
 
+  /** Closes the file, at the end of the run (an entry after it opens the file again). */
+  close(): void {
+    if (this.fd === undefined) return
+    try {
+      fs.closeSync(this.fd)
+    } catch {}
+    this.fd = undefined
+  }
+
   private append(entry: JournalEntry): void {
     if (this.failed) return
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 })
-      // One write of one line with O_APPEND: lines of processes writing at once never mix. Never
+      // Opened once a run, not once an entry: a bulk run writes two entries a change. Never
       // through a symbolic link, never into a FIFO (whose open would wait for a reader forever).
-      const fd = openPrivate(this.file, 'append')
-      try {
-        fs.writeSync(fd, `${JSON.stringify(entry)}\n`)
-      } finally {
-        fs.closeSync(fd)
+      if (this.fd === undefined) {
+        fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 })
+        this.fd = openPrivate(this.file, 'append')
       }
+      // One write of one line with O_APPEND: lines of processes writing at once never mix, and
+      // the line is the kernel's (a kill -9 of pay keeps it) before the request is sent.
+      fs.writeSync(this.fd, `${JSON.stringify(entry)}\n`)
     } catch (error) {
+      this.close()
       this.failed = true
       const why =
         error instanceof UnsafeFileError
