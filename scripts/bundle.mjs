@@ -103,6 +103,42 @@ const PATCHES = [
     from: /const tinyglobby_1 = require\("tinyglobby"\);/g,
     to: 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob; } };',
   },
+  {
+    // node:child_process (~3 ms to load) serves only the WSL check of getShell (autocomplete).
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    from: /const node_child_process_1 = require\("node:child_process"\);/g,
+    to: 'const node_child_process_1 = { get execSync() { return require("node:child_process").execSync; } };',
+  },
+  {
+    // Config.load asks whether it runs in WSL through wsl-utils, whose module loads
+    // node:child_process; its answer is is-wsl's (wsl-utils re-exports it), asked here directly.
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    from: /\(await import\('wsl-utils'\)\)\.isWsl \?/g,
+    to: "(await import('is-wsl')).default ?",
+  },
+  {
+    // node:perf_hooks serves only oclif's own timing, off unless its performance setting is on.
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: /@oclif[\\/]core[\\/]lib[\\/]performance\.js$/,
+    from: /const node_perf_hooks_1 = require\("node:perf_hooks"\);/g,
+    to:
+      'const node_perf_hooks_1 = { get performance() { return require("node:perf_hooks").performance; }, ' +
+      'get PerformanceObserver() { return require("node:perf_hooks").PerformanceObserver; } };',
+  },
+  {
+    // node:readline (~3 ms) serves only arguments and flags read from stdin (allowStdin), which no
+    // flag of pay allows.
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: /@oclif[\\/]core[\\/]lib[\\/]parser[\\/]parse\.js$/,
+    from: /const node_readline_1 = require\("node:readline"\);/g,
+    to: 'const node_readline_1 = { get createInterface() { return require("node:readline").createInterface; } };',
+  },
 ]
 
 /** The version of the installed package that holds `file`. */

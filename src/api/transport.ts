@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import { PayError } from '../errors.js'
+import { randomUuid } from '../shared/crypto.js'
 import { sanitizeText } from '../values.js'
 import { checkBaseUrl, urlUnder } from './base-url.js'
 import { ACCEPT_ENCODING, MAX_RESPONSE_BYTES, readBody } from './body.js'
@@ -175,7 +175,7 @@ export class Transport {
       authorization: `Bearer ${this.options.apiKey}`,
       'user-agent': this.options.userAgent,
     }
-    if (carriesIdempotencyKey(method)) headers['idempotency-key'] = options.idempotencyKey ?? randomUUID()
+    if (carriesIdempotencyKey(method)) headers['idempotency-key'] = options.idempotencyKey ?? randomUuid()
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       if (isReservedHeader(name)) {
         throw new PayError(`The ${name} header is pay's to set.`, { kind: 'usage' })

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PayError } from '../errors.js'
+import { randomUuid } from '../shared/crypto.js'
 import { openPrivate, readPrivate, UnsafeFileError } from '../shared/private-file.js'
 import { xdgDir } from '../shared/xdg.js'
 
@@ -101,7 +101,7 @@ export class Journal {
 
   /** Writes the intent; returns what writes the outcome. */
   intent(start: ChangeIntent): (end: ChangeEnd) => void {
-    const change = randomUUID()
+    const change = randomUuid()
     const base = {
       change,
       command: this.context.command,
