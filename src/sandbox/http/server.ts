@@ -311,6 +311,13 @@ class SandboxServer {
   }
 }
 
+/**
+ * Pages of WAL (4 KiB each) between the server's checkpoints: SQLite's 1,000 made one commit in a
+ * hundred wait for the two fsyncs of a checkpoint, and half a server's time under load went into
+ * them; at 10,000 the WAL grows to 40 MB at most before it is copied back (docs/performance.md).
+ */
+const SERVER_CHECKPOINT_PAGES = 10_000
+
 /** Serves the payment service API from the store in `dir` until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const { dir, host = '127.0.0.1', port = 0 } = options
@@ -322,7 +329,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   const rules = (options.faults?.rules ?? []).map(parseFaultRule)
   const secret = serverSecret(dir)
-  const store = new SandboxStore(dir)
+  const store = new SandboxStore(dir, SERVER_CHECKPOINT_PAGES)
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
   const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed)
   const sandbox = new SandboxServer(

@@ -66,7 +66,11 @@ export class Transactions {
   /** Whether each statement run writes what billing reads (BILLING_WRITE), by its SQL. */
   private readonly billingWrites = new Map<string, boolean>()
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    /** Pages of WAL between checkpoints (openConnection); SQLite's default unless given. */
+    private readonly checkpointPages?: number,
+  ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
     this.file = path.join(dir, STORE_FILE)
     this.connection()
@@ -296,7 +300,7 @@ export class Transactions {
     if (this.current && this.current.identity === identity) return this.current
     this.close()
     settleGroups()
-    this.current = openConnection(this.file, this.dir, this.notices)
+    this.current = openConnection(this.file, this.dir, this.notices, this.checkpointPages)
     // Another connection: its data_version counts anew.
     this.dataVersion = undefined
     return this.current

@@ -99,6 +99,19 @@ describe('the group commit', () => {
   })
 })
 
+describe('checkpoints', () => {
+  it("are SQLite's every 1,000 pages unless the store is opened with another number (the server's)", () => {
+    const pages = (store: SandboxStore) =>
+      (store.statement('PRAGMA wal_autocheckpoint', 'get') as { wal_autocheckpoint: number })
+        .wal_autocheckpoint
+    const dir = tempDir()
+    expect(pages(storeIn(dir))).toBe(1000)
+    const server = new SandboxStore(dir, 10_000)
+    open.push(server)
+    expect(pages(server)).toBe(10_000)
+  })
+})
+
 describe('sandbox time as a request reads it', () => {
   const DAY = 86_400_000
   const origin = 'http://127.0.0.1:4010'
