@@ -67,8 +67,8 @@ describe('the import borders (npm run lint)', () => {
       'config-is-independent: src/config/file.ts → src/sandbox/constants.ts',
       'leaves-import-nothing: src/values.ts → src/errors.ts',
       'no-circular: src/api/client.ts → src/render/format.ts',
-      // The cycle's first step: the command hands its work to the plain function (link-runs.ts).
-      'no-circular: src/commands/links/get.ts → src/resources/link-runs.ts',
+      // The cycle's first step: the command hands its work to the plain function (endpoint-runs.ts).
+      'no-circular: src/commands/links/get.ts → src/resources/endpoint-runs.ts',
       'no-dead-modules: src/agent/tools.ts → src/agent/tools.ts',
       'no-dead-modules: src/render/unused.ts → src/render/unused.ts',
       'nothing-imports-a-command: src/agent/tools.ts → src/commands/links/get.ts',
