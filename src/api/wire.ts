@@ -67,7 +67,17 @@ export function exchangeOnce(address: string, options: WireRequest): Promise<Wir
       reject(error)
     }
     const timer = setTimeout(() => fail(new WireError('ETIMEDOUT')), options.timeoutMs)
-    request = clientOf(url).request(url, { method: options.method, headers: options.headers })
+    const headers =
+      options.body === undefined
+        ? options.headers
+        : // Node frames the body of a GET or DELETE only when told its length.
+          { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) }
+    try {
+      request = clientOf(url).request(url, { method: options.method, headers })
+    } catch (error) {
+      // A header Node refuses (a character it cannot send): nothing went out.
+      return fail(error)
+    }
     request.on('error', fail)
     request.on('response', (response) => {
       if (Number(response.headers['content-length']) > options.maxBytes)
