@@ -297,9 +297,12 @@ class SandboxServer {
         return reply
       })
     }
-    // The API's answers are grouped: one commit for the requests of a turn of the event loop, each
-    // answered once it is written (store/transactions.ts).
-    return route.kind === 'api' ? this.store.grouped(answer as () => Reply) : answer()
+    // The API's writes are grouped: one commit for those of a turn of the event loop, each
+    // answered once it is written (store/transactions.ts). A read takes no lock, as before: it
+    // goes on while another process writes (WAL).
+    return route.kind === 'api' && route.method !== 'GET'
+      ? this.store.grouped(answer as () => Reply)
+      : answer()
   }
 
   /** The business of the request's key; undefined without one of this sandbox's keys. */

@@ -18,7 +18,7 @@ import type { Notice } from './legacy.js'
  * (`write`), reads that see one commit (`read`), and the group commit of a server's requests
  * (`grouped`).
  *
- * Group commit: the requests a server answers in one turn of the event loop share one write
+ * Group commit: the writes a server answers in one turn of the event loop share one write
  * transaction, each in a savepoint of its own (a request that fails undoes only its own part),
  * committed once at the end of the turn (setImmediate). A request's promise resolves only after that
  * commit: nothing is answered before it is written, so an answered write survives a kill -9 as
