@@ -184,13 +184,8 @@ export class Transactions {
    * what it read under it (billing/billing.ts), so a request reads the clock only when it moved.
    */
   billingVersion(): number {
-    if (!this.active) {
-      settleGroups()
-      this.guard(() => {
-        this.connection()
-        this.readDataVersion()
-      })
-    }
+    // In a transaction no other connection can have committed since it began (which read it).
+    if (!this.active) this.readDataVersion()
     return this.billingGeneration
   }
 
