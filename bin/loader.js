@@ -83,6 +83,21 @@ export function privately(make) {
 }
 
 /**
+ * `pay __complete …`, what a shell runs on <TAB> (src/cli/completion/complete.ts, built alone as
+ * dist/complete.cjs): answered from the manifest and the id cache, without loading the bundle,
+ * so that it comes back in tens of milliseconds; nothing is sent anywhere.
+ */
+export function runCompletion(argv) {
+  const { complete, loadCommandMap } = require(
+    fileURLToPath(new URL('../dist/complete.cjs', import.meta.url)),
+  )
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const { text, code } = complete(argv, process.env, () => loadCommandMap(root))
+  process.stdout.write(text)
+  process.exitCode = code
+}
+
+/**
  * Loads the bundle: through Node's own compile cache where the runtime has it (22.1+), else
  * with a vm.Script code cache, both in pay's private cache dir. `saveCache` writes a new cache
  * after a successful run, when there was none or V8 rejected it.

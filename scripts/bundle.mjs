@@ -7,6 +7,8 @@
  *                               autocomplete see ordinary command files;
  *   dist/sandbox.js             the library `pay-cli/sandbox` (src/sandbox/library.ts), with its
  *                               types in dist/types/ (tsconfig.library.json);
+ *   dist/complete.cjs           what shells run on <TAB> (`pay __complete`): the manifest and
+ *                               the id cache, none of oclif (bin/run.js loads it alone);
  *   dist/keychain-helper.cjs    the keychain helper, a program of its own that pay runs as a
  *                               child process (src/config/keychain.ts); only it loads the
  *                               native @napi-rs/keyring, from node_modules (never bundled).
@@ -270,6 +272,26 @@ await build({
 })
 if (/@oclif|node_modules[\\/]got[\\/]/.test(fs.readFileSync(path.join(outDir, 'sandbox.js'), 'utf8')))
   throw new Error('bundle: dist/sandbox.js holds oclif or got; the library loads nothing of the CLI')
+
+// What shells run on <TAB> (`pay __complete`, src/cli/completion/complete.ts): the manifest and the
+// id cache, and nothing of oclif, got or the sandbox, so that completing comes back in tens of
+// milliseconds. bin/run.js loads it instead of the bundle.
+await build({
+  entryPoints: [path.join(root, 'src/cli/completion/complete.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: path.join(outDir, 'complete.cjs'),
+  legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+})
+if (
+  /@oclif|node_modules[\\/](got|libsql)[\\/]/.test(fs.readFileSync(path.join(outDir, 'complete.cjs'), 'utf8'))
+)
+  throw new Error('bundle: dist/complete.cjs holds oclif, got or libsql; completion loads none of them')
 
 // pay itself never loads the native module, not even lazily: a stuck call in it could hold up
 // pay's exit (src/config/keychain.ts). Only the helper may name it.

@@ -41,6 +41,8 @@ interface PayErrorOptions {
   idempotencyKey?: string
   /** The request certainly never reached the service (refused connection, unknown host, TLS). */
   unsent?: boolean
+  /** No later request of the command can do better: a bulk run stops at it, a wait ends with it. */
+  ends?: boolean
   cause?: unknown
 }
 
@@ -51,6 +53,7 @@ export class PayError extends Error {
   readonly hint?: string
   readonly idempotencyKey?: string
   readonly unsent?: boolean
+  readonly ends?: boolean
 
   constructor(message: string, options: PayErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -61,6 +64,7 @@ export class PayError extends Error {
     this.hint = options.hint
     this.idempotencyKey = options.idempotencyKey
     this.unsent = options.unsent
+    this.ends = options.ends
   }
 
   get exitCode(): number {

@@ -2,7 +2,7 @@ import { PayError } from '../errors.js'
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
-const isLoopback = (host: string) => LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host)
+export const isLoopback = (host: string) => LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host)
 
 /** A base URL the key may be sent to: https anywhere, http only to this machine. */
 export function checkBaseUrl(baseUrl: string): URL {

@@ -32,6 +32,11 @@ export interface CallOptions {
   anyBody?: boolean
   /** What a failure is said as, before the journal hears of it. */
   failure?: (error: unknown) => unknown
+  /**
+   * False: not told to the journal, being the repeat of a change it holds already (`sandbox
+   * listen` renewing its endpoint's lease every few seconds, which would otherwise fill it).
+   */
+  journal?: boolean
 }
 
 /** The endpoints (endpoints.ts), one method each. Answers go through the tolerant reader. */
@@ -147,10 +152,11 @@ export class PayApi {
         return { status: response.status, result, id: typeof createdId === 'string' ? createdId : undefined }
       } catch (error) {
         if (options.failure) throw options.failure(error)
-        throw mayHaveHappened(error, key, endpoint.noun)
+        // The hint names the Idempotency-Key, which the user may have given as anything at all.
+        throw this.transport.redactError(mayHaveHappened(error, key, endpoint.noun))
       }
     }
-    if (!endpoint.changesState) return (await send()).result
+    if (!endpoint.changesState || options.journal === false) return (await send()).result
     const start: ChangeStart = { method: endpoint.method, path, resource: endpoint.noun }
     if (call.id !== undefined) start.id = call.id
     if (key !== undefined) start.idempotencyKey = key
@@ -166,10 +172,21 @@ export class PayApi {
     start: ChangeStart,
     send: () => Promise<{ status: number; result: T; id?: string; failure?: string }>,
   ): Promise<T> {
-    const finish = this.changes?.intent(start)
+    // The journal never holds the key, in whatever form a path, an id or an Idempotency-Key carries it.
+    const redact = this.transport.redact
+    const finish = this.changes?.intent({
+      ...start,
+      path: redact(start.path),
+      ...(start.id === undefined ? {} : { id: redact(start.id) }),
+      ...(start.idempotencyKey === undefined ? {} : { idempotencyKey: redact(start.idempotencyKey) }),
+    })
     try {
       const { status, result, id: createdId, failure } = await send()
-      finish?.({ status, id: createdId, ...(failure ? { error: failure } : {}) })
+      finish?.({
+        status,
+        id: createdId === undefined ? undefined : redact(createdId),
+        ...(failure ? { error: failure } : {}),
+      })
       return result
     } catch (error) {
       const failure = error instanceof PayError ? error : undefined

@@ -77,6 +77,11 @@ const settle = (verb: 'pay' | 'cancel' | 'fail') =>
     commands: ['sandbox pay'],
   }) as const
 
+/** The sandbox's notifications: its webhook endpoints (`/_sandbox/webhooks`) and their deliveries. */
+const hooks = (method: Method, path: string, noun: string, verb: string, commands: string[]) =>
+  ({ ...own, method, path: `/_sandbox/webhooks${path}`, noun, verb, commands }) as const
+const LISTEN = 'sandbox listen'
+
 export const ENDPOINTS = {
   createToken: {
     ...service,
@@ -291,6 +296,37 @@ export const ENDPOINTS = {
   sandboxPay: settle('pay'),
   sandboxCancel: settle('cancel'),
   sandboxFail: settle('fail'),
+  // `{signature_key, endpoints}`; adding a URL there already answers its endpoint; `lease_seconds`: listen's.
+  sandboxWebhooks: {
+    ...hooks('GET', '', 'sandbox webhooks', 'list', ['sandbox webhooks list', LISTEN]),
+    changesState: false,
+  },
+  addSandboxWebhook: {
+    ...hooks('POST', '', 'sandbox webhook', 'add', ['sandbox webhooks add', LISTEN]),
+    changesState: true,
+    kind: 'create sandbox webhook',
+    body: [
+      field('url', 'string', true),
+      field('events', 'string[]', false),
+      field('enabled', 'boolean', false),
+      field('lease_seconds', 'integer', false),
+    ],
+  },
+  removeSandboxWebhook: {
+    ...hooks('DELETE', '/{id}', 'sandbox webhook', 'remove', ['sandbox webhooks remove', LISTEN]),
+    changesState: true,
+    kind: 'delete sandbox webhook',
+  },
+  sandboxDeliveries: {
+    ...hooks('GET', '/deliveries', 'sandbox deliveries', 'list', ['sandbox webhooks deliveries']),
+    changesState: false,
+    query: [field('limit', 'integer', false)],
+  },
+  resendSandboxDelivery: {
+    ...hooks('POST', '/deliveries/{id}/resend', 'sandbox delivery', 'resend', ['sandbox webhooks resend']),
+    changesState: true,
+    kind: 'create sandbox delivery',
+  },
 } as const satisfies Record<string, Endpoint>
 
 export type EndpointName = keyof typeof ENDPOINTS

@@ -23,6 +23,12 @@ const REASONS: Record<string, string> = {
   ETIMEDOUT: 'the connection timed out',
 }
 
+/**
+ * The code of a connection its agent refused before anything was written to it: a new connection
+ * to the user's sandbox that could not prove it reaches that sandbox (src/cli/sandbox/proved-agent.ts).
+ */
+export const UNPROVEN_CONNECTION = 'ERR_PAY_SANDBOX_UNPROVEN'
+
 /** How the transport says that the service at `origin` could not be talked to (all exit 6). */
 export const failures = {
   timedOut(origin: string, timeoutMs: number): PayError {
@@ -45,6 +51,23 @@ export const failures = {
       kind: 'unavailable',
       unsent: NEVER_SENT.has(code),
     })
+  },
+
+  /**
+   * The sandbox a command was talking to is no longer the user's: nothing was sent on the new
+   * connection, and no later request of the command can do better (a bulk run stops, a wait ends).
+   */
+  unproven(origin: string): PayError {
+    return new PayError(
+      `${origin} is no longer your sandbox: a new connection to it could not prove it keeps its store in your ` +
+        'PAY_SANDBOX_DIR (the sandbox stopped, and another program holds its port?). Nothing was sent on it.',
+      {
+        kind: 'unavailable',
+        unsent: true,
+        ends: true,
+        hint: 'Start your sandbox again (`pay sandbox start`) and run the command again.',
+      },
+    )
   },
 
   tooLarge(origin: string, maxBytes: number): PayError {

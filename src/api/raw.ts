@@ -91,7 +91,7 @@ export async function rawRequest(
       },
     )
   } catch (error) {
-    throw mayHaveHappened(error, key)
+    throw transport.redactError(mayHaveHappened(error, key))
   }
 }
 
@@ -135,14 +135,11 @@ function answerOf(transport: Transport, response: RawResponse, key: string | und
     try {
       parseBody(status, text, contentType)
     } catch (error) {
-      return { response, error: mayHaveHappened(error, key) as PayError }
+      return { response, error: transport.redactError(mayHaveHappened(error, key)) as PayError }
     }
   }
-  return {
-    response,
-    json,
-    error: mayHaveHappened(errorFromResponse(status, text, contentType, transport.redact), key) as PayError,
-  }
+  const error = mayHaveHappened(errorFromResponse(status, text, contentType, transport.redact), key)
+  return { response, json, error: transport.redactError(error) as PayError }
 }
 
 /** The base URL's path, which the journal leaves out of a request's resource. */

@@ -88,7 +88,8 @@ export function readJson(text: string): { value: unknown } | undefined {
 
 function fieldErrors(value: unknown): FieldErrors | undefined {
   if (!isRecord(value)) return undefined
-  const errors: FieldErrors = {}
+  // No prototype: a field the server names `__proto__` is one more field, not the object's prototype.
+  const errors: FieldErrors = Object.create(null)
   for (const [field, messages] of Object.entries(value)) {
     if (Array.isArray(messages))
       errors[field] = messages.map((m) => (typeof m === 'string' ? m : JSON.stringify(m)))

@@ -1,4 +1,5 @@
 import { PayError } from '../errors.js'
+import { holdsSecret, redactSecrets } from '../shared/key-forms.js'
 
 /** Request headers a --debug trace shows as [REDACTED]: credentials, cookies, anything named like a secret. */
 export const SECRET_HEADER =
@@ -7,7 +8,7 @@ export const SECRET_HEADER =
 /** Longest body a --debug trace shows. */
 const DEBUG_BODY_LIMIT = 4096
 /** Fields whose values a --debug trace never shows (and those values wherever else they appear). */
-const SECRET_FIELD = /(^|_)(token|secret|password|api_?key|authorization)$/i
+const SECRET_FIELD = /(^|_)(token|secret|password|api_?key|signature_?key|authorization)$/i
 
 /**
  * The API key kept out of everything pay prints: wherever a server echoed it (a body, a header,
@@ -16,11 +17,11 @@ const SECRET_FIELD = /(^|_)(token|secret|password|api_?key|authorization)$/i
 export class Redactor {
   constructor(private readonly apiKey: string) {}
 
-  /** The key in text, as [REDACTED]; also for text taken out of a body (a JSON string's escapes can spell it). */
-  readonly text = (text: string): string => {
-    const key = this.apiKey
-    return key.length >= 4 && text.includes(key) ? text.split(key).join('[REDACTED]') : text
-  }
+  /**
+   * The key in text, in any form (itself, or percent-encoded in part or whole, as a path or query
+   * holds it), as [REDACTED]; also for text taken out of a body (a JSON string's escapes can spell it).
+   */
+  readonly text = (text: string): string => redactSecrets(text, [this.apiKey])
 
   /**
    * A parsed JSON value with the key redacted from its strings: a body can hold the key written
@@ -29,18 +30,21 @@ export class Redactor {
   value(value: unknown, source?: string): unknown {
     // Without a backslash in its text, a body's strings are its text's, already redacted.
     if (source !== undefined && !source.includes('\\')) return value
-    const key = this.apiKey
     const text = JSON.stringify(value)
-    if (key.length < 4 || text === undefined || !text.includes(key)) return value
-    return JSON.parse(text.split(key).join('[REDACTED]'))
+    if (text === undefined || !holdsSecret(text, [this.apiKey])) return value
+    return JSON.parse(this.text(text))
   }
 
   /** The same error with the key redacted from its text, if a server echoed it there. */
   error(error: unknown): unknown {
     if (!(error instanceof PayError)) return error
-    const key = this.apiKey
-    const texts = [error.message, error.hint ?? '', ...Object.entries(error.errors ?? {}).flat(2)]
-    if (key.length < 4 || !texts.some((text) => text.includes(key))) return error
+    const texts = [
+      error.message,
+      error.hint ?? '',
+      error.idempotencyKey ?? '',
+      ...Object.entries(error.errors ?? {}).flat(2),
+    ]
+    if (!texts.some((text) => holdsSecret(text, [this.apiKey]))) return error
     const errors = error.errors
       ? Object.fromEntries(
           Object.entries(error.errors).map(([field, messages]) => [
@@ -54,8 +58,9 @@ export class Redactor {
       status: error.status,
       errors,
       hint: error.hint && this.text(error.hint),
-      idempotencyKey: error.idempotencyKey,
+      idempotencyKey: error.idempotencyKey && this.text(error.idempotencyKey),
       unsent: error.unsent,
+      ends: error.ends,
       cause: error.cause,
     })
   }

@@ -1,7 +1,8 @@
 /**
  * The sandbox's own controls as a test double (not in docs/spec/): its fault rules, the requests
- * each business sent, and the customer's outcomes of a link. Each acts on the key's business,
- * through a running sandbox (`pay sandbox faults`, `requests`, `pay --outcome`).
+ * each business sent, the customer's outcomes of a link, and the notifications of payments (its
+ * webhook endpoints and their deliveries). Each acts on the key's business, through a running
+ * sandbox (`pay sandbox faults`, `requests`, `pay --outcome`, `webhooks`, `listen`).
  */
 import { PayError } from '../errors.js'
 import { isRecord, type Rec } from '../values.js'
@@ -85,4 +86,54 @@ export function sandboxSettle(
     },
     { failure: olderSandbox },
   )
+}
+
+/** `{signature_key, endpoints}` as `GET /_sandbox/webhooks` answers it. */
+export interface WebhooksAnswer {
+  signature_key: string
+  endpoints: Rec[]
+}
+
+/** The signature key of the key's business and its webhook endpoints. */
+export function sandboxWebhooks(api: PayApi): Promise<WebhooksAnswer> {
+  return api.call(ENDPOINTS.sandboxWebhooks, {}, (body) => {
+    const data = readRecord(body, 'webhook list')
+    return {
+      signature_key: typeof data.signature_key === 'string' ? data.signature_key : '',
+      endpoints: readPage({ data: data.endpoints }, 'webhook endpoint').items,
+    }
+  })
+}
+
+/**
+ * Adds a webhook endpoint to the key's business (the one of that URL when there is one already);
+ * `lease_seconds`: it lives only while it is added again within that time (`pay sandbox listen`),
+ * each `renewal` a repeat the journal is not told of.
+ */
+export function addSandboxWebhook(
+  api: PayApi,
+  body: { url: string; lease_seconds?: number },
+  options: { renewal?: boolean } = {},
+): Promise<Rec> {
+  const read = (answer: unknown) => readRecord(answer, 'webhook endpoint')
+  return api.call(ENDPOINTS.addSandboxWebhook, { body }, read, { journal: !options.renewal })
+}
+
+/** Removes webhook endpoint `id` of the key's business; answers it. */
+export function removeSandboxWebhook(api: PayApi, id: string): Promise<Rec> {
+  return api.call(ENDPOINTS.removeSandboxWebhook, { id }, (answer) => readRecord(answer, 'webhook endpoint'))
+}
+
+/** The newest `limit` deliveries of the key's business's notifications, newest last. */
+export function sandboxDeliveries(api: PayApi, options: { limit?: number } = {}): Promise<Rec[]> {
+  return api.call(
+    ENDPOINTS.sandboxDeliveries,
+    { query: options },
+    (body) => readPage(body, 'notification').items,
+  )
+}
+
+/** Delivery `id` sent again (three more attempts, the first at once); answers it. */
+export function resendSandboxDelivery(api: PayApi, id: string): Promise<Rec> {
+  return api.call(ENDPOINTS.resendSandboxDelivery, { id }, (answer) => readRecord(answer, 'delivery'))
 }

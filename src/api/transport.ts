@@ -1,9 +1,10 @@
+import type http from 'node:http'
 import { PayError } from '../errors.js'
 import { randomUuid } from '../shared/crypto.js'
 import { sanitizeText } from '../values.js'
 import { checkBaseUrl, urlUnder } from './base-url.js'
 import { ACCEPT_ENCODING, MAX_RESPONSE_BYTES, readBody } from './body.js'
-import { failures } from './failures.js'
+import { failures, UNPROVEN_CONNECTION } from './failures.js'
 import { errorFromResponse, parseAnyBody, parseBody } from './reader.js'
 import { debugBody, Redactor, SECRET_HEADER } from './redact.js'
 import {
@@ -40,6 +41,8 @@ export interface TransportOptions {
   retryAfterCapMs?: number
   /** Largest answer read, in bytes once decoded (MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number
+  /** Makes the connections (the user's sandbox: each proved before it is used); Node's own by default. */
+  agent?: http.Agent
 }
 
 interface ApiResponse {
@@ -96,9 +99,9 @@ export class Transport {
   readonly origin: string
   private readonly base: string
   private readonly options: Required<
-    Omit<TransportOptions, 'debug' | 'retryLimit' | 'retryBaseMs' | 'retryAfterCapMs'>
+    Omit<TransportOptions, 'debug' | 'retryLimit' | 'retryBaseMs' | 'retryAfterCapMs' | 'agent'>
   > &
-    Pick<TransportOptions, 'debug'>
+    Pick<TransportOptions, 'debug' | 'agent'>
   /** The retry policy's numbers for this client (RETRY_POLICY unless set). */
   private readonly limits: RetryLimits
   private readonly redactor: Redactor
@@ -205,6 +208,7 @@ export class Transport {
           body: payload,
           timeoutMs: remaining,
           maxBytes: cap,
+          agent: this.options.agent,
         })
         response = { ...raw, text: readBody(raw.body, header(raw.headers['content-encoding']), cap) }
       } catch (error) {
@@ -223,6 +227,7 @@ export class Transport {
         )
         if (code === 'ETIMEDOUT' && Date.now() >= deadline - 5)
           throw failures.timedOut(this.origin, this.options.timeoutMs)
+        if (code === UNPROVEN_CONNECTION) throw failures.unproven(this.origin)
         failure = cutOff ? failures.cutOff(this.origin) : failures.connection(this.origin, code)
         if (attempt >= retries || !retryableConnection(code)) throw failure
         const wait = retryWait(attempt, undefined, deadline, this.limits)
@@ -278,6 +283,11 @@ export class Transport {
     if (!this.options.debug || text === '') return
     for (const line of debugBody(this.redact(text)).split('\n'))
       this.trace(`${direction} ${sanitizeText(line)}`)
+  }
+
+  /** The same error with the key redacted from its texts and its Idempotency-Key (Redactor.error). */
+  redactError(error: unknown): unknown {
+    return this.redactor.error(error)
   }
 
   /** A parsed JSON value with the key redacted from its strings (Redactor.value). */

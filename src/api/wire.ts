@@ -43,6 +43,8 @@ export interface WireRequest {
   timeoutMs: number
   /** The most bytes of body read; past it the exchange stops (TOO_LARGE). */
   maxBytes: number
+  /** Makes the connections of an http: URL (the user's sandbox: each proved); Node's own by default. */
+  agent?: http.Agent
 }
 
 let https: typeof Https | undefined
@@ -73,7 +75,8 @@ export function exchangeOnce(address: string, options: WireRequest): Promise<Wir
         : // Node frames the body of a GET or DELETE only when told its length.
           { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) }
     try {
-      request = clientOf(url).request(url, { method: options.method, headers })
+      const agent = url.protocol === 'http:' ? options.agent : undefined
+      request = clientOf(url).request(url, { method: options.method, headers, ...(agent ? { agent } : {}) })
     } catch (error) {
       // A header Node refuses (a character it cannot send): nothing went out.
       return fail(error)

@@ -6,7 +6,7 @@ import { agree, type LookUp, type WorkflowContext } from './consent.js'
 import { shellWord } from './ids.js'
 import { idsInput, type RunInput, sameTarget } from './meta.js'
 import { lastRows, type ReadReport, Report, type ReportTarget, reportTime } from './report.js'
-import { type BulkResult, bulkOutcome, countsText, runWorkflow, summary } from './runner.js'
+import { type BulkResult, bulkOutcome, countsLine, runWorkflow, summary } from './runner.js'
 
 /** What one bulk command does to each id (cancel, delete), and how it speaks of it. */
 export interface ByIdAction {
@@ -19,10 +19,8 @@ export interface ByIdAction {
   acts: string
   view: View
   irreversible?: boolean
-  /** Statuses a report may hold that need nothing more on --resume. */
+  /** Statuses a report may hold that need nothing more on --resume; the summary counts each. */
   doneStatuses: string[]
-  /** Statuses the summary line always counts, in its order. */
-  counted: string[]
   lookUp: LookUp
   /** The report's columns after id, ok, status, error and at; and their values for a record. */
   columns: string[]
@@ -65,7 +63,7 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<Result
   }
   if (doneBefore > 0 && job.resume) {
     const noun = doneBefore === 1 ? action.view.noun : action.view.plural
-    out.stderr.write(`Skipping ${doneBefore} ${noun} recorded done in ${job.resume.file}.\n`)
+    out.notice(`Skipping ${doneBefore} ${noun} recorded done in ${job.resume.file}.`)
   }
   if (todo.length === 0) return shown.nothing(`Nothing to ${action.action}.`)
   const agreed = await agree(todo, action, job, action.lookUp)
@@ -87,13 +85,14 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<Result
     { concurrency: job.concurrency, skipped: agreed.skipped, order: todo, acts: action.acts, record },
     job,
   )
-  const problem = bulkOutcome(run, { ...action.view, done: action.done })
+  const words = { ...action.view, done: action.done }
+  const problem = bulkOutcome(run, words)
   const unwritten = report?.finish(all, runOutcome(run, problem?.exitCode))
 
   const earlier = doneBefore > 0 ? `; ${doneBefore} done in an earlier run` : ''
   return [
     { kind: 'bulk', rows: run.results },
-    summary(job, `${countsText(run.results, action.counted)} (of ${run.results.length})${earlier}.`),
+    summary(job, `${countsLine(run.results, action.doneStatuses, words)}${earlier}.`),
     reportWritten(report, unwritten),
     problem ? shown.fail(problem) : undefined,
   ]

@@ -20,8 +20,9 @@ async function cancelOne(api: PayApi, id: string): Promise<{ status: string; rec
     updated = await api.updateSubscription(id, { status: CANCELLED_STATUS })
   } catch (error) {
     // The service may have acted on the PUT and only its answer was lost (5xx, reset): report
-    // what the service now holds rather than "failed" for a subscription that is cancelled.
-    if (!(error instanceof PayError) || error.kind !== 'unavailable') throw error
+    // what the service now holds rather than "failed" for a subscription that is cancelled (unless
+    // no later request can tell: the sandbox is no longer the user's).
+    if (!(error instanceof PayError) || error.kind !== 'unavailable' || error.ends) throw error
     const after = await api.getSubscription(id).catch(() => undefined)
     if (after && isCancelled(after)) return { status: 'cancelled', record: after }
     throw error
@@ -47,8 +48,11 @@ export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<Result> 
       acts: 'cancellations',
       view: SUBSCRIPTION_VIEW,
       doneStatuses: ['cancelled', 'already_cancelled'],
-      counted: ['cancelled', 'already_cancelled', 'not_found', 'failed'],
-      lookUp: { fetch: (id) => api.getSubscription(id), describe: describeSubscription },
+      lookUp: {
+        fetch: (id) => api.getSubscription(id),
+        describe: describeSubscription,
+        alreadyDone: (subscription) => (isCancelled(subscription) ? 'already_cancelled' : undefined),
+      },
       ...SUBSCRIPTION_REPORT,
       work: (id) => cancelOne(api, id),
     },

@@ -2,7 +2,7 @@ import type { Consent, Target } from '../cli/context.js'
 import type { IO } from '../cli/io.js'
 import { PayError } from '../errors.js'
 import type { Output } from '../render/output.js'
-import { wrapText } from '../render/table/table.js'
+import { wrapMessage } from '../render/table/table.js'
 import type { View } from '../render/views.js'
 import { type Rec, sanitizeText } from '../values.js'
 import { checkIds } from './ids.js'
@@ -24,6 +24,8 @@ export interface Plan {
   /** Left out of the plan, for --dry-run --json: ids found not to exist, entries that are no ids. */
   notFound?: string[]
   invalid?: string[]
+  /** Left out as needing nothing, by their status (`already_cancelled`), for --dry-run --json. */
+  alreadyDone?: { status: string; ids: string[] }
 }
 
 /** What every bulk workflow is given by its command: where it sends, consent, the screen. */
@@ -61,12 +63,10 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
   ]
   if (plan.irreversible) lines.push('This cannot be undone.')
   // On a terminal a long line wraps at spaces, its continuation under the text after its first
-  // word (the id, the label), so that it cannot be read as an item of its own; in a log, as it is.
-  const hanging = (line: string) => /^ +\S+ {2,}/.exec(line)?.[0].replace(/\S/g, ' ')
-  const shownLines = io.stderrIsTerminal
-    ? lines.map((line) => wrapText(line, io.width, { indent: hanging(line) }))
-    : lines
-  out.stderr.write(`${shownLines.join('\n')}\n`)
+  // word (the id, the label), so that it cannot be read as an item of its own, and a record's
+  // state (`[Active, unpaid]`) is never split; in a log, as it is.
+  const text = lines.join('\n')
+  out.stderr.write(`${io.stderrIsTerminal ? wrapMessage(text, io.width, [/\[[^\]\n]*\]$/gm]) : text}\n`)
 
   if (consent.dryRun) {
     dryRun(plan, out)
@@ -93,6 +93,7 @@ function dryRun(plan: Plan, out: Output): void {
       ids: plan.ids,
       ...(plan.notFound ? { not_found: plan.notFound } : {}),
       ...(plan.invalid ? { invalid: plan.invalid } : {}),
+      ...(plan.alreadyDone ? { [plan.alreadyDone.status]: plan.alreadyDone.ids } : {}),
     })
   }
   out.stderr.write('Dry run: nothing was changed.\n')
@@ -137,6 +138,8 @@ interface Inspection {
   details?: string[]
   /** The ids found not to exist (404): reported, not planned. */
   missing: Skipped[]
+  /** The ids that need nothing (a subscription cancelled already): done, not planned. */
+  settled: Skipped[]
   /** What was read of each id looked at. */
   records: Map<string, Rec>
 }
@@ -150,7 +153,7 @@ interface Inspection {
 async function inspect(ids: string[], lookUp: LookUp | undefined, consent: Consent): Promise<Inspection> {
   const records = new Map<string, Rec>()
   if (!lookUp || (consent.yes && !consent.dryRun) || ids.length > DESCRIBE_LIMIT || ids.length === 0) {
-    return { ids, missing: [], records }
+    return { ids, missing: [], settled: [], records }
   }
   const errors = new Map<string, unknown>()
   await Promise.all(
@@ -167,17 +170,25 @@ async function inspect(ids: string[], lookUp: LookUp | undefined, consent: Conse
     const error = errors.get(id)
     return error instanceof PayError && error.kind === 'not_found'
   }
-  const details = ids.flatMap((id) => {
-    if (isMissing(id)) return []
+  const doneAs = (id: string) => {
     const record = records.get(id)
-    return [sanitizeText(`  ${id}  ${record ? lookUp.describe(record) : '(could not be read)'}`)]
+    return record && lookUp.alreadyDone ? lookUp.alreadyDone(record) : undefined
+  }
+  const planned = ids.filter((id) => !isMissing(id) && doneAs(id) === undefined)
+  const details = planned.map((id) => {
+    const record = records.get(id)
+    return sanitizeText(`  ${id}  ${record ? lookUp.describe(record) : '(could not be read)'}`)
   })
   return {
-    ids: ids.filter((id) => !isMissing(id)),
+    ids: planned,
     details,
     missing: ids
       .filter(isMissing)
       .map((id) => ({ result: failedResult(id, errors.get(id)), error: errors.get(id) })),
+    settled: ids.flatMap((id) => {
+      const status = doneAs(id)
+      return status === undefined ? [] : [{ result: { id, ok: true, status, error: null }, error: undefined }]
+    }),
     records,
   }
 }
@@ -187,6 +198,11 @@ export interface LookUp {
   fetch: (id: string) => Promise<Rec>
   /** One line (not yet sanitised): what the record is. */
   describe: (record: Rec) => string
+  /**
+   * The status of a record that needs nothing (`already_cancelled` for a subscription cancelled
+   * already): it is left out of the plan and of the question, and reported done.
+   */
+  alreadyDone?: (record: Rec) => string | undefined
 }
 
 export interface Agreement {
@@ -223,7 +239,9 @@ export async function agree(
     const gone = inspection.missing.map((entry) => entry.result.id).join(', ')
     out.warn(`Not found, left out: ${gone}.`)
   }
-  const skipped = [...checked.skipped, ...inspection.missing]
+  const settledIds = inspection.settled.map((entry) => entry.result.id)
+  if (settledIds.length > 0) out.notice(`Already ${what.done}, nothing to do: ${settledIds.join(', ')}.`)
+  const skipped = [...checked.skipped, ...inspection.missing, ...inspection.settled]
   const plan: Plan = {
     action: what.action,
     done: what.done,
@@ -235,6 +253,9 @@ export async function agree(
     irreversible: what.irreversible,
     notFound: inspection.missing.map((entry) => entry.result.id),
     invalid: checked.skipped.map((entry) => entry.result.id),
+    alreadyDone: lookUp?.alreadyDone
+      ? { status: inspection.settled[0]?.result.status ?? `already_${what.done}`, ids: settledIds }
+      : undefined,
   }
   if (inspection.ids.length === 0) {
     // Nothing left to act on: a dry run says so and ends well; a real run reports what was left out.

@@ -15,7 +15,7 @@ import { type ReadReport, Report, type ReportTarget, reportOptions, reportTime }
 import {
   type BulkResult,
   bulkOutcome,
-  countsText,
+  countsLine,
   reasonOf,
   runWorkflow,
   type Skipped,
@@ -135,12 +135,12 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
   const todo = rows.filter((row) => !row.problems && previous.plan(row))
   const { held } = previous
   if (previous.created + held.length > 0 && job.resume) {
-    out.stderr.write(
+    out.notice(
       `Skipping ${previous.created} ${previous.created === 1 ? 'row' : 'rows'} recorded created` +
         (held.length > 0
           ? ` and ${held.length} whose POST may have reached the service (--retry-unknown sends them again)`
           : '') +
-        ` in ${job.resume.file}.\n`,
+        ` in ${job.resume.file}.`,
     )
   }
   if (todo.length + held.length + invalid.length === 0) return shown.nothing('Nothing to create.')
@@ -229,7 +229,8 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
     },
     job,
   )
-  const problem = bulkOutcome(run, { noun: 'payment link', plural: 'payment links', done: 'created' })
+  const words = { noun: 'payment link', plural: 'payment links', done: 'created' }
+  const problem = bulkOutcome(run, words)
   const unwritten = report?.finish(
     rows.map((row) => String(row.line)),
     runOutcome(run, problem?.exitCode),
@@ -249,7 +250,7 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
           { kind: 'invalid', rows: refused },
         ]
       : undefined,
-    summary(job, `${countsText(run.results, ['created', 'failed'])} (of ${results.length})${earlier}.`),
+    summary(job, `${countsLine(run.results, ['created'], words)}${earlier}.`),
     reportWritten(report, unwritten),
     unknown > 0
       ? shown.warn(

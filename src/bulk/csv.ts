@@ -1,6 +1,6 @@
 /**
- * CSV as spreadsheets write it (RFC 4180): fields separated by commas, quoted when they hold a
- * comma, a quote or a line break, quotes doubled inside; CRLF or LF line ends; a byte-order mark
+ * CSV as spreadsheets write it (RFC 4180), read: fields separated by commas, quoted when they hold
+ * a comma, a quote or a line break, quotes doubled inside; CRLF or LF line ends; a byte-order mark
  * at the start is ignored. Lines starting with `#` outside quotes are comments (pay's reports
  * name their run in one).
  */
@@ -70,23 +70,5 @@ export function parseCsv(text: string): CsvRow[] {
   return rows
 }
 
-/** One CSV field: quoted when it must be. */
-export const csvField = (value: string) =>
-  /[",\r\n]/.test(value) || /^#/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
-
-/** One CSV line, with its line end. */
-export const csvLine = (values: string[]) => `${values.map(csvField).join(',')}\n`
-
-/**
- * What a spreadsheet would read as a formula (OWASP, CSV injection): a cell beginning with =, +,
- * -, @, a tab or a carriage return. Such a cell is written with a leading `'`, which spreadsheets
- * take as "text", so `=HYPERLINK(…)` in a customer's e-mail stays text. A cell already beginning
- * with `'` before one of those gets one more, so that reading back is exact.
- */
-const FORMULA_START = /^'*[=+\-@\t\r]/
-
-/** A value as a report cell: prefixed with `'` when a spreadsheet would run it. */
-export const toSpreadsheet = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value)
-
-/** A report cell read back: the `'` toSpreadsheet added is removed. */
-export const fromSpreadsheet = (cell: string): string => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell)
+// Writing CSV is render's (src/render/csv.ts): reports and `--format csv` write cells alike.
+export { csvField, csvLine, fromSpreadsheet, toSpreadsheet } from '../render/csv.js'

@@ -30,7 +30,6 @@ export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<Result> {
       done: 'deleted',
       acts: 'deletions',
       doneStatuses: ['deleted'],
-      counted: ['deleted', 'not_found', 'failed'],
       work: async (id, known, wantRecord) => {
         const record = known ?? (wantRecord ? await deletion.lookUp.fetch(id) : undefined)
         await deletion.remove(id)

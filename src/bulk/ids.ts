@@ -111,25 +111,13 @@ export async function idInput(args: string[], flags: IdFlags, io: Pick<IO, 'read
 export const shellWord = (word: string) =>
   /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 
-/** Why an entry cannot be an id, or undefined when it can be one. */
-function notAnId(entry: string): string | undefined {
-  if (entry === '.' || entry === '..') return 'not an id'
-  const problem = idProblem(entry)
-  if (problem) return `not an id: ${problem}`
-  if (/\s/.test(entry)) return 'not an id: it contains a space'
-  if (/["'`]/.test(entry)) return 'not an id: it contains a quote'
-  if (entry.includes(',')) return 'not an id: it contains a comma (one id per line)'
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(entry)) return 'not an id: it contains a control character'
-  return undefined
-}
-
 /** The entries that can be ids, and those that cannot (reported as `invalid`, never sent). */
 export function checkIds(entries: string[]): { valid: string[]; skipped: Skipped[] } {
   const valid: string[] = []
   const skipped: Skipped[] = []
   for (const entry of entries) {
-    const problem = notAnId(entry)
+    const why = idProblem(entry)
+    const problem = why === undefined ? undefined : `not an id: ${why}`
     if (problem === undefined) valid.push(entry)
     else {
       const error = new PayError(`${JSON.stringify(entry)} is ${problem}.`, { kind: 'usage' })

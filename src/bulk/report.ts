@@ -89,12 +89,15 @@ export class Report {
     }
     let fd: number
     try {
-      if (previous) {
-        writePrivateAtomic(target.file, reportText(spec, [...lastRows(previous, spec.key).values()]))
-        fd = openPrivate(target.file, 'append')
-      } else {
-        fd = openPrivate(target.file, target.mode === 'new' ? 'create' : 'replace')
+      if (target.mode === 'new') {
+        fd = openPrivate(target.file, 'create')
         fs.writeSync(fd, csvLine(spec.columns))
+      } else {
+        // A file replaced (--force) or rewritten (--append) is a new file renamed over the old
+        // one: whatever else links to the old one (a hard link someone planted) gets nothing.
+        const rows = previous ? [...lastRows(previous, spec.key).values()] : []
+        writePrivateAtomic(target.file, reportText(spec, rows))
+        fd = openPrivate(target.file, 'append')
       }
       writeMeta(target.file, meta)
     } catch (error) {
@@ -171,7 +174,11 @@ function unsafe(flag: string, error: unknown): PayError {
   if (!(error instanceof UnsafeFileError)) throw error
   return usageError(
     `${flag}: ${error.message}.`,
-    error.reason === 'symlink' ? 'Nothing was written. Give the path of the file itself.' : undefined,
+    error.reason === 'symlink'
+      ? 'Nothing was written. Give the path of the file itself.'
+      : error.reason === 'hard-link' || error.reason === 'not-yours'
+        ? 'Nothing was written to it. Give the path of a file of your own that nothing else links to, or a new one.'
+        : undefined,
   )
 }
 

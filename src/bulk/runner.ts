@@ -35,7 +35,10 @@ interface BulkRun {
   interrupted: boolean
   /** The key was refused: the run stopped at the first 401/403. */
   authFailure?: PayError
-  /** The service went down: the run stopped after DOWN_AFTER failures in a row to reach it. */
+  /**
+   * The service went down: the run stopped after DOWN_AFTER failures in a row to reach it, or at
+   * once at a failure that ends the run (PayError.ends).
+   */
   serviceDown?: PayError
   /** The error of each failed id. */
   errors: Map<string, unknown>
@@ -99,7 +102,9 @@ export async function runBulk(
         errors.set(id, error)
         if (error instanceof PayError && error.kind === 'auth') authFailure = error
         downInARow = unreachable(error) ? downInARow + 1 : 0
-        if (downInARow >= DOWN_AFTER && !serviceDown) serviceDown = error as PayError
+        // A failure no later request can do better than (the sandbox is no longer the user's) stops it at once.
+        const ends = error instanceof PayError && error.ends
+        if ((downInARow >= DOWN_AFTER || ends) && !serviceDown) serviceDown = error as PayError
       }
       results.set(id, result)
       options.onResult?.(result)
@@ -171,14 +176,15 @@ export function bulkOutcome(run: BulkRun, words: RunWords): PayError | undefined
   if (run.authFailure) return run.authFailure
   if (run.serviceDown) {
     const left = run.results.filter((r) => r.status === 'not_done').length
-    return new PayError(
-      `Stopped after ${DOWN_AFTER} failures in a row to reach the service (last: ${run.serviceDown.message}); ` +
-        `${left} of ${total} ${words.plural} were not tried.`,
-      {
-        kind: 'unavailable',
-        hint: 'Try again once the service answers: --resume REPORT skips what was done.',
-      },
-    )
+    const why = run.serviceDown.ends
+      ? `Stopped: ${run.serviceDown.message}`
+      : `Stopped after ${DOWN_AFTER} failures in a row to reach the service (last: ${run.serviceDown.message});`
+    return new PayError(`${why} ${left} of ${total} ${words.plural} were not tried.`, {
+      kind: 'unavailable',
+      hint: run.serviceDown.ends
+        ? `${run.serviceDown.hint} --resume REPORT skips what was done.`
+        : 'Try again once the service answers: --resume REPORT skips what was done.',
+    })
   }
   if (notOk.length === 0) return undefined
   if (total === 1) {
@@ -193,6 +199,23 @@ export function bulkOutcome(run: BulkRun, words: RunWords): PayError | undefined
   )
 }
 
+/**
+ * A run's counts in words that agree with its exit code: each status that is done (always, even
+ * 0), then how many were not done and why, counted as what each is (`not found` is not done:
+ * exit 7). `Of 4 subscriptions: 1 cancelled, 0 already cancelled, 3 not cancelled (1 not found,
+ * 1 failed, 1 not done)`.
+ */
+export function countsLine(results: BulkResult[], done: string[], words: RunWords): string {
+  const count = (status: string) => results.filter((r) => r.status === status).length
+  const otherDone = [...new Set(results.filter((r) => r.ok).map((r) => r.status))].filter(
+    (s) => !done.includes(s),
+  )
+  const notOk = results.filter((r) => !r.ok)
+  const parts = [...done, ...otherDone].map((status) => `${count(status)} ${status.replace(/_/g, ' ')}`)
+  parts.push(`${notOk.length} not ${words.done}${notOk.length > 0 ? ` (${countsText(notOk, [])})` : ''}`)
+  return `Of ${results.length} ${results.length === 1 ? words.noun : words.plural}: ${parts.join(', ')}`
+}
+
 /** The summary line of a run on stderr: wrapped at spaces on a terminal, one line in a log. */
 export function summary(job: { io: { stderrIsTerminal: boolean; width: number } }, line: string): Shown {
   return shown.log(job.io.stderrIsTerminal ? wrapText(line, job.io.width) : line)
@@ -205,6 +228,8 @@ export interface BulkTerminal {
     stderrIsTerminal: boolean
     /** Plain progress lines rather than a bar redrawn (accessible mode, TERM=dumb). */
     canRedraw: boolean
+    /** Columns of the terminal, which the bar never reaches. */
+    width: number
     onInterrupt(stop: () => void): () => void
   }
 }
@@ -226,13 +251,11 @@ export async function runWorkflow(
   const stop = new AbortController()
   const stopListening = io.onInterrupt(() => {
     stop.abort()
-    out.stderr.write(
-      `\nStopping: no new ${options.acts}; waiting for those in flight (Ctrl-C again to quit now).\n`,
-    )
+    out.notice(`\nStopping: no new ${options.acts}; waiting for those in flight (Ctrl-C again to quit now).`)
   })
   const progress =
     io.stderrIsTerminal && ids.length > 0
-      ? new ProgressBar(out.stderr, ids.length, { plain: !io.canRedraw })
+      ? new ProgressBar(out.stderr, ids.length, { plain: !io.canRedraw, width: () => io.width })
       : undefined
   let run: BulkRun
   try {

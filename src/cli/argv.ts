@@ -4,8 +4,8 @@
  * after it, where oclif's parser expects them; so are --jq and --jsonl, which are written like
  * --json (`pay --jq '.[]._id' links list`). A command that does not take them says so.
  */
-const GLOBAL_FLAGS_WITH_VALUE = new Set(['-p', '--profile', '--timeout', '--base-url', '--jq'])
-const GLOBAL_BOOLEAN_FLAGS = new Set(['--json', '--debug', '--jsonl'])
+export const GLOBAL_FLAGS_WITH_VALUE = new Set(['-p', '--profile', '--timeout', '--base-url', '--jq'])
+export const GLOBAL_BOOLEAN_FLAGS = new Set(['--json', '--debug', '--jsonl'])
 
 export function moveLeadingGlobalFlags(argv: string[]): string[] {
   const leading: string[] = []
@@ -35,4 +35,29 @@ export function moveLeadingGlobalFlags(argv: string[]): string[] {
   return separator === -1
     ? [...rest, ...leading]
     : [...rest.slice(0, separator), ...leading, ...rest.slice(separator)]
+}
+
+/**
+ * The arguments without pay's global flags, for the commands of oclif's plugins (`autocomplete`,
+ * `help`), which know none of them: there they are taken, as on every command, and mean nothing.
+ */
+export function withoutGlobalFlags(argv: string[]): string[] {
+  const kept: string[] = []
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]
+    if (arg === '--') return [...kept, ...argv.slice(i)]
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg
+    if (
+      GLOBAL_BOOLEAN_FLAGS.has(arg) ||
+      (GLOBAL_FLAGS_WITH_VALUE.has(name) && arg !== name) ||
+      /^-p./.test(arg)
+    )
+      continue
+    if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) {
+      i += 1
+      continue
+    }
+    kept.push(arg)
+  }
+  return kept
 }

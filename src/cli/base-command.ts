@@ -3,9 +3,15 @@ import { usageError } from '../errors.js'
 import { Output } from '../render/output.js'
 import type { Result } from '../render/result.js'
 import { sanitizeText } from '../values.js'
-import { explainRefusedKey, refuseContradictions, toPayError, wantsJsonErrors } from './command-errors.js'
+import {
+  explainRefusedKey,
+  refuseContradictions,
+  toPayError,
+  wantsJsonErrors,
+  withoutHintGiven,
+} from './command-errors.js'
 import type { Env, RunContext } from './context.js'
-import { globalFlags } from './flags.js'
+import { globalFlags, localFlags } from './flags.js'
 import { type Ended, type Invocation, processInvocation } from './main.js'
 import { CommandContext } from './run-context.js'
 
@@ -29,6 +35,7 @@ interface ContextFlags {
   limit?: number
   yes?: boolean
   'dry-run'?: boolean
+  format?: string
 }
 
 /**
@@ -133,7 +140,10 @@ export abstract class BaseCommand<
     const picking = columns !== undefined ? '--columns' : quiet ? '--quiet' : undefined
     if (shaping && picking)
       throw usageError(`${picking} cannot be combined with ${shaping}, which prints JSON.`)
-    return CommandContext.create({
+    const csv = given.format === 'csv'
+    if (csv && (shaping || quiet))
+      throw usageError(`--format csv cannot be combined with ${shaping ?? '--quiet'}: choose one output.`)
+    const context = await CommandContext.create({
       env,
       io,
       command: `pay ${this.id?.replace(/:/g, ' ') ?? ''}`.trim(),
@@ -147,13 +157,19 @@ export abstract class BaseCommand<
         json,
         jq,
         jsonl,
+        csv,
         quiet,
         columns,
         fieldsAsSent: (this.ctor as typeof BaseCommand).fieldsAsSent,
       },
-      list: { all: given.all, limit: given.limit },
+      list: { all: given.all, limit: given.limit, takesAll: Object.hasOwn(this.ctor.flags ?? {}, 'all') },
       consent: { yes: given.yes, dryRun: given['dry-run'] },
     })
+    if (base === localFlags) {
+      const { refuseForeignSandbox } = await import('./sandbox/local-profile.js')
+      await refuseForeignSandbox({ profile: given.profile, baseUrl: given['base-url'] }, context)
+    }
+    return context
   }
 
   /**
@@ -185,7 +201,10 @@ export abstract class BaseCommand<
   /** Prints the error once, in pay's words (and its stack with --debug); returns its exit code. */
   private report(error: Error, out: Output): number {
     const flags = Object.keys({ ...(this.ctor as typeof BaseCommand).baseFlags, ...this.ctor.flags })
-    const payError = explainRefusedKey(toPayError(error, this.id, flags), this.made?.sentWith)
+    const payError = withoutHintGiven(
+      explainRefusedKey(toPayError(error, this.id, flags), this.made?.sentWith),
+      this.argv,
+    )
     out.error(payError)
     // The stack starts with the message, which may be a server's words: sanitised like them.
     if (this.argv.includes('--debug') && error.stack) out.stderr.write(`${sanitizeText(error.stack)}\n`)

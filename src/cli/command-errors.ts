@@ -37,6 +37,17 @@ export function explainRefusedKey(error: PayError, sent: SentWith | undefined): 
   return new PayError(message, { kind: 'auth', status: error.status, hint })
 }
 
+/**
+ * An error whose hint says to run again with a flag the run was given (`Run again with --debug
+ * to see the exchange.` under --debug, whose trace is above it): the same error without it.
+ */
+export function withoutHintGiven(error: PayError, argv: string[]): PayError {
+  const flag = /^Run again with (--[a-z-]+)\b/.exec(error.hint ?? '')?.[1]
+  if (!flag || !argv.includes(flag)) return error
+  const { kind, status, errors, idempotencyKey, unsent } = error
+  return new PayError(error.message, { kind, status, errors, idempotencyKey, unsent, cause: error.cause })
+}
+
 /** Errors are printed as JSON with --json, and with --jq, which implies it (also before the parse). */
 export function wantsJsonErrors(argv: string[]): boolean {
   return argv.some((arg) => arg === '--json' || arg === '--jq' || arg.startsWith('--jq='))

@@ -44,6 +44,8 @@ export interface ListScope {
   all: boolean
   limit?: number
   limitGiven: boolean
+  /** The command takes --all (`pay history` does not: it reads one file whole). */
+  takesAll: boolean
 }
 
 /** --yes and --dry-run, as given. */

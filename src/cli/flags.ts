@@ -45,10 +45,24 @@ export const globalFlags = {
 export const globalFlagsButTimeout = (({ timeout: _, ...others }) => others)(globalFlags)
 
 /**
- * The global flags of commands that send nothing to a service (`sandbox start`, which is one,
- * `sandbox packages`, the snapshots): no profile, base URL or timeout to take.
+ * The global flags of the commands that act on the local sandbox's files and send nothing to a
+ * service (`sandbox start`, which is one, `sandbox packages`, the snapshots): every global flag is
+ * taken, as everywhere, but a profile or base URL given must be the user's own sandbox
+ * (BaseCommand checks it with sandbox/local-profile.ts: exit 2 otherwise).
  */
-export const localFlags = { json: globalFlags.json, debug: globalFlags.debug }
+export const localFlags = {
+  ...globalFlags,
+  profile: Flags.string({
+    char: 'p',
+    description:
+      'Only `sandbox` (the built-in profile) or a profile of your own sandbox: this command acts on the local sandbox.',
+    helpGroup: 'GLOBAL',
+  }),
+  'base-url': Flags.string({
+    description: 'Only the address of your own sandbox: this command acts on the local sandbox.',
+    helpGroup: 'GLOBAL',
+  }),
+}
 
 /**
  * The global flags of the sandbox commands (`sandbox pay`, `sandbox reset`): the same, but their
@@ -119,26 +133,33 @@ export const byIdFlags = (verb: 'deleted' | 'cancelled') => ({
 const concurrencyFlag = () =>
   Flags.integer({ description: 'Requests in flight at once.', default: 4, min: 1, max: 64 })
 
+/**
+ * A flag that needs `others` given with it: oclif refuses it alone as `dependsOn` does ("All of
+ * the following must be provided when using --append: --report"), but its usage line is not
+ * drawn from it, as `dependsOn`'s is (`[--append [--report <value> ]]`, `[-y ]`).
+ */
+export const needs = (...others: string[]) => ({ relationships: [{ type: 'all' as const, flags: others }] })
+
 /** --report, --append, --force and --resume of the bulk commands (a report is never overwritten silently). */
-const reportFlags = (dependsOn?: string[]) => ({
+const reportFlags = (dependsOn?: string) => ({
   report: Flags.string({
     description:
       'Write a CSV report (mode 0600) to this file: a row per result as it happens, one row per item once the run ends, and FILE.meta.json beside it. An existing file is refused.',
     exclusive: ['resume'],
-    dependsOn,
+    ...(dependsOn ? needs(dependsOn) : {}),
   }),
-  append: Flags.boolean({ description: 'Add this run to an existing --report file.', dependsOn: ['report'] }),
+  append: Flags.boolean({ description: 'Add this run to an existing --report file.', ...needs('report') }),
   force: Flags.boolean({
     description:
       'Replace an existing --report file; with --resume, resume a report made against another profile or base URL.',
     exclusive: ['append'],
-    dependsOn,
+    ...(dependsOn ? needs(dependsOn) : {}),
   }),
   resume: Flags.string({
     description:
       'Carry on from a report an earlier run wrote: what it records done is skipped without a request, ' +
       'the rest tried again, the report brought up to date. A run that was killed needs its input again.',
-    dependsOn,
+    ...(dependsOn ? needs(dependsOn) : {}),
   }),
 })
 
@@ -151,20 +172,20 @@ export const fromCsvFlags = {
   }),
   'skip-invalid': Flags.boolean({
     description: 'Send the rows that pass the checks even when others do not (those are reported).',
-    dependsOn: ['from-csv'],
+    ...needs('from-csv'),
   }),
   'retry-unknown': Flags.boolean({
     description:
       'With --resume: send again rows whose POST may have reached the service, with the same Idempotency-Key.',
-    dependsOn: ['resume'],
+    ...needs('resume'),
   }),
-  yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.', dependsOn: ['from-csv'] }),
+  yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.', ...needs('from-csv') }),
   'dry-run': Flags.boolean({
     description: 'Show what would be created; send nothing.',
-    dependsOn: ['from-csv'],
+    ...needs('from-csv'),
   }),
   concurrency: concurrencyFlag(),
-  ...reportFlags(['from-csv']),
+  ...reportFlags('from-csv'),
 }
 
 /** How much of a list to fetch and show. */
@@ -178,6 +199,12 @@ export const listFlags = {
   limit: Flags.integer({
     description: 'Show at most N records (matches, with filters). Default: 30 on a terminal, all when piped.',
     min: 1,
+  }),
+  format: Flags.string({
+    description:
+      "csv: print the list as CSV for a spreadsheet: a header row, --columns honoured, a cell a spreadsheet would run as a formula prefixed with '.",
+    options: ['csv'],
+    helpGroup: 'OUTPUT',
   }),
 }
 

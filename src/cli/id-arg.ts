@@ -13,8 +13,9 @@ const ID = Args.custom<string>({
 })
 
 /**
- * The ID argument of every command that acts on one record (`links get|update|open|qr`,
- * `subs get|update`, `sandbox pay`): trimmed, taken out of a payment URL (`…/checkout/pay?id=ID`),
- * hex lower-cased, as normalizeId reads it; what cannot be an id is a usage error (exit 2).
+ * The ID argument of every command that acts on one record (`links get|wait|update|open|qr`,
+ * `subs get|update`, `sandbox pay`): trimmed, out of the quotes or angle brackets it was pasted
+ * in, taken out of a payment URL (`…/checkout/pay?id=ID`), hex lower-cased, as normalizeId reads
+ * it; what cannot be an id (idProblem) is a usage error (exit 2), before anything is sent.
  */
 export const idArg = (description: string) => ID({ description, required: true })

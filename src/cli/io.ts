@@ -32,6 +32,7 @@ export interface Selection {
  * `process.stdin.isTTY` or listens for SIGINT, so a workflow can be driven by a test IO.
  */
 export interface IO extends Screen {
+  readonly stdinIsTerminal: boolean
   /** stdin and stdout are a terminal: pay may ask questions. */
   readonly canPrompt: boolean
   /**
@@ -62,12 +63,22 @@ export interface IO extends Screen {
   onInterrupt(stop: () => void, options?: { terminate?: boolean }): () => void
 }
 
+/**
+ * Why pay does not ask (canPrompt is false), naming the stream that is not a terminal:
+ * `stdout is a pipe or a file, not a terminal` for `pay links create | cat`.
+ */
+export function notATerminal(io: Pick<IO, 'stdinIsTerminal' | 'stdoutIsTerminal'>): string {
+  if (!io.stdinIsTerminal && !io.stdoutIsTerminal) return 'neither stdin nor stdout is a terminal'
+  return `${io.stdoutIsTerminal ? 'stdin' : 'stdout'} is a pipe or a file, not a terminal`
+}
+
 /** The IO of the running process, in its environment `env`. */
 export class ProcessIO implements IO {
   readonly stdout: Stream = process.stdout
   readonly stderr: Stream = process.stderr
   readonly stdoutIsTerminal = Boolean(process.stdout.isTTY)
   readonly stderrIsTerminal = Boolean(process.stderr.isTTY)
+  readonly stdinIsTerminal = Boolean(process.stdin.isTTY)
   readonly canPrompt = Boolean(process.stdin.isTTY && process.stdout.isTTY)
   readonly colour: boolean
   private terminalAnswers?: boolean

@@ -3,6 +3,8 @@ import { format } from 'node:util'
 import { type Command, Config, Help, type Interfaces } from '@oclif/core'
 import { getHelpFlagAdditions, normalizeArgv } from '@oclif/core/help'
 import { Output } from '../render/output.js'
+import { withoutGlobalFlags } from './argv.js'
+import { addIdCompletion } from './completion/scripts.js'
 import type { Env } from './context.js'
 import { type IO, ProcessIO } from './io.js'
 import { commandNotFound } from './not-found.js'
@@ -12,7 +14,8 @@ import { commandNotFound } from './not-found.js'
  * it, and the exit code it ends with. bin/run.js calls it with the process's own (the one place
  * of the CLI that reads process.env); the in-process tests with theirs. Version and help are
  * written to the IO given, a mistyped command is said in pay's words, a command of pay's runs
- * with the invocation; a plugin's command (help, autocomplete) runs as oclif runs it.
+ * with the invocation; a plugin's command (help, autocomplete) runs as oclif runs it, pay's global
+ * flags taken off (and, after `autocomplete`, the completion of ids added to its scripts).
  */
 
 /** What a run of pay is given: its environment, read once, and its terminal. */
@@ -67,14 +70,17 @@ export async function main(argv: string[], options: MainOptions): Promise<Ended>
       await showHelp(config, io, [id])
       return { code: 0 }
     }
-    const error = commandNotFound(config, id)
+    const error = commandNotFound(config, id, rest)
     new Output(io, { json: rest.includes('--json') }).error(error)
     return { code: error.exitCode, error }
   }
   // An alias (`links rm`) runs the command it stands for (`links:delete`).
   const loaded = await (options.load ? options.load(command.id) : command.load())
   if (isPayCommand(loaded)) return loaded.invoke(command.id, rest, config, { env: options.env, io })
-  await config.runCommand(id, rest, command)
+  await config.runCommand(id, withoutGlobalFlags(rest), command)
+  // The plugin's completion scripts, just written: pay adds the completion of ids to them.
+  if (command.id === 'autocomplete' || command.id === 'autocomplete:create')
+    addIdCompletion(config.cacheDir, config.bin)
   return { code: 0 }
 }
 

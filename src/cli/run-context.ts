@@ -1,7 +1,10 @@
+import type http from 'node:http'
+import { checkBaseUrl } from '../api/base-url.js'
 import { PayApi } from '../api/client.js'
 import type { ChangeLog } from '../api/types.js'
 import { type Credentials, resolveCredentials } from '../config/credentials.js'
 import { configDir } from '../config/file.js'
+import { rememberIds } from '../config/id-cache.js'
 import { Journal, journalFile, osUser } from '../config/journal.js'
 import type { KeychainOptions } from '../config/keychain.js'
 import { type BuiltInProfile, redactKey } from '../config/profiles.js'
@@ -11,6 +14,7 @@ import { type Printing, print, printsOnStdout, type Result } from '../render/res
 import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import type { SentWith } from './command-errors.js'
+import { SeenIds } from './completion/seen.js'
 import type { Connected, Consent, Env, ListScope, RunContext, SandboxTarget, Target } from './context.js'
 import type { IO } from './io.js'
 import {
@@ -28,6 +32,8 @@ import {
   squatterWarning,
   unservedWarning,
 } from './sandbox/profile.js'
+import { provedAgent } from './sandbox/proved-agent.js'
+import { attemptedText } from './sandbox/webhooks/views.js'
 
 /** How many records a list shows on a terminal when --limit is not given. */
 const DEFAULT_LIST_LIMIT = 30
@@ -49,7 +55,7 @@ export interface ContextOptions {
   timeoutSeconds?: number
   /** The output mode: --json, --jq (its expression), --jsonl, -q, --columns a,b. */
   output?: Omit<OutputOptions, 'jq' | 'columns'> & { jq?: string; columns?: string }
-  list?: { all?: boolean; limit?: number }
+  list?: { all?: boolean; limit?: number; takesAll?: boolean }
   consent?: Partial<Consent>
   now?: () => number
 }
@@ -84,6 +90,8 @@ export class CommandContext implements RunContext {
   private pagesWarned = false
   /** Where the in-process sandbox's pages say they are: the profile's address. */
   private pageOrigin = ''
+  /** The ids printed, kept at close for completing them (config/id-cache.ts). */
+  private readonly ids = new SeenIds()
 
   private constructor(
     private readonly options: ContextOptions,
@@ -100,12 +108,13 @@ export class CommandContext implements RunContext {
     this.configDir = configDir(env)
     this.sandboxDir = sandboxDir(env)
     this.journalFile = journalFile(env)
-    const { all = false, limit } = options.list ?? {}
+    const { all = false, limit, takesAll = false } = options.list ?? {}
     const onScreen = io.stdoutIsTerminal && !out.json
     this.listScope = {
       all,
       limit: limit ?? (onScreen ? DEFAULT_LIST_LIMIT : undefined),
       limitGiven: limit !== undefined,
+      takesAll,
     }
     this.consent = { yes: options.consent?.yes ?? false, dryRun: options.consent?.dryRun ?? false }
   }
@@ -142,6 +151,8 @@ export class CommandContext implements RunContext {
   private async connect(): Promise<Connected> {
     const credentials = await this.credentials()
     let baseUrl = credentials.baseUrl
+    /** Makes the connections to a running sandbox of the user's: each proved again (proved-agent.ts). */
+    let agent: http.Agent | undefined
     if (credentials.builtIn) {
       this.connection = await connectSandbox(
         baseUrl,
@@ -153,14 +164,16 @@ export class CommandContext implements RunContext {
       await print(this.out, noticesShown(this.connection.notices))
       if (this.connection.squatter) this.out.warn(squatterWarning(credentials.baseUrl, this.sandboxDir))
       if (this.connection.inProcess) this.pageOrigin = credentials.baseUrl
+      else agent = await provedAgent(baseUrl, this.sandboxDir)
     } else if (credentials.sandbox) {
       // `-p sandbox --base-url URL`: a sandbox on another port, used only once it proves it is the user's own.
       const found = await this.probe(credentials.baseUrl)
       refuseUnproven(credentials.baseUrl, found, 'pay -p sandbox', this.sandboxDir)
+      agent = await provedAgent(credentials.baseUrl, this.sandboxDir)
     }
     const label = this.connection?.inProcess ? `${baseUrl} (sandbox, in-process)` : baseUrl
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
-    const api = this.makeClient(baseUrl, credentials.apiKey, this.journal(target))
+    const api = this.makeClient(baseUrl, credentials.apiKey, this.journal(target), agent)
     this.sent = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
     return {
       api,
@@ -184,8 +197,8 @@ export class CommandContext implements RunContext {
     if (this.credentialsSaid) return credentials
     this.credentialsSaid = true
     if (credentials.keyFromEnv) {
-      this.out.stderr.write(
-        `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.\n`,
+      this.out.notice(
+        `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.`,
       )
     }
     if (credentials.baseUrlSetAside !== undefined) {
@@ -232,11 +245,13 @@ export class CommandContext implements RunContext {
       Boolean(this.options.baseUrl || env.PAY_BASE_URL)
     const credentials = await this.credentials(envOnly ? undefined : this.builtIn.name)
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: credentials.baseUrl }
-    // Made first: a base URL pay refuses (plain http beyond loopback) is refused before any probe.
-    const api = this.makeClient(credentials.baseUrl, credentials.apiKey, this.journal(target))
+    // A base URL pay refuses (plain http beyond loopback) is refused before any probe.
+    checkBaseUrl(credentials.baseUrl)
     const found = await this.probe(credentials.baseUrl)
     if (found === 'proven') {
       this.sent = { ...credentials, inProcess: false }
+      const agent = await provedAgent(credentials.baseUrl, this.sandboxDir)
+      const api = this.makeClient(credentials.baseUrl, credentials.apiKey, this.journal(target), agent)
       return { server: true, api, target }
     }
     if (credentials.builtIn) {
@@ -267,11 +282,12 @@ export class CommandContext implements RunContext {
   }
 
   /** A client for this base URL and key, with the run's timeout, --debug trace and journal. */
-  private makeClient(baseUrl: string, apiKey: string, changes?: ChangeLog): PayApi {
+  private makeClient(baseUrl: string, apiKey: string, changes?: ChangeLog, agent?: http.Agent): PayApi {
     return new PayApi({
       baseUrl,
       apiKey,
       changes,
+      agent,
       timeoutMs: this.timeoutSeconds() * 1000,
       userAgent: this.options.userAgent,
       debug: this.debugSink(),
@@ -310,22 +326,29 @@ export class CommandContext implements RunContext {
    * sandbox of the user's serves them: close() says so on stderr, once, in every output mode.
    */
   show(result: Result): Promise<void> {
-    return print(this.out, result, this.connection?.inProcess ? this.pagesSeen : undefined)
+    return print(this.out, result, this.printed)
   }
 
-  private readonly pagesSeen: Printing = (item, records) => {
-    const marker = `${this.pageOrigin}/checkout/`
-    if (!this.pagesPrinted && printsOnStdout(this.out, item, marker, records)) this.pagesPrinted = true
+  /** Each part printed: its ids noted; with the in-process sandbox, its page addresses looked at. */
+  private readonly printed: Printing = (item, records) => {
+    this.ids.note(item, records, this.command)
+    if (!this.connection?.inProcess || this.pagesPrinted) return
+    if (printsOnStdout(this.out, item, `${this.pageOrigin}/checkout/`, records)) this.pagesPrinted = true
   }
 
-  /** Ends the run: what was said of page addresses printed, the journal's file and the in-process sandbox closed. */
+  /**
+   * Ends the run: the journal's file closed, the ids printed kept for completion (for the profile
+   * the requests went with), what was said of page addresses printed, then the in-process sandbox closed.
+   */
   async close(failure?: unknown): Promise<void> {
     for (const journal of this.journals.splice(0)) journal.close()
+    rememberIds(this.env, this.sent?.profile, this.ids.changes)
     // A command that failed (its output may not have been written at all) has other news to give.
     if (failure === undefined && this.pagesPrinted && this.connection?.inProcess && !this.pagesWarned) {
       this.pagesWarned = true
       this.out.warn(unservedWarning(this.pageOrigin, this.connection.squatter, 'the page addresses printed'))
     }
     await this.connection?.close()
+    for (const line of attemptedText(this.connection?.attempted ?? [], this.sandboxDir)) this.out.notice(line)
   }
 }

@@ -38,7 +38,8 @@ export interface Wait {
 /**
  * Looks at a record until `done` says yes, and returns it (at once if it already is). Between
  * looks it pauses (pauseMs). The service failing for a while (a 5xx, a reset, a timeout: exit 6's
- * kind) does not end the wait; any other error does (401, 404). Ctrl-C ends it at once (exit 130),
+ * kind) does not end the wait; any other error does (401, 404), and so does one that says no later
+ * look can do better (the sandbox is no longer the user's: PayError.ends). Ctrl-C ends it at once (exit 130),
  * and so does the end of `timeout` (exit 8).
  *
  * What it says on stderr: on a terminal that can redraw (TERM not dumb, NO_COLOR and PAY_ACCESSIBLE unset), one line
@@ -59,10 +60,20 @@ export async function waitFor(wait: Wait): Promise<Rec> {
   const say = () => {
     if (!line) return
     const waited = Date.now() - started
-    const parts = [`Waiting for ${sanitizeText(wait.short)}`, clock(waited)]
-    if (limitMs) parts.push(`${clock(Math.max(0, limitMs - waited))} left`)
-    if (failing) parts.push('no answer')
-    line.draw(parts.join(' · '))
+    const left = limitMs ? Math.max(0, limitMs - waited) : undefined
+    // At 80 columns a whole id leaves little room: the times are shortened, then the time
+    // waited goes, never the state ("no answer" is the one sign that the service is down).
+    const state = failing ? ' · no answer' : ''
+    const versions = [
+      [clock(waited), left === undefined ? '' : `${clock(left)} left`],
+      [clock(waited, true), left === undefined ? '' : `${clock(left, true)} left`],
+      [left === undefined ? clock(waited, true) : `${clock(left, true)} left`],
+      [left === undefined ? clock(waited, true, true) : `${clock(left, true, true)} left`],
+      [],
+    ].map(
+      (times) => [`Waiting for ${sanitizeText(wait.short)}`, ...times.filter(Boolean)].join(' · ') + state,
+    )
+    line.draw(versions, state)
   }
   const tell = (message: string) => {
     if (!line) out.note(message)
@@ -106,7 +117,7 @@ export async function waitFor(wait: Wait): Promise<Rec> {
         failing = undefined
       } catch (error) {
         // Ctrl-C and the timeout end the race with errors of their own kinds: thrown here too.
-        if (!(error instanceof PayError) || error.kind !== 'unavailable') throw error
+        if (!(error instanceof PayError) || error.kind !== 'unavailable' || error.ends) throw error
         announce()
         if (failing === undefined) {
           tell(`The service does not answer (${sanitizeText(error.message)}); still waiting.`)
@@ -129,12 +140,13 @@ function pause(ms: number, timers: NodeJS.Timeout[]): Promise<void> {
   })
 }
 
-/** `1m 05s`, `12s`, `2h 03m`. */
-function clock(ms: number): string {
+/** `1m 05s`, `12s`, `2h 03m`; `tight`: `1m05s`, `2h03m`; `whole`: minutes at most (`1m`, `2h03m`). */
+function clock(ms: number, tight = false, whole = false): string {
   const seconds = Math.floor(ms / 1000)
   const [h, m, s] = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
   const pad = (n: number) => String(n).padStart(2, '0')
-  if (h) return `${h}h ${pad(m)}m`
-  if (m) return `${m}m ${pad(s)}s`
+  const gap = tight ? '' : ' '
+  if (h) return `${h}h${gap}${pad(m)}m`
+  if (m) return whole ? `${m}m` : `${m}m${gap}${pad(s)}s`
   return `${s}s`
 }

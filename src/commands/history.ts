@@ -16,6 +16,7 @@ export default class History extends BaseCommand<typeof History> {
     '<%= config.bin %> history',
     '<%= config.bin %> history --since 7d',
     '<%= config.bin %> history --id 65a1f0c2e4b0a1b2c3d4e5f6 --json',
+    '<%= config.bin %> history --since 2026-11-01 --format csv > changes.csv',
   ]
 
   static flags = {
@@ -26,6 +27,7 @@ export default class History extends BaseCommand<typeof History> {
     // The journal is one local file, read whole: no pages, so no --all.
     jsonl: listFlags.jsonl,
     limit: listFlags.limit,
+    format: listFlags.format,
     ...outputFlags,
   }
 

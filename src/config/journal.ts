@@ -146,22 +146,24 @@ export class Journal {
     if (this.failed) return
     try {
       // Opened once a run, not once an entry: a bulk run writes two entries a change. Never
-      // through a symbolic link, never into a FIFO (whose open would wait for a reader forever).
+      // through a symbolic link, never into a FIFO (whose open would wait for a reader forever),
+      // never into a file another name also reaches (a hard link) or another user owns.
       if (this.fd === undefined) {
         fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 })
         this.fd = openPrivate(this.file, 'append')
       }
       // One write of one line with O_APPEND: lines of processes writing at once never mix, and
       // the line is the kernel's (a kill -9 of pay keeps it) before the request is sent.
-      fs.writeSync(this.fd, `${JSON.stringify(entry)}\n`)
+      const line = `${JSON.stringify(entry)}\n`
+      // A last line cut short (a full disk, a crash, another run's) would swallow this entry: it
+      // starts a line of its own. Looked at before each entry: another process appends meanwhile.
+      fs.writeSync(this.fd, endsMidLine(this.fd) ? `\n${line}` : line)
     } catch (error) {
       this.close()
       this.failed = true
       const why =
         error instanceof UnsafeFileError
-          ? error.reason === 'symlink'
-            ? 'it is a symbolic link'
-            : 'it is not a regular file'
+          ? unsafeReason(error)
           : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)
       this.warn(
         `Could not write the journal ${this.file} (${why}); ` +
@@ -171,8 +173,41 @@ export class Journal {
   }
 }
 
+function unsafeReason(error: UnsafeFileError): string {
+  switch (error.reason) {
+    case 'symlink':
+      return 'it is a symbolic link'
+    case 'hard-link':
+      return 'another name links to the same file'
+    case 'not-yours':
+      return 'it belongs to another user'
+    default:
+      return 'it is not a regular file'
+  }
+}
+
+/** Whether the file open at `fd` ends with something other than a newline (a line cut short). */
+function endsMidLine(fd: number): boolean {
+  const { size } = fs.fstatSync(fd)
+  if (size === 0) return false
+  const last = Buffer.alloc(1)
+  return fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a
+}
+
+/** A journal read back: its entries, oldest first, and how many lines could not be read. */
+export interface JournalRead {
+  entries: JournalEntry[]
+  /** Lines that are neither blank nor an entry: cut short by a crash or a full disk, or not pay's. */
+  unreadable: number
+}
+
 /** The entries of a journal file, oldest first; lines that are not entries are left out. */
 export function readJournal(file: string): JournalEntry[] {
+  return loadJournal(file).entries
+}
+
+/** The journal at `file` line by line: every entry that can be read, and a count of the lines that cannot. */
+export function loadJournal(file: string): JournalRead {
   let text: string | undefined
   try {
     text = readPrivate(file)
@@ -183,16 +218,42 @@ export function readJournal(file: string): JournalEntry[] {
       hint: 'PAY_JOURNAL_FILE names the journal file; PAY_JOURNAL=0 turns it off.',
     })
   }
-  if (text === undefined) return []
+  return text === undefined ? { entries: [], unreadable: 0 } : journalLines(text)
+}
+
+/** Where an entry starts: JSON.stringify writes `at` first, and a quote inside a value is escaped. */
+const ENTRY_START = '{"at":"'
+
+/**
+ * The entries of a journal's text. A line cut short (kill -9 mid-write, a full disk) is counted,
+ * not read; an entry that an earlier pay glued onto such a line (it wrote the next entry straight
+ * after it) is still found, where its own `{"at":"` begins.
+ */
+export function journalLines(text: string): JournalRead {
   const entries: JournalEntry[] = []
+  let unreadable = 0
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue
-    try {
-      const entry = JSON.parse(line) as JournalEntry
-      if (typeof entry === 'object' && entry !== null && typeof entry.change === 'string') entries.push(entry)
-    } catch {
-      // A line cut short by a crash (kill -9 mid-write) is left out; the rest still reads.
+    const whole = entryOf(line)
+    if (whole) {
+      entries.push(whole)
+      continue
     }
+    const [before, ...pieces] = line.split(ENTRY_START)
+    const glued = pieces.map((piece) => entryOf(ENTRY_START + piece))
+    const found = glued.filter((entry) => entry !== undefined)
+    entries.push(...found)
+    if (found.length === 0) unreadable++
+    else unreadable += glued.length - found.length + (before.trim() === '' ? 0 : 1)
   }
-  return entries
+  return { entries, unreadable }
+}
+
+function entryOf(line: string): JournalEntry | undefined {
+  try {
+    const entry = JSON.parse(line) as JournalEntry
+    return typeof entry === 'object' && entry !== null && typeof entry.change === 'string' ? entry : undefined
+  } catch {
+    return undefined
+  }
 }

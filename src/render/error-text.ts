@@ -19,12 +19,19 @@ export function errorJson(error: PayError): string {
 }
 
 /** An error for a person: one clean message, field errors under their flags (`label`), the hint. */
-export function errorText(error: PayError, label: (field: string) => string, colour: boolean): string {
+export function errorText(
+  error: PayError,
+  label: (field: string) => string,
+  colour: boolean,
+  wrap: (text: string) => string = (text) => text,
+): string {
   // Cancelled by the user (a "no", Ctrl-C) is no error: it is said plainly.
-  const prefix = error.kind === 'cancelled' ? '' : colour ? '\u001b[31mError:\u001b[39m ' : 'Error: '
+  const prefix = error.kind === 'cancelled' ? '' : 'Error: '
   const lines = [`${prefix}${sanitizeText(error.message)}`, ...fieldLines(error.errors, label)]
   if (error.hint) lines.push(sanitizeText(error.hint))
-  return `${lines.join('\n')}\n`
+  // Wrapped before it is coloured: a colour code takes no column.
+  const text = wrap(`${lines.join('\n')}\n`)
+  return colour && prefix ? text.replace(/^Error: /, '\u001b[31mError:\u001b[39m ') : text
 }
 
 /** Rows of an input file that failed local checks: each line number, its fields under their flags. */

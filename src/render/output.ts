@@ -2,27 +2,27 @@ import type { RawResponse } from '../api/transport.js'
 import type { FieldErrors, PayError } from '../errors.js'
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { type BulkRow, bulkIds, bulkRows, bulkTsv } from './bulk-rows.js'
+import { csvTable } from './csv.js'
 import { errorJson, errorText, invalidRowsText } from './error-text.js'
 import { flagForField } from './flag-names.js'
 import { cellText, lookup, sanitizeCell, tsvCell } from './format.js'
 import type { JqProgram } from './jq.js'
 import { toJson, toJsonLine } from './json.js'
-import type { Screen, Stream } from './screen.js'
+import { type ListOutcome, listNotesText } from './list-notes.js'
+import { drained, type Screen, type Stream } from './screen.js'
 import { dropRank, pickColumns, withCurrencies } from './table/columns.js'
-import { drawTable, fieldKind, layOut, type TableColumn, visibleLength, wrapText } from './table/table.js'
-import { columnHeader, type View } from './views.js'
+import {
+  drawTable,
+  fieldKind,
+  layOut,
+  type TableColumn,
+  visibleLength,
+  wrapMessage,
+  wrapText,
+} from './table/table.js'
+import { columnHeader, inWords, type View } from './views.js'
 
-/** What a list command found (resources/list-walk.ts), for the notes under the list. */
-export interface ListOutcome {
-  /** Records shown. */
-  shown: number
-  /** More records may exist than were shown: pages not fetched, or the limit reached. */
-  more: 'pages' | 'limit' | undefined
-  /** Requests made and records looked at. */
-  pages: number
-  scanned: number
-  filtered: boolean
-}
+export type { ListOutcome } from './list-notes.js'
 
 export interface OutputOptions {
   /** --json: data as JSON, and errors as JSON on stderr. */
@@ -31,6 +31,8 @@ export interface OutputOptions {
   jq?: JqProgram
   /** --jsonl: lists as one JSON record per line. */
   jsonl?: boolean
+  /** --format csv: lists as CSV, with a header row (csv.ts). */
+  csv?: boolean
   quiet?: boolean
   columns?: string[]
   /** A 422's fields are shown as sent (`pay api`), not as the flags that set them. */
@@ -48,6 +50,7 @@ export class Output {
   readonly jsonErrors: boolean
   readonly jq?: JqProgram
   readonly jsonl: boolean
+  readonly csv: boolean
   readonly quiet: boolean
   readonly columns?: string[]
   private readonly fieldLabel: (field: string) => string
@@ -60,6 +63,7 @@ export class Output {
   ) {
     this.jq = options.jq
     this.jsonl = options.jsonl ?? false
+    this.csv = options.csv ?? false
     // --jq implies --json, for errors too: a script reading JSON gets its errors as JSON.
     this.jsonErrors = (options.json ?? false) || this.jq !== undefined
     this.json = this.jsonErrors || this.jsonl
@@ -83,10 +87,11 @@ export class Output {
    * One record: JSON, its id (--quiet), a key/value table (terminal), key<TAB>value lines, or
    * with --columns one TSV row of the values (so that `$(pay … --columns payment_url)` is the URL).
    */
-  record(record: Rec, view: View, asJson?: unknown): void {
+  record(asSent: Rec, view: View, asJson?: unknown): void {
     // What a command prints under --json may hold more than the record (`sandbox pay --outcome`).
-    if (this.json) return this.data(asJson ?? record)
-    if (this.quiet) return this.ids([record], view)
+    if (this.json) return this.data(asJson ?? asSent)
+    if (this.quiet) return this.ids([asSent], view)
+    const record = inWords(asSent, view)
     if (!this.isTerminal) {
       if (this.columns) {
         const columns = this.pickColumns(view.recordFields, view, [record])
@@ -106,7 +111,11 @@ export class Output {
     const valueWidth = Math.max(TEXT_WRAP_MIN, this.screen.width - keyWidth - 2)
     const rows = fields.map((field) => {
       const value = cellText(record, field, this)
-      return [this.bold(field), fieldKind(field) === 'text' ? wrapText(value, valueWidth) : value]
+      // At spaces only: an e-mail address wider than the room stays whole, for the terminal to fold.
+      return [
+        this.bold(field),
+        fieldKind(field) === 'text' ? wrapText(value, valueWidth, { unbroken: true }) : value,
+      ]
     })
     const widths = [keyWidth, Math.max(1, ...rows.map(([, value]) => longestLine(value)))]
     this.stdout.write(`${drawTable(rows, widths)}\n`)
@@ -119,8 +128,9 @@ export class Output {
    * key<TAB>value lines of the record and `grep '^charge'` finds them. Nothing with --json, --jq,
    * -q or --columns: the record printed holds them, or the fields asked for are printed.
    */
-  related(title: string, records: Rec[], view: View): void {
+  related(title: string, asSent: Rec[], view: View): void {
     if (this.json || this.quiet || this.columns) return
+    const records = asSent.map((record) => inWords(record, view))
     if (!this.isTerminal) {
       const columns = withCurrencies(view.listColumns)
       const label = sanitizeCell(view.noun)
@@ -144,20 +154,21 @@ export class Output {
   }
 
   /**
-   * Many records: one JSON array, ids (--quiet), a table (terminal) or TSV rows without header.
-   * TSV amounts are the plain number, with the currency in a column of its own.
+   * Many records: one JSON array, ids (--quiet), CSV with a header (--format csv), a table
+   * (terminal) or TSV rows without header. CSV and TSV amounts are the plain number, with the
+   * currency in a column of its own.
    */
-  list(records: Rec[], view: View): void {
-    if (this.jsonl) return this.lines(records)
-    if (this.json) return this.data(records)
-    if (this.quiet) return this.ids(records, view)
-    if (!this.isTerminal) {
+  list(asSent: Rec[], view: View): void {
+    if (this.jsonl) return this.lines(asSent)
+    if (this.json) return this.data(asSent)
+    if (this.quiet) return this.ids(asSent, view)
+    const records = asSent.map((record) => inWords(record, view))
+    if (this.csv || !this.isTerminal) {
       const columns = this.columns
         ? this.pickColumns(view.listColumns, view, records)
         : withCurrencies(view.listColumns)
-      this.stdout.write(
-        records.map((record) => `${columns.map((c) => tsvCell(record, c)).join('\t')}\n`).join(''),
-      )
+      const tsv = () => records.map((record) => `${columns.map((c) => tsvCell(record, c)).join('\t')}\n`)
+      this.stdout.write(this.csv ? csvTable(records, columns) : tsv().join(''))
       return
     }
     if (records.length === 0) {
@@ -185,10 +196,6 @@ export class Output {
   }
 
   /**
-   * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
-   * when it took more than one request, and how to see what was left out.
-   */
-  /**
    * A list arriving in batches (a page's worth each): with --jsonl each batch is printed as it
    * comes, waiting for a slow reader, so memory holds one page; otherwise the list is printed whole.
    */
@@ -203,17 +210,12 @@ export class Output {
     }
   }
 
+  /**
+   * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
+   * when it took more than one request, and how to see what was left out.
+   */
   listNotes(found: ListOutcome, view: View): void {
-    if (found.filtered && found.pages > 1) {
-      this.stderr.write(`Searched ${found.scanned} ${view.plural} on ${found.pages} pages.\n`)
-    }
-    if (found.more === 'pages') {
-      this.stderr.write(`More ${view.plural} exist than this first page: add --all to fetch them all.\n`)
-    } else if (found.more === 'limit') {
-      const matching = found.filtered ? 'matching ' : ''
-      const what = found.shown === 1 ? `${matching}${view.noun}` : `${found.shown} ${matching}${view.plural}`
-      this.stderr.write(`Showing the first ${what}: add --limit N or --all for more.\n`)
-    }
+    this.stderr.write(this.said(listNotesText(found, view)))
   }
 
   /**
@@ -325,31 +327,39 @@ export class Output {
   /** A message for the person at the terminal (stderr), sanitised; silent under --json and --quiet. */
   note(message: string): void {
     if (this.json || this.quiet) return
-    this.stderr.write(`${sanitizeText(message)}\n`)
+    this.stderr.write(this.said(`${sanitizeText(message)}\n`))
   }
 
   /** A line on stderr, sanitised, in every output mode: what must not go unseen, worded as it is. */
   notice(message: string): void {
-    this.stderr.write(`${sanitizeText(message)}\n`)
+    this.stderr.write(this.said(`${sanitizeText(message)}\n`))
   }
 
   /** A warning on stderr, shown even under --json (scripts log stderr). */
   warn(message: string): void {
+    const text = this.said(`Warning: ${sanitizeText(message)}\n`)
     this.stderr.write(
-      `${this.screen.stderrColour ? '\u001b[33mWarning:\u001b[39m' : 'Warning:'} ${sanitizeText(message)}\n`,
+      this.screen.stderrColour ? text.replace(/^Warning:/, '\u001b[33mWarning:\u001b[39m') : text,
     )
   }
 
   /** An error on stderr: one clean message, field errors under their flags, or JSON under --json. */
   error(error: PayError): void {
     this.stderr.write(
-      this.jsonErrors ? errorJson(error) : errorText(error, this.fieldLabel, this.screen.stderrColour),
+      this.jsonErrors
+        ? errorJson(error)
+        : errorText(error, this.fieldLabel, this.screen.stderrColour, (text) => this.said(text)),
     )
   }
 
   /** Rows of an input file that failed local checks: each line number, its fields under their flags. */
   invalidRows(rows: { line: number; errors: FieldErrors }[]): void {
-    this.stderr.write(invalidRowsText(rows, this.fieldLabel))
+    this.stderr.write(this.said(invalidRowsText(rows, this.fieldLabel)))
+  }
+
+  /** Words for stderr: on a terminal, wrapped at spaces to its width rather than folded mid-word. */
+  private said(text: string): string {
+    return this.screen.stderrIsTerminal ? wrapMessage(text, this.screen.width) : text
   }
 
   /** The columns --columns names (columns.ts), or `defaults`. */
@@ -372,19 +382,6 @@ export class Output {
     )
     this.stdout.write(`${text}\n`)
   }
-}
-
-/** Resolves when a stream that refused more (write returned false) has drained. */
-function drained(stream: Stream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done)
-      stream.off('close', done)
-      resolve()
-    }
-    stream.on('drain', done)
-    stream.on('close', done)
-  })
 }
 
 /** A value's column in a record table is never narrower than this, however long the field names. */

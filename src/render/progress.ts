@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream'
+import { fitLine } from './status-line.js'
 
 /** In plain mode, a line at least this often while work goes on… */
 const PLAIN_EVERY_MS = 5000
@@ -19,14 +20,19 @@ export class ProgressBar {
   private lastDraw = 0
   private lastStep = 0
   private readonly plain: boolean
+  private readonly width: () => number
 
   constructor(
     private readonly stream: Writable,
     private readonly total: number,
-    /** Plain lines, never redrawn: in accessible mode or where the terminal cannot redraw (io.canRedraw). */
-    options: { plain: boolean },
+    /**
+     * `plain`: lines never redrawn, in accessible mode or where the terminal cannot redraw
+     * (io.canRedraw); `width`: the terminal's columns, which a redrawn line never reaches.
+     */
+    options: { plain: boolean; width?: () => number },
   ) {
     this.plain = options.plain
+    this.width = options.width ?? (() => 80)
     this.lastDraw = this.plain ? Date.now() : 0
   }
 
@@ -58,11 +64,14 @@ export class ProgressBar {
     return [...this.counts].map(([status, n]) => `${status.replace(/_/g, ' ')} ${n}`).join(separator)
   }
 
+  /** The bar, narrower or gone on a narrow terminal; the counts are what it must say. */
   private draw(): void {
-    const width = 20
-    const filled = this.total === 0 ? width : Math.round((this.done / this.total) * width)
-    const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`
-    this.stream.write(`\r\u001b[2K[${bar}] ${this.done}/${this.total}  ${this.countsText(' · ')}`)
+    const counts = `${this.done}/${this.total}  ${this.countsText(' · ')}`
+    const versions = [20, 10, 0].map((width) => {
+      const filled = this.total === 0 ? width : Math.round((this.done / this.total) * width)
+      return width ? `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${counts}` : counts
+    })
+    this.stream.write(`\r\u001b[2K${fitLine(versions, this.width())}`)
   }
 
   private line(): void {

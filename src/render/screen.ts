@@ -15,3 +15,16 @@ export interface Screen {
   /** Columns available for a table. */
   readonly width: number
 }
+
+/** Resolves when a stream that refused more (write returned false) has drained. */
+export function drained(stream: Stream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done)
+      stream.off('close', done)
+      resolve()
+    }
+    stream.on('drain', done)
+    stream.on('close', done)
+  })
+}

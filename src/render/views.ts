@@ -25,6 +25,24 @@ export interface View {
   dropOrder?: string[]
   /** …and those it drops, in this order, only once free text is as short as it gets. */
   lastResort?: string[]
+  /**
+   * Values the service spells one way and pay prints another, by field, in tables and TSV (a
+   * subscription's `cancel` is `cancelled`); JSON keeps the service's value.
+   */
+  words?: Record<string, Record<string, string>>
+}
+
+/** The record as tables and TSV show it: its values in the words pay prints (View.words). */
+export function inWords(record: Rec, view: View): Rec {
+  let shown: Rec | undefined
+  for (const [field, words] of Object.entries(view.words ?? {})) {
+    const value = record[field]
+    const word = typeof value === 'string' ? value.toLowerCase() : undefined
+    if (word === undefined || !Object.hasOwn(words, word)) continue
+    shown ??= { ...record }
+    shown[field] = words[word]
+  }
+  return shown ?? record
 }
 
 const HEADERS: Record<string, string> = {

@@ -1,6 +1,8 @@
 import { Flags, type Interfaces } from '@oclif/core'
-import type { Choice, IO } from '../cli/io.js'
+import { type Choice, type IO, notATerminal } from '../cli/io.js'
 import { type FieldErrors, PayError, validationError } from '../errors.js'
+import { amountNearMiss } from '../shared/money.js'
+import { isServiceEmail } from './email.js'
 
 /**
  * The fields of a request body as flags: one spec per flag names the service field it fills,
@@ -18,20 +20,30 @@ type Rule = (value: string, field: string) => string | undefined
  */
 export type Relation = (values: FieldValues, asking?: string) => FieldErrors | undefined
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const AMOUNT = /^\d+(\.\d+)?$/
 const CURRENCY = /^[A-Za-z]{3}$/
 /** What an id looks like: the service's are 24 hex digits; any word of letters, digits, - and _. */
 const ID = /^[A-Za-z0-9_-]{1,100}$/
 
+/** The most characters (code points, as the service counts them) of a title and the references. */
+export const MAX_TEXT_FIELD = 50
+
 export const rules = {
   email: (value: string, field: string) =>
-    EMAIL.test(value) ? undefined : `The ${field} must be a valid email address.`,
+    isServiceEmail(value) ? undefined : `The ${field} must be a valid email address.`,
   amount: (value: string, field: string) => {
-    if (!AMOUNT.test(value))
-      return `The ${field} must be a decimal number written like 25.50 (digits and one point).`
+    if (!AMOUNT.test(value)) {
+      // A near miss (`-1`, `1e3`, ` 5`, `5.`) is said for what it is, as the service says it.
+      const near = amountNearMiss(value)
+      return `The ${field} ${near ?? 'must be a decimal number written like 25.50 (digits and one point).'}`
+    }
     return /[1-9]/.test(value) ? undefined : `The ${field} must be greater than 0.`
   },
+  /** The service's `max:50` on a title, reference and reference_2, in its words. */
+  maxCharacters: (value: string, field: string) =>
+    [...value].length > MAX_TEXT_FIELD
+      ? `The ${field} may not be greater than ${MAX_TEXT_FIELD} characters.`
+      : undefined,
   currency: (value: string, field: string) =>
     CURRENCY.test(value) ? undefined : `The ${field} must be a 3-letter currency code, like EUR.`,
   notBlank: (value: string, field: string) =>
@@ -89,7 +101,12 @@ export const COMMON_FIELDS = {
     question: 'Customer e-mail',
     rules: [rules.email],
   },
-  title: { field: 'title', description: 'Title shown to the customer.', question: 'Title' },
+  title: {
+    field: 'title',
+    description: 'Title shown to the customer (at most 50 characters).',
+    question: 'Title',
+    rules: [rules.maxCharacters],
+  },
   phone: { field: 'phone_no', description: 'Customer phone number.' },
 } satisfies Record<string, TextFieldSpec>
 
@@ -225,7 +242,7 @@ export class FieldSet<S extends Record<string, FieldSpec>, T extends object = Fi
    */
   async fillMissing(
     values: FieldValues,
-    io: Pick<IO, 'canPrompt' | 'ask' | 'choose'>,
+    io: Pick<IO, 'canPrompt' | 'stdinIsTerminal' | 'stdoutIsTerminal' | 'ask' | 'choose'>,
     options: { choices?: Record<string, Choice[]> } = {},
   ): Promise<void> {
     const missing = this.textSpecs().filter((spec) => spec.question && values[spec.field] === undefined)
@@ -234,7 +251,7 @@ export class FieldSet<S extends Record<string, FieldSpec>, T extends object = Fi
       const flags = missing.map((spec) => `--${spec.flag}`)
       throw new PayError(`Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}`, {
         kind: 'usage',
-        hint: 'Pass them as flags (you are not on a terminal, so pay does not ask).',
+        hint: `Pass them as flags (${notATerminal(io)}, so pay does not ask).`,
       })
     }
     for (const spec of missing) {

@@ -17,11 +17,13 @@ import {
   describeLink,
   LINK_FIELDS,
   LINK_VIEW,
+  type LinkFilters,
   linkFilter,
   mergeLinkUpdate,
   paymentUrlOf,
 } from './links.js'
-import { walkRecords } from './list-walk.js'
+import { walkList } from './list-walk.js'
+import { sortOrder } from './sort.js'
 
 /**
  * The work of the `links` commands, one function each: its options (the fields under the
@@ -50,14 +52,18 @@ export async function createLink(
   return [shown.record(link, LINK_VIEW), options.open ? shown.later(open) : undefined]
 }
 
-/** `links list`: the first page, or every page with --all or a filter, as much as the list scope says. */
+/**
+ * `links list`: the first page, or every page with --all, a filter or --sort, as much as the list
+ * scope says; sorted by `sort` (`-FIELD`: descending).
+ */
 export async function listLinks(
-  options: { status?: string; paid?: boolean; email?: string; reference?: string },
+  options: LinkFilters & { sort?: string },
   context: RunContext,
 ): Promise<Result> {
-  const match = linkFilter(options)
+  const match = linkFilter(options, context.now())
+  const order = sortOrder(options.sort, LINK_VIEW)
   const { api } = await context.api()
-  const found = walkRecords(api.linkPages(), match, context.listScope)
+  const found = walkList(api.linkPages(), match, order, context.listScope)
   return shown.list(found.batches, LINK_VIEW, found.outcome)
 }
 

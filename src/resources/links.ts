@@ -39,7 +39,15 @@ const amountFitsCurrency: Relation = (values, asking): FieldErrors | undefined =
   return { amount: [`The amount must have ${excess.allowed} for ${excess.code}.`] }
 }
 
-import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
+import {
+  allOf,
+  CREATED_FLAGS,
+  canonicalStatus,
+  containsText,
+  createdWithin,
+  matchesAll,
+  type Statuses,
+} from './filters.js'
 
 /** The fields of `links create` and `links update`: every field of docs/spec/payment-service-api.md 4.2. */
 export const LINK_FIELDS = fieldsOf<LinkInput>()(
@@ -66,8 +74,16 @@ export const LINK_FIELDS = fieldsOf<LinkInput>()(
       description: 'Where the customer goes after paying: an absolute http(s) URL.',
       rules: [rules.webAddress],
     },
-    reference: { field: 'reference', description: 'Your own reference.' },
-    'reference-2': { field: 'reference_2', description: 'A second reference.' },
+    reference: {
+      field: 'reference',
+      description: 'Your own reference (at most 50 characters).',
+      rules: [rules.maxCharacters],
+    },
+    'reference-2': {
+      field: 'reference_2',
+      description: 'A second reference (at most 50 characters).',
+      rules: [rules.maxCharacters],
+    },
     'send-email': {
       field: 'send_email',
       description: 'Ask the service to e-mail the link to the customer.',
@@ -135,16 +151,37 @@ export const LINK_FILTER_FLAGS = {
   paid: Flags.boolean({ description: 'Only paid links (--no-paid: only unpaid).', allowNo: true }),
   email: Flags.string({ description: 'Only links for this customer e-mail; any case.' }),
   reference: Flags.string({ description: 'Only links with this reference; any case.' }),
+  search: Flags.string({
+    description:
+      'Only links with this text in the title, description, e-mail or references; any case, accents or not.',
+    helpValue: 'TEXT',
+  }),
+  ...CREATED_FLAGS,
 }
 
-/** The filter the flags describe; undefined when none was given. */
-export function linkFilter(flags: { status?: string; paid?: boolean; email?: string; reference?: string }) {
-  return matchesAll([
+/** The filters of `links list`, as its flags name them (`pay mcp` gives the same). */
+export interface LinkFilters {
+  status?: string
+  paid?: boolean
+  email?: string
+  reference?: string
+  search?: string
+  'created-after'?: string
+  'created-before'?: string
+}
+
+/** The fields --search looks in. */
+const SEARCHED = ['title', 'description', 'email', 'reference', 'reference_2']
+
+/** The filter the flags describe (`now` for a span such as 7d); undefined when none was given. */
+export function linkFilter(flags: LinkFilters, now = Date.now()) {
+  const fields = matchesAll([
     { field: 'status', value: canonicalStatus(flags.status, LINK_STATUSES) },
     { field: 'paid', value: flags.paid },
     { field: 'email', value: flags.email },
     { field: 'reference', value: flags.reference },
   ])
+  return allOf(fields, containsText(SEARCHED, flags.search), createdWithin(flags, now))
 }
 
 /**
@@ -177,9 +214,9 @@ export function describeLink(link: Rec): string {
   const what = [plain(link.title), formatAmount(link.amount, link.currency), plain(link.email)]
     .filter((part) => part !== '')
     .join(' · ')
-  const state = [plain(link.status), link.paid === true ? 'paid' : '']
-    .filter((part) => part !== '')
-    .join(', ')
+  // Paid or not in words, as STATUS shows it (`Active, unpaid`); nothing when the record does not say.
+  const paid = typeof link.paid === 'boolean' ? (link.paid ? 'paid' : 'unpaid') : ''
+  const state = [plain(link.status), paid].filter((part) => part !== '').join(', ')
   return state === '' ? what : `${what}  [${state}]`
 }
 

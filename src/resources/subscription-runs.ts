@@ -8,7 +8,8 @@ import type { Duration } from '../shared/duration.js'
 import type { Rec } from '../values.js'
 import { CHARGE_VIEW, chargeFilter, chargesOf, chargesTitle } from './charges.js'
 import type { FieldValues } from './field-set.js'
-import { walkRecords } from './list-walk.js'
+import { walkList } from './list-walk.js'
+import { sortOrder } from './sort.js'
 import {
   describeSubscription,
   packageChoice,
@@ -53,19 +54,31 @@ export async function showSubscription(options: { id: string }, context: RunCont
   ]
 }
 
-/** `subs list`: filtered by fields and by charges (unpaid, overdue), as much as the list scope says. */
+/**
+ * `subs list`: filtered by fields, by when they were created and by charges (unpaid, overdue),
+ * sorted by `sort` (`-FIELD`: descending), as much as the list scope says.
+ */
 export async function listSubscriptions(
-  options: { status?: string; email?: string; unpaid?: boolean; overdue?: Duration },
+  options: {
+    status?: string
+    email?: string
+    'created-after'?: string
+    'created-before'?: string
+    unpaid?: boolean
+    overdue?: Duration
+    sort?: string
+  },
   context: RunContext,
 ): Promise<Result> {
-  const fields = subscriptionFilter(options)
+  const fields = subscriptionFilter(options, context.now())
   const charges = chargeFilter(options)
+  const order = sortOrder(options.sort, SUBSCRIPTION_VIEW)
   const { api } = await context.api()
   const match = charges
     ? (record: Rec) => (fields === undefined || fields(record)) && charges.match(record)
     : fields
   const pages = charges ? charges.watch(api.subscriptionPages()) : api.subscriptionPages()
-  const found = walkRecords(pages, match, context.listScope)
+  const found = walkList(pages, match, order, context.listScope)
   return [shown.list(found.batches, SUBSCRIPTION_VIEW, found.outcome), shown.later(() => charges?.notes())]
 }
 

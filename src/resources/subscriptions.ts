@@ -2,10 +2,10 @@ import { Flags } from '@oclif/core'
 import type { SubscriptionInput, SubscriptionUpdate } from '../api/types.js'
 import type { Choice } from '../cli/io.js'
 import { formatAmount } from '../render/format.js'
-import type { View } from '../render/views.js'
+import { inWords, type View } from '../render/views.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../values.js'
 import { COMMON_FIELDS, fieldsOf, rules } from './field-set.js'
-import { canonicalStatus, matchesAll, type Statuses } from './filters.js'
+import { allOf, CREATED_FLAGS, canonicalStatus, createdWithin, matchesAll, type Statuses } from './filters.js'
 
 /** The fields of `subs create` (docs/spec/payment-service-api.md 4.7). */
 export const SUBSCRIPTION_FIELDS = fieldsOf<SubscriptionInput>()({
@@ -89,6 +89,7 @@ export const SUBSCRIPTION_VIEW: View = {
   ],
   dropOrder: ['created_at', 'package.frequency'],
   lastResort: ['package.name', 'email'],
+  words: { status: { cancel: 'cancelled' } },
 }
 
 /** The client-side filters of `subs list`. */
@@ -97,14 +98,19 @@ export const SUBSCRIPTION_FILTER_FLAGS = {
     description: 'Only subscriptions with this status: created, cancel (or cancelled); any case.',
   }),
   email: Flags.string({ description: 'Only subscriptions of this customer e-mail; any case.' }),
+  ...CREATED_FLAGS,
 }
 
-/** The filter the flags describe; undefined when none was given. */
-export function subscriptionFilter(flags: { status?: string; email?: string }) {
-  return matchesAll([
+/** The filter the flags describe (`now` for a span such as 7d); undefined when none was given. */
+export function subscriptionFilter(
+  flags: { status?: string; email?: string; 'created-after'?: string; 'created-before'?: string },
+  now = Date.now(),
+) {
+  const fields = matchesAll([
     { field: 'status', value: canonicalStatus(flags.status, SUBSCRIPTION_STATUSES) },
     { field: 'email', value: flags.email },
   ])
+  return allOf(fields, createdWithin(flags, now))
 }
 
 /** The status Update Subscription accepts to cancel (docs/spec/payment-service-api.md 3). */
@@ -123,5 +129,5 @@ export function describeSubscription(subscription: Rec): string {
   ]
     .filter((part) => part !== '')
     .join(' · ')
-  return `${what}  [${plain(subscription.status)}]`
+  return `${what}  [${plain(inWords(subscription, SUBSCRIPTION_VIEW).status)}]`
 }

@@ -2,15 +2,20 @@
  * `import { startSandbox } from 'pay-cli/sandbox'`: the sandbox as a test double for a test runner,
  * in the test's own process. A fresh store in a temporary directory by default (removed on close),
  * a free loopback port, and the controls a test needs: the customer's outcome on a link, the
- * clock, fault rules, fixtures, snapshots, a reset. It loads nothing of the CLI
+ * clock, fault rules, fixtures, snapshots, a reset, and the notifications its payments send
+ * (`webhooks`, `signatureKey`, `deliveries()`, and `verifyWebhook` for the app's handler). Each
+ * function checks its arguments first (arguments.ts): what it does not take is an error, never a
+ * no-op. It loads nothing of the CLI
  * (scripts/bundle.mjs builds it into dist/sandbox.js on its own and checks that no oclif is in it).
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { Outcome } from './constants.js'
-import { SANDBOX_KEY } from './constants.js'
+import { argumentsOf, FIXTURES_TAKEN, isPlainObject, RULES_TAKEN } from './arguments.js'
+import { OUTCOMES, type Outcome, SANDBOX_KEY } from './constants.js'
+import { MAX_SEED } from './double/faults.js'
 import type { RecordedRequest } from './double/recorded-requests.js'
+import { RECORDED_PER_BUSINESS } from './double/recorded-requests.js'
 import type { FaultControl } from './double/test-double.js'
 import { startSandbox as serve } from './http/server.js'
 import {
@@ -25,10 +30,13 @@ import {
   type SnapshotInfo,
   saveSnapshot,
   seedIn,
-  settleLinkIn,
 } from './local-store.js'
+import type { DeliveryRecord } from './notify/outbox.js'
+import { isWebhookUrl } from './notify/url.js'
 import type { PackageRecord } from './service/records.js'
 
+export { SandboxArgumentError } from './arguments.js'
+export { ClockRefused } from './billing/billing.js'
 export type { Outcome } from './constants.js'
 export { type FaultList, FaultRuleError, type FaultRuleState } from './double/faults.js'
 export type { RecordedRequest } from './double/recorded-requests.js'
@@ -42,6 +50,8 @@ export {
   SnapshotError,
   type SnapshotInfo,
 } from './local-store.js'
+export type { AttemptRecord, DeliveryRecord, EndpointRecord } from './notify/outbox.js'
+export { verifyWebhook } from './notify/signature.js'
 export type { PackageRecord } from './service/records.js'
 export { SANDBOX_KEY }
 
@@ -60,6 +70,8 @@ export interface StartSandboxOptions {
   faults?: string[]
   /** Seed of the `P%` fault draws, to repeat a run. */
   faultSeed?: number
+  /** Webhook endpoints (http or https URLs) of the first key's business: each payment attempt is POSTed to them. */
+  webhooks?: string[]
 }
 
 export interface SandboxClock {
@@ -80,8 +92,16 @@ export interface Sandbox {
   packages: PackageRecord[]
   /** The store's directory. */
   dir: string
-  /** The customer's outcome on payment link `id`: paid (default), cancelled or failed. Throws for no such link. */
+  /** The signature key of the first key's business: the key of its notifications' hash (`verifyWebhook`). */
+  signatureKey: string
+  /**
+   * The customer's outcome on payment link `id`: paid (when left out), cancelled or failed; any
+   * other outcome given (even undefined) is a SandboxArgumentError. Throws for no such link.
+   * Paying and failing notify the business's webhook endpoints (attempted at once).
+   */
   pay(id: string, outcome?: Outcome): Settled
+  /** The notifications to the endpoints of the business of `key` (default: the first), newest last. */
+  deliveries(options?: { key?: string; limit?: number }): DeliveryRecord[]
   clock: SandboxClock
   /** Fault rules, set, cleared and listed while it runs. */
   faults: FaultControl
@@ -102,8 +122,36 @@ export interface Sandbox {
 const fixturesOf = (fixtures: string | object): unknown =>
   typeof fixtures === 'string' ? parseFixtures(fs.readFileSync(fixtures, 'utf8')) : fixtures
 
+/** The options startSandbox takes (StartSandboxOptions). */
+const START_OPTIONS = ['dir', 'keys', 'port', 'host', 'seed', 'faults', 'faultSeed', 'webhooks'] as const
+
+const WEBHOOKS_TAKEN = 'an array of http:// or https:// URLs'
+
+const isFixtures = (value: unknown) => (typeof value === 'string' && value !== '') || isPlainObject(value)
+const SNAPSHOT_NAME_TAKEN = 'a snapshot name (letters, digits, ".", "_" and "-", at most 64)'
+
+/** startSandbox's options, each of the kind it takes (SandboxArgumentError otherwise). */
+function checkStartOptions(given: unknown): StartSandboxOptions {
+  const check = argumentsOf('startSandbox(options)')
+  const options = check.options(given, START_OPTIONS) as StartSandboxOptions
+  const { dir, keys, host, seed, faults } = options
+  if (dir !== undefined) check.text(dir, 'dir', "a directory's path")
+  if (keys !== undefined) check.keyList(keys, 'keys')
+  check.integer(options.port, 'port', 0, 65535)
+  if (host !== undefined) check.text(host, 'host', 'a host name or address')
+  if (seed !== undefined) check.must(isFixtures(seed), 'seed', FIXTURES_TAKEN, seed)
+  if (faults !== undefined) check.textList(faults, 'faults', RULES_TAKEN)
+  check.integer(options.faultSeed, 'faultSeed', 0, MAX_SEED)
+  if (options.webhooks !== undefined) {
+    check.textList(options.webhooks, 'webhooks', WEBHOOKS_TAKEN)
+    check.must(options.webhooks.every(isWebhookUrl), 'webhooks', WEBHOOKS_TAKEN, options.webhooks)
+  }
+  return options
+}
+
 /** Starts a sandbox for a test: see Sandbox. */
-export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
+export async function startSandbox(given: StartSandboxOptions = {}): Promise<Sandbox> {
+  const options = checkStartOptions(given)
   const owned = options.dir === undefined
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pay-sandbox-'))
   const keys = options.keys ?? [SANDBOX_KEY]
@@ -115,6 +163,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       host: options.host,
       port: options.port ?? 0,
       faults: { rules: options.faults, seed: options.faultSeed },
+      webhooks: { endpoints: options.webhooks },
       seed: options.seed === undefined ? undefined : { fixtures: fixturesOf(options.seed) },
     })
   } catch (error) {
@@ -122,37 +171,114 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     throw error
   }
   const { baseUrl } = running
+  const keysOf = running.keys
   let closed = false
+  const faults = running.faults
   return {
     baseUrl,
-    keys: running.keys,
-    packages: running.packages[running.keys[0]],
+    keys: keysOf,
+    packages: running.packages[keysOf[0]],
     dir,
-    pay(id, outcome = 'paid') {
-      const settled = settleLinkIn(dir, id, outcome)
+    signatureKey: running.webhooks.signatureKeys[0],
+    pay(...args: unknown[]) {
+      const check = argumentsOf('sandbox.pay(id, outcome)')
+      check.count(args.length, 2)
+      const [id, outcome] = args
+      check.text(id, 'id', "a payment link's _id (a non-empty string)")
+      // Given, even as undefined (a field misspelt), it must be one of them: only leaving it out means paid.
+      if (args.length === 2)
+        check.must(OUTCOMES.includes(outcome as Outcome), 'outcome', `one of ${OUTCOMES.join(', ')}`, outcome)
+      // Through the server: its fault rules and its notifier reach what the payment notifies.
+      const settled = running.settle(id as string, args.length === 2 ? (outcome as Outcome) : 'paid')
       if (!settled) throw new Error(`No payment link ${id} in the sandbox.`)
       return settled
     },
-    clock: {
-      now: () => clockIn(dir),
-      advance: (duration) => moveClockIn(dir, { advance: duration }, baseUrl),
-      set: (to) => moveClockIn(dir, { to }, baseUrl),
+    deliveries(...args: unknown[]) {
+      const check = argumentsOf('sandbox.deliveries(options)')
+      check.count(args.length, 1)
+      const options = check.options(args[0], ['key', 'limit'])
+      check.key(options.key, keysOf)
+      check.integer(options.limit, 'limit', 1, 1000)
+      return running.webhooks.deliveries(options as { key?: string; limit?: number })
     },
-    faults: running.faults,
-    requests: (request) => running.requests(request),
-    seed(fixtures, seedOptions = {}) {
-      const done = seedIn(dir, running.keys[0], fixturesOf(fixtures), { ...seedOptions, origin: baseUrl })
+    clock: {
+      now(...args: unknown[]) {
+        argumentsOf('sandbox.clock.now()').count(args.length, 0)
+        return clockIn(dir)
+      },
+      advance(...args: unknown[]) {
+        const check = argumentsOf('sandbox.clock.advance(duration)')
+        check.count(args.length, 1)
+        check.text(args[0], 'duration', 'a duration as text ("30d", "12h", "1mo")')
+        return moveClockIn(dir, { advance: args[0] as string }, baseUrl)
+      },
+      set(...args: unknown[]) {
+        const check = argumentsOf('sandbox.clock.set(to)')
+        check.count(args.length, 1)
+        check.text(args[0], 'to', 'a date or date-time as text ("2027-01-01")')
+        return moveClockIn(dir, { to: args[0] as string }, baseUrl)
+      },
+    },
+    faults: {
+      set(...args: unknown[]) {
+        const check = argumentsOf('sandbox.faults.set(rules, options)')
+        check.count(args.length, 2)
+        check.textList(args[0], 'rules', RULES_TAKEN)
+        const options = check.options(args[1], ['seed'])
+        return faults.set(args[0] as string[], options)
+      },
+      clear(...args: unknown[]) {
+        argumentsOf('sandbox.faults.clear()').count(args.length, 0)
+        faults.clear()
+      },
+      list(...args: unknown[]) {
+        const check = argumentsOf('sandbox.faults.list(key)')
+        check.count(args.length, 1)
+        check.key(args[0], keysOf)
+        return faults.list(args[0] as string | undefined)
+      },
+    },
+    requests(...args: unknown[]) {
+      const check = argumentsOf('sandbox.requests(options)')
+      check.count(args.length, 1)
+      const options = check.options(args[0], ['key', 'after', 'limit'])
+      check.key(options.key, keysOf)
+      check.integer(options.after, 'after', 0, Number.MAX_SAFE_INTEGER)
+      check.integer(options.limit, 'limit', 1, RECORDED_PER_BUSINESS)
+      return running.requests(options)
+    },
+    seed(...args: unknown[]) {
+      const check = argumentsOf('sandbox.seed(fixtures, options)')
+      check.count(args.length, 2)
+      check.must(isFixtures(args[0]), 'fixtures', FIXTURES_TAKEN, args[0])
+      const options = check.options(args[1], ['once'])
+      if (options.once !== undefined)
+        check.must(typeof options.once === 'boolean', 'once', 'true or false', options.once)
+      const fixtures = fixturesOf(args[0] as string | object)
+      const done = seedIn(dir, keysOf[0], fixtures, {
+        once: options.once as boolean | undefined,
+        origin: baseUrl,
+      })
       if (!done.ok) throw new FixturesInvalid(done.errors)
       return (done.value as Seeded).ids
     },
-    snapshot: (name) => {
-      const { replaced: _, ...info } = saveSnapshot(dir, name)
+    snapshot(...args: unknown[]) {
+      const check = argumentsOf('sandbox.snapshot(name)')
+      check.count(args.length, 1)
+      check.must(typeof args[0] === 'string', 'name', SNAPSHOT_NAME_TAKEN, args[0])
+      const { replaced: _, ...info } = saveSnapshot(dir, args[0] as string)
       return info
     },
-    restore: (name) => restoreSnapshot(dir, name),
-    reset() {
+    restore(...args: unknown[]) {
+      const check = argumentsOf('sandbox.restore(name)')
+      check.count(args.length, 1)
+      check.must(typeof args[0] === 'string', 'name', SNAPSHOT_NAME_TAKEN, args[0])
+      return restoreSnapshot(dir, args[0] as string)
+    },
+    reset(...args: unknown[]) {
+      argumentsOf('sandbox.reset()').count(args.length, 0)
       resetSandbox(dir)
-      running.faults.clear()
+      faults.clear()
     },
     async close() {
       if (closed) return

@@ -9,11 +9,21 @@ export {
   checkFixtures,
   FixtureSyntaxError,
   FixturesInvalid,
+  fixtureShapeErrors,
   parseFixtures,
   type Seeded,
   seedIn,
 } from './double/fixtures.js'
 export { linkPaidIn, type Settled, settleLinkIn } from './double/outcomes.js'
+export {
+  addWebhookIn,
+  deliveriesIn,
+  type Notified,
+  removeWebhookIn,
+  resendIn,
+  settleNotifyingIn,
+  webhooksIn,
+} from './notify/local.js'
 export { businessOf } from './service/business.js'
 export { resetSandbox } from './store/local.js'
 export {

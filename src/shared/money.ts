@@ -63,3 +63,29 @@ export function decimalText(value: number): string {
   if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
 }
+
+/**
+ * What is wrong with an amount written as text, when it is a near miss of a decimal the way people
+ * and programs write numbers (`-1`, `1e3`, ` 5`, `5.`, `.5`, `0x10`, `1,000.50`): the end of a
+ * sentence that starts with its field's name, said alike by pay before sending and by the sandbox
+ * (`The amount must be greater than 0.`). Undefined for a plain decimal (`25.50`) and for text that
+ * is no number at all, which each side words its own way.
+ */
+export function amountNearMiss(text: string): string | undefined {
+  if (/^[0-9]+(\.[0-9]+)?$/.test(text)) return undefined
+  if (text !== text.trim() && text.trim() !== '') return 'must not begin or end with a space.'
+  if (/^-[0-9.]/.test(text)) return 'must be greater than 0.'
+  if (/^\+[0-9.]/.test(text)) return 'must be written without a sign.'
+  if (/^0[xob][0-9a-f]/i.test(text))
+    return 'must be written in decimal digits, without a 0x, 0o or 0b prefix.'
+  if (/^[0-9.]+e[+-]?[0-9]+$/i.test(text))
+    return 'must be written out in digits, not with an exponent like 1e3.'
+  if (/^[0-9]*[.,][0-9]*([.,][0-9]*)*$/.test(text) && /[0-9]/.test(text)) {
+    if (text.includes(','))
+      return 'must use a point for its decimals and no thousands separator, like 1000.50.'
+    if (text.indexOf('.') !== text.lastIndexOf('.')) return 'must have one decimal point at most.'
+    if (text.endsWith('.')) return 'must have digits after its decimal point, like 5.00.'
+    return 'must have a digit before its decimal point, like 0.50.'
+  }
+  return undefined
+}

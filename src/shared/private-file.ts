@@ -9,22 +9,30 @@ import { randomHex } from './crypto.js'
  * elsewhere). Replaced in one step where a reader must never see half a file.
  */
 
-const { O_CREAT, O_EXCL, O_WRONLY, O_RDONLY, O_APPEND, O_TRUNC } = fs.constants
+const { O_CREAT, O_EXCL, O_WRONLY, O_RDONLY, O_RDWR, O_APPEND } = fs.constants
 // Not on Windows, which has no symbolic links in this sense; the lstat checks below still run.
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0
 
-/** Why a private file cannot be used: a symbolic link, or not a regular file. */
+/**
+ * Why a private file cannot be used: a symbolic link, not a regular file, or (for a file pay adds
+ * to) one that another name also links to, or that another user owns.
+ */
+export type UnsafeReason = 'symlink' | 'not-a-file' | 'hard-link' | 'not-yours'
+
+const REASONS: Record<UnsafeReason, string> = {
+  symlink: 'is a symbolic link (pay does not follow one)',
+  'not-a-file': 'is not a regular file',
+  'hard-link': 'has another name linked to it (a hard link): what pay adds would be read there too',
+  'not-yours': 'belongs to another user',
+}
+
 export class UnsafeFileError extends Error {
   constructor(
     readonly file: string,
-    readonly reason: 'symlink' | 'not-a-file',
+    readonly reason: UnsafeReason,
   ) {
-    super(
-      reason === 'symlink'
-        ? `${file} is a symbolic link (pay does not follow one)`
-        : `${file} is not a regular file`,
-    )
+    super(`${file} ${REASONS[reason]}`)
     this.name = 'UnsafeFileError'
   }
 }
@@ -50,19 +58,30 @@ export function checkPrivatePath(file: string): void {
   if (!stat.isFile()) throw new UnsafeFileError(file, 'not-a-file')
 }
 
-export type OpenHow = 'create' | 'append' | 'replace' | 'read'
+/**
+ * How a private file is opened: a new file only (`create`), added to (`append`: a file pay
+ * replaces is never opened for writing, but written beside it and renamed, writePrivateAtomic),
+ * or read.
+ */
+export type OpenHow = 'create' | 'append' | 'read'
 
 const FLAGS: Record<OpenHow, number> = {
   // A new file only: an existing one (or a link at the name) is EEXIST.
   create: O_WRONLY | O_CREAT | O_EXCL,
-  append: O_WRONLY | O_CREAT | O_APPEND,
-  replace: O_WRONLY | O_CREAT | O_TRUNC,
+  // Read too: the journal looks at its last byte, to start each entry on a line of its own.
+  append: O_RDWR | O_CREAT | O_APPEND,
   read: O_RDONLY,
 }
 
+const ownUid = () =>
+  process.platform !== 'win32' && typeof process.getuid === 'function' ? process.getuid() : undefined
+
 /**
  * Opens `file` without following a symbolic link at its name and without blocking on a FIFO;
- * anything but a regular file is refused (UnsafeFileError). A file it creates is 0600.
+ * anything but a regular file is refused (UnsafeFileError). A file it creates is 0600. A file
+ * opened to be added to must be the user's and have no other name: a hard link planted by
+ * someone else would let them read every line added (checked on the open file, so nothing can be
+ * swapped in between).
  */
 export function openPrivate(file: string, how: OpenHow): number {
   checkPrivatePath(file)
@@ -75,9 +94,20 @@ export function openPrivate(file: string, how: OpenHow): number {
     if ((error as NodeJS.ErrnoException).code === 'ENXIO') throw new UnsafeFileError(file, 'not-a-file')
     throw error
   }
-  if (!fs.fstatSync(fd).isFile()) {
+  const stat = fs.fstatSync(fd)
+  const uid = ownUid()
+  const refused: UnsafeReason | undefined = !stat.isFile()
+    ? 'not-a-file'
+    : how === 'read'
+      ? undefined
+      : uid !== undefined && stat.uid !== uid
+        ? 'not-yours'
+        : stat.nlink > 1
+          ? 'hard-link'
+          : undefined
+  if (refused) {
     fs.closeSync(fd)
-    throw new UnsafeFileError(file, 'not-a-file')
+    throw new UnsafeFileError(file, refused)
   }
   return fd
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { Journal } from '../../src/config/journal.js'
 import { tempDir } from '../helpers/cli.js'
 import { runInProcess } from '../helpers/in-process.js'
 import { journalEntries, journalIn } from '../helpers/journal.js'
@@ -193,6 +194,48 @@ describe('the journal', () => {
     }
   })
 
+  test('--format csv: a header row and a row per change, newest first, cells a spreadsheet will not run', async () => {
+    const file = journalIn(tempDir('pay-journal-csv-'))
+    const entry = (phase: string, change: string, at: string, more: Record<string, unknown>) =>
+      JSON.stringify({
+        phase,
+        change,
+        at,
+        command: 'pay api',
+        method: 'POST',
+        path: '/x',
+        resource: 'x',
+        ...more,
+      })
+    const common = { profile: 'live', base_url: 'https://pay.example', user: 'ann', terminal: true }
+    fs.writeFileSync(
+      file,
+      [
+        entry('intent', 'c1', '2026-11-01T09:00:00.000Z', { ...common, id: '=1+1' }),
+        entry('outcome', 'c1', '2026-11-01T09:00:01.000Z', { status: 200 }),
+        entry('intent', 'c2', '2026-11-02T09:00:00.000Z', { ...common, id: 'plain, with a comma' }),
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    )
+    const result = await runInProcess(['history', '--format', 'csv'], { env: { PAY_JOURNAL_FILE: file } })
+    expect(result).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout:
+        'at,kind,id,outcome,profile,user\n' +
+        '2026-11-02T09:00:00.000Z,POST x,"plain, with a comma",unknown,live,ann\n' +
+        "2026-11-01T09:00:00.000Z,POST x,'=1+1,done 200,live,ann\n",
+    })
+    const picked = await runInProcess(
+      ['history', '--format', 'csv', '--columns', 'id,outcome', '--limit', '1'],
+      {
+        env: { PAY_JOURNAL_FILE: file },
+      },
+    )
+    expect(picked).toMatchObject({ code: 0, stdout: 'id,outcome\n"plain, with a comma",unknown\n' })
+  })
+
   test('--since takes real dates only, and history has no --all (the journal has no pages)', async () => {
     const env = { PAY_JOURNAL_FILE: journalIn(tempDir('pay-journal-since-')) }
     const [february, help, all] = await Promise.all([
@@ -210,5 +253,320 @@ describe('the journal', () => {
     expect(help.stdout).not.toContain('--all')
     expect(all.code).toBe(2)
     expect((await runInProcess(['history', '--since', '2028-02-29', '--json'], { env })).code).toBe(0)
+  })
+
+  describe('at a terminal', () => {
+    /** A journal of changes written by pay: each an intent, and an outcome unless `outcome` is null. */
+    const journalOf = (
+      changes: {
+        at: string
+        command: string
+        method: string
+        path: string
+        resource: string
+        outcome: Json | null
+      }[],
+    ) => {
+      const file = journalIn(tempDir('pay-journal-terminal-'))
+      const lines = changes.flatMap((change, i) => {
+        const { outcome, ...intent } = change
+        const base = { change: `c${i}`, profile: 'live', base_url: 'https://api.example', user: 'ana' }
+        const id = intent.path.split('/').pop()
+        const first = { ...base, ...intent, phase: 'intent', id, terminal: true }
+        return outcome === null
+          ? [first]
+          : [first, { ...base, at: intent.at, phase: 'outcome', id, ...outcome }]
+      })
+      fs.writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { mode: 0o600 })
+      return file
+    }
+    const ID = (n: number) => `65a1f0c2e4b0a1b2c3d4e5${String(n).padStart(2, '0')}`
+
+    test('at 80 columns KIND and OUTCOME keep their words: the time to the minute, the profile and user give way', async () => {
+      const file = journalOf([
+        {
+          at: '2026-11-23T09:10:02.311Z',
+          command: 'pay links create',
+          method: 'POST',
+          path: '/payment-links',
+          resource: 'payment link',
+          outcome: { status: 200, id: ID(1) },
+        },
+        {
+          at: '2026-11-23T09:11:40.017Z',
+          command: 'pay links delete',
+          method: 'DELETE',
+          path: `/payment-links/${ID(2)}`,
+          resource: 'payment link',
+          outcome: { status: 404, error: 'not_found' },
+        },
+        {
+          at: '2026-11-23T09:11:58.930Z',
+          command: 'pay subs cancel',
+          method: 'PUT',
+          path: `/subscriptions/${ID(3)}`,
+          resource: 'subscription',
+          outcome: { status: 422, error: 'validation' },
+        },
+        {
+          at: '2026-11-23T09:12:01.204Z',
+          command: 'pay token create',
+          method: 'POST',
+          path: '/tokenizations/create-token',
+          resource: 'token',
+          outcome: { status: 503, error: 'unavailable', id: ID(4) },
+        },
+        {
+          at: '2026-11-23T09:12:30.000Z',
+          command: 'pay api',
+          method: 'DELETE',
+          path: `/payment-links/${ID(5)}`,
+          resource: 'payment link',
+          outcome: { status: 204 },
+        },
+        {
+          at: '2026-11-23T09:13:00.000Z',
+          command: 'pay subs update',
+          method: 'PUT',
+          path: `/subscriptions/${ID(6)}`,
+          resource: 'subscription',
+          outcome: null,
+        },
+      ])
+      const result = await runInProcess(['history'], {
+        env: { PAY_JOURNAL_FILE: file },
+        terminal: true,
+        width: 80,
+        colour: false,
+      })
+      expect(result).toMatchObject({ code: 0, stderr: '' })
+      expect(result.stdout).toBe(
+        [
+          'AT                KIND          ID                        OUTCOME',
+          `2026-11-23 09:13  update sub    ${ID(6)}  unknown`,
+          `2026-11-23 09:12  DELETE link   ${ID(5)}  done 204`,
+          `2026-11-23 09:12  create token  ${ID(4)}  failed unavailable 503`,
+          `2026-11-23 09:11  cancel sub    ${ID(3)}  failed validation 422`,
+          `2026-11-23 09:11  delete link   ${ID(2)}  failed not_found 404`,
+          `2026-11-23 09:10  create link   ${ID(1)}  done 200`,
+          '',
+        ].join('\n'),
+      )
+      for (const line of result.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80)
+      // Wider, the profile and user come back; piped, the time stays as written.
+      const wide = await runInProcess(['history', '--limit', '1'], {
+        env: { PAY_JOURNAL_FILE: file },
+        terminal: true,
+        width: 120,
+        colour: false,
+      })
+      expect(wide.stdout.split('\n')[1]).toBe(`2026-11-23 09:13  update sub  ${ID(6)}  unknown  live     ana`)
+      const piped = await runInProcess(['history', '--limit', '1'], { env: { PAY_JOURNAL_FILE: file } })
+      expect(piped.stdout).toBe(`2026-11-23T09:13:00.000Z\tupdate sub\t${ID(6)}\tunknown\tlive\tana\n`)
+    })
+
+    test('the note under a limited history names --limit only: history takes no --all', async () => {
+      const changes = Array.from({ length: 31 }, (_, i) => ({
+        at: `2026-11-23T09:${String(10 + i).padStart(2, '0')}:00.000Z`,
+        command: 'pay links create',
+        method: 'POST',
+        path: '/payment-links',
+        resource: 'payment link',
+        outcome: { status: 200, id: ID(i) },
+      }))
+      const env = { PAY_JOURNAL_FILE: journalOf(changes) }
+      const [screen, limited, jsonl] = await Promise.all([
+        runInProcess(['history'], { env, terminal: true, width: 100 }),
+        runInProcess(['history', '--limit', '2'], { env }),
+        runInProcess(['history', '--jsonl', '--limit', '3'], { env }),
+      ])
+      expect(screen.stdout.trimEnd().split('\n')).toHaveLength(31)
+      expect(screen.stderr).toBe('Showing the first 30 changes: add --limit N for more.\n')
+      expect(limited.stderr).toBe('Showing the first 2 changes: a higher --limit shows more.\n')
+      expect(jsonl.stderr).toBe('Showing the first 3 changes: a higher --limit shows more.\n')
+    })
+  })
+})
+
+describe('a journal whose last line was cut short', () => {
+  /** A link made, then changed: four lines, the last the update's outcome. */
+  async function twoChanges(env: Record<string, string>): Promise<string> {
+    const made = await runInProcess(
+      [
+        'links',
+        'create',
+        '--email',
+        't@example.com',
+        '--currency',
+        'EUR',
+        '--amount',
+        '2',
+        '--title',
+        'Torn',
+        '--json',
+      ],
+      { env },
+    )
+    expect(made).toMatchObject({ code: 0, stderr: '' })
+    const id = JSON.parse(made.stdout)._id as string
+    expect(await runInProcess(['links', 'update', id, '--title', 'Torn 2'], { env })).toMatchObject({
+      code: 0,
+      stderr: '',
+    })
+    return id
+  }
+
+  /** Words on a terminal's stderr, wrapped at spaces to its width, as one line again. */
+  const unwrapped = (text: string) => text.replace(/\n(?=.)/g, ' ')
+
+  /** `pay history` as a script reads it and as a person sees it (a table at 100 columns). */
+  const views = async (env: Record<string, string>) => {
+    const [json, table] = await Promise.all([
+      runInProcess(['history', '--json'], { env }),
+      runInProcess(['history'], { env, terminal: true, width: 100, colour: false }),
+    ])
+    return { json, table }
+  }
+
+  test('cut at every byte of its last entry, then one more change: each entry on a line of its own, none lost, the torn line counted on stderr', async () => {
+    const dir = tempDir('pay-journal-torn-')
+    const file = journalIn(dir)
+    const env = { ...sandbox.env, PAY_JOURNAL_FILE: file }
+    await twoChanges(env)
+    const whole = fs.readFileSync(file, 'utf8')
+    const lines = whole.trimEnd().split('\n')
+    expect(lines).toHaveLength(4)
+    const last = lines[3]
+    const start = whole.length - last.length - 1
+    const context = {
+      command: 'pay links delete',
+      profile: 'sandbox',
+      baseUrl: sandbox.baseUrl,
+      terminal: false,
+    }
+    const cleanFile = journalIn(tempDir('pay-journal-clean-'))
+    const clean = { ...env, PAY_JOURNAL_FILE: cleanFile }
+    for (let cut = 0; cut <= last.length + 1; cut++) {
+      const kept = whole.slice(0, start + cut)
+      fs.writeFileSync(file, kept, { mode: 0o600 })
+      // One more change, written as every change is (the intent, the request, the outcome).
+      new Journal(file, context, () => {
+        throw new Error('no warning expected')
+      }).intent({ method: 'DELETE', path: '/payment-links/x1', resource: 'payment link', id: 'x1' })({
+        status: 404,
+        error: 'not_found',
+      })
+      const after = fs.readFileSync(file, 'utf8')
+      const added = after.slice(kept.length)
+      const torn = cut > 0 && cut < last.length
+      const [intent, outcome] = added.trimStart().trimEnd().split('\n')
+      // The new entry starts a line of its own, whatever the last line held.
+      expect(added).toBe(`${cut === 0 || cut === last.length + 1 ? '' : '\n'}${intent}\n${outcome}\n`)
+      // What history shows is what a journal holding exactly the readable lines shows.
+      const readable = [...lines.slice(0, 3), ...(cut >= last.length ? [last] : []), intent, outcome]
+      fs.writeFileSync(cleanFile, `${readable.join('\n')}\n`, { mode: 0o600 })
+      const [got, expected] = await Promise.all([views(env), views(clean)])
+      const warning = torn
+        ? `Warning: 1 line of the journal ${file} could not be read (cut short by a crash or a full disk) and was skipped.\n`
+        : ''
+      expect(got.json).toMatchObject({ code: 0, stdout: expected.json.stdout, stderr: warning })
+      expect(got.table).toMatchObject({ code: 0, stdout: expected.table.stdout })
+      expect(unwrapped(got.table.stderr)).toBe(warning)
+      expect(expected.json.stderr).toBe('')
+      const shown = JSON.parse(got.json.stdout) as Json[]
+      expect(shown.map((c) => [c.kind, c.outcome])).toEqual([
+        ['delete link', 'failed not_found 404'],
+        ['update link', cut >= last.length ? 'done 200' : 'unknown'],
+        ['create link', 'done 200'],
+      ])
+    }
+  })
+
+  test('a real change after a torn line, and a line an earlier pay glued onto a torn one: no entry lost', async () => {
+    const dir = tempDir('pay-journal-glued-')
+    const file = journalIn(dir)
+    // A sandbox of its own: no connection kept alive from the test before, idle past its timeout.
+    const own = await startTestSandbox()
+    try {
+      await tornAndGlued(file, { ...own.env, PAY_JOURNAL_FILE: file })
+    } finally {
+      await own.close()
+    }
+  })
+
+  async function tornAndGlued(file: string, env: Record<string, string>) {
+    const id = await twoChanges(env)
+    const whole = fs.readFileSync(file, 'utf8')
+    const lines = whole.trimEnd().split('\n')
+    // An earlier pay wrote the next entry straight after a torn one: the update's intent is glued
+    // onto what is left of the create's outcome.
+    fs.writeFileSync(file, `${lines[0]}\n${lines[1].slice(0, 40)}${lines[2]}\n${lines[3]}\n`)
+    const deleted = await runInProcess(['links', 'delete', id, '--yes'], { env })
+    expect(deleted.code).toBe(0)
+    // Cut inside the delete's outcome, then one more change by a command.
+    const cut = fs.readFileSync(file, 'utf8').trimEnd()
+    fs.writeFileSync(file, cut.slice(0, cut.length - 25))
+    expect((await runInProcess(['links', 'get', id], { env })).code).toBe(5)
+    expect((await runInProcess(['links', 'delete', id, '--yes'], { env })).code).toBe(5)
+    const { json, table } = await views(env)
+    const warning = `Warning: 2 lines of the journal ${file} could not be read (cut short by a crash or a full disk) and were skipped.\n`
+    expect(json.stderr).toBe(warning)
+    expect(unwrapped(table.stderr)).toBe(warning)
+    expect((JSON.parse(json.stdout) as Json[]).map((c) => [c.kind, c.id, c.outcome])).toEqual([
+      ['delete link', id, 'failed not_found 404'],
+      ['delete link', id, 'unknown'],
+      ['update link', id, 'done 200'],
+      // Its outcome, which held the id the service gave, was lost with the torn line.
+      ['create link', undefined, 'unknown'],
+    ])
+    expect(table.stdout.split('\n').filter((line) => line.includes(id))).toHaveLength(3)
+    expect(table.stdout).toMatch(/create link +unknown/)
+  }
+})
+
+describe('the key given as an id or an Idempotency-Key', () => {
+  test('pay api and links create: the journal and history hold [REDACTED] in its place, in every form', async () => {
+    const KEY = 'sk_live_history_canary_4b3a2c1d'
+    const own = await startTestSandbox({ keys: [KEY] })
+    try {
+      const file = journalIn(tempDir('pay-journal-key-'))
+      const env = { PAY_API_KEY: KEY, PAY_BASE_URL: own.baseUrl, PAY_JOURNAL_FILE: file }
+      const encoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')
+      const runs = await Promise.all([
+        runInProcess(['api', '-X', 'DELETE', `/payment-links/${KEY}`], { env }),
+        runInProcess(['api', '-X', 'DELETE', `/payment-links/${encoded}`], { env }),
+        runInProcess(
+          [
+            'links',
+            'create',
+            '--email',
+            'k@example.com',
+            '--currency',
+            'EUR',
+            '--amount',
+            '1',
+            '--title',
+            'K',
+            '--idempotency-key',
+            KEY,
+          ],
+          { env },
+        ),
+      ])
+      expect(runs.map((run) => run.code)).toEqual([5, 5, 0])
+      const text = fs.readFileSync(file, 'utf8')
+      expect(text).not.toContain(KEY)
+      expect(text).not.toContain(encoded)
+      const changes = JSON.parse((await runInProcess(['history', '--json'], { env })).stdout) as Json[]
+      expect(changes.map((c) => [c.method, c.path, c.id ?? null, c.idempotency_key ?? null]).sort()).toEqual(
+        [
+          ['DELETE', '/payment-links/[REDACTED]', '[REDACTED]', null],
+          ['DELETE', '/payment-links/[REDACTED]', '[REDACTED]', null],
+          ['POST', '/payment-links', changes.find((c) => c.method === 'POST')?.id, '[REDACTED]'],
+        ].sort(),
+      )
+    } finally {
+      await own.close()
+    }
   })
 })

@@ -253,7 +253,7 @@ describe.concurrent('pay login: the base URL', () => {
       signal: null,
       stdout: '',
       stderr:
-        'Error: Missing required flag: --base-url\nGive the service address with --base-url or PAY_BASE_URL.\n',
+        'Error: Missing required flag: --base-url\nGive the service address with --base-url or PAY_BASE_URL (neither stdin nor stdout is a terminal, so pay does not ask).\n',
     })
     expect(fs.existsSync(dir)).toBe(false)
   })
@@ -321,7 +321,7 @@ describe.concurrent('pay login: refused input', () => {
       signal: null,
       stdout: '',
       stderr:
-        'Error: No API key given: not on a terminal, so pay cannot ask for it.\nPipe it in with --with-key.\n',
+        'Error: No API key given: neither stdin nor stdout is a terminal, so pay cannot ask for it.\nPipe it in with --with-key.\n',
     })
     expect(accepting.requests).toEqual([])
     expect(fs.existsSync(dir)).toBe(false)

@@ -44,6 +44,14 @@ export function tempDir(prefix = 'pay-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
 }
 
+let workerCache: string | undefined
+
+/** A cache dir for the runs of this test worker: made once, so runs share pay's code cache. */
+function workerCacheDir(): string {
+  workerCache ??= tempDir('pay-worker-cache-')
+  return workerCache
+}
+
 /** The environment a test runs pay in: own config and sandbox dirs, nothing inherited from PAY_*. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {}
@@ -63,6 +71,10 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   env.PAY_JOURNAL_FILE ??= path.join(tempDir('pay-journal-'), 'journal.jsonl')
   // Nothing listens on port 1: the sandbox profile runs its sandbox in-process.
   env.PAY_SANDBOX_PORT ??= '1'
+  // pay's cache (its code cache, completion scripts, the ids it completes) is this worker's own,
+  // never the developer's: the ids of test sandboxes must not reach their completion.
+  env.XDG_CACHE_HOME = workerCacheDir()
+  if (process.platform === 'darwin') env.PAY_CACHE_DIR = path.join(workerCacheDir(), 'pay')
   Object.assign(env, NO_KEYCHAIN_ENV)
   if (process.platform === 'linux') delete env.XDG_RUNTIME_DIR
   for (const [key, value] of Object.entries(extra)) {

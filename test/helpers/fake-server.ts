@@ -26,7 +26,8 @@ export interface FakeServer {
  */
 export async function startFakeServer(
   handler: Handler = (_, res) => sendJson(res, 404, { message: 'Not found' }),
-  options: { tls?: { key: string; cert: string } } = {},
+  /** `port`: listen there (a squatter taking a port another server left); default a free one. */
+  options: { tls?: { key: string; cert: string }; port?: number } = {},
 ) {
   let current = handler
   const requests: RecordedRequest[] = []
@@ -54,7 +55,10 @@ export async function startFakeServer(
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', resolve)
+  })
   const { port } = server.address() as AddressInfo
   const fake: FakeServer = {
     baseUrl: options.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,

@@ -1,3 +1,5 @@
+import { isIPv4, isIPv6 } from 'node:net'
+import { domainToASCII } from 'node:url'
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import { currencyDigits, decimalText } from '../../src/shared/money.js'
@@ -12,14 +14,59 @@ import { MANIFEST } from './manifest.js'
  * (render/format.ts currencyDigits) and numbers as plain decimals (values.ts decimalText).
  */
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const AMOUNT = /^\d+(\.\d+)?$/
 const CURRENCY = /^[A-Za-z]{3}$/
 
+/**
+ * The service's e-mail rule (docs/choices.md: Laravel's `email`, RFC validation), as the contract
+ * states it: a dot-atom or quoted local part; labels of letters, digits and hyphens (and letters
+ * beyond ASCII), none empty, none ending in a hyphen, the domain not starting with one; a label at
+ * most 63 characters, the domain at most 253 bytes; or an address literal.
+ */
+function isEmail(value: string): boolean {
+  const text = '[^\\x00-\\x7F\\p{S}\\p{C}]'
+  const atom = `(?:[A-Za-z0-9!#$%&'*+/=?^_\`{|}~-]|${text})+`
+  const quoted = `"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|${text}|\\\\[\\x20-\\x7E])*"`
+  const match = new RegExp(`^(${atom}(?:\\.${atom})*|${quoted})@(.*)$`, 'su').exec(value)
+  if (!match) return false
+  const domain = match[2]
+  const literal = /^\[(.*)\]$/s.exec(domain)?.[1]
+  if (literal !== undefined) return /^IPv6:/i.test(literal) ? isIPv6(literal.slice(5)) : isIPv4(literal)
+  if (domain.startsWith('-') || Buffer.byteLength(domain) > 253) return false
+  const label = new RegExp(`^(?:[A-Za-z0-9-]|${text})*(?:[A-Za-z0-9]|${text})$`, 'u')
+  return domain
+    .split('.')
+    .every((part) => label.test(part) && (/^[ -~]+$/.test(part) ? part : domainToASCII(part)).length <= 63)
+}
+
+/** What pay says of an amount that is a near miss of a decimal (the same words as the service). */
+function amountNearMiss(value: string): string | undefined {
+  if (value.trim() !== value && value.trim() !== '') return 'must not begin or end with a space.'
+  if (/^-[0-9.]/.test(value)) return 'must be greater than 0.'
+  if (/^\+[0-9.]/.test(value)) return 'must be written without a sign.'
+  if (/^0[xob][0-9a-f]/i.test(value))
+    return 'must be written in decimal digits, without a 0x, 0o or 0b prefix.'
+  if (/^[0-9.]+e[+-]?[0-9]+$/i.test(value))
+    return 'must be written out in digits, not with an exponent like 1e3.'
+  if (/^[0-9.,]+$/.test(value) && /[0-9]/.test(value)) {
+    if (value.includes(','))
+      return 'must use a point for its decimals and no thousands separator, like 1000.50.'
+    if (value.split('.').length > 2) return 'must have one decimal point at most.'
+    if (value.endsWith('.')) return 'must have digits after its decimal point, like 5.00.'
+    return 'must have a digit before its decimal point, like 0.50.'
+  }
+  return undefined
+}
+
+/** The fields the service's documentation bounds to 50 characters, counted in code points. */
+const BOUNDED = new Set(['title', 'reference', 'reference_2'])
+
 const MESSAGES = {
   email: 'The email must be a valid email address.',
-  amount: 'The amount must be a decimal number written like 25.50 (digits and one point).',
+  amount: (value: string) =>
+    `The amount ${amountNearMiss(value) ?? 'must be a decimal number written like 25.50 (digits and one point).'}`,
   amountZero: 'The amount must be greater than 0.',
+  tooLong: (field: string) => `The ${field} may not be greater than 50 characters.`,
   currency: 'The currency must be a 3-letter currency code, like EUR.',
   url: (field: string) =>
     `The ${field} must be an absolute http:// or https:// URL, like https://shop.example/thanks.`,
@@ -190,17 +237,11 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
         }
       : { exit: 2, stderr: /^Error: Flag --[a-z0-9-]+ expects a value\nSee `pay [a-z ]+ --help`\.\n$/ }
   }
-  // The id as people paste it: trimmed, out of a payment URL, hex lower-cased; nothing left is no id.
+  // The id as people paste it: trimmed, out of quotes or angle brackets, out of a payment URL, hex
+  // lower-cased; what is left that no id holds is a usage error, before anything is sent.
   const id = spec.takesId ? pastedId(input.id) : ''
-  if (spec.takesId && id === '') {
-    return { exit: 2, stderr: `Error: ${JSON.stringify(input.id)} is not an id: empty.\n` }
-  }
-  if (spec.takesId && /^[a-z][a-z0-9+.-]*:\/\//i.test(id)) {
-    return {
-      exit: 2,
-      stderr: `Error: ${JSON.stringify(input.id)} is not an id: a URL without an id (a payment_url carries ?id=…).\n`,
-    }
-  }
+  const notAnId = spec.takesId ? idRefusal(id) : undefined
+  if (notAnId) return { exit: 2, stderr: `Error: ${JSON.stringify(input.id)} is not an id: ${notAnId}.\n` }
   const body: Record<string, unknown> = {}
   for (const { flag, field, kind } of given) {
     const value = input.values[flag]
@@ -215,9 +256,11 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
   const errors: [string, string][] = []
   for (const { flag, field, kind } of given) {
     const value = input.values[flag] as string
-    if (kind === 'email' && !EMAIL.test(value)) errors.push([flag, MESSAGES.email])
+    if (kind === 'email' && !isEmail(value)) errors.push([flag, MESSAGES.email])
+    if (kind === 'text' && BOUNDED.has(field) && [...value].length > 50)
+      errors.push([flag, MESSAGES.tooLong(field)])
     if (kind === 'currency' && !CURRENCY.test(value)) errors.push([flag, MESSAGES.currency])
-    if (kind === 'amount' && !AMOUNT.test(value)) errors.push([flag, MESSAGES.amount])
+    if (kind === 'amount' && !AMOUNT.test(value)) errors.push([flag, MESSAGES.amount(value)])
     else if (kind === 'amount' && !/[1-9]/.test(value)) errors.push([flag, MESSAGES.amountZero])
     else if (kind === 'amount' && CURRENCY.test((input.values.currency as string | undefined) ?? '')) {
       // Amount and currency both given and well-formed: checked together, before anything is sent.
@@ -239,11 +282,8 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
     const flags = missing.map((field) => `--${spec.flags.find((f) => f.field === field)!.flag}`)
     return {
       exit: 2,
-      stderr: `Error: Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}\nPass them as flags (you are not on a terminal, so pay does not ask).\n`,
+      stderr: `Error: Missing required flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')}\nPass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n`,
     }
-  }
-  if (spec.takesId && ['.', '..'].includes(id)) {
-    return { exit: 2, stderr: `Error: ${JSON.stringify(id)} is not a valid id.\n` }
   }
   switch (spec.name) {
     case 'token create':
@@ -299,15 +339,40 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
   }
 }
 
+/** The pairs a pasted id may come in: quotes (straight, curly, guillemets), backquotes, angle brackets. */
+const PAIRS = ['""', "''", '``', '<>', '\u201c\u201d', '\u2018\u2019', '\u00ab\u00bb']
+
 /** The id pay reads from what was typed (docs/bulk.md, "Cancelling and deleting by id": pasted ids). */
 function pastedId(typed: string): string {
-  let id = typed.trim()
-  if (/^https?:\/\//i.test(id)) {
+  const unwrap = (text: string) => {
+    let inner = text.trim()
+    while (inner.length >= 2 && PAIRS.includes(inner[0] + inner[inner.length - 1]))
+      inner = inner.slice(1, -1).trim()
+    return inner
+  }
+  let id = unwrap(typed)
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(id)) {
     try {
-      id = new URL(id).searchParams.get('id')?.trim() ?? id
+      const inUrl = new URL(id)
+      const fromQuery = /^https?:$/.test(inUrl.protocol) ? inUrl.searchParams.get('id') : null
+      if (fromQuery !== null) id = unwrap(fromQuery)
     } catch {}
   }
   return /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : id
+}
+
+/** Why the text read as an id is none: the reasons docs/bulk.md lists, in its order. */
+function idRefusal(id: string): string | undefined {
+  if (id === '') return 'empty'
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(id)) return 'a URL without an id (a payment_url carries ?id=…)'
+  if (id === '.' || id === '..') return 'only dots'
+  if (/\s/.test(id)) return 'it contains a space'
+  if (/["'`\u2018\u2019\u201c\u201d\u00ab\u00bb]/.test(id)) return 'it contains a quote'
+  if (/[<>]/.test(id)) return 'it contains an angle bracket'
+  if (id.includes(',')) return 'it contains a comma (one id per line)'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) return 'it contains a control character'
+  return undefined
 }
 
 /** Checks one run against the model: exit code, stderr, and exactly the requests sent. */
@@ -381,6 +446,15 @@ const TRICKY = [
   'EU',
   'EURO',
   'ÉUR',
+  'a..b@c.co',
+  '"a..b"@c.co',
+  'a@localhost',
+  '+5',
+  '0x10',
+  '5.',
+  '😀'.repeat(50),
+  `${'😀'.repeat(50)}x`,
+  'r'.repeat(51),
 ]
 
 export interface ValueOptions {
@@ -442,6 +516,14 @@ const idArbitrary = (options: ValueOptions) =>
         ' ',
         'é',
         ' 65A1F0C2E4B0A1B2C3D4E5F6 ',
+        '"65A1F0C2E4B0A1B2C3D4E5F6"',
+        "'<65a1f0c2e4b0a1b2c3d4e5f6>'",
+        '<http://127.0.0.1:4010/checkout/pay?id=65a1f0c2e4b0a1b2c3d4e5f6>',
+        '\u201c65a1f0c2e4b0a1b2c3d4e5f6\u201d',
+        '"65a1f0c2e4b0a1b2c3d4e5f6",',
+        'a b',
+        'x,y',
+        '<x',
       ),
     },
     {

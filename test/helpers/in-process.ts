@@ -46,13 +46,17 @@ export { COMMAND_IDS, commandSource, MANIFEST, type ManifestCommand, typed } fro
 
 const classes = new Map<string, Promise<Command.Class>>()
 
-/** The class of a command of pay, from src/commands (through vitest, like the test's own imports). */
+/**
+ * The class of a command of pay, from src/commands (through vitest, like the test's own imports);
+ * an alias (`sandbox:webhooks:rm`) is the command it stands for.
+ */
 export function commandClass(id: string): Promise<Command.Class> {
   let loaded = classes.get(id)
   if (!loaded) {
-    if (!MANIFEST.commands[id])
-      throw new Error(`runInProcess: ${JSON.stringify(id)} is no command of the manifest`)
-    loaded = import(commandSource(id)).then((module: { default: Command.Class }) => module.default)
+    const command =
+      MANIFEST.commands[id] ?? Object.values(MANIFEST.commands).find((c) => c.aliases.includes(id))
+    if (!command) throw new Error(`runInProcess: ${JSON.stringify(id)} is no command of the manifest`)
+    loaded = import(commandSource(command.id)).then((module: { default: Command.Class }) => module.default)
     classes.set(id, loaded)
   }
   return loaded

@@ -26,6 +26,9 @@ export class Sink extends Writable {
 export interface TestIOOptions {
   /** stdout (and stderr) are terminals, and stdin is one too: questions may be asked. */
   terminal?: boolean
+  /** stdout alone is not a terminal (`pay … | cat`), or stdin alone (`… < file`): default `terminal`. */
+  stdoutTerminal?: boolean
+  stdinTerminal?: boolean
   colour?: boolean
   /** Columns of the terminal; 0 means unknown (120 is used). */
   width?: number
@@ -50,6 +53,7 @@ export class TestIO implements IO {
   readonly stderr: Sink
   readonly stdoutIsTerminal: boolean
   readonly stderrIsTerminal: boolean
+  readonly stdinIsTerminal: boolean
   readonly canPrompt: boolean
   readonly canConfirm: boolean
   readonly colour: boolean
@@ -67,11 +71,12 @@ export class TestIO implements IO {
 
   constructor(options: TestIOOptions = {}) {
     const terminal = options.terminal ?? false
-    this.stdout = new Sink(terminal, options.width ?? 0)
+    this.stdoutIsTerminal = options.stdoutTerminal ?? terminal
+    this.stdinIsTerminal = options.stdinTerminal ?? terminal
+    this.stdout = new Sink(this.stdoutIsTerminal, options.width ?? 0)
     this.stderr = new Sink(terminal, options.width ?? 0)
-    this.stdoutIsTerminal = terminal
     this.stderrIsTerminal = terminal
-    this.canPrompt = terminal
+    this.canPrompt = this.stdinIsTerminal && this.stdoutIsTerminal
     this.canConfirm = terminal || (options.terminalBehindPipe ?? false)
     this.colour = terminal && (options.colour ?? false)
     this.stderrColour = this.colour

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/http/server.js'
+import { secretPattern } from '../../src/shared/key-forms.js'
 import { type CliResult, runCli, tempDir } from './cli.js'
 import { commandOfArgs } from './endpoints.js'
 import type { FakeServer } from './fake-server.js'
@@ -12,7 +13,8 @@ import type { Json } from './links.js'
 
 /**
  * A recognisable API key, and a scanner that finds it, or any 8 consecutive characters of
- * its secret part, in bytes pay wrote: stdout, stderr and every file it may have touched.
+ * its secret part, in bytes pay wrote: stdout, stderr and every file it may have touched; as they
+ * are, or percent-encoded.
  * The needles are searched as UTF-8/Latin-1 bytes and as UTF-16LE (how V8 stores two-byte
  * strings, e.g. in a code cache or a heap snapshot).
  */
@@ -34,13 +36,24 @@ const NEEDLE_BYTES = NEEDLES.flatMap((needle) => [
   { needle, encoding: 'utf16le', bytes: Buffer.from(needle, 'utf16le') },
 ])
 
-/** The needles found in `bytes`, as "needle (encoding) at offset". */
+/**
+ * The needles found in `bytes`, as "needle (encoding) at offset": as they are, and percent-encoded
+ * in part or whole, once or twice over (how a path, a query or a logged URL would hold them).
+ */
 export function findCanary(bytes: Buffer | string): string[] {
   const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes
   const hits: string[] = []
   for (const { needle, encoding, bytes: pattern } of NEEDLE_BYTES) {
     const at = buffer.indexOf(pattern)
     if (at !== -1) hits.push(`${JSON.stringify(needle)} (${encoding}) at ${at}`)
+  }
+  if (buffer.includes('%')) {
+    const text = buffer.toString('latin1')
+    for (const needle of NEEDLES) {
+      const found = secretPattern(needle).exec(text)
+      if (found && found[0] !== needle)
+        hits.push(`${JSON.stringify(needle)} (percent-encoded) at ${found.index}`)
+    }
   }
   return hits
 }

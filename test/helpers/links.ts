@@ -1,4 +1,6 @@
 import { expect } from 'vitest'
+import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
+import { inStore } from '../../src/sandbox/store/local.js'
 import type { FakeServer } from './fake-server.js'
 import type { TestSandbox } from './sandbox.js'
 
@@ -44,6 +46,20 @@ export async function seedLink(sandbox: TestSandbox, fields: Record<string, unkn
   })
   expect(answer.status).toBe(200)
   return answer.body.data
+}
+
+/**
+ * A payment link whose fields the service's rules would refuse today (a title over 50
+ * characters): made with a short title, then `fields` written into the store, as a record made
+ * before the rule holds them. pay shows whatever a service sends.
+ */
+export async function seedHeldLink(sandbox: TestSandbox, fields: Record<string, unknown>): Promise<Json> {
+  const made = await seedLink(sandbox)
+  const business = { keyHash: keyHash(sandbox.key), businessId: businessIdOf(sandbox.key) }
+  inStore(sandbox.dir, (store) =>
+    store.write(() => store.replace('payment_links', business, { ...made, ...fields })),
+  )
+  return (await sandbox.request('GET', `/payment-links/${made._id}`)).body.data
 }
 
 /** The link as the sandbox holds it, or undefined when it does not exist (404). */

@@ -1,5 +1,5 @@
 import { endpointAt } from '../../api/endpoints.js'
-import { type JournalEntry, readJournal } from '../../config/journal.js'
+import { type JournalEntry, loadJournal } from '../../config/journal.js'
 import { usageError } from '../../errors.js'
 import { type Result, shown } from '../../render/result.js'
 import type { View } from '../../render/views.js'
@@ -31,6 +31,12 @@ export const HISTORY_VIEW: View = {
   ],
   idField: 'change',
   dropOrder: ['user', 'profile'],
+  // To the minute in a table (UTC, as written), so that at 80 columns KIND and OUTCOME keep
+  // their words beside a whole id; --json, TSV and --columns keep the time as written.
+  tableCell: (change, column) =>
+    column === 'at' && typeof change.at === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(change.at)
+      ? change.at.slice(0, 16).replace('T', ' ')
+      : undefined,
 }
 
 /** The resource as a short word, for the kind of a change no endpoint declares. */
@@ -127,6 +133,12 @@ export function sinceMoment(text: string, now = Date.now()): number {
   return at
 }
 
+/** What `pay history` says of lines of the journal it could not read; the entries around them are shown. */
+export function unreadableText(file: string, count: number): string {
+  const lines = count === 1 ? '1 line' : `${count} lines`
+  return `${lines} of the journal ${file} could not be read (cut short by a crash or a full disk) and ${count === 1 ? 'was' : 'were'} skipped.`
+}
+
 function isCalendarDay(year: number, month: number, day: number): boolean {
   const date = new Date(Date.UTC(year, month - 1, day))
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
@@ -144,12 +156,15 @@ export async function history(
   if (file === undefined) throw usageError('The journal is off (PAY_JOURNAL=0).')
   const since = options.since === undefined ? undefined : sinceMoment(options.since, context.now())
   const id = options.id === undefined ? undefined : normalizeId(options.id)
-  const changes = changesFrom(readJournal(file)).filter(
+  const { entries, unreadable } = loadJournal(file)
+  // Said in every output mode: an entry may be missing, and the rest is still shown.
+  if (unreadable > 0) context.out.warn(unreadableText(file, unreadable))
+  const changes = changesFrom(entries).filter(
     (change) =>
       (since === undefined || Date.parse(String(change.at)) >= since) &&
       (id === undefined || change.id === id),
   )
-  const { limit } = context.listScope
+  const { limit, all, limitGiven, takesAll } = context.listScope
   const picked = limit === undefined ? changes : changes.slice(0, limit)
   const outcome = () => ({
     shown: picked.length,
@@ -157,6 +172,7 @@ export async function history(
     pages: 1,
     scanned: changes.length,
     filtered: false,
+    asked: { takesAll, all, limitGiven },
   })
   return shown.list(picked, HISTORY_VIEW, outcome)
 }

@@ -5,7 +5,7 @@ import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../../confi
 import { PayError, usageError } from '../../errors.js'
 import { type Result, shown } from '../../render/result.js'
 import type { RunContext } from '../context.js'
-import type { IO } from '../io.js'
+import { type IO, notATerminal } from '../io.js'
 
 /** What `pay login` was asked: the profile, the base URL given (--base-url), how the key comes and goes. */
 export interface LoginRequest {
@@ -100,7 +100,7 @@ async function askBaseUrl(io: IO): Promise<string> {
   if (!io.canPrompt) {
     throw usageError(
       'Missing required flag: --base-url',
-      'Give the service address with --base-url or PAY_BASE_URL.',
+      `Give the service address with --base-url or PAY_BASE_URL (${notATerminal(io)}, so pay does not ask).`,
     )
   }
   const answer = await io.ask({
@@ -126,7 +126,7 @@ async function readKey(withKey: boolean, io: IO): Promise<string> {
     key = (await io.askSecret('API key')).trim()
   } else {
     throw usageError(
-      'No API key given: not on a terminal, so pay cannot ask for it.',
+      `No API key given: ${notATerminal(io)}, so pay cannot ask for it.`,
       'Pipe it in with --with-key.',
     )
   }

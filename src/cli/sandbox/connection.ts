@@ -1,7 +1,13 @@
 import type http from 'node:http'
 import { createRequire } from 'node:module'
 import { type Shown, shown } from '../../render/result.js'
-import { loadProofCheck, type Notice, SANDBOX_KEY, startSandbox } from '../../sandbox/index.js'
+import {
+  type Attempted,
+  loadProofCheck,
+  type Notice,
+  SANDBOX_KEY,
+  startSandbox,
+} from '../../sandbox/index.js'
 
 export interface Connection {
   baseUrl: string
@@ -14,6 +20,8 @@ export interface Connection {
   squatter: boolean
   /** What opening the in-process sandbox's store did that a person should hear of. */
   notices: Notice[]
+  /** The in-process sandbox's attempts of the notifications it made (each made before it closes). */
+  attempted: Attempted[]
   close(): Promise<void>
 }
 
@@ -121,18 +129,22 @@ export async function connectSandbox(
   dir: string,
 ): Promise<Connection> {
   if (found === 'proven')
-    return { baseUrl, inProcess: false, squatter: false, notices: [], close: async () => {} }
+    return { baseUrl, inProcess: false, squatter: false, notices: [], attempted: [], close: async () => {} }
+  const attempted: Attempted[] = []
   const sandbox = await startSandbox({
     dir,
     keys: [...new Set([SANDBOX_KEY, apiKey])],
     port: 0,
     checkoutOrigin: baseUrl,
+    // Only the notifications this command makes, each attempted once before it ends.
+    webhooks: { deliver: 'own', onAttempt: (attempt) => attempted.push(attempt) },
   })
   return {
     baseUrl: sandbox.baseUrl,
     inProcess: true,
     squatter: found !== 'none',
     notices: sandbox.notices,
+    attempted,
     close: () => sandbox.close(),
   }
 }

@@ -1,23 +1,60 @@
 /**
- * What the sandbox's test-double commands share: `--fault RULE`, the running sandbox they act
- * through, and `pay sandbox requests --follow`.
+ * What the sandbox's test-double commands share: `--fault RULE`, `--webhook URL`, the running
+ * sandbox they act through, and `pay sandbox requests --follow`.
  */
 import { Flags } from '@oclif/core'
 import type { PayApi } from '../../api/client.js'
 import { type SettledAnswer, sandboxRequests, sandboxSettle } from '../../api/sandbox.js'
 import { PayError, usageError } from '../../errors.js'
 import type { Output } from '../../render/output.js'
-import { FAULT_GRAMMAR, loadLocalStore, type Outcome, parseFaultRule } from '../../sandbox/index.js'
+import {
+  FAULT_GRAMMAR,
+  isWebhookUrl,
+  loadLocalStore,
+  MAX_SEED,
+  type Outcome,
+  parseFaultRule,
+} from '../../sandbox/index.js'
 import type { Rec } from '../../values.js'
 import type { SandboxTarget, Target } from '../context.js'
 import type { IO } from '../io.js'
 import { REQUEST_VIEW, requestText, requestTsv } from './double-views.js'
+import { attemptedText } from './webhooks/views.js'
 
 /** A fault rule, checked as the sandbox checks it: one that cannot be read is exit 2, naming what is wrong. */
 export const faultFlag = Flags.custom<string>({
   helpValue: 'RULE',
   parse: async (input) => parseFaultRule(input).text,
 })
+
+/** `sandbox start --webhook URL`: an http(s) URL (exit 2 otherwise), an endpoint of the first key's business. */
+export const webhookFlag = Flags.custom<string>({
+  helpValue: 'URL',
+  description:
+    "A webhook endpoint of the first key's business (repeatable), added unless it has it: payment attempts " +
+    'are POSTed there (see `pay sandbox webhooks add`).',
+  multiple: true,
+  parse: async (input) => {
+    if (isWebhookUrl(input)) return input
+    throw usageError(`"${input}" is not an http:// or https:// URL.`)
+  },
+})
+
+/** `sandbox start`'s flags of the test double: the fault rules it starts with, their seed, its webhooks. */
+export const startDoubleFlags = {
+  fault: faultFlag({
+    description:
+      'A fault rule, METHOD PATH EFFECT [xN|P%] [after] (repeatable), e.g. "POST /payment-links 503 x2": ' +
+      'see `pay sandbox faults set`.',
+    multiple: true,
+  }),
+  'fault-seed': Flags.integer({
+    description: 'Seed of the P% rules, to repeat a run (default: a random one, said on stderr).',
+    min: 0,
+    max: MAX_SEED,
+  }),
+  webhook: webhookFlag(),
+}
 
 /** Rules given as arguments, each checked (exit 2 naming the one that cannot be read); at least one. */
 export function readRules(texts: string[]): string[] {
@@ -90,14 +127,16 @@ export async function followRequests(
 
 /**
  * The customer's `outcome` on link `id` (`pay sandbox pay`), through the running sandbox when
- * there is one, else in the local store; where it was done, for the message; and whether the
- * link was paid before (paying it again changes nothing, and every outcome is then answered as paid).
+ * there is one, else in the local store; where it was done, for the message; whether the link
+ * was paid before (paying it again changes nothing, and every outcome is then answered as paid);
+ * and, in the local store, what came of the first attempts of its notifications (a running
+ * sandbox makes them itself).
  */
 export async function settle(
   where: SandboxTarget,
   id: string,
   outcome: Outcome,
-): Promise<{ settled: SettledAnswer; place: string; paidBefore: boolean }> {
+): Promise<{ settled: SettledAnswer; place: string; paidBefore: boolean; notified: string[] }> {
   if (where.server) {
     const place = `through the sandbox at ${where.target.baseUrl}`
     // Looked at first, so that paying a paid link says so.
@@ -106,7 +145,7 @@ export async function settle(
       () => false,
     )
     try {
-      return { settled: await sandboxSettle(where.api, id, outcome), place, paidBefore }
+      return { settled: await sandboxSettle(where.api, id, outcome), place, paidBefore, notified: [] }
     } catch (error) {
       if (error instanceof PayError && error.kind === 'not_found') {
         throw new PayError(`No payment link ${id} in the sandbox at ${where.target.baseUrl}.`, {
@@ -118,16 +157,16 @@ export async function settle(
     }
   }
   const place = `in the local sandbox store ${where.dir} (no sandbox is running at ${where.baseUrl})`
-  const { linkPaidIn, settleLinkIn } = await loadLocalStore()
+  const { linkPaidIn, settleNotifyingIn } = await loadLocalStore()
   const paidBefore = linkPaidIn(where.dir, id)
-  const settled = settleLinkIn(where.dir, id, outcome)
+  const { result: settled, attempted } = await settleNotifyingIn(where.dir, id, outcome)
   if (!settled) {
     throw new PayError(`No payment link ${id} in the local sandbox store ${where.dir}.`, {
       kind: 'not_found',
       hint: `No sandbox is running at ${where.baseUrl}; the local store was searched.`,
     })
   }
-  return { settled, place, paidBefore }
+  return { settled, place, paidBefore, notified: attemptedText(attempted, where.dir) }
 }
 
 const seqOf = (entry: Rec | undefined) => (typeof entry?.seq === 'number' ? entry.seq : undefined)

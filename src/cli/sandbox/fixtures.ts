@@ -19,7 +19,11 @@ export const SEEDED_VIEW: View = {
 
 const FORMAT = 'A fixture file is JSON: {"tokenizations": [...], "links": [...], "subscriptions": [...]}.'
 
-/** The fixtures in `file` (`-`: stdin) as parsed JSON; what cannot be read or is not JSON is a usage error (exit 2). */
+/**
+ * The fixtures in `file` (`-`: stdin) as parsed JSON; what cannot be read or is not JSON is a usage
+ * error (exit 2); JSON that is not a fixture file as a whole (no object, nested too deep) is
+ * invalid (exit 3), said here, before it goes to a sandbox or the local store, so that both say it alike.
+ */
 export async function readFixtureFile(file: string, readStdin: () => Promise<string>): Promise<unknown> {
   let text: string
   if (file === '-') text = await readStdin()
@@ -33,14 +37,18 @@ export async function readFixtureFile(file: string, readStdin: () => Promise<str
       )
     }
   }
-  const { parseFixtures, FixtureSyntaxError } = await loadLocalStore()
+  const { parseFixtures, FixtureSyntaxError, fixtureShapeErrors } = await loadLocalStore()
+  let fixtures: unknown
   try {
-    return parseFixtures(text)
+    fixtures = parseFixtures(text)
   } catch (error) {
     if (error instanceof FixtureSyntaxError)
       throw usageError(`${nameOf(file)} is not a fixture file. ${error.message}`, FORMAT)
     throw error
   }
+  const wrong = fixtureShapeErrors(fixtures)
+  if (wrong) throw invalidFixtures(file, wrong)
+  return fixtures
 }
 
 const nameOf = (file: string) => (file === '-' ? 'stdin' : file)

@@ -6,16 +6,18 @@ import {
   type RunningSandbox,
   startSandbox,
 } from '../../sandbox/index.js'
-import { sanitizeText } from '../../values.js'
+import { type Rec, sanitizeText } from '../../values.js'
 import type { RunContext } from '../context.js'
 import type { IO } from '../io.js'
 import { noticesShown } from './connection.js'
 import { invalidFixtures, readFixtureFile, seededRows, seededText } from './fixtures.js'
-import { faultsText, listenError, logLine, portHint } from './start.js'
+import { attemptLine, faultsText, listenError, logLine, portHint } from './start.js'
 
 /** What `pay sandbox start` was asked. */
 export interface ServeRequest {
   keys: string[]
+  /** What to say of where the keys came from (--key: the process list shows them). */
+  keyNote?: string
   host: string
   port: number
   /** No --port was given (the port is PAY_SANDBOX_PORT's or the default), for the hint when it is taken. */
@@ -25,6 +27,8 @@ export interface ServeRequest {
   faults: { rules?: string[]; seed?: number }
   /** --seed FILE (- for stdin), and --once. */
   seed?: { file: string; once: boolean }
+  /** --webhook URL...: endpoints of the first key's business. */
+  webhooks: string[]
 }
 
 /**
@@ -41,10 +45,14 @@ export type ServeContext = Pick<RunContext, 'io' | 'show' | 'env' | 'sandboxDir'
 export async function serveSandbox(request: ServeRequest, context: ServeContext): Promise<Result> {
   const { host, port } = request
   let requests = 0
+  const log = (line: string) => {
+    if (!request.quiet) void context.show(shown.log(line))
+  }
   const onRequest = (entry: RequestLogEntry) => {
     requests++
-    if (!request.quiet) void context.show(shown.log(logLine(entry)))
+    log(logLine(entry))
   }
+  if (request.keyNote) await context.show(shown.warn(request.keyNote))
   const seed = request.seed && (await fixtures(request.seed, request.keys[0], context.io))
   let sandbox: RunningSandbox
   try {
@@ -56,6 +64,10 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
       onRequest,
       faults: request.faults,
       seed,
+      webhooks: {
+        endpoints: request.webhooks,
+        onAttempt: request.quiet ? undefined : (attempt) => log(attemptLine(attempt)),
+      },
     })
   } catch (error) {
     throw (
@@ -70,9 +82,11 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
   const seeded =
     sandbox.seeded &&
     shown.notice(`${seededText(seededRows(sandbox.seeded.records))} from ${request.seed?.file}.`)
+  // Ctrl-C or SIGTERM closes the server; a second Ctrl-C quits at once. Listened for before it
+  // says where it listens: a script that reads that line and stops it at once gets a clean stop.
+  const stopped = new Promise<void>((resolve) => context.io.onInterrupt(resolve, { terminate: true }))
   await context.show([noticesShown(sandbox.notices), seeded, listening(sandbox, request, context)])
-  // Ctrl-C or SIGTERM closes the server; a second Ctrl-C quits at once.
-  await new Promise<void>((resolve) => context.io.onInterrupt(resolve, { terminate: true }))
+  await stopped
   await sandbox.close()
   // On a terminal, Ctrl-C left "^C" where the cursor was: the line starts below it.
   const below = context.io.stderrIsTerminal ? '\n' : ''
@@ -93,9 +107,22 @@ function listening(sandbox: RunningSandbox, request: ServeRequest, context: Serv
       (p) =>
         `  ${p._id}  ${p.name}  ${formatAmount(p.amount, p.currency)} ${p.frequency}  (business ${p.business_id})`,
     ),
+    sandbox.keys.length === 1
+      ? 'Signature key of its notifications (`pay sandbox webhooks list`):'
+      : 'Signature keys of its notifications, one per key in that order:',
+    ...sandbox.webhooks.signatureKeys.map((key) => `  ${key}`),
+    ...webhookLines(sandbox.webhooks.endpoints),
   ]
   const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
-  const json = { base_url: sandbox.baseUrl, keys: sandbox.keys, packages, ...seeded }
+  const { signatureKeys: signature_keys, endpoints: webhooks } = sandbox.webhooks
+  const json = {
+    base_url: sandbox.baseUrl,
+    keys: sandbox.keys,
+    packages,
+    signature_keys,
+    webhooks,
+    ...seeded,
+  }
   return [
     {
       kind: 'either',
@@ -119,6 +146,15 @@ function listening(sandbox: RunningSandbox, request: ServeRequest, context: Serv
       : shown.warn(`The sandbox is bound to ${request.host}: other machines can reach it.`),
   ]
 }
+
+/** Where the first key's business's notifications go, if anywhere. */
+const webhookLines = (endpoints: Rec[]) =>
+  endpoints.length === 0
+    ? []
+    : [
+        'Webhook endpoints (payment attempts are POSTed there):',
+        ...endpoints.map((e) => `  ${e._id}  ${e.url}`),
+      ]
 
 /** The fixture file of --seed, checked for the business of `key` before anything listens (exit 2 or 3). */
 async function fixtures(

@@ -1,9 +1,14 @@
 /** What `pay sandbox start` says: its request log's lines, why it cannot listen, how to reach it. */
 import { type PayError, usageError } from '../../errors.js'
-import { DEFAULT_SANDBOX_PORT, type FaultList, type RequestLogEntry } from '../../sandbox/index.js'
+import {
+  type Attempted,
+  DEFAULT_SANDBOX_PORT,
+  type FaultList,
+  type RequestLogEntry,
+} from '../../sandbox/index.js'
 import { sanitizeText } from '../../values.js'
 import type { Env } from '../context.js'
-import { probeSandbox } from './connection.js'
+import { portOf, probeSandbox } from './connection.js'
 
 /**
  * `09:21:03 POST /payment-links 200 2.1 ms`: local time, method, path (secrets redacted), status,
@@ -13,6 +18,16 @@ export function logLine({ method, path, status, ms, fault }: RequestLogEntry): s
   const time = new Date().toTimeString().slice(0, 8)
   const marked = fault === undefined ? '' : ` fault: ${fault}`
   return sanitizeText(`${time} ${method} ${path} ${status ?? '-'} ${ms.toFixed(1)} ms${marked}`)
+}
+
+/**
+ * A notification sent, in the request log: `09:21:04 WEBHOOK http://127.0.0.1:3000/hook 200 3.1 ms
+ * delivered`: the URL, its answer or what went wrong, and the delivery's state after it.
+ */
+export function attemptLine({ url, status, error, ms, state }: Attempted): string {
+  const time = new Date().toTimeString().slice(0, 8)
+  const answer = status === null ? `- ${ms.toFixed(1)} ms (${error})` : `${status} ${ms.toFixed(1)} ms`
+  return sanitizeText(`${time} WEBHOOK ${url} ${answer} ${state}`)
 }
 
 /** What `sandbox start` says of the fault rules it starts with, and the seed that repeats the run. */
@@ -90,7 +105,7 @@ const shellWord = (text: string) =>
  */
 export function portHint(baseUrl: string, host: string, env: Env): string | undefined {
   const profilePort = env.PAY_SANDBOX_PORT || String(DEFAULT_SANDBOX_PORT)
-  const port = new URL(baseUrl).port
+  const port = portOf(baseUrl)
   const reached = PROFILE_REACHES.has(host)
   if (reached && port === profilePort) return undefined
   const dir = env.PAY_SANDBOX_DIR ? ` PAY_SANDBOX_DIR=${shellWord(env.PAY_SANDBOX_DIR)}` : ''

@@ -3,13 +3,15 @@ import { listFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
 import { listLinks } from '../../resources/link-runs.js'
 import { LINK_FILTER_FLAGS } from '../../resources/links.js'
+import { SORT_FLAG } from '../../resources/sort.js'
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
   static summary = 'List payment links'
   static description =
     'Lists the payment links of the business, newest first as the service orders them. Without ' +
-    'filters it reads the first page (--all: every page); filters search every page. On a terminal ' +
-    'at most 30 are shown unless --limit says otherwise.'
+    'filters it reads the first page (--all: every page); filters (--search and the dates too) search ' +
+    'every page, and --sort orders every match before --limit takes the first. On a terminal at most ' +
+    '30 are shown unless --limit says otherwise. --format csv writes a spreadsheet.'
 
   static aliases = ['links:ls']
   static examples = [
@@ -17,9 +19,11 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
     '<%= config.bin %> links list --no-paid --status active',
     '<%= config.bin %> links list --email jane@example.com --json',
     '<%= config.bin %> links list --all -q',
+    '<%= config.bin %> links list --search "invoice 42" --created-after 2026-11-01',
+    '<%= config.bin %> links list --sort -amount --format csv > links.csv',
   ]
 
-  static flags = { ...LINK_FILTER_FLAGS, ...listFlags, ...outputFlags }
+  static flags = { ...LINK_FILTER_FLAGS, ...SORT_FLAG, ...listFlags, ...outputFlags }
 
   async run(): Promise<Result> {
     return listLinks(this.flags, this.context)

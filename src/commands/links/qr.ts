@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
+import { needs } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
 import { qrImageType } from '../../render/qr.js'
@@ -30,7 +31,7 @@ export default class LinksQr extends BaseCommand<typeof LinksQr> {
         return file
       },
     }),
-    force: Flags.boolean({ description: 'Replace the --output file if it exists.', dependsOn: ['output'] }),
+    force: Flags.boolean({ description: 'Replace the --output file if it exists.', ...needs('output') }),
   }
 
   async run(): Promise<Result> {

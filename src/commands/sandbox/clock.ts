@@ -5,7 +5,7 @@ import { type Result, shown } from '../../render/result.js'
 import { loadLocalStore } from '../../sandbox/index.js'
 
 export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
-  static summary = 'Show the sandbox clock: its time, and how far it is ahead of real time'
+  static summary = "Show the sandbox clock's time; `advance` or `set` moves it"
   static description =
     'Sandbox time is real time plus an offset kept in the sandbox database, shared by its businesses; every ' +
     'timestamp the sandbox writes follows it, and subscriptions are charged as it passes their dates. Move it ' +

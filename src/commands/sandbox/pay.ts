@@ -18,7 +18,9 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
     "When a sandbox server answers at the profile's base URL (--profile, else $PAY_PROFILE, else the built-in " +
     '"sandbox" profile; --base-url) and proves it is yours (it keeps its store in $PAY_SANDBOX_DIR), a link of ' +
     "the key's business is paid through it, so an app using that server sees the change; otherwise, for the " +
-    'built-in profile, in the local sandbox store ($PAY_SANDBOX_DIR). stderr says which.'
+    'built-in profile, in the local sandbox store ($PAY_SANDBOX_DIR). stderr says which. Paying and a failed ' +
+    "payment notify the business's webhook endpoints (`pay sandbox webhooks`); in the local store the first " +
+    'attempt of each is made before the command ends, and stderr says what came of it.'
 
   static examples = [
     '<%= config.bin %> sandbox pay 65a1f0c2e4b0a1b2c3d4e5f6',
@@ -44,10 +46,11 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
   async run(): Promise<Result> {
     const { id } = this.args
     const outcome = this.flags.outcome as Outcome
-    const { settled, place, paidBefore } = await settle(await this.context.sandboxTarget(), id, outcome)
+    const where = await this.context.sandboxTarget()
+    const { settled, place, paidBefore, notified } = await settle(where, id, outcome)
     let said = `Paid ${place}.`
     if (outcome !== 'paid') said = outcomeText(settled, outcome, place)
     else if (paidBefore) said = `Payment link ${id} was already paid: nothing changed.`
-    return [shown.note(said), shown.record(settled.link, LINK_VIEW, settled)]
+    return [shown.note(said), ...notified.map(shown.notice), shown.record(settled.link, LINK_VIEW, settled)]
   }
 }

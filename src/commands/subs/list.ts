@@ -2,6 +2,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
 import { CHARGE_FILTER_FLAGS } from '../../resources/charges.js'
+import { SORT_FLAG } from '../../resources/sort.js'
 import { listSubscriptions } from '../../resources/subscription-runs.js'
 import { SUBSCRIPTION_FILTER_FLAGS } from '../../resources/subscriptions.js'
 
@@ -12,7 +13,8 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
     'every page); filters search every page. On a terminal at most 30 are shown unless --limit ' +
     'says otherwise. --unpaid and --overdue judge each subscription by its charges (payment_links ' +
     "entries: paid, created_at); --overdue measures their age by the service's clock. Subscriptions " +
-    'whose charges lack those fields are not listed, and stderr says how many.'
+    'whose charges lack those fields are not listed, and stderr says how many. --sort orders every ' +
+    'match before --limit takes the first; --format csv writes a spreadsheet.'
 
   static aliases = ['subs:ls']
   static examples = [
@@ -21,9 +23,16 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
     '<%= config.bin %> subs list --status cancelled --email jane@example.com --json',
     '<%= config.bin %> subs list --unpaid',
     '<%= config.bin %> subs list --overdue 30d --status created -q',
+    '<%= config.bin %> subs list --created-after 30d --sort -created_at --format csv > new-subs.csv',
   ]
 
-  static flags = { ...SUBSCRIPTION_FILTER_FLAGS, ...CHARGE_FILTER_FLAGS, ...listFlags, ...outputFlags }
+  static flags = {
+    ...SUBSCRIPTION_FILTER_FLAGS,
+    ...CHARGE_FILTER_FLAGS,
+    ...SORT_FLAG,
+    ...listFlags,
+    ...outputFlags,
+  }
 
   async run(): Promise<Result> {
     return listSubscriptions(this.flags, this.context)

@@ -15,7 +15,8 @@ export function pickColumns(columns: string[], view: View, records: Rec[]): stri
     byName.set(field.toLowerCase(), field)
     byName.set(columnHeader(field).toLowerCase(), byName.get(columnHeader(field).toLowerCase()) ?? field)
   }
-  byName.set('id', '_id')
+  // `id` is `_id`, unless the records have a field of that name (`pay history`'s changes).
+  if (!known.has('id')) byName.set('id', '_id')
   const picked = columns.map((column) => byName.get(column.toLowerCase()) ?? column)
   const unknown = picked.filter((column) => !known.has(column))
   if (unknown.length > 0) {

@@ -122,6 +122,32 @@ export function wrapText(text: string, width: number, options?: WrapOptions): st
   return wrapToWidth(text, width, options)
 }
 
+/** The indent under a line's text after its first word (`  --email   The…`, `  ID  Title…`). */
+const hangingIndent = (line: string) => /^ +\S+ {2,}/.exec(line)?.[0].replace(/\S/g, ' ')
+
+/** Stands for a space that must not break a line while a message is wrapped. */
+const HELD = '\ue000'
+
+/** What a message says in quotes or backticks (a command, a flag's words) is kept on one line. */
+const QUOTED = /`[^`\n]*`|"[^"\n]*"/g
+
+/**
+ * Words for a terminal's stderr: each line wrapped at spaces to `width` (a terminal would fold it
+ * mid-word), a line led by a label (a flag's, an id) continued under the text after it, so that
+ * it cannot be read as a line of its own; a word wider than the line (a path, a URL) kept whole,
+ * and so are a quoted command and what `together` matches (a record's `[Active, unpaid]`), when
+ * they take at most half the line.
+ */
+export function wrapMessage(text: string, width: number, together: RegExp[] = []): string {
+  const hold = (span: string) => (displayWidth(span) <= width / 2 ? span.replace(/ /g, HELD) : span)
+  const held = [QUOTED, ...together].reduce((all, pattern) => all.replace(pattern, hold), text)
+  return held
+    .split('\n')
+    .map((line) => wrapToWidth(line, width, { indent: hangingIndent(line), unbroken: true }))
+    .join('\n')
+    .replaceAll(HELD, ' ')
+}
+
 /**
  * Draws the cells (already laid out: only the shown columns) as a borderless table: each column
  * `widths` columns wide and two spaces apart; a line of a cell wider than its column is cut

@@ -208,12 +208,17 @@ export interface WrapOptions {
    * spaces, so that an indented line of a plan stays indented.
    */
   indent?: string
+  /**
+   * A word wider than a line stays whole, on a line of its own, for the terminal to fold: an
+   * e-mail address, a URL or a path is then copied whole (a terminal joins what it folded).
+   */
+  unbroken?: boolean
 }
 
 /**
  * `text` broken into lines of at most `width` columns: at spaces and between CJK characters,
  * inside a word only when the word alone is wider than a line (then between clusters, never
- * inside one). Newlines in the text start new paragraphs.
+ * inside one; or not at all, `unbroken`). Newlines in the text start new paragraphs.
  */
 export function wrapToWidth(text: string, width: number, options: WrapOptions = {}): string {
   if (width < 1) return text
@@ -257,6 +262,10 @@ export function wrapToWidth(text: string, width: number, options: WrapOptions = 
         used += gap.length
       }
       if (used + word.width <= width) {
+        add(word.text, word.width)
+        continue
+      }
+      if (options.unbroken) {
         add(word.text, word.width)
         continue
       }

@@ -117,8 +117,8 @@ export async function listRequests({ double, caller, query, now }: ScopedContext
 }
 
 /** The customer's outcome on the caller's link: the link, and where the customer would be sent. */
-function settle({ store, caller, id, now }: ScopedContext, outcome: Outcome): Reply {
-  const settled = settleLink(store, id, outcome, caller)
+function settle({ store, caller, id, now, notifier }: ScopedContext, outcome: Outcome): Reply {
+  const settled = settleLink(store, id, outcome, caller, notifier)
   if (!settled) throw new HttpError(404, 'Payment link not found.')
   const reply = success(settled.link, now)
   return {

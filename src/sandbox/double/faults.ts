@@ -9,16 +9,20 @@
  *   seeded generator, so that a run can be repeated), or nothing (every one);
  * - `after`: the request is carried out, then its answer lost (otherwise nothing is done).
  * A request can also ask for its own fault with the header `Pay-Sandbox-Fault: EFFECT [after]`.
+ * The sandbox's notifications take rules of their own, `WEBHOOK EVENT EFFECT [xN|P%]`
+ * (webhook-faults.ts), kept and counted with these.
  *
  * This module is the grammar and the bookkeeping only, with no I/O: the server applies what
  * `FaultSets.pick` decides (test-double.ts).
  */
+import { parseWebhookRule, WEBHOOK_METHOD, type WebhookEffect, webhookEffectText } from './webhook-faults.js'
 
 export type FaultEffect =
   | { kind: 'status'; status: number }
   | { kind: 'latency'; ms: number }
   | { kind: 'reset' }
   | { kind: 'hang' }
+  | WebhookEffect
 
 export type FaultWhen =
   | { kind: 'every' }
@@ -66,6 +70,7 @@ const MAX_TIMES = 1_000_000
 /** A rule, or an error naming what is wrong: `FaultRuleError`. */
 export function parseFaultRule(line: string): FaultRule {
   const words = line.trim().split(/\s+/).filter(Boolean)
+  if (words[0]?.toUpperCase() === WEBHOOK_METHOD) return parseWebhookRule(line, WEBHOOK_GRAMMAR)
   if (words.length < 3) {
     throw new FaultRuleError(
       `"${line.trim()}" is not a fault rule: it needs a method, a path and an effect (${FAULT_GRAMMAR}).`,
@@ -202,7 +207,7 @@ export function effectText(effect: FaultEffect): string {
     case 'latency':
       return `latency=${effect.ms % 1000 === 0 ? `${effect.ms / 1000}s` : `${effect.ms}ms`}`
     default:
-      return effect.kind
+      return webhookEffectText(effect)
   }
 }
 
@@ -211,6 +216,8 @@ function whenText(when: FaultWhen): string | undefined {
   if (when.kind === 'percent') return `${when.percent}%`
   return undefined
 }
+
+const WEBHOOK_GRAMMAR = { parseWhen, whenText, error: (message: string) => new FaultRuleError(message) }
 
 function ruleText(rule: Omit<FaultRule, 'text'>): string {
   return [
@@ -227,6 +234,7 @@ function ruleText(rule: Omit<FaultRule, 'text'>): string {
 /** Whether `method` and `path` (no query, no trailing slash) are what the rule names. */
 function matches(rule: FaultRule, method: string, path: string): boolean {
   if (rule.method !== '*' && rule.method !== method) return false
+  if ((rule.method === WEBHOOK_METHOD) !== (method === WEBHOOK_METHOD)) return false
   const segments = path.split('/').slice(1)
   if (segments.length !== rule.segments.length) return false
   return rule.segments.every((segment, i) => segment === '*' || segment === segments[i])
@@ -298,7 +306,7 @@ class FaultSet {
     return this.entries.map(({ rule, matched, faulted, remaining }) => ({
       rule: rule.text,
       method: rule.method,
-      path: `/${rule.segments.join('/')}`,
+      path: rule.method === WEBHOOK_METHOD ? rule.segments[0] : `/${rule.segments.join('/')}`,
       effect: effectText(rule.effect),
       when: whenText(rule.when) ?? null,
       after: rule.after,
@@ -322,27 +330,35 @@ export const MAX_SEED = 2 ** 32 - 1
 
 /**
  * The fault rules of a sandbox, one set per business (a business's rules fault its own requests
- * only, and the control routes change the caller's set only). `active` is false while no business
- * has a rule: the server then spends one test per request on faults.
+ * only, and the control routes change the caller's set only), each with its own seed: the seed a
+ * business sets drives its own `P%` draws, and neither shows in nor moves another's. Every
+ * business starts with the sandbox's seed. `active` is false while no business has a rule: the
+ * server then spends one test per request on faults.
  */
 export class FaultSets {
   private readonly sets = new Map<number, FaultSet>()
+  /** Each business's seed, once set (with its rules, or on its own). */
+  private readonly seeds = new Map<number, number>()
   active = false
 
   constructor(
     private readonly businesses: readonly number[],
     rules: readonly FaultRule[] = [],
-    private seed: number = randomSeed(),
+    private readonly startSeed: number = randomSeed(),
   ) {
-    if (rules.length > 0) for (const business of businesses) this.set(business, rules, seed)
+    if (rules.length > 0) this.set(undefined, rules)
   }
 
-  /** Replaces the rules of `business` (each business's when undefined); counters start again. */
-  set(business: number | undefined, rules: readonly FaultRule[], seed: number = this.seed): void {
-    this.seed = seed
+  /**
+   * Replaces the rules of `business` (each business's when undefined), their counters started
+   * again, drawn from `seed` (default: that business's seed so far).
+   */
+  set(business: number | undefined, rules: readonly FaultRule[], seed?: number): void {
     for (const id of business === undefined ? this.businesses : [business]) {
+      const own = seed ?? this.seedOf(id)
+      this.seeds.set(id, own)
       if (rules.length === 0) this.sets.delete(id)
-      else this.sets.set(id, new FaultSet(rules, seed))
+      else this.sets.set(id, new FaultSet(rules, own))
     }
     this.active = this.sets.size > 0
   }
@@ -352,8 +368,11 @@ export class FaultSets {
   }
 
   list(business: number): FaultList {
-    const set = this.sets.get(business)
-    return { seed: set?.seed ?? this.seed, rules: set?.list() ?? [] }
+    return { seed: this.seedOf(business), rules: this.sets.get(business)?.list() ?? [] }
+  }
+
+  private seedOf(business: number): number {
+    return this.seeds.get(business) ?? this.startSeed
   }
 }
 

@@ -92,23 +92,52 @@ const MAX_NAME_LENGTH = 200
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** How deep a fixture file may nest, as a request body may (http/request.ts). */
+export const MAX_FIXTURE_DEPTH = 64
+
+/** Whether `value` nests arrays and objects deeper than `max`; walked without recursion, so any depth is safe. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number]
+    if (typeof item !== 'object' || item === null) continue
+    if (depth > max) return true
+    for (const child of Object.values(item)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
+/**
+ * What is wrong with a fixture file as a whole, before any entry is read: it is no JSON object,
+ * or it nests deeper than MAX_FIXTURE_DEPTH (a 200,000-deep file would exhaust the stack of
+ * whatever walks it). Undefined when neither. The CLI asks this before it sends a file anywhere.
+ */
+export function fixtureShapeErrors(value: unknown): FieldErrors | undefined {
+  if (!isObject(value)) {
+    return {
+      fixtures: [
+        'A fixture file is a JSON object: {"tokenizations": [...], "links": [...], "subscriptions": [...]}.',
+      ],
+    }
+  }
+  if (deeperThan(value, MAX_FIXTURE_DEPTH)) {
+    return {
+      fixtures: [`A fixture file is nested at most ${MAX_FIXTURE_DEPTH} levels deep: this one is deeper.`],
+    }
+  }
+  return undefined
+}
+
 /**
  * The fixtures checked against the rules of the API (for a business with `packages`): the records
  * to make, in the order of the file (tokenizations, links, subscriptions), or every error, keyed
  * by section, entry and field (`links[2].amount`; `links[2]` for an entry that is no object).
+ * Error maps have no prototype: a section or field named `__proto__` is one more name.
  */
 export function checkFixtures(value: unknown, packages: readonly PackageRecord[]): Checked<Planned[]> {
-  if (!isObject(value)) {
-    return {
-      ok: false,
-      errors: {
-        fixtures: [
-          'A fixture file is a JSON object: {"tokenizations": [...], "links": [...], "subscriptions": [...]}.',
-        ],
-      },
-    }
-  }
-  const errors: FieldErrors = {}
+  const shape = fixtureShapeErrors(value)
+  if (shape || !isObject(value)) return { ok: false, errors: shape ?? {} }
+  const errors: FieldErrors = Object.create(null)
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(SECTIONS, key)) {
       errors[key] = [
@@ -157,7 +186,7 @@ function checkEntry(section: Section, entry: unknown, packages: readonly Package
   const { noun, fields } = SECTIONS[section]
   if (!isObject(entry))
     return { ok: false, errors: { '': [`Each entry must be an object: a ${noun}'s fields and a name.`] } }
-  const errors: FieldErrors = {}
+  const errors: FieldErrors = Object.create(null)
   const fail = (field: string, message: string) => {
     errors[field] ??= []
     errors[field].push(message)

@@ -1,10 +1,13 @@
+import { redactSecrets } from '../../shared/key-forms.js'
+
 /**
  * The recorded requests: what each business sent, for `GET /_sandbox/requests` and `pay sandbox
  * requests`, so that a test can assert on what an application sent. Kept in memory by the running
  * server, a ring of the last RECORDED_PER_BUSINESS requests per business (one business never sees,
  * nor pushes out, another's), with their bodies redacted before they are kept: the sandbox's API
  * keys, values of fields named like secrets, and card-like numbers (13 to 19 digits, spaces or
- * dashes between them) are `[REDACTED]`. (Not to be confused with the request log, the line per
+ * dashes between them) are `[REDACTED]`, in the path, the query, the body and the Idempotency-Key
+ * alike. (Not to be confused with the request log, the line per
  * request `pay sandbox start` writes on stderr, nor with pay's journal of changes.)
  */
 
@@ -47,10 +50,8 @@ const DIGIT_RUN = /\d(?:[ -]?\d)*/g
  * single spaces or dashes between them, not part of a longer run) replaced by `[REDACTED]`.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let result = text
-  for (const secret of secrets)
-    if (secret.length >= 4 && result.includes(secret)) result = result.split(secret).join(REDACTED)
-  return result.replace(DIGIT_RUN, (run) => {
+  // A key in any form: percent-encoded in part or whole, once or twice over.
+  return redactSecrets(text, secrets, REDACTED).replace(DIGIT_RUN, (run) => {
     const digits = run.replace(/[ -]/g, '').length
     return digits >= 13 && digits <= 19 ? REDACTED : run
   })
@@ -65,7 +66,8 @@ export function redactBody(value: unknown, secrets: readonly string[]): unknown 
   }
   if (Array.isArray(value)) return value.map((item) => redactBody(item, secrets))
   if (value !== null && typeof value === 'object') {
-    const result: Record<string, unknown> = {}
+    // No prototype: a field named `__proto__` is kept as the field it is.
+    const result: Record<string, unknown> = Object.create(null)
     for (const [name, item] of Object.entries(value)) {
       const key = redactText(name, secrets)
       result[key] =

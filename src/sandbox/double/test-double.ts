@@ -5,6 +5,8 @@
  * controls.ts.
  */
 import http from 'node:http'
+import type { Socket } from 'node:net'
+import { redactSecrets } from '../../shared/key-forms.js'
 import { HttpError, type Reply } from '../http/reply.js'
 import type { Business } from '../service/business.js'
 import type { RequestBody } from '../service/rules.js'
@@ -15,6 +17,7 @@ import {
   type FaultRule,
   FaultRuleError,
   FaultSets,
+  MAX_LATENCY_MS,
   MAX_SEED,
   parseFaultHeader,
   parseFaultRule,
@@ -56,9 +59,14 @@ export interface FaultControl {
   list(key?: string): FaultList
 }
 
+/** The longest a `hang` holds a request: then its connection is cut, as a client's timeout would. */
+export const MAX_HANG_MS = MAX_LATENCY_MS
+
 export class TestDouble {
   readonly faults: FaultSets
   readonly recorded = new RecordedRequests()
+  /** The connections of the requests a fault holds now (hang, latency). */
+  private readonly held = new Set<Socket>()
   private stop!: () => void
   /** Resolves when the server closes: held requests (hang, latency, a long poll) end. */
   readonly stopped = new Promise<void>((resolve) => {
@@ -70,8 +78,15 @@ export class TestDouble {
     private readonly businessIdOf: (key: string) => number,
     rules: readonly FaultRule[] = [],
     seed?: number,
+    /** How many requests faults may hold at once (ServerLimits.maxHeldRequests). */
+    private readonly maxHeld = 128,
   ) {
     this.faults = new FaultSets(keys.map(businessIdOf), rules, seed)
+  }
+
+  /** Whether a fault holds the request of this connection now: the first to close when connections run out. */
+  isHeld(socket: Socket): boolean {
+    return this.held.has(socket)
   }
 
   close(): void {
@@ -98,6 +113,15 @@ export class TestDouble {
   ): Promise<Reply | undefined> {
     const { method, path, faults, recorded } = how.route
     if (trail.caller && recorded) this.record(request, response, trail)
+    // A fault by header needs a key: without one, anyone reaching the port could hold its connections.
+    if (faults && !trail.caller && request.headers[FAULT_HEADER] !== undefined) {
+      throw new HttpError(
+        401,
+        "Unauthenticated: the Pay-Sandbox-Fault header is honoured only with one of the sandbox's API keys.",
+        {},
+        { 'WWW-Authenticate': 'Bearer' },
+      )
+    }
     const fault =
       faults && (this.faults.active || request.headers[FAULT_HEADER] !== undefined)
         ? this.faultFor(request, method, path, trail.caller)
@@ -138,6 +162,23 @@ export class TestDouble {
   ): Promise<Reply | undefined> {
     // The request arrives whole first (and is recorded with its body), as a server that then fails would see it.
     if (request.method === 'POST' || request.method === 'PUT') await readBody().catch(() => {})
+    const holds = fault.effect.kind === 'hang' || fault.effect.kind === 'latency'
+    if (holds && this.held.size >= this.maxHeld) return heldTooMany(this.maxHeld, fault)
+    if (!holds) return this.carryOut(fault, request, act)
+    const socket = request.socket
+    this.held.add(socket)
+    try {
+      return await this.carryOut(fault, request, act)
+    } finally {
+      this.held.delete(socket)
+    }
+  }
+
+  private async carryOut(
+    fault: Fault,
+    request: http.IncomingMessage,
+    act: () => Promise<Reply>,
+  ): Promise<Reply | undefined> {
     let reply: Reply | undefined
     if (fault.after || fault.effect.kind === 'latency') {
       if (fault.effect.kind === 'latency' && !fault.after && !(await this.sleep(fault.effect.ms))) {
@@ -156,7 +197,7 @@ export class TestDouble {
         return this.cut(request, true)
       case 'hang': {
         const closed = new Promise<void>((resolve) => request.socket.once('close', resolve))
-        await Promise.race([closed, this.stopped])
+        await Promise.race([closed, this.sleep(MAX_HANG_MS)])
         return this.cut(request, false)
       }
     }
@@ -194,13 +235,18 @@ export class TestDouble {
       const url = request.url ?? '/'
       const status = response.writableFinished ? response.statusCode : null
       const ms = Math.round(Number(process.hrtime.bigint() - trail.started) / 1e5) / 10
+      const idempotencyKey = () => {
+        const given = (Array.isArray(key) ? key[0] : key)?.trim()
+        // The sandbox's keys in it, in any form; a UUID's digits are no card number.
+        return given ? redactSecrets(given, keys) : null
+      }
       const recording = () => ({
         time: new Date(trail.arrived).toISOString(),
         method,
         path: redactPath(url, keys),
         status,
         ms,
-        idempotency_key: (Array.isArray(key) ? key[0] : key)?.trim() || null,
+        idempotency_key: idempotencyKey(),
         body: keptBody(body, keys),
         fault,
       })
@@ -230,6 +276,17 @@ export class TestDouble {
   /** The requests of the business of `key` (default: the first key), newest last. */
   requests(options: { key?: string; after?: number; limit?: number } = {}): RecordedRequest[] {
     return this.recorded.read(this.businessIdOf(options.key ?? this.keys[0]), options)
+  }
+}
+
+/** A hang or latency fault past the number of requests faults may hold: answered at once. */
+function heldTooMany(max: number, fault: Fault): Reply {
+  return {
+    status: 503,
+    body: {
+      message: `Service Unavailable: the pay sandbox holds ${max} requests for faults already, so this one's fault [${fault.label}] was not held; nothing was done.`,
+    },
+    headers: { 'Retry-After': '1' },
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type http from 'node:http'
 import type { TestDouble } from '../double/test-double.js'
+import type { Notifier } from '../notify/notifier.js'
 import type { Business } from '../service/business.js'
 import type { RequestBody } from '../service/rules.js'
 import type { SandboxStore } from '../store/store.js'
@@ -14,6 +15,8 @@ export interface RequestContext {
   store: SandboxStore
   /** Fault rules, the recorded requests, and whether the server is stopping (double/). */
   double: TestDouble
+  /** Attempts the notifications the request makes (notify/). */
+  notifier: Notifier
   /** The secret of the sandbox's directory, with which it proves it is the user's own (proof.ts). */
   secret: Buffer
   request: http.IncomingMessage

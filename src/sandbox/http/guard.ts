@@ -30,6 +30,11 @@ function asUrlHost(host: string): string {
 export class Addresses {
   private readonly names: Set<string>
 
+  /** `http://host:port` of the server listening on `host` (urlHostOf). */
+  baseUrl(host: string): string {
+    return `http://${urlHostOf(host)}:${this.port}`
+  }
+
   constructor(
     host: string,
     readonly port: number,
@@ -86,6 +91,11 @@ export interface ServerLimits {
   requestTimeoutMs: number
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number
+  /**
+   * Requests a fault holds at once (hang, latency): past it, such a fault is answered 503 at
+   * once, so that held requests never take every connection.
+   */
+  maxHeldRequests: number
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -93,6 +103,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  maxHeldRequests: 128,
 }
 
 /** The options of http.createServer that carry the limits' timeouts. */
@@ -107,42 +118,61 @@ export function serverOptions(limits: ServerLimits): http.ServerOptions {
 }
 
 /**
- * Keeps at most `maxConnections` connections on `server`, least recently used first out (a
- * connection in a request is never closed for another). Returns a function that closes every
- * connection not in a request (for closing the server).
+ * Keeps at most `maxConnections` connections on `server`. A connection past the cap closes the one
+ * used least recently among those that wait on their client or on a fault: idle (between
+ * requests, or still sending its headers), held by a fault (`isHeld`: hang, latency), or still
+ * sending its body (a slow upload, a payment form whose body never comes). A request being
+ * answered is never closed for another; when every connection is in one, the new one is closed.
+ * Returns a function that closes every connection not in a request (for closing the server).
  */
-export function limitConnections(server: http.Server, maxConnections: number): () => void {
-  /** Open connections, least recently used first, with how many requests each has under way. */
-  const open = new Map<Socket, number>()
-  const closeIdle = (count: number) => {
-    for (const [socket, busy] of open) {
+export function limitConnections(
+  server: http.Server,
+  maxConnections: number,
+  isHeld: (socket: Socket) => boolean = () => false,
+): () => void {
+  /** Open connections, least recently used first, with the requests each has under way. */
+  const open = new Map<Socket, Set<http.IncomingMessage>>()
+  const waiting = (socket: Socket, requests: Set<http.IncomingMessage>) =>
+    requests.size === 0 || isHeld(socket) || [...requests].some((request) => !request.complete)
+  /** Closes up to `count` connections that `which` picks, least recently used first. */
+  const close = (count: number, which: (socket: Socket, requests: Set<http.IncomingMessage>) => boolean) => {
+    for (const [socket, requests] of open) {
       if (count <= 0) return
-      if (busy > 0) continue
+      if (!which(socket, requests)) continue
       open.delete(socket)
       socket.destroy()
       count--
     }
   }
   server.on('connection', (socket: Socket) => {
-    if (open.size >= maxConnections) closeIdle(open.size - maxConnections + 1)
+    if (open.size >= maxConnections) close(open.size - maxConnections + 1, waiting)
     if (open.size >= maxConnections) {
       socket.destroy()
       return
     }
-    open.set(socket, 0)
+    open.set(socket, new Set())
     socket.once('close', () => open.delete(socket))
   })
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     const socket = request.socket
-    if (!open.has(socket)) return
-    open.set(socket, (open.get(socket) ?? 0) + 1)
+    const requests = open.get(socket)
+    if (!requests) return
+    requests.add(request)
     response.once('close', () => {
-      const busy = open.get(socket)
-      if (busy === undefined) return
+      const still = open.get(socket)
+      if (still === undefined) return
+      still.delete(request)
       // Used last: to the end of the order.
       open.delete(socket)
-      if (!socket.destroyed) open.set(socket, busy - 1)
+      if (!socket.destroyed) open.set(socket, still)
     })
   })
-  return () => closeIdle(open.size)
+  return () => close(open.size, (_, requests) => requests.size === 0)
+}
+
+/** `http://` + host as written in a URL: brackets for IPv6, loopback for "any address". */
+function urlHostOf(host: string): string {
+  if (host === '' || host === '0.0.0.0') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') ? `[${host}]` : host
 }

@@ -1,6 +1,6 @@
 /**
  * `Idempotency-Key` on the API's POSTs, as Stripe honours it: the first answer of a POST sent with
- * a key is kept (in the database, per business, for 24 hours); the same POST sent again with that
+ * a key is kept (in the database, per business, for 24 hours, the key as its hash); the same POST sent again with that
  * key gets that answer again, the same status and body, and nothing is created twice. The key on
  * another request (another body or endpoint) is refused with a 422.
  *
@@ -42,6 +42,9 @@ export function fingerprintOf(path: string, body: unknown): string {
   return createHash('sha256').update(path).update('\n').update(canonical(body)).digest('hex')
 }
 
+/** How a key is kept in the database: its SHA-256, never the key itself. */
+export const keptKey = (key: string) => `sha256:${createHash('sha256').update(key).digest('hex')}`
+
 /**
  * A 422 in the shape of docs/spec/payment-service-api.md 7, the key named as a field (pay shows it under
  * --idempotency-key).
@@ -70,8 +73,12 @@ export function answerOnce(store: SandboxStore, request: IdempotentRequest, hand
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw refused(KEY_TOO_LONG_MESSAGE)
   const now = request.now ?? Date.now()
   const fingerprint = fingerprintOf(request.path, request.body)
+  // Kept as a hash: a key is whatever the client chose, a secret pasted by mistake among them.
+  const kept = keptKey(key)
   return store.write(() => {
-    const seen = store.recall(business, key, now - IDEMPOTENCY_WINDOW_MS)
+    const since = now - IDEMPOTENCY_WINDOW_MS
+    // A key an earlier pay kept as it was is still found, for the rest of its window.
+    const seen = store.recall(business, kept, since) ?? store.recall(business, key, since)
     if (seen) {
       if (seen.fingerprint !== fingerprint) throw refused(KEY_REUSED_MESSAGE)
       return { status: seen.status, text: seen.response, headers: { [REPLAYED_HEADER]: 'true' } }
@@ -80,13 +87,7 @@ export function answerOnce(store: SandboxStore, request: IdempotentRequest, hand
     if (reply.status < 200 || reply.status >= 300) return reply
     // Serialised once: the text kept is the text sent.
     const response = reply.text ?? JSON.stringify(reply.body)
-    store.remember(
-      business,
-      key,
-      { fingerprint, status: reply.status, response },
-      now,
-      now - IDEMPOTENCY_WINDOW_MS,
-    )
+    store.remember(business, kept, { fingerprint, status: reply.status, response }, now, since)
     return { ...reply, text: response }
   })
 }

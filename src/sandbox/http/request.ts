@@ -3,6 +3,7 @@
  * log shows it.
  */
 import type http from 'node:http'
+import { holdsSecret } from '../../shared/key-forms.js'
 import { MAX_BODY_BYTES } from '../constants.js'
 import type { RequestBody } from '../service/rules.js'
 import { readCapped } from './body.js'
@@ -46,13 +47,8 @@ const REDACTED = '[REDACTED]'
  * holds one of the sandbox's API keys (a key pasted in a URL) is replaced as a whole.
  */
 export function loggedPath(rawUrl: string, keys: readonly string[]): string {
-  const holdsKey = (text: string) => {
-    let decoded = text
-    try {
-      decoded = decodeURIComponent(text.replace(/\+/g, ' '))
-    } catch {}
-    return keys.some((key) => text.includes(key) || decoded.includes(key))
-  }
+  // In any form: percent-encoded in part or whole, once or twice over (src/shared/key-forms.ts).
+  const holdsKey = (text: string) => holdsSecret(text, keys)
   const queryStart = rawUrl.indexOf('?')
   const rawPath = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart)
   const segments = rawPath.split('/').map((segment, i, all) => {

@@ -36,6 +36,13 @@ import {
   setFaults,
   showClock,
 } from '../double/controls.js'
+import {
+  addWebhook,
+  listDeliveries,
+  listWebhooks,
+  removeWebhook,
+  resendDelivery,
+} from '../notify/controls.js'
 import { serveActivationPage, servePaymentPage } from '../pages/customer-pages.js'
 import {
   createLink,
@@ -159,6 +166,12 @@ export const ROUTES: readonly Route[] = [
   route('POST',   '/_sandbox/payment-links/{id}/pay',    'control', 'key scoped',                                  payLink),
   route('POST',   '/_sandbox/payment-links/{id}/cancel', 'control', 'key scoped',                                  cancelLink),
   route('POST',   '/_sandbox/payment-links/{id}/fail',   'control', 'key scoped',                                  failLink),
+  route('GET',    '/_sandbox/webhooks',                  'control', 'key scoped',                                  listWebhooks),
+  route('POST',   '/_sandbox/webhooks',                  'control', 'key scoped',                                  addWebhook),
+  // Before /_sandbox/webhooks/{id}, whose pattern it also matches.
+  route('GET',    '/_sandbox/webhooks/deliveries',       'control', 'key scoped',                                  listDeliveries),
+  route('POST',   '/_sandbox/webhooks/deliveries/{id}/resend', 'control', 'key scoped',                            resendDelivery),
+  route('DELETE', '/_sandbox/webhooks/{id}',             'control', 'key scoped',                                  removeWebhook),
   route('GET',    '/checkout/pay',                       'page',    '',                                            servePaymentPage),
   route('POST',   '/checkout/pay',                       'page',    '',                                            servePaymentPage),
   route('GET',    '/checkout/tokens/{token}/activate',   'page',    '',                                            serveActivationPage),

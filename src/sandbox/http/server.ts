@@ -12,16 +12,22 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { catchUp, sandboxNow } from '../billing/billing.js'
-import { SANDBOX_KEY } from '../constants.js'
+import { type Outcome, SANDBOX_KEY } from '../constants.js'
 import { parseFaultRule } from '../double/faults.js'
 import { FixturesInvalid, type Seeded, seedFixtures } from '../double/fixtures.js'
+import { type Settled, settleLink } from '../double/outcomes.js'
 import type { RecordedRequest } from '../double/recorded-requests.js'
 import { type FaultControl, TestDouble, type Trail } from '../double/test-double.js'
+import { WEBHOOK_METHOD, webhookPath } from '../double/webhook-faults.js'
+import { PAYMENT_CREATED } from '../notify/notification.js'
+import type { Notifier } from '../notify/notifier.js'
+import { openWebhooks, type RunningWebhooks, type WebhookOptions } from '../notify/running.js'
 import { pageMethodNotAllowed, pageNotFound, preparePages } from '../pages/customer-pages.js'
 import { misdirectedPage } from '../pages/templates.js'
 import { type Business, businessIdOf, businessOf, listPackages } from '../service/business.js'
 import type { PackageRecord } from '../service/records.js'
 import type { RequestBody } from '../service/rules.js'
+import { SERVER_CHECKPOINT_PAGES } from '../store/database.js'
 import type { Notice } from '../store/legacy.js'
 import { SandboxStore } from '../store/store.js'
 import type { RequestContext } from './context.js'
@@ -60,6 +66,8 @@ export interface SandboxOptions {
    * seed of their `P%` draws (default: a random one, which `faults.list().seed` tells).
    */
   faults?: { rules?: readonly string[]; seed?: number }
+  /** Its notifications: endpoints to start with, how it delivers (notify/running.ts). */
+  webhooks?: WebhookOptions
 }
 
 /** One request, for the request log: nothing a client sent but the method and a redacted path. */
@@ -91,15 +99,12 @@ export interface RunningSandbox {
   faults: FaultControl
   /** What the business of `key` (default: the first key) sent, newest last (`GET /_sandbox/requests`). */
   requests(options?: { key?: string; after?: number; limit?: number }): RecordedRequest[]
+  /** Signature keys, endpoints and deliveries (notify/). */
+  webhooks: RunningWebhooks
+  /** The customer's outcome on a link (whichever business owns it), notified through this sandbox (its faults). */
+  settle(linkId: string, outcome: Outcome): Settled | undefined
   /** Stops accepting, closes idle keep-alive sockets, resolves once every connection is closed. */
   close(): Promise<void>
-}
-
-/** `http://` + host as written in a URL: brackets for IPv6, loopback for "any address". */
-function urlHostOf(host: string): string {
-  if (host === '' || host === '0.0.0.0') return '127.0.0.1'
-  if (host === '::') return '[::1]'
-  return host.includes(':') ? `[${host}]` : host
 }
 
 /** The first path segment of a customer page: those answer HTML, everything else JSON. */
@@ -124,15 +129,17 @@ class SandboxServer {
     limits: ServerLimits,
     /** Faults, the recorded requests, and their controls. */
     readonly double: TestDouble,
+    private readonly notifier: Notifier,
   ) {
     preparePages(store)
     for (const key of keys) this.callers.set(key, businessOf(key))
     this.server = http.createServer(serverOptions(limits), (request, response) => {
       const trail: Trail = { arrived: Date.now(), started: process.hrtime.bigint() }
+      this.notifier.noteRequest()
       if (this.onRequest) this.logWhenDone(request, response, trail)
       this.handle(request, response, trail).catch(() => response.destroy())
     })
-    this.closeIdle = limitConnections(this.server, limits.maxConnections)
+    this.closeIdle = limitConnections(this.server, limits.maxConnections, (socket) => double.isHeld(socket))
   }
 
   async listen(host: string, port: number): Promise<void> {
@@ -144,8 +151,8 @@ class SandboxServer {
       })
     })
     const { port: listening } = this.server.address() as AddressInfo
-    this.baseUrl = `http://${urlHostOf(host)}:${listening}`
     this.addresses = new Addresses(host, listening)
+    this.baseUrl = this.addresses.baseUrl(host)
   }
 
   close(): Promise<void> {
@@ -262,6 +269,7 @@ class SandboxServer {
     const context: RequestContext = {
       store: this.store,
       double: this.double,
+      notifier: this.notifier,
       secret: this.secret,
       request,
       method: route.method,
@@ -297,9 +305,8 @@ class SandboxServer {
         return reply
       })
     }
-    // The API's writes are grouped: one commit for those of a turn of the event loop, each
-    // answered once it is written (store/transactions.ts). A read takes no lock, as before: it
-    // goes on while another process writes (WAL).
+    // The API's writes of a turn of the event loop share one commit, each answered once it is
+    // written (store/transactions.ts); a read takes no lock (WAL).
     return route.kind === 'api' && route.method !== 'GET'
       ? this.store.grouped(answer as () => Reply)
       : answer()
@@ -314,13 +321,6 @@ class SandboxServer {
   }
 }
 
-/**
- * Pages of WAL (4 KiB each) between the server's checkpoints: SQLite's 1,000 made one commit in a
- * hundred wait for the two fsyncs of a checkpoint, and half a server's time under load went into
- * them; at 10,000 the WAL grows to 40 MB at most before it is copied back (docs/performance.md).
- */
-const SERVER_CHECKPOINT_PAGES = 10_000
-
 /** Serves the payment service API from the store in `dir` until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const { dir, host = '127.0.0.1', port = 0 } = options
@@ -334,7 +334,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const secret = serverSecret(dir)
   const store = new SandboxStore(dir, SERVER_CHECKPOINT_PAGES)
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
-  const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed)
+  const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed, limits.maxHeldRequests)
+  const fault = (business: number) =>
+    double.faults.pick(business, WEBHOOK_METHOD, webhookPath(PAYMENT_CREATED))
+  let webhooks: ReturnType<typeof openWebhooks>
+  try {
+    webhooks = openWebhooks(store, keys, options.webhooks ?? {}, fault)
+  } catch (error) {
+    store.close()
+    throw error
+  }
   const sandbox = new SandboxServer(
     store,
     keys,
@@ -343,6 +352,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     options.onRequest,
     limits,
     double,
+    webhooks.notifier,
   )
   try {
     await sandbox.listen(host, port)
@@ -365,6 +375,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     }
     seeded = done.value
   }
+  webhooks.start()
   return {
     baseUrl: sandbox.baseUrl,
     keys,
@@ -374,8 +385,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     seeded,
     faults: double.control(),
     requests: (options) => double.requests(options),
+    webhooks: webhooks.running,
+    settle: (linkId, outcome) => settleLink(store, linkId, outcome, undefined, webhooks.notifier),
     close: async () => {
       await sandbox.close()
+      await webhooks.notifier.close()
       store.close()
     },
   }

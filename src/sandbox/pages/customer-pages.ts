@@ -135,7 +135,7 @@ export const servePaymentPage = (context: RequestContext) => guarded(() => payme
 /** `GET|POST /checkout/tokens/{token}/activate`: the activation page, and its button. */
 export const serveActivationPage = (context: RequestContext) => guarded(() => activation(context))
 
-async function payment({ store, method, query, request }: RequestContext): Promise<PageReply> {
+async function payment({ store, method, query, request, notifier }: RequestContext): Promise<PageReply> {
   const id = query.get('id') ?? ''
   const pageUrl = `/checkout/pay?id=${encodeURIComponent(id)}`
   const form = method === 'POST' ? await readForm(request) : undefined
@@ -160,7 +160,7 @@ async function payment({ store, method, query, request }: RequestContext): Promi
     )
     return paymentPage(link, current, 409, notice, charge)
   }
-  const settled = settleLink(store, link._id, outcome)
+  const settled = settleLink(store, link._id, outcome, undefined, notifier)
   if (!settled) return linkNotFound()
   if (settled.redirect_to !== null) return seeOther(settled.redirect_to)
   return settled.outcome === 'paid'

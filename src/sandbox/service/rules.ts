@@ -1,8 +1,13 @@
 /**
  * Validation of request bodies, Laravel style: every failed field gets its own entry, in the
  * order of the rules, with Laravel's messages (field names as sent). A field sent as null, as
- * an empty or blank string, or as an empty array counts as missing.
+ * an empty or blank string, or as an empty array counts as missing. Where the spec is silent, the
+ * service's own documentation bounds fields (docs/choices.md): a title, reference and reference_2
+ * of at most 50 characters (code points), a currency of three letters; e-mails follow its
+ * framework's RFC rule (email.ts).
  */
+import { amountNearMiss } from '../../shared/money.js'
+import { isEmail } from './email.js'
 
 type FieldErrors = Record<string, string[]>
 export type RequestBody = Record<string, unknown>
@@ -43,8 +48,9 @@ interface SubscriptionChanges {
 /** The subscription statuses a client may set; docs/spec/payment-service-api.md 4.9 states only `cancel`. */
 const SETTABLE_SUBSCRIPTION_STATUSES: readonly string[] = ['cancel']
 
-const EMAIL =
-  /^[^\s@"(),:;<>[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/
+/** The most characters (code points) of a title, reference and reference_2. */
+export const MAX_TEXT_FIELD = 50
+
 const DECIMAL = /^[0-9]+(?:\.[0-9]+)?$/
 /** Up to 15 significant digits a decimal survives the trip through a JSON number unchanged. */
 const MAX_SIGNIFICANT_DIGITS = 15
@@ -57,7 +63,8 @@ function significantDigits(decimal: string): number {
 }
 
 class Checker {
-  readonly errors: FieldErrors = {}
+  /** No prototype: a field named `__proto__` is one more name. */
+  readonly errors: FieldErrors = Object.create(null)
 
   constructor(private readonly body: RequestBody) {}
 
@@ -89,9 +96,22 @@ class Checker {
   }
 
   email(field: string, value: string | undefined): void {
-    if (value !== undefined && (value.length > 254 || !EMAIL.test(value))) {
+    if (value !== undefined && !isEmail(value))
       this.fail(field, `The ${field} must be a valid email address.`)
+  }
+
+  /** Laravel's `max:N` on a string: counted in characters (code points, as mb_strlen counts). */
+  maxCharacters(field: string, value: string | undefined, max = MAX_TEXT_FIELD): void {
+    if (value !== undefined && [...value].length > max) {
+      this.fail(field, `The ${field} may not be greater than ${max} characters.`)
     }
+  }
+
+  /** A three-letter code: Laravel's `size:3` (in characters), then letters only (A to Z). */
+  currencyCode(field: string, value: string | undefined): void {
+    if (value === undefined) return
+    if ([...value].length !== 3) this.fail(field, `The ${field} must be 3 characters.`)
+    if (!/^[A-Za-z]+$/.test(value)) this.fail(field, `The ${field} may only contain letters.`)
   }
 
   /** Laravel's `boolean` rule: true, false, 1, 0, "1", "0". */
@@ -106,7 +126,8 @@ class Checker {
   amount(field: string, text: string | undefined): number | undefined {
     if (text === undefined) return undefined
     if (!DECIMAL.test(text)) {
-      this.fail(field, `The ${field} must be a number.`)
+      // A near miss (`-1`, `1e3`, ` 5`, `5.`) is said for what it is; anything else is no number.
+      this.fail(field, `The ${field} ${amountNearMiss(text) ?? 'must be a number.'}`)
       return undefined
     }
     if (significantDigits(text) > MAX_SIGNIFICANT_DIGITS) {
@@ -156,6 +177,7 @@ export function checkTokenization(body: RequestBody): Checked<TokenizationInput>
   const email = check.requiredString('email')
   check.email('email', email)
   const title = check.requiredString('title')
+  check.maxCharacters('title', title)
   const description = check.requiredString('description')
   const phone_no = check.optionalString('phone_no')
   const redirect_url = check.optionalString('redirect_url')
@@ -169,14 +191,19 @@ export function checkTokenization(body: RequestBody): Checked<TokenizationInput>
 export function checkPaymentLink(body: RequestBody): Checked<PaymentLinkInput> {
   const check = new Checker(body)
   const currency = check.requiredString('currency')
+  check.currencyCode('currency', currency)
   const email = check.requiredString('email')
+  check.email('email', email)
   const amount = check.amount('amount', check.requiredString('amount'))
   const title = check.requiredString('title')
+  check.maxCharacters('title', title)
   const phone_no = check.optionalString('phone_no')
   const description = check.optionalString('description')
   const redirect_url = check.optionalString('redirect_url')
   const reference = check.optionalString('reference')
+  check.maxCharacters('reference', reference)
   const reference_2 = check.optionalString('reference_2')
+  check.maxCharacters('reference_2', reference_2)
   check.optionalBoolean('send_email')
   return check.result(
     definedOnly({
@@ -204,6 +231,7 @@ export function checkNewSubscription(
   const check = new Checker(body)
   const emailMissing = check.isMissing('email')
   const email = check.requiredString('email')
+  check.email('email', email)
   let package_id: string | undefined
   if (!emailMissing) {
     package_id = check.requiredString('package_id')
@@ -218,6 +246,7 @@ export function checkNewSubscription(
 export function checkSubscriptionChanges(body: RequestBody): Checked<SubscriptionChanges> {
   const check = new Checker(body)
   const email = check.optionalString('email')
+  check.email('email', email)
   const phone_no = check.optionalString('phone_no')
   const status = check.optionalString('status')
   check.oneOf('status', status, SETTABLE_SUBSCRIPTION_STATUSES)

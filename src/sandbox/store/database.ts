@@ -91,6 +91,13 @@ export function setAside(dir: string): string {
 }
 
 /**
+ * Pages of WAL (4 KiB each) between the server's checkpoints: SQLite's 1,000 made one commit in a
+ * hundred wait for the two fsyncs of a checkpoint, and half a server's time under load went into
+ * them; at 10,000 the WAL grows to 40 MB at most before it is copied back (docs/performance.md).
+ */
+export const SERVER_CHECKPOINT_PAGES = 10_000
+
+/**
  * Opens the database file of `dir` (made if missing): refused when it is no SQLite file, in WAL
  * mode, migrated, and an old store.json of the directory imported (what that did goes to `notices`).
  */

@@ -200,13 +200,68 @@ const VERSION_4: Migration = {
 }
 
 /**
- * Version 5: a payment link is found by one index on `(id, business)` instead of two, on
+ * Version 5: the sandbox's notifications (notify/).
+ * - `signature_keys`: each business's key for the hash of its notifications, by the sha256 of its
+ *   API key (like `businesses`, but kept by a reset: an app under test is configured with it).
+ * - `webhook_endpoints`: where a business's notifications go, by the same hash, each URL once;
+ *   `expires_at` (milliseconds, real time) for an endpoint that lives only while it is renewed
+ *   (`pay sandbox listen`), NULL for one that stays. Kept by a reset too: they are settings.
+ * - `webhook_deliveries`: the outbox, one row per notification to an endpoint, with its body as
+ *   sent (every attempt sends the same bytes), its state (`pending`, `delivered`, `failed`), its
+ *   attempts (JSON), how many it may make (`budget`), when it is next due (`due`, real time) and
+ *   the lease of the process attempting it (`lease_owner` until `lease_until`), so that of two
+ *   sandboxes on one directory one attempt is made, and one killed mid-attempt is retried by the
+ *   next once its lease ran out. Due deliveries are found by a partial index of the pending ones.
+ */
+const VERSION_5: Migration = {
+  summary: 'signature keys, webhook endpoints and the outbox of notifications',
+  up(db) {
+    db.exec(`
+      CREATE TABLE signature_keys (key_hash TEXT PRIMARY KEY, key TEXT NOT NULL);
+      CREATE TABLE webhook_endpoints (
+        seq INTEGER PRIMARY KEY,
+        key_hash TEXT NOT NULL,
+        id TEXT NOT NULL UNIQUE,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        expires_at INTEGER,
+        UNIQUE (key_hash, url)
+      );
+      CREATE INDEX webhook_endpoints_by_business ON webhook_endpoints (key_hash, seq);
+      CREATE TABLE webhook_deliveries (
+        seq INTEGER PRIMARY KEY,
+        business INTEGER NOT NULL REFERENCES businesses (id),
+        id TEXT NOT NULL UNIQUE,
+        endpoint TEXT NOT NULL,
+        url TEXT NOT NULL,
+        event TEXT NOT NULL,
+        link TEXT NOT NULL,
+        body TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts TEXT NOT NULL,
+        tries INTEGER NOT NULL,
+        budget INTEGER NOT NULL,
+        due INTEGER,
+        lease_until INTEGER,
+        lease_owner TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_by_business_seq ON webhook_deliveries (business, seq);
+      CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (due) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_pending_by_endpoint ON webhook_deliveries (endpoint) WHERE state = 'pending';
+    `)
+  },
+}
+
+/**
+ * Version 6: a payment link is found by one index on `(id, business)` instead of two, on
  * `(business, id)` and on `id`: both lookups (a business's link, the public page's link by id alone)
  * use it, and (business, id) stays unique. Ids are random, so each index puts every new link on a
  * page of its own: one index fewer is one page fewer to write per link, at every commit and
  * every checkpoint (docs/performance.md).
  */
-const VERSION_5: Migration = {
+const VERSION_6: Migration = {
   summary: 'one index finds a payment link, by id',
   up(db) {
     db.exec(`
@@ -218,7 +273,14 @@ const VERSION_5: Migration = {
 }
 
 /** Every version of the tables, oldest first: index i takes a database from version i to i + 1. */
-export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5]
+export const MIGRATIONS: readonly Migration[] = [
+  VERSION_1,
+  VERSION_2,
+  VERSION_3,
+  VERSION_4,
+  VERSION_5,
+  VERSION_6,
+]
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]
 
@@ -226,7 +288,13 @@ export type ResourceTable = (typeof RESOURCE_TABLES)[number]
  * The tables of a business's data, each row of one business: what a reset empties, of one business
  * (STATEMENTS.removeAll) or of every one (SandboxStore.empty). A new table of the kind goes here.
  */
-export const BUSINESS_TABLES = [...RESOURCE_TABLES, 'idempotency_keys', 'charges', 'seeded'] as const
+export const BUSINESS_TABLES = [
+  ...RESOURCE_TABLES,
+  'idempotency_keys',
+  'charges',
+  'seeded',
+  'webhook_deliveries',
+] as const
 
 /** A table that lists (and counts) its records. */
 export type Listed = 'payment_links' | 'subscriptions'

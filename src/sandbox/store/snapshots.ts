@@ -9,7 +9,9 @@
  * - restore ATTACHes the snapshot and replaces the rows of every table in one write transaction:
  *   a server on the same database (WAL) reads the old state or the new one, never a mix, and its
  *   next request after the commit sees the snapshot. What stays: the secret the customer pages
- *   sign with (`secrets`) and the record of imported store.json files (`imports`).
+ *   sign with (`secrets`), the record of imported store.json files (`imports`), and the
+ *   businesses' signature keys and webhook endpoints (settings an app and `pay sandbox listen`
+ *   rely on; the outbox of notifications is data, restored with the rest).
  * - The directory is 0700 and each file 0600; names are checked (no path, no dot first), and a
  *   symbolic link, in place of the directory or of a snapshot, is refused, never followed.
  */
@@ -35,7 +37,7 @@ export const SNAPSHOTS_DIR = 'snapshots'
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
 /** Tables a restore leaves as they are: they are the directory's, not its data. */
-const KEPT_TABLES = new Set(['secrets', 'imports'])
+const KEPT_TABLES = new Set(['secrets', 'imports', 'signature_keys', 'webhook_endpoints'])
 /** Restored last: the triggers of the tables before them write into these (counts, schedules). */
 const LAST_TABLES = ['businesses', 'schedules']
 

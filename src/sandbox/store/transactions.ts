@@ -37,6 +37,8 @@ interface Member {
 interface Group {
   connection: Connection
   members: Member[]
+  /** What runs once the group is committed (afterCommit), of its requests that were not undone. */
+  committed: (() => void)[]
 }
 
 /** Stores of this process with a group open. */
@@ -60,6 +62,8 @@ export class Transactions {
   /** Calls under way: only the outermost converts errors. */
   private depth = 0
   private group: Group | undefined
+  /** What runs once the transaction under way (or the request's part of a group) is committed. */
+  private onCommit: (() => void)[] | undefined
   /** PRAGMA data_version when last read: it changes when another connection commits. */
   private dataVersion: number | undefined
   private billingGeneration = 0
@@ -84,18 +88,34 @@ export class Transactions {
       const connection = this.connection()
       connection.db.exec('BEGIN IMMEDIATE')
       this.active = connection
+      const committed: (() => void)[] = []
+      this.onCommit = committed
       try {
         this.readDataVersion()
         const result = body()
         connection.db.exec('COMMIT')
+        this.onCommit = undefined
+        for (const then of committed) then()
         return result
       } catch (error) {
         rollBack(connection.db)
         throw error
       } finally {
         this.active = undefined
+        this.onCommit = undefined
       }
     })
+  }
+
+  /**
+   * Runs `then` once what was written so far is committed: at once outside a transaction, at the
+   * commit of the transaction under way, or of the group a request's part is in (after its
+   * requests are answered); never when it is undone. What tells the world of a write (a
+   * notification sent) must not go out before the write is one a kill -9 keeps.
+   */
+  afterCommit(then: () => void): void {
+    if (this.onCommit) this.onCommit.push(then)
+    else then()
   }
 
   /** Runs `body` in one read transaction: every read in it sees the same commit. */
@@ -142,10 +162,13 @@ export class Transactions {
     const db = group.connection.db
     db.exec('SAVEPOINT request')
     this.active = group.connection
+    const committed: (() => void)[] = []
+    this.onCommit = committed
     try {
       const result = body()
       if (result instanceof Promise) throw new TypeError('A grouped request must answer at once.')
       db.exec('RELEASE request')
+      group.committed.push(...committed)
       return result
     } catch (error) {
       try {
@@ -157,6 +180,7 @@ export class Transactions {
       throw error
     } finally {
       this.active = undefined
+      this.onCommit = undefined
     }
   }
 
@@ -176,6 +200,7 @@ export class Transactions {
       return
     }
     for (const member of group.members) member.resolve()
+    for (const then of group.committed) then()
   }
 
   /**
@@ -246,7 +271,7 @@ export class Transactions {
     settleGroups()
     const connection = this.connection()
     connection.db.exec('BEGIN IMMEDIATE')
-    const group: Group = { connection, members: [] }
+    const group: Group = { connection, members: [], committed: [] }
     this.group = group
     OPEN.add(this)
     setImmediate(() => this.settle())

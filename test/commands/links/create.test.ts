@@ -406,6 +406,8 @@ describe('flag values', () => {
 
   const AMOUNT_MESSAGE = 'The amount must be a decimal number written like 25.50 (digits and one point).'
   const EMAIL_MESSAGE = 'The email must be a valid email address.'
+  const COMMA_MESSAGE =
+    'The amount must use a point for its decimals and no thousands separator, like 1000.50.'
 
   const create = (...flags: string[]) => ['links', 'create', ...flags]
   const valid = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'T' }
@@ -414,13 +416,21 @@ describe('flag values', () => {
     Object.entries({ ...valid, ...fields }).flatMap(([flag, value]) => [`--${flag}`, value])
 
   describe.concurrent('malformed values: exit 3, nothing sent', () => {
-    test.for(['1,50', '-5', 'abc', '1e3'])('links create --amount %j', async (amount, context) => {
+    test.for([
+      ['1,50', COMMA_MESSAGE],
+      ['-5', 'The amount must be greater than 0.'],
+      ['abc', AMOUNT_MESSAGE],
+      ['1e3', 'The amount must be written out in digits, not with an exponent like 1e3.'],
+      [' 5', 'The amount must not begin or end with a space.'],
+      ['5.', 'The amount must have digits after its decimal point, like 5.00.'],
+      ['0x10', 'The amount must be written in decimal digits, without a 0x, 0o or 0b prefix.'],
+    ])('links create --amount %j: what is wrong with it', async ([amount, message], context) => {
       const fake = await silentServer(context)
       const result = await runInProcess(create(...withFields({ amount })), { env: fakeEnv(fake) })
       expect(result).toMatchObject({
         code: 3,
         stdout: '',
-        stderr: `Error: The given data was invalid.\n  --amount  ${AMOUNT_MESSAGE}\n`,
+        stderr: `Error: The given data was invalid.\n  --amount  ${message}\n`,
       })
       expect(fake.requests).toEqual([])
     })
@@ -442,16 +452,19 @@ describe('flag values', () => {
       expect(fake.requests).toEqual([])
     })
 
-    test.for(['jane@example', 'ja ne@example.com'])('links create --email %j', async (email, context) => {
-      const fake = await silentServer(context)
-      const result = await runInProcess(create(...withFields({ email })), { env: fakeEnv(fake) })
-      expect(result).toMatchObject({
-        code: 3,
-        stdout: '',
-        stderr: `Error: The given data was invalid.\n  --email  ${EMAIL_MESSAGE}\n`,
-      })
-      expect(fake.requests).toEqual([])
-    })
+    test.for(['jane..doe@example.com', 'ja ne@example.com', '.jane@example.com'])(
+      'links create --email %j',
+      async (email, context) => {
+        const fake = await silentServer(context)
+        const result = await runInProcess(create(...withFields({ email })), { env: fakeEnv(fake) })
+        expect(result).toMatchObject({
+          code: 3,
+          stdout: '',
+          stderr: `Error: The given data was invalid.\n  --email  ${EMAIL_MESSAGE}\n`,
+        })
+        expect(fake.requests).toEqual([])
+      },
+    )
 
     test('several bad fields: every one on its own line under its flag name, aligned', async (context) => {
       const fake = await silentServer(context)
@@ -468,7 +481,7 @@ describe('flag values', () => {
           'Error: The given data was invalid.\n' +
           `  --email     ${EMAIL_MESSAGE}\n` +
           '  --currency  The currency must be a 3-letter currency code, like EUR.\n' +
-          `  --amount    ${AMOUNT_MESSAGE}\n`,
+          `  --amount    ${COMMA_MESSAGE}\n`,
       })
       expect(fake.requests).toEqual([])
     })
@@ -525,7 +538,7 @@ describe('flag values', () => {
   })
 
   describe.concurrent('missing required flags off a terminal: exit 2, every one named, nothing sent', () => {
-    const HINT = 'Pass them as flags (you are not on a terminal, so pay does not ask).\n'
+    const HINT = 'Pass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n'
 
     test('links create with no flag at all', async (context) => {
       const fake = await silentServer(context)
@@ -534,6 +547,36 @@ describe('flag values', () => {
         code: 2,
         stdout: '',
         stderr: `Error: Missing required flags: --email, --currency, --amount, --title\n${HINT}`,
+      })
+      expect(fake.requests).toEqual([])
+    })
+
+    test('the words name the stream that is not a terminal: stdout piped (| cat), or stdin', async (context) => {
+      const fake = await silentServer(context)
+      const [piped, fromFile] = await Promise.all([
+        runInProcess(['links', 'create'], {
+          env: fakeEnv(fake),
+          terminal: true,
+          colour: false,
+          stdoutTerminal: false,
+        }),
+        runInProcess(['links', 'create'], {
+          env: fakeEnv(fake),
+          terminal: true,
+          colour: false,
+          stdinTerminal: false,
+        }),
+      ])
+      const missing = 'Error: Missing required flags: --email, --currency, --amount, --title\n'
+      expect(piped).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `${missing}Pass them as flags (stdout is a pipe or a file, not a terminal, so pay does not ask).\n`,
+      })
+      expect(fromFile).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `${missing}Pass them as flags (stdin is a pipe or a file, not a terminal, so pay does not ask).\n`,
       })
       expect(fake.requests).toEqual([])
     })
@@ -693,5 +736,134 @@ describe('--open', () => {
       expect(result.code).toBe(2)
       expect(result.stderr).toContain('--from-csv=rows.csv cannot also be provided when using --open')
     })
+  })
+})
+
+describe('the fields the service bounds: title, reference, reference_2 (50 characters), currency', () => {
+  const FIFTY = '😀'.repeat(50)
+  const base = ['--email', 'jane@example.com', '--currency', 'EUR', '--amount', '5']
+
+  test('51 characters under each flag: exit 3, every one at once, nothing sent; 50 emoji are sent as typed', async (context) => {
+    const fake = await silentServer(context)
+    const long = await runInProcess(
+      [
+        'links',
+        'create',
+        ...base,
+        '--title',
+        `${FIFTY}x`,
+        '--reference',
+        'r'.repeat(51),
+        '--reference-2',
+        `${FIFTY}!`,
+      ],
+      { env: fakeEnv(fake) },
+    )
+    expect(long).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr:
+        'Error: The given data was invalid.\n' +
+        '  --title        The title may not be greater than 50 characters.\n' +
+        '  --reference    The reference may not be greater than 50 characters.\n' +
+        '  --reference-2  The reference_2 may not be greater than 50 characters.\n',
+    })
+    expect(fake.requests).toEqual([])
+    const token = await runInProcess(
+      ['token', 'create', '--email', 'a@b.co', '--title', `${FIFTY}x`, '--description', 'D'],
+      { env: fakeEnv(fake) },
+    )
+    expect(token).toMatchObject({
+      code: 3,
+      stderr:
+        'Error: The given data was invalid.\n  --title  The title may not be greater than 50 characters.\n',
+    })
+    const service = await fakeService(context)
+    const fifty = await runInProcess(
+      [
+        'links',
+        'create',
+        ...base,
+        '--title',
+        FIFTY,
+        '--reference',
+        FIFTY,
+        '--reference-2',
+        'r'.repeat(50),
+        '--json',
+      ],
+      { env: fakeEnv(service) },
+    )
+    expect(fifty.code).toBe(0)
+    expect(JSON.parse(service.requests[0].body)).toMatchObject({ title: FIFTY, reference: FIFTY })
+  })
+
+  test('on a terminal, a title of 51 characters is refused as it is typed, saying why', async (context) => {
+    const fake = await silentServer(context)
+    const answers = ['jane@example.com', 'EUR', '5', `${FIFTY}x`]
+    const refused = await runInProcess(['links', 'create'], { env: fakeEnv(fake), terminal: true, answers })
+    // The test terminal gives up at the first refused answer; a person is asked again.
+    expect(String((refused.raw as Error)?.message)).toBe(
+      `TestIO: "${FIFTY}x" was refused: The title may not be greater than 50 characters.`,
+    )
+    expect(fake.requests).toEqual([])
+    const service = await fakeService(context)
+    const taken = await runInProcess(['links', 'create', '--json'], {
+      env: fakeEnv(service),
+      terminal: true,
+      answers: ['jane@example.com', 'EUR', '5', FIFTY],
+    })
+    expect(taken.code).toBe(0)
+    expect(JSON.parse(service.requests[0].body).title).toBe(FIFTY)
+  })
+})
+
+describe('at 80 columns', () => {
+  test('an e-mail address is never broken, and the words on stderr wrap at spaces', async () => {
+    const email = 'jane.longname.with.many.parts@accounts-payable.subdomain.example-company.com'
+    const result = await runInProcess(
+      [
+        '-p',
+        'sandbox',
+        'links',
+        'create',
+        '--email',
+        email,
+        '--currency',
+        'EUR',
+        '--amount',
+        '5',
+        '--title',
+        'T',
+      ],
+      { terminal: true, colour: false, width: 80 },
+    )
+    expect(result.code).toBe(0)
+    // The address overflows the line whole, for the terminal to fold: a copy of it is the address.
+    expect(result.stdout.split('\n')).toContain(`email        ${email}`)
+    expect(result.stderr).toBe(
+      [
+        'Warning: No sandbox is running at http://127.0.0.1:1, so the page addresses',
+        'printed will not open: the sandbox ran inside this command. Serve them with',
+        '`pay sandbox start` (PAY_SANDBOX_PORT sets the port).',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  test('an error, its field messages under their flags and its hint wrap at spaces too', async () => {
+    const result = await runInProcess(
+      ['links', 'create', '--email', 'not an address', '--currency', 'EUR', '--amount', '5', '--title', 'T'],
+      {
+        env: { PAY_API_KEY: 'sk_test_wrap', PAY_BASE_URL: 'http://127.0.0.1:1' },
+        terminal: true,
+        colour: false,
+        width: 40,
+      },
+    )
+    expect(result.code).toBe(3)
+    expect(result.stderr).toBe(
+      'Error: The given data was invalid.\n  --email  The email must be a valid\n           email address.\n',
+    )
   })
 })

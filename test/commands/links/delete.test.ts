@@ -37,7 +37,9 @@ describe('against a sandbox', () => {
     `About to delete ${links.length} payment link${links.length === 1 ? '' : 's'}:\n` +
     '  profile:  (environment)\n' +
     `  base URL: ${sandbox.baseUrl}\n` +
-    links.map((link) => `  ${link._id}  Seeded link · 10.00 EUR · seed@example.com  [Active]\n`).join('')
+    links
+      .map((link) => `  ${link._id}  Seeded link · 10.00 EUR · seed@example.com  [Active, unpaid]\n`)
+      .join('')
 
   describe.concurrent('links delete', () => {
     test('one id with --yes: deleted, one result row', async () => {
@@ -46,7 +48,7 @@ describe('against a sandbox', () => {
       expect(result).toMatchObject({
         code: 0,
         stdout: `${link._id}\tdeleted\t\n`,
-        stderr: `${plan([link._id])}1 deleted, 0 not found, 0 failed (of 1).\n`,
+        stderr: `${plan([link._id])}Of 1 payment link: 1 deleted, 0 not deleted.\n`,
       })
       expect(await storedLink(sandbox, link._id)).toBeUndefined()
     })
@@ -58,7 +60,7 @@ describe('against a sandbox', () => {
       expect(result).toMatchObject({
         code: 0,
         stdout: ids.map((id) => `${id}\tdeleted\t\n`).join(''),
-        stderr: `${plan(ids)}3 deleted, 0 not found, 0 failed (of 3).\n`,
+        stderr: `${plan(ids)}Of 3 payment links: 3 deleted, 0 not deleted.\n`,
       })
       for (const id of ids) expect(await storedLink(sandbox, id)).toBeUndefined()
     })
@@ -70,7 +72,7 @@ describe('against a sandbox', () => {
       expect(result).toMatchObject({
         code: 7,
         stdout: `${one._id}\tdeleted\t\n${UNKNOWN}\tnot_found\tPayment link not found.\n${two._id}\tdeleted\t\n`,
-        stderr: `${plan(ids)}2 deleted, 1 not found, 0 failed (of 3).\nError: 1 of 3 payment links not deleted (1 not found).\n`,
+        stderr: `${plan(ids)}Of 3 payment links: 2 deleted, 1 not deleted (1 not found).\nError: 1 of 3 payment links not deleted (1 not found).\n`,
       })
       expect(await storedLink(sandbox, one._id)).toBeUndefined()
       expect(await storedLink(sandbox, two._id)).toBeUndefined()
@@ -100,7 +102,7 @@ describe('against a sandbox', () => {
       expect(result).toMatchObject({
         code: 5,
         stdout: `${UNKNOWN}\tnot_found\tPayment link not found.\n`,
-        stderr: `${plan([UNKNOWN])}0 deleted, 1 not found, 0 failed (of 1).\nError: Payment link not found.\n`,
+        stderr: `${plan([UNKNOWN])}Of 1 payment link: 0 deleted, 1 not deleted (1 not found).\nError: Payment link not found.\n`,
       })
     })
 
@@ -194,7 +196,9 @@ describe('against a sandbox', () => {
         stdout: `${ids[1]}\tdeleted\t\n${ids[2]}\tdeleted\t\n`,
       })
       expect(resumed.stderr).toContain(`Skipping 1 payment link recorded done in ${report}.\n`)
-      expect(resumed.stderr).toContain('2 deleted, 0 not found, 0 failed (of 2); 1 done in an earlier run.\n')
+      expect(resumed.stderr).toContain(
+        'Of 2 payment links: 2 deleted, 0 not deleted; 1 done in an earlier run.\n',
+      )
       for (const id of ids) expect(await storedLink(sandbox, id)).toBeUndefined()
       const rows = fs
         .readFileSync(report, 'utf8')

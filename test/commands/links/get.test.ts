@@ -139,6 +139,45 @@ describe('the request', () => {
       expectServiceHeaders(fake.requests[0])
     })
 
+    test('an id pasted in quotes or angle brackets, or as a bracketed payment URL, is read as the id', async (context) => {
+      const fake = await fakeService(context)
+      const url = `https://pay.example/checkout/pay?id=${ID.toUpperCase()}`
+      for (const pasted of [
+        `"${ID}"`,
+        `'${ID}'`,
+        `<${ID}>`,
+        `<${url}>`,
+        ` "<${url}>" `,
+        `\u201c${ID}\u201d`,
+      ]) {
+        const result = await runInProcess(['links', 'get', pasted, '-q'], { env: fakeEnv(fake) })
+        expect([pasted, result.code, result.stdout, result.stderr]).toEqual([pasted, 0, `${ID}\n`, ''])
+      }
+      expect(fake.requests.map((r) => r.path)).toEqual(Array(6).fill(`/payment-links/${ID}`))
+    })
+
+    test('text that is no id: exit 2 saying why, nothing sent (never "not found")', async (context) => {
+      const fake = await fakeService(context)
+      const cases = [
+        [`"${ID}",`, 'it contains a quote'],
+        [`${ID} ${ID}`, 'it contains a space'],
+        [`<${ID}`, 'it contains an angle bracket'],
+        [`${ID},x`, 'it contains a comma (one id per line)'],
+        ['..', 'only dots'],
+        ['""', 'empty'],
+        ['<https://pay.example/checkout/pay>', 'a URL without an id (a payment_url carries ?id=…)'],
+      ]
+      for (const [typed, why] of cases) {
+        const result = await runInProcess(['links', 'get', typed], { env: fakeEnv(fake) })
+        expect(result).toMatchObject({
+          code: 2,
+          stdout: '',
+          stderr: `Error: ${JSON.stringify(typed)} is not an id: ${why}.\n`,
+        })
+      }
+      expect(fake.requests).toEqual([])
+    })
+
     test('an id is sent path-encoded', async (context) => {
       const fake = await fakeService(context)
       const result = await runInProcess(['links', 'get', 'a/b?c'], { env: fakeEnv(fake) })

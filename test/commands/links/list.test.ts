@@ -134,6 +134,73 @@ describe('against a sandbox', () => {
       expect(json).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' })
     })
 
+    test('--search: the text in the title, description, e-mail or either reference, in any case', async () => {
+      const ids = async (...args: string[]) => {
+        const result = await pay('links', 'list', '--search', ...args, '-q')
+        expect([result.code, result.stderr]).toEqual([0, ''])
+        return result.stdout
+      }
+      expect(await ids('ALPHA')).toBe(`${a._id}\n`)
+      expect(await ids('first')).toBe(`${a._id}\n`)
+      expect(await ids('ref-b')).toBe(`${b._id}\n`)
+      expect(await ids('r2-a')).toBe(`${a._id}\n`)
+      expect(await ids('ann@')).toBe(`${c._id}\n${a._id}\n`)
+      expect(await ids('example.com')).toBe(`${c._id}\n${b._id}\n${a._id}\n`)
+      // Combined with the other filters, every one must hold.
+      expect(await ids('example.com', '--paid')).toBe(`${b._id}\n`)
+      expect(await ids('nowhere')).toBe('')
+      expect(await pay('links', 'list', '--search', ' ')).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: 'Error: --search needs some text to look for.\n',
+      })
+    })
+
+    test('--format csv: a header row, then each link, amounts as numbers, long text whole', async () => {
+      const result = await pay('links', 'list', '--format', 'csv')
+      expect([result.code, result.stderr]).toEqual([0, ''])
+      const line = (link: Json, amount: string) =>
+        [
+          link._id,
+          'Active',
+          link.paid,
+          amount,
+          link.currency,
+          link.email,
+          link.title,
+          link.reference ?? '',
+          link.created_at,
+        ].join(',')
+      expect(result.stdout).toBe(
+        [
+          '_id,status,paid,amount,currency,email,title,reference,created_at',
+          line(c, '300'),
+          line(b, '20'),
+          line(a, '10'),
+          '',
+        ].join('\n'),
+      )
+      const picked = await pay('links', 'list', '--format', 'csv', '--columns', 'id,TITLE', '--limit', '1')
+      expect(picked).toMatchObject({ code: 0, stdout: `_id,title\n${c._id},${LONG_TITLE}\n` })
+      for (const [other, named] of [
+        ['--jsonl', '--jsonl'],
+        ['-q', '--quiet'],
+      ]) {
+        expect(await pay('links', 'list', '--format', 'csv', other)).toMatchObject({
+          code: 2,
+          stdout: '',
+          stderr: `Error: --format csv cannot be combined with ${named}: choose one output.\n`,
+        })
+      }
+      const json = await pay('links', 'list', '--format', 'csv', '--json')
+      expect([json.code, json.stdout, JSON.parse(json.stderr).error.message]).toEqual([
+        2,
+        '',
+        '--format csv cannot be combined with --json: choose one output.',
+      ])
+      expect(await pay('links', 'list', '--format', 'xlsx')).toMatchObject({ code: 2, stdout: '' })
+    })
+
     test('a status the service does not have is a usage error naming those it has', async () => {
       expect(await pay('links', 'list', '--status', 'Expired')).toMatchObject({
         code: 2,
@@ -213,6 +280,38 @@ describe('against a sandbox', () => {
       expect(odd.stdout.trim().split('\n')).toHaveLength(28)
     })
 
+    test.concurrent('--search and --sort read every page; amounts sort as numbers, ties keep the service order', async () => {
+      const [oldest, byAmount, downward, byEmail] = await Promise.all([
+        run('links', 'list', '--search', 'oldest', '-q'),
+        run('links', 'list', '--sort', 'amount', '-q'),
+        run('links', 'list', '--sort', '-AMOUNT', '--limit', '2', '--columns', 'title,amount'),
+        run('links', 'list', '--sort', 'email', '-q'),
+      ])
+      expect(oldest).toMatchObject({
+        code: 0,
+        stdout: `${ids[54]}\n`,
+        stderr: 'Searched 55 payment links on 2 pages.\n',
+      })
+      // 1, 2, 3 … 55, not 1, 10, 11 …: every page read, no note that more exist.
+      expect(byAmount).toMatchObject({ code: 0, stderr: '', stdout: `${[...ids].reverse().join('\n')}\n` })
+      expect(downward).toMatchObject({
+        code: 0,
+        stdout: 'Link 55\t55\nLink 54\t54\n',
+        stderr: 'Showing the first 2 payment links: a higher --limit shows more.\n',
+      })
+      // even@ before odd@, each in the order the service listed them (newest first).
+      const even = ids.filter((_, i) => i % 2 === 1)
+      const odd = ids.filter((_, i) => i % 2 === 0)
+      expect(byEmail.stdout).toBe(`${[...even, ...odd].join('\n')}\n`)
+      expect(await run('links', 'list', '--sort', 'titel')).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringMatching(
+          /^Error: Unknown field "titel" for --sort\.\nSort by one of _id, status, paid, amount, email, title, /,
+        ),
+      })
+    })
+
     test.concurrent('--limit N stops after N matches, across pages, and says more may exist', async () => {
       const [five, unfiltered] = await Promise.all([
         run('links', 'list', '--email', 'odd@example.com', '--limit', '5', '-q'),
@@ -224,10 +323,99 @@ describe('against a sandbox', () => {
           .filter((_, i) => i % 2 === 0)
           .slice(0, 5)
           .join('\n')}\n`,
-        stderr: 'Showing the first 5 matching payment links: add --limit N or --all for more.\n',
+        stderr: 'Showing the first 5 matching payment links: a higher --limit shows more.\n',
       })
       expect(unfiltered.stdout.trim().split('\n')).toEqual(ids.slice(0, 52))
-      expect(unfiltered.stderr).toBe('Showing the first 52 payment links: add --limit N or --all for more.\n')
+      expect(unfiltered.stderr).toBe('Showing the first 52 payment links: a higher --limit shows more.\n')
+    })
+
+    test.concurrent('the note names only flags not given: --all given, or the default limit of a terminal', async () => {
+      const [jsonl, screen, screenAll] = await Promise.all([
+        run('links', 'list', '--all', '--jsonl', '--limit', '3'),
+        runInProcess(['links', 'list', '-q'], { env: paged.env, terminal: true }),
+        runInProcess(['links', 'list', '--all', '-q'], { env: paged.env, terminal: true }),
+      ])
+      expect(jsonl.stdout.trimEnd().split('\n')).toHaveLength(3)
+      expect(jsonl.stderr).toBe('Showing the first 3 payment links: a higher --limit shows more.\n')
+      expect(screen.stdout.trimEnd().split('\n')).toEqual(ids.slice(0, 30))
+      expect(screen.stderr).toBe('Showing the first 30 payment links: add --limit N or --all for more.\n')
+      expect(screenAll.stdout.trimEnd().split('\n')).toEqual(ids.slice(0, 30))
+      expect(screenAll.stderr).toBe('Showing the first 30 payment links: add --limit N for more.\n')
+    })
+  })
+
+  describe('links list --created-after/--created-before, and CSV a spreadsheet reads safely', () => {
+    let dated: TestSandbox
+    /** Created 10 days apart by the sandbox's clock, oldest first. */
+    let early: Json
+    let middle: Json
+    let late: Json
+
+    beforeAll(async () => {
+      dated = await startTestSandbox()
+      const advance = async () =>
+        expect((await dated.request('POST', '/_sandbox/clock', { advance: '10d' })).status).toBe(200)
+      early = await seedLink(dated, {
+        title: '=HYPERLINK("https://evil.example","Click")',
+        description: 'one, two',
+      })
+      await advance()
+      middle = await seedLink(dated, { title: 'Two\nlines "quoted"', description: '+1 then -1' })
+      await advance()
+      late = await seedLink(dated, { title: '漢字のタイトル 😀', description: '@mention\u001b[2J' })
+    })
+    afterAll(() => dated.close())
+
+    const run = (...args: string[]) => runInProcess(args, { env: dated.env })
+    const shifted = (link: Json, days: number) =>
+      new Date(Date.parse(link.created_at) + days * 86_400_000).toISOString()
+
+    test('at or after, and before: a date, a date and time, or a span back', async () => {
+      const ids = async (...args: string[]) => {
+        const result = await run('links', 'list', ...args, '-q')
+        expect([result.code, result.stderr]).toEqual([0, ''])
+        return result.stdout
+      }
+      expect(await ids('--created-after', middle.created_at)).toBe(`${late._id}\n${middle._id}\n`)
+      expect(await ids('--created-before', middle.created_at)).toBe(`${early._id}\n`)
+      expect(await ids('--created-after', shifted(early, 1), '--created-before', shifted(late, -1))).toBe(
+        `${middle._id}\n`,
+      )
+      expect(await ids('--created-after', shifted(late, 0).slice(0, 10))).toBe(`${late._id}\n`)
+      // A span is back from now, by this machine's clock: the first link was made within the last day.
+      expect(await ids('--created-after', '1d')).toBe(`${late._id}\n${middle._id}\n${early._id}\n`)
+      expect(await ids('--created-before', '1d')).toBe('')
+      expect(await run('links', 'list', '--created-after', 'last week')).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr:
+          'Error: --created-after: "last week" is neither a date nor a span back from now.\n' +
+          'Give a date (2026-11-01), a date and time (2026-11-01T09:00:00Z), or a span such as 7d, 12h or 1mo.\n',
+      })
+      expect(await run('links', 'list', '--created-before', '2026-02-30')).toMatchObject({
+        code: 2,
+        stdout: '',
+      })
+    })
+
+    test("--format csv: a formula's start prefixed with ', quotes doubled, commas and line breaks quoted, wide text whole, controls as on a terminal", async () => {
+      const result = await run(
+        'links',
+        'list',
+        '--format',
+        'csv',
+        '--columns',
+        'title,description',
+        '--sort',
+        'created_at',
+      )
+      expect([result.code, result.stderr]).toEqual([0, ''])
+      expect(result.stdout).toBe(
+        'title,description\n' +
+          `"'=HYPERLINK(""https://evil.example"",""Click"")","one, two"\n` +
+          `"Two\nlines ""quoted""",'+1 then -1\n` +
+          `漢字のタイトル 😀,'@mention^[[2J\n`,
+      )
     })
   })
 

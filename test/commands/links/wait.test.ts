@@ -1,9 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
+import { startSandbox } from '../../../src/sandbox/http/server.js'
 import { DURATION_FORMS } from '../../../src/shared/duration.js'
+import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { json, payRunner, reset, serve } from '../../helpers/fault-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { seedLink } from '../../helpers/links.js'
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { clientFor, startTestSandbox, type TestSandbox, tempDir, VALID_LINK } from '../../helpers/sandbox.js'
 import { closeTerminals } from '../../helpers/terminal.js'
 
 describe('against a sandbox', () => {
@@ -117,5 +120,60 @@ describe('against a sandbox', () => {
       expect(result.stderr).toContain('did not accept the key in PAY_API_KEY (401: Unauthenticated.)')
       expect(fake.requests).toHaveLength(2)
     })
+  })
+})
+
+describe('the sandbox stops while it waits, and another program takes its port', () => {
+  const KEY = 'sk_live_wait_squatter_canary_5e4d3c2b'
+
+  test('the squatter gets one challenge and no key; the wait ends saying why (exit 6)', async () => {
+    const dir = tempDir('pay-wait-squatted-')
+    const sandbox = await startSandbox({ dir, keys: [SANDBOX_KEY, KEY], port: 0 })
+    const port = new URL(sandbox.baseUrl).port
+    let squatter: FakeServer | undefined
+    try {
+      const link = (await clientFor(sandbox.baseUrl, KEY).call('POST', '/payment-links', VALID_LINK)).json
+        .data
+      const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: port, PAY_API_KEY: KEY }
+      const running = runInProcess(['-p', 'sandbox', 'links', 'wait', link._id, '--timeout', '2m'], { env })
+      // Its first look went to the sandbox, which proved it is the user's.
+      const looked = () =>
+        sandbox
+          .requests({ key: KEY })
+          .some((r) => r.method === 'GET' && r.path === `/payment-links/${link._id}`)
+      while (!looked()) await new Promise((resolve) => setTimeout(resolve, 20))
+      await sandbox.close()
+      // An impostor: answers the health route as a sandbox does, and anything else with the link paid.
+      squatter = await startFakeServer(
+        (request, res) =>
+          request.path.startsWith('/_sandbox/health')
+            ? sendJson(res, 200, { service: 'pay-sandbox', proof: '0'.repeat(64) }, { 'x-pay-sandbox': '1' })
+            : sendJson(res, 200, { success: true, data: { ...link, paid: true } }),
+        { port: Number(port) },
+      )
+      const result = await running
+      expect(result).toMatchObject({
+        code: 6,
+        stdout: '',
+        stderr:
+          `Using the API key from PAY_API_KEY (sk_l…3c2b) instead of profile "sandbox"'s.\n` +
+          `Waiting for payment link ${link._id} to be paid (at most 2m).\n` +
+          `Error: http://127.0.0.1:${port} is no longer your sandbox: a new connection to it could not prove it ` +
+          'keeps its store in your PAY_SANDBOX_DIR (the sandbox stopped, and another program holds its port?). ' +
+          'Nothing was sent on it.\nStart your sandbox again (`pay sandbox start`) and run the command again.\n',
+      })
+      expect(
+        squatter.requests.map((r) => [
+          r.method,
+          r.path.replace(/=[0-9a-f]{64}$/, '=C'),
+          r.headers.authorization,
+        ]),
+      ).toEqual([['GET', '/_sandbox/health?challenge=C', undefined]])
+      expect(JSON.stringify(squatter.requests)).not.toContain(KEY)
+      expect(JSON.stringify(squatter.requests)).not.toContain(KEY.slice(8, 20))
+    } finally {
+      await squatter?.close()
+      await sandbox.close()
+    }
   })
 })

@@ -3,6 +3,7 @@ import { tempDir } from '../../helpers/cli.js'
 import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { createLocal, localLink } from '../../helpers/local-store.js'
+import { startReceiver } from '../../helpers/receiver.js'
 
 /**
  * `pay sandbox pay` and `pay sandbox reset`: through the
@@ -87,6 +88,66 @@ describe('pay sandbox pay', () => {
     expect(plain.code).toBe(2)
     expect(localLink(localDir, link._id)?.paid).toBe(false)
   })
+})
+
+test('with no server, each notification’s first attempt is made before it exits; what is left waits in the outbox, said so', async () => {
+  const dir = tempDir('pay-local-store-')
+  const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+  const answering = await startReceiver()
+  const dead = await startReceiver()
+  await dead.close()
+  try {
+    for (const url of [answering.url, dead.url])
+      await runInProcess(['sandbox', 'webhooks', 'add', url], { env })
+    const link = await createLocal(dir, runInProcess)
+    const paid = await runInProcess(['sandbox', 'pay', link._id, '--json'], { env })
+    expect(paid.code).toBe(0)
+    expect(answering.notifications().map((n) => [n.data.payment_link_id, n.data.payment_status])).toEqual([
+      [link._id, 1],
+    ])
+    const deliveries = JSON.parse(
+      (await runInProcess(['sandbox', 'webhooks', 'deliveries', '--json'], { env })).stdout,
+    )
+    const waiting = deliveries.find((d: { url: string }) => d.url === dead.url)
+    expect(waiting).toMatchObject({ state: 'pending', attempts: [{ status: null }] })
+    expect(paid.stderr.split('\n').sort()).toEqual(
+      [
+        '',
+        `Notified ${answering.url}: answered 200.`,
+        `Notified ${dead.url}: connection refused (ECONNREFUSED). Delivery ${waiting._id} waits in the outbox ` +
+          `of ${dir} for the next sandbox on it (\`pay sandbox start\`), which retries it.`,
+      ].sort(),
+    )
+    // Cancelling is no payment attempt: nothing more is sent.
+    const other = await createLocal(dir, runInProcess)
+    await runInProcess(['sandbox', 'pay', other._id, '--outcome', 'cancelled'], { env })
+    expect(answering.received).toHaveLength(1)
+  } finally {
+    await answering.close()
+  }
+})
+
+test('a command running the sandbox in-process makes the first attempt of what it notifies before it ends, and says so', async () => {
+  const dir = tempDir('pay-local-store-')
+  const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+  const answering = await startReceiver()
+  try {
+    await runInProcess(['sandbox', 'webhooks', 'add', answering.url], { env })
+    const link = await createLocal(dir, runInProcess)
+    const paid = await runInProcess(
+      ['-p', 'sandbox', 'api', '-X', 'POST', `/_sandbox/payment-links/${link._id}/pay`],
+      {
+        env,
+      },
+    )
+    expect(paid.code).toBe(0)
+    expect(JSON.parse(paid.stdout).data.paid).toBe(true)
+    expect(answering.notifications().map((n) => n.data.payment_link_id)).toEqual([link._id])
+    // After what it says of the page address it printed, which nothing serves.
+    expect(paid.stderr.split('\n').slice(1)).toEqual([`Notified ${answering.url}: answered 200.`, ''])
+  } finally {
+    await answering.close()
+  }
 })
 
 test('their help says where --profile and --base-url lead, as they are used', async () => {

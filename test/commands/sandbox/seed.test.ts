@@ -1,8 +1,9 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
-import { OBJECT_ID } from '../../helpers/sandbox.js'
+import { OBJECT_ID, startTestSandbox } from '../../helpers/sandbox.js'
 import { fixtureFile, fixtures, LINK, localRecords, NAMES, rows } from '../../helpers/seed-fixtures.js'
 
 /**
@@ -95,4 +96,56 @@ describe('pay sandbox seed', () => {
       stderr: `Error: Cannot read the fixture file ${path.join(dir, 'nope.json')}: no such file.\n`,
     })
   })
+})
+
+describe('a file that is not a fixture, and hostile fixtures', () => {
+  const FORMAT = '{"tokenizations": [...], "links": [...], "subscriptions": [...]}'
+  /** Each file, and the one error it gets (exit 3) through a running sandbox and on the local store alike. */
+  const CASES: [string, string, string][] = [
+    ['an array', '[]', `  fixtures  A fixture file is a JSON object: ${FORMAT}.`],
+    ['a string', '"links"', `  fixtures  A fixture file is a JSON object: ${FORMAT}.`],
+    ['null', 'null', `  fixtures  A fixture file is a JSON object: ${FORMAT}.`],
+    [
+      'a "__proto__" field in an entry',
+      JSON.stringify({ links: [{ name: 'x', ...LINK }] }).replace(
+        '{"name"',
+        '{"__proto__":{"paid":true},"name"',
+      ),
+      '  links[0].__proto__  The __proto__ field is not a field of a payment link (email, currency, amount, title, phone_no, description, redirect_url, reference, reference_2, send_email, paid, and name).',
+    ],
+    [
+      'a "__proto__" section',
+      '{"__proto__": [{"name": "x"}], "links": []}',
+      '  __proto__  The __proto__ section is unknown: a fixture file has tokenizations, links and subscriptions.',
+    ],
+    [
+      'a 200,000-deep file',
+      `{"links": [{"name": "deep", "title": ${'['.repeat(200_000)}${']'.repeat(200_000)}}]}`,
+      '  fixtures  A fixture file is nested at most 64 levels deep: this one is deeper.',
+    ],
+  ]
+
+  test.each(CASES)(
+    '%s: exit 3, one message, through a server and without one; nothing kept',
+    async (_, text, line) => {
+      const file = path.join(tempDir('pay-hostile-'), 'fixtures.json')
+      fs.writeFileSync(file, text)
+      const expected = `Error: The fixtures in ${file} are invalid: nothing was seeded.\n${line}\n`
+      const sandbox = await startTestSandbox()
+      try {
+        const local = tempDir('pay-hostile-local-')
+        const [served, alone] = await Promise.all([
+          runInProcess(['sandbox', 'seed', file], { env: sandbox.env }),
+          runInProcess(['sandbox', 'seed', file], { env: { PAY_SANDBOX_DIR: local, PAY_SANDBOX_PORT: '1' } }),
+        ])
+        expect(served).toMatchObject({ code: 3, stdout: '', stderr: expected })
+        expect(alone).toMatchObject({ code: 3, stdout: '', stderr: expected })
+        expect((await sandbox.request('GET', '/payment-links')).body.data.total).toBe(0)
+        // Nothing in the local store: no record, no business even.
+        expect(fs.existsSync(path.join(local, 'store.db')) ? localRecords(local) : undefined).toBeUndefined()
+      } finally {
+        await sandbox.close()
+      }
+    },
+  )
 })

@@ -1,6 +1,11 @@
+import fs from 'node:fs'
 import net from 'node:net'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
+import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
+import type { TestIO } from '../../helpers/io.js'
 
 /** A port some other program listens on. */
 async function takenPort(): Promise<{ port: number; close(): Promise<void> }> {
@@ -43,6 +48,18 @@ describe('pay sandbox start', () => {
           hint: 'Pick another port with --port PORT, or --port 0 for any free one.',
         },
       })
+      // -p sandbox and --timeout are taken: the run goes on to the port.
+      const flagged = await runInProcess([
+        '-p',
+        'sandbox',
+        'sandbox',
+        'start',
+        '--port',
+        String(other.port),
+        '--timeout',
+        '2',
+      ])
+      expect(flagged).toEqual(taken)
       for (const run of [taken, profilePort, json]) expect(run.stderr).not.toMatch(/EADDRINUSE|\n\s+at /)
     } finally {
       await other.close()
@@ -58,13 +75,21 @@ describe('pay sandbox start', () => {
     const unknown = await runInProcess(['sandbox', 'start', '--bogus'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('Nonexistent flag: --bogus')
-    // It serves; it is no client: no profile, base URL or timeout, shown or taken.
+    // The global flags are taken, as on every command; a profile must be the user's own sandbox.
     const help = await runInProcess(['sandbox', 'start', '--help'])
-    expect(help.stdout).toContain('$ pay sandbox start [--json] [--debug] [--port <value>]')
-    expect(help.stdout).not.toMatch(/--profile|--base-url|--timeout/)
-    const clientFlag = await runInProcess(['sandbox', 'start', '--port', '0', '--timeout', '2'])
-    expect(clientFlag).toMatchObject({ code: 2, stdout: '' })
-    expect(clientFlag.stderr).toBe('Error: Nonexistent flag: --timeout\nSee `pay sandbox start --help`.\n')
+    expect(help.stdout).toMatch(
+      /-p, --profile=<value>\s+Only `sandbox` \(the built-in profile\) or a profile of/,
+    )
+    const live = await runInProcess(['-p', 'live', 'sandbox', 'start', '--port', '0', '--timeout', '2'], {
+      env: { PAY_API_KEY: undefined },
+    })
+    expect(live).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: There is no profile named "live" (given with --profile).\n' +
+        'See `pay profiles list`; the built-in `sandbox` profile needs no set-up.\n',
+    })
     // 192.0.2.1 is TEST-NET-1: documentation only, no machine's address.
     const elsewhere = await runInProcess(['sandbox', 'start', '--port', '0', '--host', '192.0.2.1'])
     expect(elsewhere).toMatchObject({ code: 2, stdout: '' })
@@ -72,5 +97,110 @@ describe('pay sandbox start', () => {
       'Error: Cannot listen on 192.0.2.1: it is not an address of this machine.\n' +
         'Give --host an address of this machine (127.0.0.1 unless others must reach it).\n',
     )
+  })
+})
+
+describe('where the keys come from', () => {
+  /**
+   * Runs `pay sandbox start --port 0 --json ...args` until it listens, stops it as Ctrl-C does,
+   * and gives its run with the keys its JSON line named.
+   */
+  async function started(args: string[], env: Record<string, string> = {}, json = true) {
+    let io: TestIO | undefined
+    const mode = json ? ['--json'] : []
+    const running = runInProcess(['sandbox', 'start', '--port', '0', ...mode, '--quiet', ...args], {
+      env: { PAY_SANDBOX_DIR: tempDir('pay-start-keys-'), ...env },
+      started: (given) => {
+        io = given
+      },
+    })
+    const stop = setInterval(() => {
+      if (io?.stdout.text.includes(json ? '\n' : 'Ctrl-C')) io.interrupt()
+    }, 20)
+    const run = await running.finally(() => clearInterval(stop))
+    const keys = run.code === 0 && json ? (JSON.parse(run.stdout.split('\n')[0]).keys as string[]) : undefined
+    return { ...run, keys }
+  }
+
+  const NOTE =
+    'Warning: --key puts the key on the command line, where other users of this machine can read it (ps, /proc): ' +
+    'give keys in a file only you can read (--key-file FILE, chmod 600) or in PAY_SANDBOX_KEYS instead.\n'
+
+  it('PAY_SANDBOX_KEYS (comma-separated) and --key-file (one a line) keep them out of the process list', async () => {
+    const dir = tempDir('pay-key-file-')
+    const file = path.join(dir, 'keys')
+    fs.writeFileSync(file, '# the shop\nsk_test_file_a\n\n  sk_test_file_b  \r\n', { mode: 0o600 })
+    const fromEnv = await started([], { PAY_SANDBOX_KEYS: ' sk_test_env_a, sk_test_env_b,,' })
+    expect(fromEnv).toMatchObject({ code: 0, keys: ['sk_test_env_a', 'sk_test_env_b'] })
+    expect(fromEnv.stderr).not.toContain('Warning')
+    const fromFile = await started(['--key-file', file], { PAY_SANDBOX_KEYS: 'sk_test_env_a' })
+    expect(fromFile).toMatchObject({ code: 0, keys: ['sk_test_file_a', 'sk_test_file_b'] })
+    expect(fromFile.stderr).not.toContain('Warning')
+    // --key still works, with a warning; with --key-file the two make one list.
+    const both = await started(['--key', 'sk_test_flag', '--key-file', file])
+    expect(both).toMatchObject({ code: 0, keys: ['sk_test_flag', 'sk_test_file_a', 'sk_test_file_b'] })
+    expect(both.stderr.startsWith(NOTE)).toBe(true)
+    expect((await started([])).keys).toEqual([SANDBOX_KEY])
+    // sandbox packages takes its keys the same way.
+    const packages = await runInProcess([
+      'sandbox',
+      'packages',
+      '--key-file',
+      file,
+      '--jq',
+      '.[0].business_id',
+    ])
+    const [first] = (await started(['--key-file', file])).stdout.split('\n')
+    expect(packages.stdout.trim()).toBe(String(JSON.parse(first).packages[0].business_id))
+    const flagged = await runInProcess(['sandbox', 'packages', '--key', 'sk_test_flag', '--json'])
+    expect(flagged).toMatchObject({ code: 0, stderr: NOTE })
+  })
+
+  it('a key file others may read, another user’s, or without a key, and a bad PAY_SANDBOX_KEYS: exit 2, no key named', async () => {
+    const dir = tempDir('pay-key-file-bad-')
+    const loose = path.join(dir, 'loose')
+    fs.writeFileSync(loose, 'sk_test_loose_secret\n', { mode: 0o644 })
+    fs.chmodSync(loose, 0o644)
+    const empty = path.join(dir, 'empty')
+    fs.writeFileSync(empty, '# nothing yet\n\n', { mode: 0o600 })
+    const spaced = path.join(dir, 'spaced')
+    fs.writeFileSync(spaced, 'sk_test_one\nsk_test two\n', { mode: 0o600 })
+    const cases: [string[], Record<string, string>, string][] = [
+      [
+        ['--key-file', loose],
+        {},
+        `Error: --key-file: ${loose} may be read or changed by other users (mode 644).\nMake it yours alone: chmod 600 ${loose}\n`,
+      ],
+      [['--key-file', empty], {}, `Error: --key-file: ${empty} holds no key.\nWrite one key a line.\n`],
+      [
+        ['--key-file', spaced],
+        {},
+        `Error: --key-file: line 2 of ${spaced} is not one key: it has a space in it.\n`,
+      ],
+      [
+        ['--key-file', path.join(dir, 'none')],
+        {},
+        `Error: --key-file: cannot read ${path.join(dir, 'none')}: no such file.\n`,
+      ],
+      [['--key-file', dir], {}, `Error: --key-file: ${dir} is not a regular file.\n`],
+      [
+        [],
+        { PAY_SANDBOX_KEYS: 'sk_test_a,sk_test b' },
+        'Error: PAY_SANDBOX_KEYS: key 2 has a space in it.\nSeparate keys with commas: PAY_SANDBOX_KEYS=sk_test_a,sk_test_b.\n',
+      ],
+    ]
+    if (process.getuid?.() === 0) {
+      const theirs = path.join(dir, 'theirs')
+      fs.writeFileSync(theirs, 'sk_test_theirs\n', { mode: 0o600 })
+      fs.chownSync(theirs, 65534, 65534)
+      cases.push([
+        ['--key-file', theirs],
+        {},
+        `Error: --key-file: ${theirs} belongs to another user.\nUse a key file of your own.\n`,
+      ])
+    }
+    for (const [args, env, stderr] of cases) {
+      expect(await started(args, env, false)).toMatchObject({ code: 2, stdout: '', stderr })
+    }
   })
 })

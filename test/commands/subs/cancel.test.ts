@@ -1,10 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
+import { startSandbox } from '../../../src/sandbox/http/server.js'
 import { type CliResult, tempDir } from '../../helpers/cli.js'
+import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { startProxy, type TestProxy, UNAVAILABLE_MESSAGE } from '../../helpers/proxy.js'
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
+import { clientFor, startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import {
   type BulkJson,
   cancelDirectly,
@@ -55,9 +58,14 @@ const plan = (ids: string[], baseUrl = sandbox.baseUrl) =>
     '',
   ].join('\n')
 
+/** The summary: what was done, then what was not and why, so that its words agree with the exit code. */
 const summary = (counts: { cancelled?: number; already?: number; notFound?: number; failed?: number }) => {
   const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0)
-  return `${counts.cancelled ?? 0} cancelled, ${counts.already ?? 0} already cancelled, ${counts.notFound ?? 0} not found, ${counts.failed ?? 0} failed (of ${total}).\n`
+  const notFound = counts.notFound ?? 0
+  const failed = counts.failed ?? 0
+  const why = [notFound ? `${notFound} not found` : '', failed ? `${failed} failed` : ''].filter(Boolean)
+  const not = `${notFound + failed} not cancelled${why.length ? ` (${why.join(', ')})` : ''}`
+  return `Of ${total} subscription${total === 1 ? '' : 's'}: ${counts.cancelled ?? 0} cancelled, ${counts.already ?? 0} already cancelled, ${not}.\n`
 }
 
 const partialJson = (failed: number, total: number, counts: string) =>
@@ -255,21 +263,21 @@ describe.concurrent('--from-file and --report', () => {
 })
 
 describe.concurrent('entries that cannot be ids', () => {
-  test('are named before the plan, never sent, and reported as invalid (exit 7)', async () => {
+  test('are named before the plan, never sent, and reported as invalid (exit 7); a quoted id is read', async () => {
     const [id] = await seedSubscriptions(sandbox, 1, { prefix: 'valid' })
     const recorder = await proxy()
     const result = await pay(['subs', 'cancel', '-', '--yes'], {
-      input: `a b\n${id}\n"quoted"\nx,y\n`,
+      input: `a b\n"${id}"\nq"uoted\nx,y\n`,
       baseUrl: recorder.baseUrl,
     })
     expect(result.code).toBe(7)
     expect(result.stderr.split('\n')[0]).toBe(
-      'Warning: Left out 3 entries that are not ids: "a b", "\\"quoted\\"", "x,y".',
+      'Warning: Left out 3 entries that are not ids: "a b", "q\\"uoted", "x,y".',
     )
     expect(result.stdout).toBe(
       'a b\tinvalid\tnot an id: it contains a space\n' +
         `${id}\tcancelled\t\n` +
-        '"quoted"\tinvalid\tnot an id: it contains a quote\n' +
+        'q"uoted\tinvalid\tnot an id: it contains a quote\n' +
         'x,y\tinvalid\tnot an id: it contains a comma (one id per line)\n',
     )
     expect(recorder.requests.map((r) => r.path)).toEqual([`/subscriptions/${id}`, `/subscriptions/${id}`])
@@ -344,10 +352,58 @@ describe.concurrent('consent', () => {
       ids,
       not_found: [],
       invalid: [],
+      already_cancelled: [],
     })
     expect(recorder.requests.map((r) => r.method)).toEqual(Array(6).fill('GET'))
     const statuses = await serverStatuses(sandbox)
     for (const id of ids) expect(statuses.get(id)).toBe('created')
+  })
+})
+
+describe.concurrent('already cancelled', () => {
+  test('found so by the plan: said, left out of the question, done (exit 0); nothing sent but the reads', async () => {
+    const ids = await seedSubscriptions(sandbox, 3, { prefix: 'already' })
+    await cancelDirectly(sandbox, ids)
+    const recorder = await proxy()
+    const env = { ...sandbox.env, PAY_BASE_URL: recorder.baseUrl }
+    const [screen, piped, dry] = await Promise.all([
+      runInProcess(['subs', 'cancel', ...ids], { env, terminal: true, colour: false, width: 200 }),
+      runInProcess(['subs', 'cancel', ids[0], '--json'], { env }),
+      runInProcess(['subs', 'cancel', ...ids, '--dry-run', '--json'], { env }),
+    ])
+    const already = `Already cancelled, nothing to do: ${ids.join(', ')}.\n`
+    expect(screen.io.asked).toEqual([])
+    expect(screen).toMatchObject({ code: 0, stderr: `${already}${summary({ already: 3 })}` })
+    expect(screen.stdout.split('\n').slice(1, 4)).toEqual(ids.map((id) => `${id}  already_cancelled`))
+    // Off a terminal without --yes: nothing to confirm, so no refusal.
+    expect(piped).toMatchObject({
+      code: 0,
+      stderr: `Already cancelled, nothing to do: ${ids[0]}.\n${summary({ already: 1 })}`,
+    })
+    expect(JSON.parse(piped.stdout)).toEqual([expected(ids[0], 'already')])
+    expect(dry).toMatchObject({ code: 0, stderr: `${already}Dry run: nothing was changed.\n` })
+    expect(JSON.parse(dry.stdout)).toMatchObject({ ids: [], already_cancelled: ids })
+    expect(recorder.requests.map((r) => r.method)).toEqual(Array(7).fill('GET'))
+  })
+
+  test('among others: only the others are planned and asked about', async () => {
+    const [fresh, done] = await seedSubscriptions(sandbox, 2, { prefix: 'mixed' })
+    await cancelDirectly(sandbox, [done])
+    const result = await runInProcess(['subs', 'cancel', fresh, done], {
+      env: sandbox.env,
+      terminal: true,
+      colour: false,
+      width: 200,
+      answers: [true],
+    })
+    expect(result.io.asked).toEqual(['Cancel 1 subscription?'])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain(
+      `Already cancelled, nothing to do: ${done}.\nAbout to cancel 1 subscription:\n`,
+    )
+    expect(result.stderr).toContain(`  ${fresh}  mixed0@example.com · Starter · 120.00 USD  [created]\n`)
+    expect(result.stderr).not.toContain(`  ${done}  `)
+    expect(result.stderr).toContain(summary({ cancelled: 1, already: 1 }))
   })
 })
 
@@ -383,5 +439,128 @@ describe.concurrent('--concurrency', () => {
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(/^Error: --concurrency: Expected an integer greater than or equal to 1/)
+  })
+})
+
+describe('files planted by someone else', () => {
+  test('a hard link at --report FILE (--force, --append) or at the journal: the file it links to gets no row', async () => {
+    const where = tempDir('pay-subs-cancel-planted-')
+    const [id, another] = await seedSubscriptions(sandbox, 2, { prefix: 'planted' })
+    const report = path.join(where, 'report.csv')
+    const journal = path.join(where, 'journal.jsonl')
+    const theirs = path.join(where, 'theirs.csv')
+    const env = { ...sandbox.env, PAY_BASE_URL: sandbox.baseUrl, PAY_JOURNAL_FILE: journal }
+    for (const flag of ['--force', '--append']) {
+      fs.writeFileSync(theirs, 'id,ok,status,error\n')
+      fs.writeFileSync(journal, '')
+      fs.rmSync(report, { force: true })
+      fs.linkSync(theirs, report)
+      const run = await runInProcess(['subs', 'cancel', id, '--yes', '--report', report, flag], { env })
+      expect(run.code).toBe(0)
+      expect(fs.readFileSync(theirs, 'utf8')).toBe('id,ok,status,error\n')
+      expect(fs.statSync(report).nlink).toBe(1)
+      expect(fs.readFileSync(report, 'utf8')).toMatch(new RegExp(`^id,ok,status,error.*\\n${id},true,`))
+    }
+    // The journal: a warning, the change goes on, the other name's file gets nothing.
+    fs.rmSync(journal)
+    fs.linkSync(theirs, journal)
+    const before = fs.readFileSync(theirs, 'utf8')
+    const run = await runInProcess(['subs', 'cancel', another, '--yes'], { env })
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain(
+      `Warning: Could not write the journal ${journal} (another name links to the same file); the changes of this run go unrecorded.`,
+    )
+    expect(fs.readFileSync(theirs, 'utf8')).toBe(before)
+    // A symbolic link at --report is refused before anything is sent.
+    const link = path.join(where, 'link.csv')
+    fs.symlinkSync(theirs, link)
+    const refused = await runInProcess(['subs', 'cancel', id, '--yes', '--report', link, '--force'], { env })
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Error: --report: ${link} is a symbolic link (pay does not follow one).\nNothing was written. Give the path of the file itself.\n`,
+    })
+    expect(fs.readFileSync(theirs, 'utf8')).toBe(before)
+  })
+})
+
+describe('the sandbox stops mid-run, and another program takes its port', () => {
+  const KEY = 'sk_live_cancel_squatter_canary_77aa66bb'
+
+  test('the run stops at the first new connection that cannot prove it, which is sent no key (exit 6)', async () => {
+    const where = tempDir('pay-cancel-squatted-')
+    const own = await startSandbox({ dir: where, keys: [SANDBOX_KEY, KEY], port: 0 })
+    const port = new URL(own.baseUrl).port
+    let squatter: FakeServer | undefined
+    try {
+      const client = clientFor(own.baseUrl, KEY)
+      const packageId = own.packages[KEY][0]._id
+      const ids: string[] = []
+      for (let i = 0; i < 20; i++) {
+        const made = await client.call('POST', '/subscriptions', {
+          package_id: packageId,
+          email: `s${i}@example.com`,
+        })
+        ids.push(made.json.data._id)
+      }
+      // Slow enough to stop it part-way.
+      own.faults.set(['PUT /subscriptions/* latency=150ms'])
+      const env = { PAY_SANDBOX_DIR: where, PAY_SANDBOX_PORT: port, PAY_API_KEY: KEY }
+      const running = runInProcess(
+        ['-p', 'sandbox', 'subs', 'cancel', ...ids, '--yes', '--concurrency', '1'],
+        {
+          env,
+        },
+      )
+      const puts = () => own.requests({ key: KEY }).filter((r) => r.method === 'PUT').length
+      while (puts() < 3) await new Promise((resolve) => setTimeout(resolve, 20))
+      await own.close()
+      squatter = await startFakeServer(
+        (request, res) =>
+          request.path.startsWith('/_sandbox/health')
+            ? sendJson(res, 200, { service: 'pay-sandbox', proof: '0'.repeat(64) }, { 'x-pay-sandbox': '1' })
+            : sendJson(res, 200, { success: true, data: { _id: 'x', status: 'cancel' } }),
+        { port: Number(port) },
+      )
+      const result = await running
+      expect(result.code).toBe(6)
+      // Each id once, in order: those done, the one whose new connection could not prove it, the rest not tried.
+      const rows = result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t'))
+      const done = rows.filter((row) => row[1] === 'cancelled').length
+      expect(done).toBeGreaterThanOrEqual(3)
+      expect(rows.map((row) => row[0])).toEqual(ids)
+      expect(rows.map((row) => row[1])).toEqual([
+        ...Array(done).fill('cancelled'),
+        'failed',
+        ...Array(20 - done - 1).fill('not_done'),
+      ])
+      expect(rows[done][2]).toMatch(/^http:\/\/127\.0\.0\.1:\d+ is no longer your sandbox: /)
+      expect(result.stderr).toContain(
+        `Of 20 subscriptions: ${done} cancelled, 0 already cancelled, ${20 - done} not cancelled (1 failed, ${20 - done - 1} not done).\n`,
+      )
+      expect(result.stderr).toContain(
+        `Nothing was sent on it. ${20 - done - 1} of 20 subscriptions were not tried.\n`,
+      )
+      expect(result.stderr).toContain(
+        `Error: Stopped: http://127.0.0.1:${port} is no longer your sandbox: a new connection to it could not prove it keeps its store in your PAY_SANDBOX_DIR`,
+      )
+      expect(result.stderr).toContain(
+        'Start your sandbox again (`pay sandbox start`) and run the command again. --resume REPORT skips what was done.\n',
+      )
+      expect(
+        squatter.requests.map((r) => [
+          r.method,
+          r.path.replace(/=[0-9a-f]{64}$/, '=C'),
+          r.headers.authorization,
+        ]),
+      ).toEqual([['GET', '/_sandbox/health?challenge=C', undefined]])
+      expect(JSON.stringify(squatter.requests)).not.toContain(KEY)
+    } finally {
+      await squatter?.close()
+      await own.close()
+    }
   })
 })

@@ -117,7 +117,7 @@ describe.concurrent('subs create', () => {
       pay(['subs', 'create', '--email', 'missing@example.com']),
       pay(['subs', 'create', '--package-id', starter]),
     ])
-    const hint = 'Pass them as flags (you are not on a terminal, so pay does not ask).\n'
+    const hint = 'Pass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n'
     expect(none).toMatchObject({
       code: 2,
       stdout: '',

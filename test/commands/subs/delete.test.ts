@@ -88,7 +88,7 @@ describe.concurrent('subs delete', () => {
     expect(result).toMatchObject({
       code: 0,
       stdout: `${sub._id}\tdeleted\t\n`,
-      stderr: `${plan([sub._id])}1 deleted, 0 not found, 0 failed (of 1).\n`,
+      stderr: `${plan([sub._id])}Of 1 subscription: 1 deleted, 0 not deleted.\n`,
     })
     expect(await held(sub._id)).toEqual({ status: 404, body: { message: 'Subscription not found.' } })
   })
@@ -104,7 +104,7 @@ describe.concurrent('subs delete', () => {
       { id: b._id, ok: true, status: 'deleted', error: null },
     ])
     expect(result.stderr).toBe(
-      `${plan([a._id, unknown, b._id])}2 deleted, 1 not found, 0 failed (of 3).\n{"error":{"status":null,"kind":"partial","exit_code":7,"message":"1 of 3 subscriptions not deleted (1 not found)."}}\n`,
+      `${plan([a._id, unknown, b._id])}Of 3 subscriptions: 2 deleted, 1 not deleted (1 not found).\n{"error":{"status":null,"kind":"partial","exit_code":7,"message":"1 of 3 subscriptions not deleted (1 not found)."}}\n`,
     )
     expect((await held(a._id)).status).toBe(404)
     expect((await held(b._id)).status).toBe(404)

@@ -88,6 +88,94 @@ describe.concurrent('subs list', () => {
     expect(both).toMatchObject({ code: 0, stderr: searched, stdout: `${row(janes[2])}${row(janes[0])}` })
   })
 
+  test('tables and TSV show the word pay prints (cancelled), JSON the service’s value (cancel)', async () => {
+    const [tsv, table, json, get, getJson] = await Promise.all([
+      pay(['subs', 'list', '--status', 'cancelled', '--columns', '_id,status'], listing),
+      runInProcess(['subs', 'list', '--status', 'cancelled', '--columns', 'status,email'], {
+        env: listing.env,
+        terminal: true,
+        colour: false,
+        width: 80,
+      }),
+      pay(['subs', 'list', '--status', 'cancelled', '--json'], listing),
+      pay(['subs', 'get', cancelled[0]], listing),
+      pay(['subs', 'get', cancelled[0], '--json'], listing),
+    ])
+    const cancelledRows = everything.filter((sub) => cancelled.includes(sub._id))
+    expect(tsv.stdout).toBe(cancelledRows.map((sub) => `${sub._id}\tcancelled\n`).join(''))
+    expect(table.stdout.split('\n').slice(0, 2)).toEqual([
+      'STATUS     EMAIL',
+      `cancelled  ${cancelledRows[0].email}`,
+    ])
+    expect(JSON.parse(json.stdout).map((sub: { status: string }) => sub.status)).toEqual(
+      cancelledRows.map(() => 'cancel'),
+    )
+    expect(get.stdout).toContain('status\tcancelled\n')
+    expect(JSON.parse(getJson.stdout).status).toBe('cancel')
+  })
+
+  test('--sort reads every page and orders by the field (-FIELD: descending), ties in the service order', async () => {
+    const [byEmail, downward, created] = await Promise.all([
+      pay(['subs', 'list', '--sort', 'email', '--limit', '3', '-q'], listing),
+      pay(['subs', 'list', '--sort', '-email', '--limit', '4', '-q'], listing),
+      pay(
+        [
+          'subs',
+          'list',
+          '--sort',
+          'package.amount',
+          '--created-after',
+          '1d',
+          '--created-before',
+          '2999-01-01',
+        ],
+        listing,
+      ),
+    ])
+    const byAddress = (email: string) => everything.find((sub) => sub.email === email)!
+    // customer2 before customer10: numbers in text compare as numbers.
+    const first = ['customer0@example.com', 'customer1@example.com', 'customer2@example.com'].map(byAddress)
+    expect(byEmail).toMatchObject({
+      code: 0,
+      stdout: ids(first),
+      stderr: 'Showing the first 3 subscriptions: a higher --limit shows more.\n',
+    })
+    // Jane@ three times (J after c, whatever the case), as the service listed them; then customer54.
+    expect(downward.stdout).toBe(ids([...everything.slice(-3), byAddress('customer54@example.com')]))
+    expect(created.code).toBe(0)
+    expect(created.stdout.trim().split('\n')).toHaveLength(everything.length)
+    expect(await pay(['subs', 'list', '--created-before', '1d', '-q'], listing)).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `Searched ${everything.length} subscriptions on 2 pages.\n`,
+    })
+  })
+
+  test('--format csv: the header, then a row per subscription; --columns honoured', async () => {
+    const [whole, picked] = await Promise.all([
+      pay(['subs', 'list', '--format', 'csv', '--email', 'jane@example.com'], listing),
+      pay(
+        ['subs', 'list', '--format', 'csv', '--columns', 'email,package.amount,status', '--limit', '1'],
+        listing,
+      ),
+    ])
+    // The status in pay's words, as in tables and TSV (cancel is cancelled).
+    const words = (status: string) => (status === 'cancel' ? 'cancelled' : status)
+    const row = (sub: { _id: string; status: string; created_at: string }) =>
+      `${sub._id},${words(sub.status)},Jane@Example.com,Starter,120,USD,yearly,${sub.created_at}\n`
+    expect(whole).toMatchObject({
+      code: 0,
+      stdout:
+        '_id,status,email,package.name,package.amount,package.currency,package.frequency,created_at\n' +
+        everything.slice(-3).map(row).join(''),
+    })
+    const newest = everything[0]
+    expect(picked).toMatchObject({
+      code: 0,
+      stdout: `email,package.amount,status\n${newest.email},120,${words(newest.status)}\n`,
+    })
+  })
+
   test('a status the service does not have is a usage error naming those it has', async () => {
     expect(await pay(['subs', 'list', '--status', 'paused', '--json'], listing)).toMatchObject({
       code: 2,

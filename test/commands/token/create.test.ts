@@ -120,7 +120,7 @@ describe('against a sandbox', () => {
         stdout: '',
         stderr:
           'Error: Missing required flags: --email, --description\n' +
-          'Pass them as flags (you are not on a terminal, so pay does not ask).\n',
+          'Pass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n',
       })
     })
 
@@ -228,7 +228,7 @@ describe('flag values', () => {
   })
 
   describe.concurrent('missing required flags off a terminal: exit 2, every one named, nothing sent', () => {
-    const HINT = 'Pass them as flags (you are not on a terminal, so pay does not ask).\n'
+    const HINT = 'Pass them as flags (neither stdin nor stdout is a terminal, so pay does not ask).\n'
 
     test('token create with no flag at all', async (context) => {
       const fake = await silentServer(context)

@@ -80,17 +80,13 @@ describe.concurrent('habits', () => {
     })
   })
 
-  test('a one-letter flag the command does not take is named, never taken for a typo of a long one', async () => {
-    const profile = await pay('sandbox', 'packages', '-p', 'sandbox')
-    expect(profile).toEqual({
-      code: 2,
-      signal: null,
-      stdout: '',
-      stderr:
-        'Error: Nonexistent flag: -p\n`pay sandbox packages` takes no --profile (-p). See `pay sandbox packages --help`.\n',
-    })
+  test('-p is taken by every command; a one-letter flag a command does not take is never taken for a typo of a long one', async () => {
+    const profile = await pay('-p', 'sandbox', 'sandbox', 'packages', '-q')
+    expect([profile.code, profile.stderr, profile.stdout.split('\n').length]).toEqual([0, '', 4])
     const unknown = await pay('links', 'list', '-x')
     expect(unknown.stderr).toBe('Error: Nonexistent flag: -x\nSee `pay links list --help`.\n')
+    const notHere = await pay('links', 'get', 'x', '-y')
+    expect(notHere.stderr).toBe('Error: Nonexistent flag: -y\nSee `pay links get --help`.\n')
   })
 })
 

@@ -17,8 +17,9 @@ const versionOf = (name: string) =>
 
 const SUITE = `
 import fs from 'node:fs'
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
-import { FixturesInvalid, type Sandbox, startSandbox } from 'pay-cli/sandbox'
+import http from 'node:http'
+import { afterAll, beforeAll, beforeEach, expect, test, vi } from 'vitest'
+import { FixturesInvalid, type Sandbox, startSandbox, verifyWebhook } from 'pay-cli/sandbox'
 
 let sandbox: Sandbox
 const api = async (method: string, route: string, body?: unknown) => {
@@ -80,6 +81,36 @@ test('faults and the clock', async () => {
   expect((await api('GET', '/payment-links')).body.data.total).toBe(0)
   expect(sandbox.clock.now().offset_seconds).toBe(0)
 })
+
+test('notifications: a payment POSTed to its webhook, signed with signatureKey, in deliveries()', async () => {
+  const bodies: string[] = []
+  const app = http.createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => (body += chunk))
+    request.on('end', () => {
+      bodies.push(body)
+      response.end()
+    })
+  })
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+  const shop = await startSandbox({ webhooks: ['http://127.0.0.1:' + (app.address() as { port: number }).port + '/hook'] })
+  try {
+    const made = await fetch(shop.baseUrl + '/payment-links', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer ' + shop.keys[0], 'Content-Type': 'application/json' },
+      body: JSON.stringify(LINK),
+    })
+    const id = (await made.json()).data._id
+    shop.pay(id)
+    await vi.waitFor(() => expect(shop.deliveries()[0]?.state).toBe('delivered'))
+    expect(JSON.parse(bodies[0]).data.payment_link_id).toBe(id)
+    expect(verifyWebhook(bodies[0], shop.signatureKey)).toBe(true)
+    expect(verifyWebhook(bodies[0].replace('"payment_amount":2550', '"payment_amount":2551'), shop.signatureKey)).toBe(false)
+  } finally {
+    await shop.close()
+    app.close()
+  }
+})
 `
 
 describe('pay-cli/sandbox, packed and installed into a new project', () => {
@@ -136,7 +167,7 @@ describe('pay-cli/sandbox, packed and installed into a new project', () => {
         env: { ...process.env, CI: '1', NO_COLOR: '1' },
       })
     const suite = run('vitest', ['run'])
-    expect(suite.stdout + suite.stderr).toMatch(/Tests\s+4 passed \(4\)/)
+    expect(suite.stdout + suite.stderr).toMatch(/Tests\s+5 passed \(5\)/)
     expect(suite.status).toBe(0)
     const types = run('tsc', ['-p', '.'])
     expect(types.stdout + types.stderr).toBe('')

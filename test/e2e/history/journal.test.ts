@@ -67,11 +67,13 @@ describe('the journal', () => {
     const term = await startTerminal(['history'], { env, width: 80 })
     expect(await term.exitCode()).toBe(0)
     const lines = (await term.screen()).trimEnd().split('\n')
-    expect(lines[0].split(/\s{2,}/)).toEqual(['AT', 'KIND', 'ID', 'OUTCOME'])
+    // The time to the minute leaves room for the profile; the user gives way.
+    expect(lines[0].split(/\s{2,}/)).toEqual(['AT', 'KIND', 'ID', 'OUTCOME', 'PROFILE'])
     expect(lines.slice(1).map((line) => line.split(/\s{2,}/).slice(1))).toEqual([
-      ['delete link', id, 'done 200'],
-      ['create link', id, 'done 200'],
+      ['delete link', id, 'done 200', '(environment)'],
+      ['create link', id, 'done 200', '(environment)'],
     ])
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}delete link/)
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
   })
 

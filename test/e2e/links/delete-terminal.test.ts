@@ -23,13 +23,22 @@ afterAll(async () => {
   await sandbox.close()
 })
 
-/** The plan: each link described, or with --yes (nothing fetched) the bare ids. */
+/**
+ * The plan: each link described, or with --yes (nothing fetched) the bare ids. At 80 columns a
+ * link's line wraps at a space, its state whole under its description.
+ */
 const confirmation = (ids: string[], described = true) =>
   `About to delete ${ids.length} payment link${ids.length === 1 ? '' : 's'}:\n` +
   '  profile:  sandbox\n' +
   `  base URL: ${sandbox.baseUrl}\n` +
   (described
-    ? ids.map((id) => `  ${id}  Seeded link · 10.00 EUR · seed@example.com  [Active]\n`).join('')
+    ? ids
+        .map(
+          (id) =>
+            `  ${id}  Seeded link · 10.00 EUR · seed@example.com\n` +
+            `                            [Active, unpaid]\n`,
+        )
+        .join('')
     : `  ids:      ${ids.join(', ')}\n`)
 
 describe.concurrent('links delete on a terminal', () => {

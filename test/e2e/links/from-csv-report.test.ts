@@ -149,7 +149,7 @@ describe('links create --from-csv --report', () => {
         'The service refused a row:\n' +
           'Line 3:\n' +
           '  --reference  The reference has already been taken.\n' +
-          '1 created, 1 failed (of 2).\n',
+          'Of 2 payment links: 1 created, 1 not created (1 failed).\n',
       )
       const csv = parseCsv(fs.readFileSync(report, 'utf8')).rows
       expect(csv.map((row) => [row.line, row.status, row.error])).toEqual([
@@ -243,7 +243,9 @@ describe('links create --from-csv --report', () => {
     expect(resumed.stderr).toContain(
       `Skipping 2 rows recorded created and 1 whose POST may have reached the service (--retry-unknown sends them again) in ${report}.\n`,
     )
-    expect(resumed.stderr).toContain('0 created, 0 failed, 1 unknown (of 1); 2 created in an earlier run.\n')
+    expect(resumed.stderr).toContain(
+      'Of 1 payment link: 0 created, 1 not created (1 unknown); 2 created in an earlier run.\n',
+    )
     const text = fs.readFileSync(report, 'utf8')
     expect(text.split('\n')[0]).toBe(COLUMNS)
     const rows = parseCsv(text).rows

@@ -92,7 +92,7 @@ describe('links create --from-csv', () => {
     // A currency typed in lower case is sent in capitals, as --currency sends it.
     const second = (await sandbox.request('GET', `/payment-links/${rows[1]._id}`)).body.data
     expect(second).toMatchObject({ currency: 'JPY', amount: 1000 })
-    expect(result.stderr).toContain('2 created, 0 failed (of 2).\n')
+    expect(result.stderr).toContain('Of 2 payment links: 2 created, 0 not created.\n')
   })
 
   test('invalid rows: each listed by line under its flag, nothing sent (exit 3); --skip-invalid sends the rest (exit 7)', async () => {
@@ -209,7 +209,7 @@ describe('links create --from-csv', () => {
         'created',
         'unknown',
       ])
-      expect(first.stderr).toContain('6 created, 0 failed, 3 unknown (of 9).\n')
+      expect(first.stderr).toContain('Of 9 payment links: 6 created, 3 not created (3 unknown).\n')
       await proxy.idle()
       // Every row exists once: the unknown ones were created all the same.
       expect([...(await titles(tag)).values()]).toEqual(Array(9).fill(1))
@@ -230,7 +230,7 @@ describe('links create --from-csv', () => {
         `Skipping 6 rows recorded created and 3 whose POST may have reached the service (--retry-unknown sends them again) in ${report}.\n`,
       )
       expect(resumed.stderr).toContain(
-        '0 created, 0 failed, 3 unknown (of 3); 6 created in an earlier run.\n',
+        'Of 3 payment links: 0 created, 3 not created (3 unknown); 6 created in an earlier run.\n',
       )
       expect(resumed.stderr).toContain('Error: 3 of 3 payment links not created (3 unknown).\n')
       expect(proxy.requests.length).toBe(sentBefore)

@@ -102,7 +102,7 @@ describe.concurrent('links list on a terminal', () => {
     expect((await term.screen()).trimEnd().split('\n')).toEqual([
       links[0]._id,
       links[1]._id,
-      'Showing the first 2 payment links: add --limit N or --all for more.',
+      'Showing the first 2 payment links: a higher --limit shows more.',
     ])
   })
 
@@ -111,7 +111,7 @@ describe.concurrent('links list on a terminal', () => {
     expect(await term.exitCode()).toBe(0)
     expect((await term.screen()).trimEnd().split('\n')).toEqual([
       links[0]._id,
-      'Showing the first payment link: add --limit N or --all for more.',
+      'Showing the first payment link: a higher --limit shows more.',
     ])
   })
 })

@@ -79,6 +79,62 @@ describe.concurrent('one id, pasted', () => {
     expect([statuses.get(c), statuses.has(d)]).toEqual(['cancel', false])
   })
 
+  test('every command that takes an id reads one pasted in quotes or angle brackets', async () => {
+    const link = await seedLink(sandbox)
+    await sandbox.markPaid(link._id)
+    const quoted = `"${link._id}"`
+    const bracketed = `<${sandbox.baseUrl}/checkout/pay?id=${link._id.toUpperCase()}>`
+    const runs = await Promise.all([
+      pay('links', 'get', quoted, '-q'),
+      pay('links', 'wait', bracketed, '-q'),
+      pay('links', 'open', `'${link._id}'`, '--no-browser'),
+      pay('links', 'qr', bracketed, '--json'),
+      pay('links', 'update', `\u201c${link._id}\u201d`, '--title', 'Quoted', '--yes', '-q'),
+    ])
+    expect(runs.map((run) => [run.code, run.stderr.replace(/ \(10\.00 EUR\);.*\n/, '')])).toEqual([
+      ...Array(4).fill([0, '']),
+      [0, `Warning: Payment link ${link._id} is already paid`],
+    ])
+    expect(runs[1].stdout).toBe(`${link._id}\n`)
+    expect(JSON.parse(runs[3].stdout)).toEqual({ _id: link._id, payment_url: link.payment_url })
+    expect((await storedLink(sandbox, link._id)).title).toBe('Quoted')
+    const [sub, gone] = await seedSubscriptions(sandbox, 2, { prefix: 'pasted-quoted' })
+    const subs = [
+      await pay('subs', 'get', `"${sub}"`, '-q'),
+      await pay('subs', 'update', `<${sub}>`, '--phone', '+2348000000001', '-q'),
+      await pay('subs', 'cancel', `'${sub}'`, '--yes', '-q'),
+      await pay('subs', 'delete', `"<${gone}>"`, '--yes', '-q'),
+      await pay('links', 'delete', quoted, '--yes', '-q'),
+    ]
+    expect(subs.map((run) => [run.code, run.stdout])).toEqual([
+      [0, `${sub}\n`],
+      [0, `${sub}\n`],
+      [0, `${sub}\n`],
+      [0, `${gone}\n`],
+      [0, `${link._id}\n`],
+    ])
+    expect(await storedLink(sandbox, link._id)).toBeUndefined()
+  })
+
+  test('text that is no id, as the argument of a command that takes one: exit 2 saying why, nothing sent', async () => {
+    const env = { PAY_API_KEY: sandbox.key, PAY_BASE_URL: 'http://127.0.0.1:9' }
+    const single = [
+      ['links', 'wait'],
+      ['links', 'open'],
+      ['links', 'qr'],
+      ['subs', 'get'],
+      ['links', 'update'],
+    ]
+    const runs = await Promise.all(single.map((command) => runCli([...command, `"ID" "ID"`], { env })))
+    for (const run of runs) {
+      expect([run.code, run.stdout, run.stderr]).toEqual([
+        2,
+        '',
+        'Error: "\\"ID\\" \\"ID\\"" is not an id: it contains a space.\n',
+      ])
+    }
+  })
+
   test('a URL with no id in it is a usage error (exit 2), before any request', async () => {
     const result = await runCli(['links', 'get', 'https://pay.example/checkout/pay'], {
       env: { PAY_API_KEY: sandbox.key, PAY_BASE_URL: 'http://127.0.0.1:9' },

@@ -92,7 +92,7 @@ describe.concurrent('control characters from the server', () => {
     expect(rawControlBytes(Buffer.from(result.stdout))).toEqual([])
     expect(result.stderr).toBe(
       'Warning: Left out an entry that is not an id: "bad\\u001b[2Jid".\n' +
-        '0 deleted, 0 not found, 0 failed, 1 invalid (of 1).\n' +
+        'Of 1 payment link: 0 deleted, 1 not deleted (1 invalid).\n' +
         'Error: "bad\\u001b[2Jid" is not an id: it contains a control character.\n',
     )
   })

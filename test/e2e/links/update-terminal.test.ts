@@ -27,7 +27,11 @@ describe.concurrent('links update of a paid link on a terminal', () => {
       env: sandbox.env,
     })
     const screen = await term.waitFor('Change the paid link anyway? (y/N)')
-    expect(screen).toContain(`Warning: Payment link ${link._id} is already paid (25.50 EUR); changing it`)
+    // Wrapped at a space, not folded mid-word by the terminal.
+    expect(screen).toContain(
+      `Warning: Payment link ${link._id} is already paid (25.50 EUR);\n` +
+        'changing it does not change what the customer paid.\n',
+    )
     await term.type('y', 'Enter')
     expect(await term.exitCode()).toBe(0)
     expect(await storedLink(sandbox, link._id)).toMatchObject({ title: 'Re-issued', paid: true })

@@ -1,12 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ENDPOINTS, type EndpointName, endpointAt } from '../../../src/api/endpoints.js'
 import { type CliResult, expectNoKeyInOutput } from '../../helpers/cli.js'
 import { commandOfArgs, idOnlyCommands, tracedRequests, undeclaredRequests } from '../../helpers/endpoints.js'
 import { CANARY, inModes, type LeakCase, leakEnv, leakEnvironment, MODES } from '../../helpers/leak.js'
-import { linkCreateArgs } from '../../helpers/links.js'
+import { type Json, linkCreateArgs } from '../../helpers/links.js'
 import { COMMAND_IDS } from '../../helpers/manifest.js'
+import { startReceiver } from '../../helpers/receiver.js'
 import { mapConcurrent } from '../../helpers/subs.js'
 
 /**
@@ -41,6 +42,8 @@ async function pay(c: LeakCase): Promise<CliResult> {
 const SCANNED_ELSEWHERE: Record<string, string> = {
   'sandbox:start':
     'a server until stopped: test/e2e/reliability/leak-sandbox.test.ts runs sandboxes in process',
+  'sandbox:listen':
+    'runs until stopped: test/e2e/sandbox/listen.test.ts runs it with the key and checks its output and what it forwards',
 }
 
 /**
@@ -66,6 +69,19 @@ describe('the key never leaks', () => {
 
     const links = await Promise.all(Array.from({ length: 26 }, seedLink))
     const subs = await Promise.all(Array.from({ length: 10 }, seedSub))
+    // Notifications: deliveries of the key's business to resend, endpoints to remove.
+    const hook = await startReceiver()
+    await leak.call('POST', '/_sandbox/webhooks', { url: hook.url })
+    for (const link of await Promise.all(Array.from({ length: MODES.length }, seedLink))) {
+      await leak.call('POST', `/_sandbox/payment-links/${link._id}/pay`)
+    }
+    await vi.waitFor(() =>
+      expect(state.sandbox.webhooks.deliveries().map((d) => d.state)).toEqual(MODES.map(() => 'delivered')),
+    )
+    const deliveries = state.sandbox.webhooks.deliveries()
+    const endpoints = await Promise.all(
+      MODES.map(([mode]) => leak.call('POST', '/_sandbox/webhooks', { url: `http://127.0.0.1:9/${mode}` })),
+    )
     const id = (list: { _id: string }[]) => list.shift()!._id
     const perMode = (make: (mode: string) => LeakCase): LeakCase[] =>
       MODES.map(([mode, flags]) => {
@@ -206,6 +222,7 @@ describe('the key never leaks', () => {
       ...perMode(() => ({ label: 'links qr', args: ['links', 'qr', id(links)], code: 0 })),
       ...inModes({ label: 'history', args: ['history'], code: 0 }),
       ...inModes({ label: 'version', args: ['version'], code: 0 }),
+      ...inModes({ label: 'autocomplete fish', args: ['autocomplete', 'fish'], code: 0 }),
       // PAY_API_KEY over a profile: pay says so, with the key redacted.
       ...inModes({
         label: 'links list, PAY_API_KEY over -p live',
@@ -297,6 +314,34 @@ describe('the key never leaks', () => {
         env: leakEnv(state.sandbox.baseUrl),
         code: 0,
       }),
+      // Notifications: endpoints and deliveries, through the sandbox that knows the key and in the local store.
+      ...[leakEnv(state.sandbox.baseUrl), undefined].flatMap((env) => [
+        ...inModes({
+          label: 'sandbox webhooks add',
+          args: ['sandbox', 'webhooks', 'add', hook.url],
+          env,
+          code: 0,
+        }),
+        ...inModes({ label: 'sandbox webhooks list', args: ['sandbox', 'webhooks', 'list'], env, code: 0 }),
+        ...inModes({
+          label: 'sandbox webhooks deliveries',
+          args: ['sandbox', 'webhooks', 'deliveries'],
+          env,
+          code: 0,
+        }),
+      ]),
+      ...perMode(() => ({
+        label: 'sandbox webhooks remove',
+        args: ['sandbox', 'webhooks', 'remove', String(endpoints.shift()?._id)],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      })),
+      ...perMode(() => ({
+        label: 'sandbox webhooks resend',
+        args: ['sandbox', 'webhooks', 'resend', String(deliveries.shift()?._id)],
+        env: leakEnv(state.sandbox.baseUrl),
+        code: 0,
+      })),
       // Fixtures and snapshots: seeded through the sandbox that knows the key; the
       // snapshots of the scanned store, which that sandbox serves.
       ...inModes({
@@ -332,6 +377,10 @@ describe('the key never leaks', () => {
     ])
       await pay(c)
     expect(problems).toEqual([])
+    // What the notifications carried to the app: never the key.
+    expect(hook.received.length).toBeGreaterThan(MODES.length)
+    expect(JSON.stringify(hook.received)).not.toContain(CANARY)
+    await hook.close()
     // Every command of the manifest, but those scanned elsewhere (said why above).
     const ran = commandsRun()
     expect(COMMAND_IDS.filter((id) => !ran.has(id) && !(id in SCANNED_ELSEWHERE))).toEqual([])
@@ -343,7 +392,89 @@ describe('the key never leaks', () => {
     expect(unsent.map(([name]) => name)).toEqual([])
     const commanded = traced.filter(({ command }) => command !== 'api')
     expect(commanded.flatMap(({ command, ...request }) => undeclaredRequests(command, [request]))).toEqual([])
-  }, 120_000) // some 110 runs of pay, 4 at a time: longer than the default 30 s on a busy machine
+  }, 240_000) // some 130 runs of pay, 4 at a time: 100 s on a machine busy with the whole suite
+
+  it('the key in odd forms (percent-encoded in a path or a query, as an Idempotency-Key, as an id of pay api): never in a trace, the journal, history or the sandbox’s recorded requests', async () => {
+    const hex = (char: string) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`
+    /** Every character percent-encoded; every other one, in lower-case hex; the first twice over. */
+    const encoded = [...CANARY].map(hex).join('')
+    const mixed = [...CANARY].map((char, i) => (i % 2 ? hex(char).toLowerCase() : char)).join('')
+    const twice = `%25${hex(CANARY[0]).slice(1)}${CANARY.slice(1)}`
+    const env = leakEnv(state.sandbox.baseUrl)
+    const create = (key: string): string[] => [...linkCreateArgs(), '--idempotency-key', key]
+    const cases: LeakCase[] = [
+      ...inModes({
+        label: 'api GET path (encoded)',
+        args: ['api', `/payment-links/${encoded}`],
+        env,
+        code: 5,
+      }),
+      ...inModes({ label: 'api GET path (twice)', args: ['api', `/payment-links/${twice}`], env, code: 5 }),
+      ...inModes({
+        label: 'api GET query (mixed)',
+        args: ['api', `/payment-links?reference=${mixed}`],
+        env,
+        code: 0,
+      }),
+      ...inModes({
+        label: 'api DELETE id',
+        args: ['api', '-X', 'DELETE', `/payment-links/${CANARY}`],
+        env,
+        code: 5,
+      }),
+      ...inModes({
+        label: 'api DELETE id (mixed)',
+        args: ['api', '-X', 'DELETE', `/payment-links/${mixed}`],
+        env,
+        code: 5,
+      }),
+      ...inModes({ label: 'links create --idempotency-key', args: create(CANARY), env, code: 0 }),
+      ...inModes({
+        label: 'api POST Idempotency-Key (encoded)',
+        args: [
+          'api',
+          '/payment-links',
+          '-H',
+          `Idempotency-Key: ${encoded}`,
+          '-f',
+          'email=a@b.co',
+          '-f',
+          'currency=EUR',
+          '-f',
+          'amount=1',
+          '-f',
+          'title=T',
+        ],
+        env,
+        code: 0,
+      }),
+    ]
+    for (const c of cases) await pay(c)
+    // What the journal, history and the sandbox kept of them, read after all of them ran.
+    const history = await pay({
+      label: 'history --json (odd forms)',
+      args: ['history', '--json', '--limit', '20'],
+      code: 0,
+    })
+    await pay({ label: 'history (odd forms)', args: ['history', '--limit', '20'], code: 0 })
+    const requests = await pay({
+      label: 'sandbox requests (odd forms)',
+      args: ['sandbox', 'requests', '--json'],
+      env,
+      code: 0,
+    })
+    expect(problems).toEqual([])
+    // They were all there to be read, each form in its place.
+    const changes = JSON.parse(history.stdout) as Json[]
+    expect(
+      changes.filter((c) => c.path === '/payment-links/[REDACTED]' && c.method === 'DELETE'),
+    ).toHaveLength(4)
+    expect(changes.filter((c) => c.idempotency_key === '[REDACTED]')).toHaveLength(4)
+    const kept = JSON.parse(requests.stdout) as Json[]
+    expect(kept.filter((r) => r.idempotency_key === '[REDACTED]')).toHaveLength(4)
+    expect(kept.filter((r) => r.path === '/payment-links/[REDACTED]').length).toBeGreaterThanOrEqual(8)
+    expect(kept.filter((r) => r.path === '/payment-links?reference=[REDACTED]')).toHaveLength(2)
+  })
 
   it('leaves no trace in any file: store, reports, caches, config dir, HOME, TMPDIR', () => {
     const scanned = scanFiles((file) => file.endsWith('inject-crash.cjs'))

@@ -284,7 +284,8 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
   })
 
   it('a hostile title is shown as text and never runs', async () => {
-    const hostile = '<img src=x onerror="window.__pwned=1;alert(document.domain)">'
+    // At most 50 characters: a title the service takes.
+    const hostile = '<img src=x onerror="window.__pwned=1;alert(1)">'
     const link = await pay([
       'links',
       'create',

@@ -87,7 +87,7 @@ describe('the sandbox profile', () => {
       })
     })
     const started = JSON.parse(line)
-    expect(Object.keys(started)).toEqual(['base_url', 'keys', 'packages'])
+    expect(Object.keys(started)).toEqual(['base_url', 'keys', 'packages', 'signature_keys', 'webhooks'])
     expect(started.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(started.packages.map((p: { name: string }) => p.name)).toEqual(['Starter', 'Business', 'Monthly'])
     const health = await fetch(`${started.base_url}/_sandbox/health`)

@@ -54,17 +54,21 @@ describe('pay sandbox start in a terminal', () => {
       `Keys: ${SANDBOX_KEY}`,
       'Packages (for `pay subs create --package-id`):',
       ...packageLines,
+      'Signature key of its notifications (`pay sandbox webhooks list`):',
+      expect.stringMatching(/^ {2}sig_sandbox_[0-9a-f]{48}$/),
       `pay -p sandbox looks for a sandbox on port 4010, not ${port}. To use this one:`,
       `  export PAY_SANDBOX_PORT=${port} PAY_SANDBOX_DIR=${dir}`,
       `or: pay -p sandbox --base-url ${baseUrl} …`,
       'Requests are logged below. Press Ctrl-C to stop.',
-      // pay -p sandbox asks the sandbox to prove it is the user's own (its challenge is not shown).
+      // pay -p sandbox asks the sandbox to prove it is the user's own (its challenge is not
+      // shown): once to find it, and again on the connection its request goes on.
+      'TIME GET /_sandbox/health?challenge=[REDACTED] 200 MS',
       'TIME GET /_sandbox/health?challenge=[REDACTED] 200 MS',
       'TIME POST /payment-links 200 MS',
       'TIME GET /payment-links 200 MS',
       'TIME GET /payment-links/nope 404 MS',
       '^C',
-      'Sandbox stopped after 4 requests.',
+      'Sandbox stopped after 5 requests.',
     ])
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
   })

@@ -132,7 +132,7 @@ describe('--jsonl prints each page as it arrives', () => {
       release('done')
       expect(result).toMatchObject({
         code: 0,
-        stderr: 'Showing the first 3 payment links: add --limit N or --all for more.\n',
+        stderr: 'Showing the first 3 payment links: a higher --limit shows more.\n',
       })
       expect(result.stdout.trimEnd().split('\n')).toHaveLength(3)
       expect(server.requests.map((r) => r.path)).toEqual(['/payment-links'])

@@ -130,7 +130,7 @@ describe('the recipes of docs/scripting.md, as written', () => {
       'About to cancel 2 subscriptions:',
       '  profile:  (environment)',
       `  base URL: ${sandbox.baseUrl}`,
-      '2 cancelled, 0 already cancelled, 0 not found, 0 failed (of 2).',
+      'Of 2 subscriptions: 2 cancelled, 0 already cancelled, 0 not cancelled.',
       [''],
     ])
     expect(
@@ -200,7 +200,7 @@ describe('the recipes of docs/scripting.md, as written', () => {
       const lines = result.stderr.split('\n')
       expect(lines[0]).toBe('About to cancel 2 subscriptions:')
       expect(lines.slice(-3)).toEqual([
-        '2 cancelled, 0 already cancelled, 0 not found, 0 failed (of 2).',
+        'Of 2 subscriptions: 2 cancelled, 0 already cancelled, 0 not cancelled.',
         'Report written to cancelled-overdue.csv',
         '',
       ])

@@ -31,7 +31,9 @@ describe('ids piped in at a terminal', () => {
     await term.waitFor('Cancel 2 subscriptions? (y/N)')
     await term.type('y', 'Enter')
     expect(await term.exitCode()).toBe(0)
-    expect(await term.screen()).toContain('2 cancelled, 0 already cancelled, 0 not found, 0 failed (of 2).')
+    expect(await term.screen()).toContain(
+      'Of 2 subscriptions: 2 cancelled, 0 already cancelled, 0 not cancelled.',
+    )
     const statuses = await serverStatuses(sandbox)
     expect(ids.map((id) => statuses.get(id))).toEqual(['cancel', 'cancel'])
   })

@@ -140,7 +140,7 @@ test('503s and resets part-way: each id once, reported cancelled exactly when th
   expect(result.stderr).toBe(
     `About to cancel ${ids.length} subscriptions:\n  profile:  (environment)\n  base URL: ${origin}\n` +
       `  ids:      ${ids.slice(0, 20).join(', ')} … and ${ids.length - 20} more\n` +
-      `${cancelled} cancelled, 0 already cancelled, 2 not found, 9 failed (of ${ids.length}).\n` +
+      `Of ${ids.length} subscriptions: ${cancelled} cancelled, 0 already cancelled, 11 not cancelled (2 not found, 9 failed).\n` +
       `Report written to ${report}\n` +
       `${JSON.stringify({
         error: {

@@ -122,7 +122,7 @@ test('Ctrl-C half-way: in-flight ones finish, no new request, every id reported 
     `About to cancel 300 subscriptions:\n  profile:  (environment)\n  base URL: ${proxy.baseUrl}\n` +
       `  ids:      ${ids.slice(0, 20).join(', ')} … and 280 more\n` +
       '\nStopping: no new cancellations; waiting for those in flight (Ctrl-C again to quit now).\n' +
-      `${n} cancelled, 0 already cancelled, 0 not found, 0 failed, ${300 - n} not done (of 300).\n` +
+      `Of 300 subscriptions: ${n} cancelled, 0 already cancelled, ${300 - n} not cancelled (${300 - n} not done).\n` +
       `Report written to ${report}\n` +
       `${JSON.stringify({
         error: {

@@ -219,7 +219,7 @@ describe('a service that goes down', () => {
     expect(results.map((r) => r.status)).toEqual([...Array(10).fill('failed'), ...Array(30).fill('not_done')])
     const lines = result.stderr.trimEnd().split('\n')
     expect(lines.at(-3)).toBe(
-      '0 cancelled, 0 already cancelled, 0 not found, 10 failed, 30 not done (of 40).',
+      'Of 40 subscriptions: 0 cancelled, 0 already cancelled, 40 not cancelled (10 failed, 30 not done).',
     )
     expect(JSON.parse(lines.at(-1) ?? '').error).toMatchObject({
       kind: 'unavailable',

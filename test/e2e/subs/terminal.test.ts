@@ -94,7 +94,7 @@ describe('subs cancel ID1 ID2 ID3', () => {
     // The bar's final state, then the line cleared before the results.
     expect(raw).toContain(`\r\u001b[2K[${'█'.repeat(20)}] 3/3  cancelled 3\r\u001b[2K`)
     const lines = (await term.screen()).split('\n')
-    const summary = lines.indexOf('3 cancelled, 0 already cancelled, 0 not found, 0 failed (of 3).')
+    const summary = lines.indexOf('Of 3 subscriptions: 3 cancelled, 0 already cancelled, 0 not cancelled.')
     expect(summary).toBeGreaterThan(8)
     const table = lines.slice(lines.indexOf('✔ Cancel 3 subscriptions? Yes') + 1, summary)
     expect(table.map((line) => line.trimEnd().split(/\s{2,}/))).toEqual([
@@ -121,10 +121,12 @@ describe('subs cancel ID1 ID2 ID3', () => {
     expect(await term.exitCode({ timeoutMs: 20_000 })).toBe(130)
     await slow.idle()
     const raw = (await term.rawOutput()).toString('utf8')
-    const stopping = 'Stopping: no new cancellations; waiting for those in flight (Ctrl-C again to quit now).'
+    // Wrapped at a space at 80 columns.
+    const stopping =
+      'Stopping: no new cancellations; waiting for those in flight (Ctrl-C again to\r\nquit now).'
     expect(raw).toContain(stopping)
     const summary =
-      /(\d+) cancelled, 0 already cancelled, 0 not found, 0 failed, (\d+) not done \(of 200\)\./.exec(
+      /Of\s+200\s+subscriptions:\s+(\d+)\s+cancelled,\s+0\s+already\s+cancelled,\s+(\d+)\s+not\s+cancelled\s+\(\d+\s+not\s+done\)\./.exec(
         await term.screen(),
       )
     expect(summary).not.toBeNull()

@@ -160,6 +160,13 @@ describe.concurrent('broken answers to a GET: exit 6, a clear message, no stack 
       stderr: unexpected('status 200 with a body that is not JSON'),
     })
     expectNoStack(result.stderr)
+    // Under --debug the exchange is traced above: no hint to run again with it.
+    const traced = await runPay(['links', 'get', 'lnk_1', '--debug'], server.baseUrl)
+    expect(traced.code).toBe(6)
+    expect(traced.stderr).toContain(
+      'Error: Unexpected answer from the service: status 200 with a body that is not JSON.\n',
+    )
+    expect(traced.stderr).not.toContain('Run again with --debug')
   })
 
   it('a body cut off before its announced length', async (t) => {

@@ -39,23 +39,22 @@ function job(ids: string[], io: TestIOOptions & { yes?: boolean; json?: boolean 
 }
 
 describe('cancelSubscriptions', () => {
-  it('describes each subscription, leaves out the unknown one, asks about the rest, reports every id', async () => {
+  it('describes each subscription, leaves out the unknown and the cancelled one, asks about the rest, reports every id', async () => {
     const [fresh, done] = await seedSubscriptions(sandbox, 2, { prefix: 'workflow' })
     await cancelDirectly(sandbox, [done])
     const { io, run } = job([fresh, done, 'ffffffffffffffffffffffff'], { terminal: true, answers: [true] })
     await expect(run()).rejects.toThrow('1 of 3 subscriptions not cancelled (1 not found).')
-    expect(io.asked).toEqual(['Cancel 2 subscriptions?'])
+    expect(io.asked).toEqual(['Cancel 1 subscription?'])
     expect(io.stderr.text).toBe(
       'Warning: Not found, left out: ffffffffffffffffffffffff.\n' +
-        'About to cancel 2 subscriptions:\n' +
+        `Already cancelled, nothing to do: ${done}.\n` +
+        'About to cancel 1 subscription:\n' +
         '  profile:  sandbox\n' +
         '  base URL: http://127.0.0.1\n' +
         `  ${fresh}  workflow0@example.com · Starter · 120.00 USD  [created]\n` +
-        `  ${done}  workflow1@example.com · Starter · 120.00 USD  [cancel]\n` +
         // The progress bar, redrawn in place, then cleared.
-        '\r\u001b[2K[██████████░░░░░░░░░░] 1/2  cancelled 1' +
-        '\r\u001b[2K[████████████████████] 2/2  cancelled 1 · already cancelled 1' +
-        '\r\u001b[2K1 cancelled, 1 already cancelled, 1 not found, 0 failed (of 3).\n',
+        '\r\u001b[2K[████████████████████] 1/1  cancelled 1' +
+        '\r\u001b[2KOf 3 subscriptions: 1 cancelled, 1 already cancelled, 1 not cancelled (1 not found).\n',
     )
     const statuses = await serverStatuses(sandbox)
     expect([statuses.get(fresh), statuses.get(done)]).toEqual(['cancel', 'cancel'])

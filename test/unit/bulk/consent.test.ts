@@ -102,7 +102,14 @@ describe('agree', () => {
   }
   const what = { action: 'delete', done: 'deleted', view: LINK_VIEW }
   const links: Record<string, Rec> = {
-    l1: { title: 'Invoice 1', amount: 25.5, currency: 'EUR', email: 'a@example.com', status: 'Active' },
+    l1: {
+      title: 'Invoice 1',
+      amount: 25.5,
+      currency: 'EUR',
+      email: 'a@example.com',
+      status: 'Active',
+      paid: false,
+    },
     l2: {
       title: 'Deposit',
       amount: 1000,
@@ -133,7 +140,7 @@ describe('agree', () => {
         'About to delete 2 payment links:\n' +
         '  profile:  live\n' +
         '  base URL: https://pay.example\n' +
-        '  l1  Invoice 1 · 25.50 EUR · a@example.com  [Active]\n' +
+        '  l1  Invoice 1 · 25.50 EUR · a@example.com  [Active, unpaid]\n' +
         '  l2  Deposit · 1000 JPY · b@example.com  [Active, paid]\n',
     )
   })
@@ -206,7 +213,7 @@ describe('agree', () => {
         'About to delete 1 payment link:\n' +
         '  profile:  live\n' +
         '  base URL: https://pay.example\n' +
-        '  l1  Invoice 1 · 25.50 EUR · a@example.com  [Active]\n' +
+        '  l1  Invoice 1 · 25.50 EUR · a@example.com  [Active, unpaid]\n' +
         'Dry run: nothing was changed.\n',
     )
 

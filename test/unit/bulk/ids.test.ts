@@ -58,6 +58,43 @@ describe('ids as people paste them', () => {
     expect(idProblem('65a1f0c2e4b0a1b2c3d4e5f6')).toBeUndefined()
   })
 
+  it('takes an id out of the quotes or angle brackets it was pasted in, and refuses what no id holds', () => {
+    const id = '65a1f0c2e4b0a1b2c3d4e5f6'
+    for (const pasted of [
+      `"${id}"`,
+      `'${id.toUpperCase()}'`,
+      `\`${id}\``,
+      `<${id}>`,
+      ` " ${id} " `,
+      `\u201c${id}\u201d`,
+      `\u2018${id}\u2019`,
+      `\u00ab${id}\u00bb`,
+      `<https://pay.example/checkout/pay?id=${id}>`,
+      `"<http://127.0.0.1:4010/checkout/pay?id=${id}>"`,
+      `https://pay.example/checkout/pay?id=%22${id}%22`,
+    ]) {
+      expect([pasted, normalizeId(pasted)]).toEqual([pasted, id])
+    }
+    // Only a pair around the whole: one quote, or quotes that do not match, stay (and are refused).
+    expect(normalizeId(`"${id}`)).toBe(`"${id}`)
+    expect(normalizeId(`"${id}'`)).toBe(`"${id}'`)
+    expect(
+      [`"${id}`, `${id}>`, 'a b', 'x,y', '.', '..', '', 'a\u0007b', 'ftp://x/?id=1'].map((text) =>
+        idProblem(normalizeId(text)),
+      ),
+    ).toEqual([
+      'it contains a quote',
+      'it contains an angle bracket',
+      'it contains a space',
+      'it contains a comma (one id per line)',
+      'only dots',
+      'only dots',
+      'empty',
+      'it contains a control character',
+      'a URL without an id (a payment_url carries ?id=…)',
+    ])
+  })
+
   it('skips a first line naming the column, and reads ids from a file, stdin and arguments alike', async () => {
     expect(parseIdList('id\na\nb\n')).toEqual(['a', 'b'])
     expect(parseIdList('\uFEFF"_id"\r\na\n')).toEqual(['a'])

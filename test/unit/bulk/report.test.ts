@@ -192,6 +192,31 @@ describe('Report', () => {
       )
     }
   })
+  it('--force and --append never write through a hard link planted at the report: it keeps its bytes', () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'report.csv')
+    const planted = path.join(dir, 'planted.csv')
+    for (const mode of ['replace', 'append'] as const) {
+      const first = Report.open({ file, mode: 'new' }, SPEC, RUN)
+      first.write({ id: 'a', ok: 'true', status: 'cancelled' })
+      first.finish(['a'], 'done')
+      fs.linkSync(file, planted)
+      const before = read(planted)
+      const report = Report.open({ file, mode }, SPEC, RUN)
+      report.write({ id: 'b', ok: 'true', status: 'cancelled' })
+      expect(report.finish(['b'], 'done')).toBeUndefined()
+      expect(read(planted)).toBe(before)
+      expect(fs.statSync(file).nlink).toBe(1)
+      expect(read(file)).toBe(
+        mode === 'replace'
+          ? 'id,ok,status,error\nb,true,cancelled,\n'
+          : 'id,ok,status,error\nb,true,cancelled,\na,true,cancelled,\n',
+      )
+      fs.rmSync(file)
+      fs.rmSync(planted)
+      fs.rmSync(metaFile(file))
+    }
+  })
 })
 
 describe('readReport', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { moveLeadingGlobalFlags } from '../../../src/cli/argv.js'
+import { moveLeadingGlobalFlags, withoutGlobalFlags } from '../../../src/cli/argv.js'
 
 describe('moveLeadingGlobalFlags', () => {
   it('moves global flags written before the command to after it', () => {
@@ -51,5 +51,28 @@ describe('moveLeadingGlobalFlags', () => {
     ])
     expect(moveLeadingGlobalFlags(['-p'])).toEqual(['-p'])
     expect(moveLeadingGlobalFlags(['--json'])).toEqual(['--json'])
+  })
+})
+
+describe('withoutGlobalFlags', () => {
+  it("takes pay's global flags off a plugin command's arguments, in every form, and nothing after --", () => {
+    expect(
+      withoutGlobalFlags([
+        'bash',
+        '-p',
+        'sandbox',
+        '--json',
+        '--profile=live',
+        '-plive',
+        '--timeout',
+        '5',
+        '--debug',
+      ]),
+    ).toEqual(['bash'])
+    expect(withoutGlobalFlags(['--refresh-cache', '--base-url', 'https://x', '-r'])).toEqual([
+      '--refresh-cache',
+      '-r',
+    ])
+    expect(withoutGlobalFlags(['zsh', '--', '-p', 'x'])).toEqual(['zsh', '--', '-p', 'x'])
   })
 })

@@ -63,7 +63,7 @@ describe('a plain function with a context of its own', () => {
     const scoped = await contextFor({ list: { limit: 1 }, output: { quiet: true } })
     await scoped.context.show(await listLinks({}, scoped.context))
     expect(scoped.io.stdout.text.trim().split('\n')).toHaveLength(1)
-    expect(scoped.context.listScope).toEqual({ all: false, limit: 1, limitGiven: true })
+    expect(scoped.context.listScope).toEqual({ all: false, limit: 1, limitGiven: true, takesAll: false })
   })
 
   it('builds the API client once, on first use', async () => {

@@ -44,6 +44,33 @@ describe('main', () => {
     expect(config.topics.filter((topic) => topic.name.includes(' '))).toEqual([])
   })
 
+  it('every topic has words of its own, never a command’s; a command that is a topic too names its subcommands', async () => {
+    const topics = config.topics.filter((topic) =>
+      config.commands.some((command) => !command.hidden && command.id.startsWith(`${topic.name}:`)),
+    )
+    expect(topics.map((topic) => topic.name)).toEqual(
+      expect.arrayContaining([
+        'links',
+        'profiles',
+        'sandbox',
+        'sandbox:clock',
+        'sandbox:faults',
+        'sandbox:snapshot',
+      ]),
+    )
+    const summaries = new Set(config.commands.flatMap((command) => [command.summary, command.description]))
+    for (const topic of topics) {
+      expect(topic.description, topic.name).toBeTruthy()
+      expect(summaries.has(topic.description), `${topic.name}: ${topic.description}`).toBe(false)
+    }
+    const sandbox = await run(['sandbox', '--help'])
+    const listed = (section: string) =>
+      (sandbox.stdout.split(`${section}\n`)[1] ?? '').split('\n\n')[0].replace(/\n {6,}/g, ' ')
+    expect(listed('TOPICS')).toMatch(/^ {2}sandbox clock +.*\badvance\b.*\bset\b/m)
+    expect(listed('COMMANDS')).toMatch(/^ {2}sandbox clock +.*\badvance\b.*\bset\b/m)
+    expect(listed('TOPICS')).not.toMatch(/Remove the fault rules|Delete a snapshot/)
+  })
+
   it('a mistyped command: pay’s words on the IO’s stderr, exit 2 (JSON with --json)', async () => {
     expect(await run(['links', 'craete'])).toEqual({
       code: 2,

@@ -113,6 +113,41 @@ describe('waitFor', () => {
     expect(io.stderr.text).toContain('Waiting for link L1 to be paid · 0s · 10m 00s left · no answer')
   })
 
+  it('at 80 columns the times are shortened, never the state: "no answer" stays on the line', async () => {
+    const io = new TestIO({ terminal: true, colour: true, width: 80 })
+    const id = '65a1f0c2e4b0a1b2c3d4e5f6'
+    const { wait } = scripted(io, [{ paid: false }, unavailable()], {
+      short: `link ${id} to be paid`,
+      timeout: { months: 0, ms: 7_200_000 },
+    })
+    const done = waitFor(wait)
+    done.catch(() => {})
+    await vi.advanceTimersByTimeAsync(3_725_000)
+    io.interrupt()
+    await expect(done).rejects.toMatchObject({ kind: 'cancelled' })
+    const drawn = io.stderr.text.split('\r\u001b[2K').filter(Boolean)
+    for (const line of drawn) expect([...line].length).toBeLessThanOrEqual(77)
+    // Answering: every time shown whole.
+    expect(drawn[0]).toBe(`Waiting for link ${id} to be paid · 0s · 2h 00m left`)
+    expect(drawn[1]).toBe(`Waiting for link ${id} to be paid · 1s · 1h 59m left`)
+    // Not answering: the times are shortened, the time waited goes, never "no answer".
+    expect(drawn[2]).toBe(`Waiting for link ${id} to be paid · 1h59m left · no answer`)
+    expect(drawn.at(-1)).toBe(`Waiting for link ${id} to be paid · 57m left · no answer`)
+    for (const line of drawn.slice(2)) expect(line.endsWith(' · no answer')).toBe(true)
+  })
+
+  it('on a terminal narrower still, the words of what is waited for are cut, never the state', async () => {
+    const io = new TestIO({ terminal: true, colour: true, width: 40 })
+    const { wait } = scripted(io, [unavailable()], { short: 'link 65a1f0c2e4b0a1b2c3d4e5f6 to be paid' })
+    const done = waitFor(wait)
+    done.catch(() => {})
+    await vi.advanceTimersByTimeAsync(2000)
+    io.interrupt()
+    await expect(done).rejects.toMatchObject({ kind: 'cancelled' })
+    const drawn = io.stderr.text.split('\r\u001b[2K').filter(Boolean)
+    expect(drawn.at(-1)).toBe('Waiting for link 65a1f0c… · no answer')
+  })
+
   it('stops at any other error: a refused key, an unknown id', async () => {
     for (const error of [
       new PayError('The API key was not accepted (401).', { kind: 'auth', status: 401 }),

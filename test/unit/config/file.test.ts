@@ -205,3 +205,21 @@ describe('updateConfig', () => {
     expect(fs.readdirSync(dir)).toEqual(['config.json'])
   })
 })
+
+describe('updateConfig and a hard link', () => {
+  it('writes a new file renamed over config.json: another name linked to the old one keeps its bytes', async () => {
+    const dir = freshConfigDir()
+    await updateConfig(dir, (config) => {
+      config.current = 'first'
+    })
+    const other = path.join(path.dirname(dir), `other-${path.basename(dir)}.json`)
+    fs.linkSync(configPath(dir), other)
+    const before = fs.readFileSync(other, 'utf8')
+    await updateConfig(dir, (config) => {
+      config.current = 'second'
+    })
+    expect(fs.readFileSync(other, 'utf8')).toBe(before)
+    expect(readConfig(dir).current).toBe('second')
+    expect(fs.statSync(configPath(dir)).nlink).toBe(1)
+  })
+})

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { changesFrom, sinceMoment } from '../../../src/cli/local/history.js'
-import { Journal, journalFile, readJournal } from '../../../src/config/journal.js'
+import { Journal, journalFile, journalLines, readJournal } from '../../../src/config/journal.js'
 import { tempDir } from '../../helpers/cli.js'
 
 const CONTEXT = {
@@ -79,6 +79,42 @@ describe('Journal', () => {
     expect(warnings[0]).toMatch(
       /^Could not write the journal .*journal\.jsonl \(EEXIST\); the changes of this run go unrecorded\./,
     )
+  })
+  it('never adds to a journal another name links to (a hard link someone planted): one warning, that file untouched', () => {
+    const dir = tempDir()
+    const planted = path.join(dir, 'theirs.log')
+    fs.writeFileSync(planted, 'theirs\n')
+    const file = path.join(dir, 'journal.jsonl')
+    fs.linkSync(planted, file)
+    const warnings: string[] = []
+    const journal = new Journal(file, CONTEXT, (m) => warnings.push(m))
+    journal.intent({ method: 'DELETE', path: '/payment-links/l1', resource: 'payment link', id: 'l1' })({
+      status: 200,
+    })
+    expect(warnings).toEqual([
+      `Could not write the journal ${file} (another name links to the same file); the changes of this run go unrecorded. ` +
+        'PAY_JOURNAL_FILE moves it, PAY_JOURNAL=0 turns it off.',
+    ])
+    expect(fs.readFileSync(planted, 'utf8')).toBe('theirs\n')
+  })
+})
+
+describe('journalLines', () => {
+  it('reads every entry it can, counting the lines it cannot; an entry glued onto a torn line is found', () => {
+    const entry = (change: string) =>
+      JSON.stringify({ at: '2026-11-01T00:00:00.000Z', phase: 'intent', change })
+    const text = [
+      entry('a'),
+      entry('b').slice(0, 30) + entry('c'),
+      'not json',
+      '',
+      '{"other":1}',
+      entry('d'),
+    ].join('\n')
+    const read = journalLines(text)
+    expect(read.entries.map((e) => e.change)).toEqual(['a', 'c', 'd'])
+    expect(read.unreadable).toBe(3)
+    expect(journalLines(`${entry('a')}\n\n`)).toEqual({ entries: [JSON.parse(entry('a'))], unreadable: 0 })
   })
 })
 

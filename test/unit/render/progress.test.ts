@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { accessibleMode, canRedraw } from '../../../src/render/accessible.js'
 import { ProgressBar } from '../../../src/render/progress.js'
 import { Sink } from '../../helpers/io.js'
@@ -47,6 +47,32 @@ describe('ProgressBar', () => {
         '',
       ].join('\n'),
     )
+  })
+
+  it('at 80 columns the bar narrows, then goes; the counts stay whole', () => {
+    const stream = new Sink()
+    const bar = new ProgressBar(stream, 1000, { plain: false, width: () => 80 })
+    const statuses = [
+      ...Array(855).fill('cancelled'),
+      ...Array(95).fill('already_cancelled'),
+      ...Array(49).fill('not_found'),
+      'failed',
+    ]
+    vi.useFakeTimers()
+    try {
+      for (const status of statuses) {
+        vi.advanceTimersByTime(100)
+        bar.tick(status)
+      }
+    } finally {
+      vi.useRealTimers()
+    }
+    const drawn = stream.text.split('\r\u001b[2K').filter(Boolean)
+    for (const line of drawn) expect([...line].length).toBeLessThanOrEqual(77)
+    expect(drawn[0]).toBe('[░░░░░░░░░░░░░░░░░░░░] 1/1000  cancelled 1')
+    expect(drawn.at(-1)).toBe('1000/1000  cancelled 855 · already cancelled 95 · not found 49 · failed 1')
+    expect(drawn[949]).toBe('[███████████████████░] 950/1000  cancelled 855 · already cancelled 95')
+    expect(drawn[950]).toBe('[██████████] 951/1000  cancelled 855 · already cancelled 95 · not found 1')
   })
 
   it('otherwise: one line redrawn in place, cleared at the end', () => {

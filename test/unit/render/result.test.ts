@@ -58,7 +58,7 @@ describe('print: what run() returned, in the mode asked', () => {
     }))
     expect(await printed(limited)).toEqual({
       stdout: 'a1\tAnn\n',
-      stderr: 'Showing the first thing: add --limit N or --all for more.\n',
+      stderr: 'Showing the first thing: add --limit N for more.\n',
       error: undefined,
     })
   })

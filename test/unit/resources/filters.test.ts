@@ -103,6 +103,13 @@ describe('walkRecords', () => {
       [45, 2],
       [18, 3],
     ])
-    expect(walk.outcome()).toEqual({ shown: 108, more: undefined, pages: 3, scanned: 120, filtered: true })
+    expect(walk.outcome()).toEqual({
+      shown: 108,
+      more: undefined,
+      pages: 3,
+      scanned: 120,
+      filtered: true,
+      asked: { takesAll: true, all: true, limitGiven: false },
+    })
   })
 })

@@ -13,7 +13,7 @@ export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnaps
 
   static examples = ['<%= config.bin %> sandbox snapshot list', '<%= config.bin %> sandbox snapshot list -q']
 
-  /** Local files only: no profile, base URL or timeout to take. */
+  /** Local files only: a profile or base URL given must be your own sandbox. */
   static baseFlags = localFlags
 
   static flags = { ...outputFlags }

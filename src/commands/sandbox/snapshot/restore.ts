@@ -16,7 +16,7 @@ export default class SandboxSnapshotRestore extends BaseCommand<
 
   static examples = ['<%= config.bin %> sandbox snapshot restore baseline']
 
-  /** Local files only: no profile, base URL or timeout to take. */
+  /** Local files only: a profile or base URL given must be your own sandbox. */
   static baseFlags = localFlags
 
   static args = { name: snapshotNameArg }

@@ -4,6 +4,8 @@ import { FaultRuleError } from '../../../../src/sandbox/double/faults.js'
 import { startSandbox } from '../../../../src/sandbox/http/server.js'
 import { formFields } from '../../../helpers/pages.js'
 import {
+  type Client,
+  clientFor,
   KEY_A,
   KEY_B,
   rawRequest,
@@ -505,6 +507,42 @@ describe('the faults of a started sandbox (`startSandbox` and the library)', () 
     await expect(
       startSandbox({ dir: tempDir('pay-bad-'), port: 0, faults: { rules: ['GET /x'] } }),
     ).rejects.toThrow(FaultRuleError)
+  })
+})
+
+describe('each business’s fault seed', () => {
+  it('is its own: the seed one business sets neither shows in nor drives another’s draws', async () => {
+    const RULE = 'GET /payment-links 503 50%'
+    /** Twenty GETs of business B after A did `before`, and B's fault list. */
+    async function drawsOfB(before: (a: Client) => Promise<unknown>) {
+      const sandbox = await startSandbox({
+        dir: tempDir('pay-seeds-'),
+        port: 0,
+        keys: [KEY_A, KEY_B],
+        faults: { seed: 3 },
+      })
+      try {
+        const a = clientFor(sandbox.baseUrl, KEY_A)
+        const b = clientFor(sandbox.baseUrl, KEY_B)
+        await before(a)
+        const listed = (await b.call('GET', '/_sandbox/faults')).json.data
+        await b.call('POST', '/_sandbox/faults', { rules: [RULE] })
+        const statuses: number[] = []
+        for (let i = 0; i < 20; i++) statuses.push((await b.call('GET', '/payment-links')).status)
+        return { listed, statuses, afterB: (await a.call('GET', '/_sandbox/faults')).json.data.seed }
+      } finally {
+        await sandbox.close()
+      }
+    }
+    const alone = await drawsOfB(async () => {})
+    const afterA = await drawsOfB((a) => a.call('POST', '/_sandbox/faults', { rules: [RULE], seed: 7 }))
+    expect(alone.listed).toEqual({ seed: 3, rules: [] })
+    expect(afterA.listed).toEqual({ seed: 3, rules: [] })
+    expect(afterA.statuses).toEqual(alone.statuses)
+    expect(new Set(alone.statuses)).toEqual(new Set([200, 503]))
+    // And B setting its rules left A's seed as A set it.
+    expect(afterA.afterB).toBe(7)
+    expect(alone.afterB).toBe(3)
   })
 })
 

@@ -257,3 +257,55 @@ describe('POST /_sandbox/seed', () => {
     expect(business(t.dir, KEY_A)?.payment_links ?? {}).toEqual({})
   })
 })
+
+describe('hostile fixtures', () => {
+  const DEEP = `{"links": [{"name": "deep", "title": ${'['.repeat(200_000)}${']'.repeat(200_000)}}]}`
+  const protoEntry =
+    '{"links": [{"__proto__": {"paid": true}, "name": "x", "email": "a@b.co", "currency": "EUR", "amount": "1", "title": "T"}]}'
+  const protoSection = '{"__proto__": [{"name": "x"}], "links": []}'
+
+  it('a "__proto__" entry field or section, and a 200,000-deep file: each named, none a TypeError or RangeError; nothing kept', () => {
+    const dir = tempDir()
+    const errorsOf = (text: string) => {
+      const checked = seedIn(dir, KEY_A, parseFixtures(text), { origin: ORIGIN })
+      return checked.ok ? undefined : JSON.parse(JSON.stringify(checked.errors))
+    }
+    expect(errorsOf(protoEntry)).toEqual({
+      'links[0].__proto__': [
+        'The __proto__ field is not a field of a payment link (email, currency, amount, title, phone_no, description, redirect_url, reference, reference_2, send_email, paid, and name).',
+      ],
+    })
+    // As JSON: an object literal's `__proto__` would set a prototype, not name a field.
+    expect(JSON.stringify(errorsOf(protoSection))).toBe(
+      '{"__proto__":["The __proto__ section is unknown: a fixture file has tokenizations, links and subscriptions."]}',
+    )
+    expect(errorsOf(DEEP)).toEqual({
+      fixtures: ['A fixture file is nested at most 64 levels deep: this one is deeper.'],
+    })
+    // A deep object of the library's, and one that holds itself, are refused alike.
+    const cyclic: Record<string, unknown> = { links: [] }
+    ;(cyclic.links as unknown[]).push(cyclic)
+    expect(checkFixtures(cyclic, []).ok).toBe(false)
+    expect(business(dir, KEY_A)?.payment_links ?? {}).toEqual({})
+  })
+
+  it('over HTTP: a 422 naming each, never a 500; a "__proto__" field of an API body is no field either', async () => {
+    const t = await startTestSandbox()
+    running.push(t)
+    const entry = await t.a.call('POST', '/_sandbox/seed', protoEntry)
+    expect([entry.status, Object.keys(entry.json.errors)]).toEqual([422, ['links[0].__proto__']])
+    const section = await t.a.call('POST', '/_sandbox/seed', protoSection)
+    expect([section.status, JSON.stringify(section.json.errors)]).toEqual([
+      422,
+      '{"__proto__":["The __proto__ section is unknown: a fixture file has tokenizations, links and subscriptions."]}',
+    ])
+    const api = await t.a.call(
+      'POST',
+      '/payment-links',
+      `{"__proto__": {"x": 1}, ${JSON.stringify(LINK).slice(1)}`,
+    )
+    expect(api.status).toBe(200)
+    expect(Object.keys(api.json.data)).not.toContain('__proto__')
+    expect(business(t.dir, KEY_A)?.payment_links ?? {}).toHaveProperty(api.json.data._id)
+  })
+})

@@ -4,6 +4,7 @@ import { Addresses } from '../../../../src/sandbox/http/guard.js'
 import { startSandbox } from '../../../../src/sandbox/http/server.js'
 import { formFields } from '../../../helpers/pages.js'
 import {
+  clientFor,
   KEY_A,
   rawRequest,
   startTestSandbox,
@@ -307,6 +308,167 @@ describe('bodies and connections', () => {
       for (const socket of idle.sockets) socket.destroy()
     } finally {
       await capped.close()
+    }
+  })
+
+  /**
+   * Opens `count` connections, each sending `text` (a request, whole or not), forty at a time:
+   * resolves once each has its first answer line, was closed, or was sent all and waited `settleMs`.
+   */
+  async function rawConnections(
+    count: number,
+    target: number,
+    text: string,
+    settleMs: number,
+  ): Promise<{ sockets: net.Socket[]; statuses: (string | undefined)[]; closed: () => number }> {
+    let closed = 0
+    /** Each connection's first answer line as it comes (this array, kept up to date). */
+    const statuses: (string | undefined)[] = new Array(count).fill(undefined)
+    const sockets: net.Socket[] = []
+    const one = (i: number) =>
+      new Promise<void>((resolve) => {
+        const socket = net.connect(target, '127.0.0.1', () => {
+          socket.write(text)
+          setTimeout(resolve, settleMs)
+        })
+        sockets[i] = socket
+        let head = ''
+        socket.setEncoding('utf8')
+        socket.on('data', (chunk: string) => {
+          head += chunk
+          if (statuses[i] === undefined && head.includes('\r\n')) {
+            statuses[i] = head.split('\r\n')[0]
+            resolve()
+          }
+        })
+        socket.on('error', () => {})
+        socket.on('close', () => {
+          closed++
+          resolve()
+        })
+      })
+    for (let from = 0; from < count; from += 40) {
+      await Promise.all(Array.from({ length: Math.min(40, count - from) }, (_, j) => one(from + j)))
+    }
+    return { sockets, statuses, closed: () => closed }
+  }
+
+  const count = (statuses: (string | undefined)[]) =>
+    Object.fromEntries(
+      [...new Set(statuses)].map((status) => [String(status), statuses.filter((s) => s === status).length]),
+    )
+
+  it('520 keyless hangs are refused 401 at once, and 520 payment forms whose body never comes do not stop a normal request', async () => {
+    const sandbox = await startSandbox({ dir: tempDir('pay-held-'), port: 0 })
+    const target = Number(new URL(sandbox.baseUrl).port)
+    const host = `127.0.0.1:${target}`
+    const all: net.Socket[] = []
+    const normal = async () => (await fetch(`${sandbox.baseUrl}/payment-links`, { headers: auth })).status
+    try {
+      // No key: the header is not honoured, and nothing is held.
+      const keyless = await rawConnections(
+        520,
+        target,
+        `GET /payment-links HTTP/1.1\r\nHost: ${host}\r\nPay-Sandbox-Fault: hang\r\n\r\n`,
+        5_000,
+      )
+      all.push(...keyless.sockets)
+      expect(count(keyless.statuses)).toEqual({ 'HTTP/1.1 401 Unauthorized': 520 })
+      const refused = await rawRequest(sandbox.baseUrl, {
+        path: '/payment-links',
+        headers: { 'Pay-Sandbox-Fault': 'hang' },
+      })
+      expect([refused.status, JSON.parse(refused.text)]).toEqual([
+        401,
+        {
+          message:
+            "Unauthenticated: the Pay-Sandbox-Fault header is honoured only with one of the sandbox's API keys.",
+        },
+      ])
+      expect(await normal()).toBe(200)
+
+      // A customer page's form whose body never arrives: each holds its connection until pushed out.
+      const link = (await clientFor(sandbox.baseUrl).call('POST', '/payment-links', VALID_LINK)).json.data
+      const slow = await rawConnections(
+        520,
+        target,
+        `POST /checkout/pay?id=${link._id} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\namount=`,
+        50,
+      )
+      all.push(...slow.sockets)
+      expect(await normal()).toBe(200)
+      // Past the cap, the connections waiting the longest (the 401s' kept alive, then forms) were closed.
+      await until(
+        'the connections past the cap to close',
+        () => keyless.closed() + slow.closed() >= 520 + 520 - 512,
+      )
+      expect(await normal()).toBe(200)
+    } finally {
+      for (const socket of all) socket.destroy()
+      await sandbox.close()
+    }
+  })
+
+  it('520 keyed hangs: at most 128 held at once, every other answered 503 at once; a normal request still answered', async () => {
+    const sandbox = await startSandbox({ dir: tempDir('pay-held-keyed-'), port: 0 })
+    const target = Number(new URL(sandbox.baseUrl).port)
+    let keyed: Awaited<ReturnType<typeof rawConnections>> | undefined
+    try {
+      keyed = await rawConnections(
+        520,
+        target,
+        `GET /payment-links HTTP/1.1\r\nHost: 127.0.0.1:${target}\r\nAuthorization: Bearer ${KEY_A}\r\nPay-Sandbox-Fault: hang\r\n\r\n`,
+        200,
+      )
+      const { statuses, sockets } = keyed
+      // Those still open without an answer are the held ones: never more than 128.
+      const held = () => sockets.filter((socket, i) => !socket.destroyed && statuses[i] === undefined).length
+      await until('every request past the 128 held to be answered', () => held() <= 128)
+      expect(count(statuses.filter((status) => status !== undefined))).toEqual({
+        'HTTP/1.1 503 Service Unavailable': statuses.filter((status) => status !== undefined).length,
+      })
+      expect(statuses.filter((status) => status !== undefined).length).toBeGreaterThanOrEqual(520 - 128 - 8)
+      expect((await fetch(`${sandbox.baseUrl}/payment-links`, { headers: auth })).status).toBe(200)
+      expect(held()).toBeLessThanOrEqual(128)
+    } finally {
+      for (const socket of keyed?.sockets ?? []) socket.destroy()
+      await sandbox.close()
+    }
+  })
+
+  it('holds at most maxHeldRequests requests for faults at once: the next is answered 503 at once, saying why', async () => {
+    const sandbox = await startSandbox({
+      dir: tempDir('pay-held-cap-'),
+      port: 0,
+      limits: { maxHeldRequests: 2 },
+    })
+    const target = Number(new URL(sandbox.baseUrl).port)
+    const host = `127.0.0.1:${target}`
+    const hang = `GET /payment-links HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY_A}\r\nPay-Sandbox-Fault: hang\r\n\r\n`
+    const held = await rawConnections(2, target, hang, 300)
+    try {
+      expect(held.statuses).toEqual([undefined, undefined])
+      const busy = await rawRequest(sandbox.baseUrl, {
+        path: '/payment-links',
+        headers: { ...auth, 'Pay-Sandbox-Fault': 'latency=5s' },
+      })
+      expect([busy.status, busy.headers['retry-after'], JSON.parse(busy.text)]).toEqual([
+        503,
+        '1',
+        {
+          message:
+            "Service Unavailable: the pay sandbox holds 2 requests for faults already, so this one's fault [latency=5s (header)] was not held; nothing was done.",
+        },
+      ])
+      // One let go, one more is held again.
+      held.sockets[0].destroy()
+      await until('the held request to end', () => held.closed() === 1)
+      const again = await rawConnections(1, target, hang, 300)
+      expect(again.statuses).toEqual([undefined])
+      again.sockets[0].destroy()
+    } finally {
+      for (const socket of held.sockets) socket.destroy()
+      await sandbox.close()
     }
   })
 

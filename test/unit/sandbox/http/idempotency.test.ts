@@ -1,8 +1,9 @@
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
-import { IDEMPOTENCY_WINDOW_MS } from '../../../../src/sandbox/http/idempotency.js'
+import { IDEMPOTENCY_WINDOW_MS, keptKey } from '../../../../src/sandbox/http/idempotency.js'
 import { resetSandbox } from '../../../../src/sandbox/store/local.js'
 import { killStarted } from '../../../helpers/processes.js'
 import {
@@ -206,6 +207,29 @@ describe('a POST sent again with its Idempotency-Key', () => {
     await t.a.call('POST', '/payment-links', VALID_LINK, withKey('  '))
     expect(count(t.dir, 'payment_links')).toBe(3)
     expect(count(t.dir, 'idempotency_keys')).toBe(1)
+  })
+
+  it('keeps a key as its SHA-256, never as sent (a secret pasted as a key stays out of the store); one kept as sent before is still honoured', async () => {
+    const t = await start()
+    const secret = 'sk_live_pasted_as_a_key_0f9e8d7c'
+    const first = await t.a.call('POST', '/payment-links', VALID_LINK, withKey(secret))
+    const db = new Database(path.join(t.dir, 'store.db'))
+    try {
+      const keys = db.prepare('SELECT key FROM idempotency_keys').all() as { key: string }[]
+      expect(keys).toEqual([{ key: keptKey(secret) }])
+      expect(keptKey(secret)).toMatch(/^sha256:[0-9a-f]{64}$/)
+      // As an earlier pay kept a key: as it was sent.
+      db.prepare("UPDATE idempotency_keys SET key = 'order-1' WHERE key = ?").run(keptKey(secret))
+    } finally {
+      db.close()
+    }
+    const again = await t.a.call('POST', '/payment-links', VALID_LINK, withKey('order-1'))
+    expect([again.text, again.headers.get('idempotent-replayed')]).toEqual([first.text, 'true'])
+    expect(count(t.dir, 'payment_links')).toBe(1)
+    for (const file of ['store.db', 'store.db-wal']) {
+      const bytes = fs.readFileSync(path.join(t.dir, file))
+      expect([file, bytes.includes(secret)]).toEqual([file, false])
+    }
   })
 
   it('is forgotten by reset, with everything else', async () => {

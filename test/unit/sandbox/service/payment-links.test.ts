@@ -107,10 +107,10 @@ describe('POST /payment-links', () => {
 
   it.each([
     ['abc', 'The amount must be a number.'],
-    ['25,50', 'The amount must be a number.'],
-    ['-5', 'The amount must be a number.'],
-    ['1e3', 'The amount must be a number.'],
-    [' 25', 'The amount must be a number.'],
+    ['25,50', 'The amount must use a point for its decimals and no thousands separator, like 1000.50.'],
+    ['-5', 'The amount must be greater than 0.'],
+    ['1e3', 'The amount must be written out in digits, not with an exponent like 1e3.'],
+    [' 25', 'The amount must not begin or end with a space.'],
     ['0', 'The amount must be greater than 0.'],
     ['0.00', 'The amount must be greater than 0.'],
     ['1234567890123456', 'The amount must not have more than 15 significant digits.'],

@@ -97,6 +97,45 @@ describe('the group commit', () => {
     expect(committedTitles(store)).toEqual(['grouped', 'alone'])
     await grouped
   })
+
+  it('tells what waits for a commit (a notification to send) only once the group is committed, and never an undone part', async () => {
+    const store = storeIn()
+    const seen: string[][] = []
+    const told = (name: string) => () => seen.push([name, ...committedTitles(store)])
+    const kept = store.grouped(() => {
+      store.insert('payment_links', business, link('paid'))
+      store.afterCommit(told('paid'))
+    })
+    const undone = store.grouped(() => {
+      store.insert('payment_links', business, link('undone'))
+      store.afterCommit(told('undone'))
+      throw new Error('refused after writing')
+    })
+    await expect(undone).rejects.toThrow('refused after writing')
+    expect(seen).toEqual([])
+    await kept
+    expect(seen).toEqual([['paid', 'paid']])
+  })
+
+  it('tells what waits for the commit of a write transaction after it, and at once outside one', () => {
+    const store = storeIn()
+    const seen: string[][] = []
+    store.write(() => {
+      store.insert('payment_links', business, link('written'))
+      store.afterCommit(() => seen.push(['in write', ...committedTitles(store)]))
+      expect(seen).toEqual([])
+    })
+    expect(seen).toEqual([['in write', 'written']])
+    store.afterCommit(() => seen.push(['outside']))
+    expect(seen).toEqual([['in write', 'written'], ['outside']])
+    expect(() =>
+      store.write(() => {
+        store.afterCommit(() => seen.push(['rolled back']))
+        throw new Error('no')
+      }),
+    ).toThrow('no')
+    expect(seen).toHaveLength(2)
+  })
 })
 
 describe('checkpoints', () => {

@@ -3,11 +3,12 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { describe, expect, it } from 'vitest'
+import { keyHash } from '../../../../src/sandbox/service/business.js'
 import { migrate } from '../../../../src/sandbox/store/database.js'
 import { MIGRATIONS, STATEMENTS } from '../../../../src/sandbox/store/schema.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { ROOT } from '../../../helpers/cli.js'
-import { startTestSandbox, storeText, tempDir, VALID_LINK } from '../../../helpers/sandbox.js'
+import { KEY_A, KEY_B, startTestSandbox, storeText, tempDir, VALID_LINK } from '../../../helpers/sandbox.js'
 
 const Database = createRequire(import.meta.url)('libsql') as typeof Libsql
 
@@ -163,6 +164,13 @@ describe('a database of schema version 1 (pay before idempotency keys)', () => {
         schedules: scheduled,
         charges: [],
         seeded: [],
+        // Each business of the started sandbox has its signature key once it starts (notify/).
+        signature_keys: [KEY_A, KEY_B].map((key) => ({
+          key_hash: keyHash(key),
+          key: expect.stringMatching(/^sig_sandbox_[0-9a-f]{48}$/),
+        })),
+        webhook_endpoints: [],
+        webhook_deliveries: [],
       })
       // What pay 0.1 held is still all there, exactly, and served.
       expect(storeText(dir)).toBe(legacyText)

@@ -162,6 +162,20 @@ describe('what a hostile name, link or file cannot do', () => {
     expect(links(dir)).toEqual([])
   })
 
+  it('saving over a snapshot writes a new file renamed over it: a hard link to the old one keeps its bytes', () => {
+    const dir = tempDir()
+    seedLinks(dir, KEY_A, ['first'])
+    saveSnapshot(dir, 'base')
+    const file = path.join(dir, 'snapshots', 'base.db')
+    const other = path.join(tempDir(), 'other.db')
+    fs.linkSync(file, other)
+    const before = fs.readFileSync(other)
+    seedLinks(dir, KEY_A, ['second'])
+    expect(saveSnapshot(dir, 'base').replaced).toBe(true)
+    expect(fs.readFileSync(other).equals(before)).toBe(true)
+    expect(fs.statSync(file).nlink).toBe(1)
+  })
+
   it('refuses a snapshot that is not a sandbox database, the store left as it was', () => {
     const dir = tempDir()
     const ids = seedLinks(dir, KEY_A, ['kept'])

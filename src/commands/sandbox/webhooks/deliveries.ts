@@ -1,0 +1,40 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../../../cli/base-command.js'
+import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
+import { listDeliveries } from '../../../cli/sandbox/webhooks/webhooks.js'
+import type { Result } from '../../../render/result.js'
+
+export default class SandboxWebhooksDeliveries extends BaseCommand<typeof SandboxWebhooksDeliveries> {
+  static summary = "Show the notifications sent to the business's webhook endpoints"
+  static description =
+    'Each notification to an endpoint (a delivery), newest last: its state (pending, delivered, failed), the ' +
+    'link it tells of, the URL, and each attempt with its time and the HTTP status or what went wrong. ' +
+    '--follow prints each new delivery and each change as it comes, until Ctrl-C (one JSON line each with ' +
+    '--json; it needs a running sandbox). Through the sandbox serving the profile, else from the local store ' +
+    '($PAY_SANDBOX_DIR). --json: [{"_id", "event", "payment_link_id", "url", "state", "attempts": [{"time", ' +
+    '"status", "error"}]}].'
+
+  static examples = [
+    '<%= config.bin %> sandbox webhooks deliveries',
+    '<%= config.bin %> sandbox webhooks deliveries --follow',
+    '<%= config.bin %> sandbox webhooks deliveries --json --jq \'.[] | select(.state == "failed") | ._id\'',
+  ]
+
+  static baseFlags = sandboxGlobalFlags
+  static flags = {
+    follow: Flags.boolean({
+      char: 'f',
+      description: 'Keep printing deliveries as they change, until Ctrl-C.',
+    }),
+    limit: Flags.integer({
+      description: 'Show the newest N (default: 30 on a terminal, 1,000 when piped).',
+      min: 1,
+      max: 1000,
+    }),
+    ...jqFlag,
+  }
+
+  async run(): Promise<Result> {
+    return listDeliveries({ follow: this.flags.follow }, this.context)
+  }
+}

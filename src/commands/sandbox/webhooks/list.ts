@@ -1,0 +1,26 @@
+import { BaseCommand } from '../../../cli/base-command.js'
+import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
+import { listWebhooks } from '../../../cli/sandbox/webhooks/webhooks.js'
+import type { Result } from '../../../render/result.js'
+
+export default class SandboxWebhooksList extends BaseCommand<typeof SandboxWebhooksList> {
+  static summary = "Show the business's signature key and webhook endpoints"
+  static description =
+    "The signature key of the key's business (what your app checks a notification's hash with) and the " +
+    'endpoints its notifications go to. Through the sandbox serving the profile, else from the local store ' +
+    '($PAY_SANDBOX_DIR). --json: {"signature_key", "endpoints": [{"_id", "url", "events", "enabled"}]}.'
+
+  static aliases = ['sandbox:webhooks:ls']
+
+  static examples = [
+    '<%= config.bin %> sandbox webhooks list',
+    '<%= config.bin %> sandbox webhooks list --jq .signature_key',
+  ]
+
+  static baseFlags = sandboxGlobalFlags
+  static flags = { ...outputFlags }
+
+  async run(): Promise<Result> {
+    return listWebhooks(this.context)
+  }
+}

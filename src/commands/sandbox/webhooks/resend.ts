@@ -1,0 +1,25 @@
+import { BaseCommand } from '../../../cli/base-command.js'
+import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
+import { idArg } from '../../../cli/id-arg.js'
+import { resendDelivery } from '../../../cli/sandbox/webhooks/webhooks.js'
+import type { Result } from '../../../render/result.js'
+
+export default class SandboxWebhooksResend extends BaseCommand<typeof SandboxWebhooksResend> {
+  static summary = 'Send a notification again'
+  static description =
+    'Makes delivery ID pending again with 3 more attempts, the first at once: the same body, byte for byte ' +
+    '(the same attempt_id). Unknown ID: exit 5. Through the sandbox serving the profile; with none running, ' +
+    'in the local store ($PAY_SANDBOX_DIR), where the first attempt is made before the command ends and ' +
+    'stderr says what came of it. --json: the delivery.'
+
+  static examples = ['<%= config.bin %> sandbox webhooks resend 65a1f0c2e4b0a1b2c3d4e5f6']
+
+  static args = { id: idArg('Delivery id (_id, from `pay sandbox webhooks deliveries`).') }
+
+  static baseFlags = sandboxGlobalFlags
+  static flags = { ...outputFlags }
+
+  async run(): Promise<Result> {
+    return resendDelivery({ id: this.args.id }, this.context)
+  }
+}

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { verifyWebhook } from '../../../src/sandbox/notify/signature.js'
+import { runInProcess } from '../../helpers/in-process.js'
+import type { TestIO } from '../../helpers/io.js'
+import { type Receiver, startReceiver } from '../../helpers/receiver.js'
+import { startTestSandbox, type TestSandbox, VALID_LINK } from '../../helpers/sandbox.js'
+import { deliveriesOf, payNewLink, webhooksOf } from '../../helpers/webhooks.js'
+
+/**
+ * `pay sandbox listen [--forward-to URL]`: an endpoint of its own for as long as it runs, each
+ * notification shown with the answer of the app it was forwarded to. (Ctrl-C and SIGTERM to a
+ * process, and the sandbox going away: test/e2e/sandbox/listen.test.ts.)
+ */
+
+let sandbox: TestSandbox
+let app: Receiver
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  app = await startReceiver((_, i) => (i === 0 ? 500 : 200))
+})
+afterAll(async () => {
+  await sandbox.close()
+  await app.close()
+})
+
+/** Runs listen until `act` (given listen's endpoint URL, once registered) is done, then presses Ctrl-C. */
+function listenWhile(args: string[], act: (url: string, io: TestIO) => Promise<void>) {
+  return runInProcess(['sandbox', 'listen', ...args], {
+    env: sandbox.env,
+    started: (io) => {
+      void (async () => {
+        let url = ''
+        await vi.waitFor(
+          async () => {
+            url = (await webhooksOf(sandbox)).endpoints.find((e: { url: string }) =>
+              e.url.includes('/listen/'),
+            )?.url
+            expect(url).toBeDefined()
+          },
+          { timeout: 10_000 },
+        )
+        try {
+          await act(url, io)
+        } finally {
+          io.interrupt()
+        }
+      })()
+    },
+  })
+}
+
+describe('sandbox listen', () => {
+  test('--forward-to: each notification forwarded byte for byte, its answer the sandbox’s; one JSON line each; Ctrl-C removes its endpoint', async () => {
+    let link: { _id: string } | undefined
+    const run = await listenWhile(['--forward-to', app.url, '--json'], async () => {
+      link = await payNewLink(sandbox, { reference: 'ORD-1' })
+      await vi.waitFor(() => expect(app.received).toHaveLength(2), { timeout: 10_000 })
+    })
+    expect(run.code).toBe(0)
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(lines).toEqual([
+      {
+        event: 'payment.created',
+        payment_link_id: link?._id,
+        url: app.url,
+        status: 500,
+        ms: expect.any(Number),
+      },
+      {
+        event: 'payment.created',
+        payment_link_id: link?._id,
+        url: app.url,
+        status: 200,
+        ms: expect.any(Number),
+      },
+    ])
+    // The app got what the sandbox sent, twice: its first answer was a 500, which the sandbox retried.
+    expect(app.received[1].body).toBe(app.received[0].body)
+    expect(app.notifications()[0].data.payment_link_reference).toBe('ORD-1')
+    const [delivery] = (await deliveriesOf(sandbox)).filter((d: { url: string }) =>
+      d.url.includes('/listen/'),
+    )
+    expect(delivery.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200])
+    const key = (await webhooksOf(sandbox)).signature_key
+    expect(run.stderr.replace(/\(endpoint [0-9a-f]{24}\)/, '(endpoint ID)')).toBe(
+      [
+        `Listening for the notifications of the sandbox at ${sandbox.baseUrl} (endpoint ID).`,
+        `Forwarding each to ${app.url}.`,
+        `Signature key: ${key}`,
+        'Ctrl-C stops.',
+        'Stopped listening after 2 notifications; its endpoint was removed.',
+        '',
+      ].join('\n'),
+    )
+    // Each forwarded as it came: the app can check it with the signature key.
+    expect(verifyWebhook(app.received[0].body, key)).toBe(true)
+    expect((await webhooksOf(sandbox)).endpoints).toEqual([])
+  })
+
+  test('without --forward-to: each notification shown whole; one that does not verify is refused (401)', async () => {
+    let link: { _id: string } | undefined
+    let forged: Response | undefined
+    const run = await listenWhile(['--json'], async (url) => {
+      link = await payNewLink(sandbox)
+      await vi.waitFor(() => expect(sandbox.sandbox.webhooks.deliveries().at(-1)?.state).toBe('delivered'), {
+        timeout: 10_000,
+      })
+      const body = sandbox.sandbox.webhooks.deliveries().at(-1)
+      forged = await fetch(url, {
+        method: 'POST',
+        body: JSON.stringify({ event: 'payment.created', data: { ...body } }),
+      })
+    })
+    expect(run.code).toBe(0)
+    expect(forged?.status).toBe(401)
+    const [line, ...more] = run.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text))
+    expect(more).toEqual([])
+    expect(line).toEqual({
+      event: 'payment.created',
+      payment_link_id: link?._id,
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/listen\/[0-9a-f]{24}$/),
+      status: 200,
+      ms: 0,
+      body: {
+        trigger_at: expect.any(String),
+        event: 'payment.created',
+        data: expect.objectContaining({ payment_link_id: link?._id }),
+      },
+    })
+    expect(run.stderr).toContain(
+      'Warning: A notification that does not verify with the signature key was refused (401).\n',
+    )
+  })
+
+  test('on a terminal: one line a notification, what it tells and the app’s answer, within 80 columns', async () => {
+    let link: { _id: string } | undefined
+    const run = await runInProcess(['sandbox', 'listen', '--forward-to', app.url], {
+      env: sandbox.env,
+      terminal: true,
+      width: 80,
+      colour: false,
+      started: (io) => {
+        void (async () => {
+          await vi.waitFor(() => expect(io.stderr.text).toContain('Ctrl-C stops.'), { timeout: 10_000 })
+          await sandbox.request('POST', '/payment-links', VALID_LINK).then(async ({ body }) => {
+            link = body.data
+            await sandbox.request('POST', `/_sandbox/payment-links/${body.data._id}/fail`)
+          })
+          await vi.waitFor(() => expect(io.stdout.text).toContain('\n'), { timeout: 10_000 })
+          io.interrupt()
+        })()
+      },
+    })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(
+      new RegExp(`^\\d\\d:\\d\\d:\\d\\d payment\\.created ${link?._id} failed → 200 \\d+(\\.\\d)? ms\\n$`),
+    )
+    expect(run.stdout.length).toBeLessThanOrEqual(81)
+  })
+
+  test('--forward-to what is not http(s): exit 2; no sandbox running: exit 6, nothing registered', async () => {
+    const ftp = await runInProcess(['sandbox', 'listen', '--forward-to', 'ftp://x'], { env: sandbox.env })
+    expect(ftp).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: 'Error: --forward-to must be an http:// or https:// URL, not "ftp://x".\n',
+    })
+    const none = await runInProcess(['sandbox', 'listen'], { env: { PAY_SANDBOX_PORT: '1' } })
+    expect([none.code, none.stderr.split('\n')[0]]).toEqual([
+      6,
+      'Error: No sandbox of yours is running at http://127.0.0.1:1.',
+    ])
+  })
+})

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { parseCsv } from '../../../src/bulk/csv.js'
+import { csvTable, fromSpreadsheet } from '../../../src/render/csv.js'
+
+/** `--format csv`: what a spreadsheet gets, and that it reads back as it was (but for what is made safe). */
+
+describe('csvTable', () => {
+  it('a header row, then each record: quoted where RFC 4180 says, formulas made text, controls in caret notation', () => {
+    const records = [
+      { title: 'plain', amount: 25.5, currency: 'EUR', package: { name: 'Starter' } },
+      { title: 'a "quoted", two\r\nlines', amount: 3, currency: 'JPY', package: { name: '=SUM(A1)' } },
+      { title: '-1', amount: undefined, currency: 'USD', package: null },
+      { title: '#not a comment', amount: 1, currency: 'EUR', package: { name: 'bell\u0007 tab\tkept' } },
+    ]
+    const text = csvTable(records, ['title', 'amount', 'currency', 'package.name'])
+    expect(text).toBe(
+      'title,amount,currency,package.name\n' +
+        'plain,25.5,EUR,Starter\n' +
+        '"a ""quoted"", two\nlines",3,JPY,\'=SUM(A1)\n' +
+        "'-1,,USD,\n" +
+        '"#not a comment",1,EUR,bell^G tab\tkept\n',
+    )
+    // Read back as pay reads CSV: the same cells, the formula guard taken off.
+    const rows = parseCsv(text).map((row) => row.cells.map(fromSpreadsheet))
+    expect(rows[2]).toEqual(['a "quoted", two\nlines', '3', 'JPY', '=SUM(A1)'])
+    expect(rows[3][0]).toBe('-1')
+    expect(rows[4][0]).toBe('#not a comment')
+  })
+
+  it('no records: the header alone; wide text whole', () => {
+    expect(csvTable([], ['_id', 'title'])).toBe('_id,title\n')
+    const wide = '漢字'.repeat(200)
+    expect(csvTable([{ title: wide }], ['title'])).toBe(`title\n${wide}\n`)
+  })
+})
