@@ -283,6 +283,9 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: path.join(outDir, 'complete.cjs'),
+  // src/shared/crypto.ts and src/config/lock.ts load builtins through createRequire(import.meta.url).
+  banner: { js: "var __payImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__payImportMetaUrl' },
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,

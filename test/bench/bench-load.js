@@ -1,5 +1,5 @@
 /**
- * 9. The sandbox under load: requests per second of autocannon (keep-alive connections, 16 then
+ * 10. The sandbox under load: requests per second of autocannon (keep-alive connections, 16 then
  * 64, DURATION each) creating payment links with `POST /payment-links` against `pay sandbox start`
  * (this build, an empty store each run), side by side with the same load on a 15-line node:http
  * server that answers every request with a fixed JSON body (fixed-server.js); each server first
@@ -137,5 +137,5 @@ export async function benchLoad({ pay }) {
       "sandbox: `pay sandbox start --port 0 --json --quiet` on an empty store each run; the servers' 2 " +
       'cores shared with autocannon.',
   )
-  return { title: '9. The sandbox under load (autocannon)', rows, notes }
+  return { title: '10. The sandbox under load (autocannon)', rows, notes }
 }
