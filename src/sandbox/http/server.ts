@@ -168,10 +168,14 @@ class SandboxServer {
   }
 
   private logWhenDone(request: http.IncomingMessage, response: http.ServerResponse, trail: Trail): void {
+    const keys = this.keys
     response.once('close', () => {
       this.onRequest?.({
         method: request.method ?? '',
-        path: loggedPath(request.url ?? '/', this.keys),
+        // Redacted when read: a log that only counts requests (--quiet) never does.
+        get path() {
+          return loggedPath(request.url ?? '/', keys)
+        },
         status: response.writableFinished ? response.statusCode : undefined,
         ms: Number(process.hrtime.bigint() - trail.started) / 1e6,
         fault: trail.fault,

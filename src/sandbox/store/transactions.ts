@@ -41,6 +41,16 @@ interface Group {
   committed: (() => void)[]
 }
 
+/** `sql` prepared once a connection: a request's savepoint too (exec would parse it every time). */
+function prepared(connection: Connection, sql: string): Libsql.Statement {
+  let statement = connection.statements.get(sql) as Libsql.Statement | undefined
+  if (!statement) {
+    statement = connection.db.prepare(sql)
+    connection.statements.set(sql, statement)
+  }
+  return statement
+}
+
 /** Stores of this process with a group open. */
 const OPEN = new Set<Transactions>()
 
@@ -159,21 +169,21 @@ export class Transactions {
 
   /** One request of a group: its writes undone if it throws (the whole group's if they cannot be). */
   private inSavepoint<T>(group: Group, body: () => T): T {
-    const db = group.connection.db
-    db.exec('SAVEPOINT request')
+    const step = (sql: string) => prepared(group.connection, sql).run()
+    step('SAVEPOINT request')
     this.active = group.connection
     const committed: (() => void)[] = []
     this.onCommit = committed
     try {
       const result = body()
       if (result instanceof Promise) throw new TypeError('A grouped request must answer at once.')
-      db.exec('RELEASE request')
+      step('RELEASE request')
       group.committed.push(...committed)
       return result
     } catch (error) {
       try {
-        db.exec('ROLLBACK TO request')
-        db.exec('RELEASE request')
+        step('ROLLBACK TO request')
+        step('RELEASE request')
       } catch {
         this.abandonGroup(error)
       }
@@ -232,13 +242,7 @@ export class Transactions {
     if (mode === 'run' && this.writesBilling(sql)) this.billingGeneration++
     if (!this.active && OPEN.size > 0) settleGroups()
     return this.guard(() => {
-      const connection = this.active ?? this.connection()
-      let statement = connection.statements.get(sql)
-      if (!statement) {
-        statement = connection.db.prepare(sql)
-        connection.statements.set(sql, statement)
-      }
-      return (statement as Libsql.Statement)[mode](...parameters)
+      return prepared(this.active ?? this.connection(), sql)[mode](...parameters)
     })
   }
 
