@@ -33,7 +33,7 @@ import {
   unservedWarning,
 } from './sandbox/profile.js'
 import { provedAgent } from './sandbox/proved-agent.js'
-import { attemptedText } from './sandbox/webhooks/views.js'
+import { attemptedText } from './sandbox/webhooks/webhook-views.js'
 
 /** How many records a list shows on a terminal when --limit is not given. */
 const DEFAULT_LIST_LIMIT = 30

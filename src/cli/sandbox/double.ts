@@ -19,7 +19,7 @@ import type { Rec } from '../../values.js'
 import type { SandboxTarget, Target } from '../context.js'
 import type { IO } from '../io.js'
 import { REQUEST_VIEW, requestText, requestTsv } from './double-views.js'
-import { attemptedText } from './webhooks/views.js'
+import { attemptedText } from './webhooks/webhook-views.js'
 
 /** A fault rule, checked as the sandbox checks it: one that cannot be read is exit 2, naming what is wrong. */
 export const faultFlag = Flags.custom<string>({

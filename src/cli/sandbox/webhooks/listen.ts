@@ -22,7 +22,7 @@ import { randomHex } from '../../../shared/crypto.js'
 import { isRecord, type Rec } from '../../../values.js'
 import type { RunContext } from '../../context.js'
 import { runningSandbox } from '../double.js'
-import { RECEIVED_VIEW, receivedText, receivedTsv } from './views.js'
+import { RECEIVED_VIEW, receivedText, receivedTsv } from './webhook-views.js'
 
 /** The endpoint's lease, and how often it is renewed: a listen gone is forgotten within a lease. */
 const LEASE_SECONDS = 20

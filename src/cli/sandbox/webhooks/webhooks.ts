@@ -26,7 +26,7 @@ import {
   deliveryTsv,
   ENDPOINT_VIEW,
   SIGNATURE_VIEW,
-} from './views.js'
+} from './webhook-views.js'
 
 type WebhooksContext = Pick<RunContext, 'sandboxTarget' | 'listScope' | 'io' | 'out'>
 
