@@ -220,7 +220,17 @@ const result = await build({
   // libsql: a native module (a prebuilt binary per platform, in packages of its own), loaded
   // from node_modules when the sandbox's store first opens (src/sandbox/store/database.ts), never at start.
   // @napi-rs/keyring: the native keychain module, which only the keychain helper loads (below).
-  external: ['typescript', 'ts-node', 'tsx', 'jq-wasm', 'libsql', '@napi-rs/keyring'],
+  // @modelcontextprotocol/sdk (and the zod, ajv, express and hono it brings): loaded from
+  // node_modules by `pay mcp` alone (src/agent/server.ts), so no other command parses any of it.
+  external: [
+    'typescript',
+    'ts-node',
+    'tsx',
+    'jq-wasm',
+    'libsql',
+    '@napi-rs/keyring',
+    '@modelcontextprotocol/sdk',
+  ],
   banner: {
     js:
       'var __payImport = globalThis.__payImport ?? ((specifier) => import(specifier));\n' +
@@ -272,6 +282,15 @@ await build({
 })
 if (/@oclif|node_modules[\\/]got[\\/]/.test(fs.readFileSync(path.join(outDir, 'sandbox.js'), 'utf8')))
   throw new Error('bundle: dist/sandbox.js holds oclif or got; the library loads nothing of the CLI')
+
+// What only `pay mcp` loads stays out of the bundle that every command parses. (ajv is in it, for
+// conf, which src/config/file.ts imports only to write a profile; the SDK requires its own.)
+const AGENT_ONLY = /node_modules[\\/](@modelcontextprotocol|zod|express|hono|@hono)[\\/]/
+const bundledForAgents = Object.keys(result.metafile.inputs).filter((input) => AGENT_ONLY.test(input))
+if (bundledForAgents.length > 0)
+  throw new Error(
+    `bundle: dist/pay.cjs holds ${bundledForAgents[0]}; only pay mcp loads the MCP SDK, from node_modules`,
+  )
 
 // What shells run on <TAB> (`pay __complete`, src/cli/completion/complete.ts): the manifest and the
 // id cache, and nothing of oclif, got or the sandbox, so that completing comes back in tens of

@@ -26,6 +26,28 @@ const EXIT_CODES: Record<ErrorKind, number> = {
   cancelled: 130,
 }
 
+/**
+ * What each exit code means, as README.md's table says it: `pay mcp` gives it to the assistant
+ * (its instructions, and each tool error's `meaning`), docs/agents.md lists it.
+ */
+export const EXIT_MEANINGS: Record<ErrorKind, string> = {
+  general: 'anything not below (a corrupt config file, a 400 or 409 from the service)',
+  usage: 'a bad or missing argument, or refusing to act without confirmation',
+  validation: 'rejected by validation (a 422 from the service, or the same rule checked locally)',
+  auth: 'authentication: no key configured, 401, 403',
+  not_found: 'not found (404)',
+  unavailable:
+    'the service unreachable or failing: connection error, timeout, 5xx, an answer of the wrong shape',
+  partial: 'a bulk operation where some items failed (the others done and reported)',
+  wait_timeout: 'still waiting when the time allowed ran out (`links wait`)',
+  cancelled: 'a confirmation declined, Ctrl-C',
+}
+
+/** Every exit code but 0, in order, with its kind and meaning. */
+export const EXIT_CODE_TABLE: readonly { code: number; kind: ErrorKind; meaning: string }[] = (
+  Object.keys(EXIT_CODES) as ErrorKind[]
+).map((kind) => ({ code: EXIT_CODES[kind], kind, meaning: EXIT_MEANINGS[kind] }))
+
 /** Field name -> messages, as in a 422 body. */
 export type FieldErrors = Record<string, string[]>
 

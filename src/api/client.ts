@@ -197,18 +197,20 @@ export class PayApi {
 
   /**
    * A request to any declared endpoint answered with one record: what a command that sends one
-   * request needs, with no method of its own here (src/resources/endpoint-runs.ts).
+   * request needs, with no method of its own here (src/resources/endpoint-runs.ts), and `pay
+   * mcp`'s tool of an endpoint no run function serves.
    */
   record(endpoint: Endpoint, call: Call): Promise<Rec> {
     return this.call(endpoint, call, (body) => readRecord(body, endpoint.noun))
   }
 
-  private delete(endpoint: Endpoint, recordId: string): Promise<void> {
+  /** A delete: any answer, or none, is success. */
+  delete(endpoint: Endpoint, recordId: string): Promise<void> {
     return this.call(endpoint, { id: recordId }, readDeleted, { anyBody: true })
   }
 
-  /** A list of the service, page by page, read by the tolerant reader. */
-  private listPages(endpoint: Endpoint): AsyncGenerator<ListPage> {
+  /** A list of the service, page by page, read by the tolerant reader (`pay mcp`'s tool of a list no run function serves). */
+  listPages(endpoint: Endpoint): AsyncGenerator<ListPage> {
     return walkPages(this.transport, pathOf(endpoint), async (url) => {
       const page = readPage((await this.transport.send(endpoint.method, url)).body, endpoint.noun)
       const value = { items: page.items, more: page.next !== undefined, timestamp: page.timestamp }

@@ -40,6 +40,8 @@ interface EndpointBase {
    * Update Subscription with `{"status": "cancel"}`, a cancel in the journal.
    */
   readonly presets?: readonly Preset[]
+  /** One of the sandbox's own that `pay mcp` offers as a tool on the sandbox profile (as every service one). */
+  readonly agent?: boolean
 }
 
 export interface Preset {
@@ -75,6 +77,7 @@ const settle = (verb: 'pay' | 'cancel' | 'fail') =>
     changesState: true,
     kind: 'create sandbox payment',
     commands: ['sandbox pay'],
+    agent: true,
   }) as const
 
 /** The sandbox's notifications: its webhook endpoints (`/_sandbox/webhooks`) and their deliveries. */
@@ -228,6 +231,7 @@ export const ENDPOINTS = {
     // One of the two: `30d` (a duration) or `2027-01-01` (a later date or date-time).
     body: [field('advance', 'string', false), field('to', 'string', false)],
     commands: ['sandbox clock advance', 'sandbox clock set'],
+    agent: true,
   },
   sandboxSeed: {
     ...own,
@@ -292,6 +296,7 @@ export const ENDPOINTS = {
       field('wait', 'integer', false),
     ],
     commands: ['sandbox requests'],
+    agent: true,
   },
   sandboxPay: settle('pay'),
   sandboxCancel: settle('cancel'),
@@ -334,11 +339,18 @@ export type EndpointName = keyof typeof ENDPOINTS
 /** Every endpoint, in the order declared. */
 export const ENDPOINT_LIST: readonly Endpoint[] = Object.values(ENDPOINTS)
 
+/** `pay mcp` has a tool of it (src/agent): every endpoint of the service, and those of the sandbox that say so. */
+export const offeredToAgents = (endpoint: Endpoint) => !endpoint.sandbox || endpoint.agent === true
+
+/** The command that serves the tools (`pay mcp`): it calls each endpoint offered to agents. */
+export const AGENT_COMMAND = 'mcp'
+
 /** The command map: each command (as typed) and the endpoints it calls, presets included. */
 export function commandMap(): Map<string, Endpoint[]> {
   const map = new Map<string, Endpoint[]>()
   for (const endpoint of ENDPOINT_LIST) {
-    const commands = [...endpoint.commands, ...(endpoint.presets ?? []).flatMap((preset) => preset.commands)]
+    const presets = (endpoint.presets ?? []).flatMap((preset) => preset.commands)
+    const commands = [...endpoint.commands, ...presets, ...(offeredToAgents(endpoint) ? [AGENT_COMMAND] : [])]
     for (const command of commands) map.set(command, [...(map.get(command) ?? []), endpoint])
   }
   return map

@@ -52,6 +52,13 @@ export abstract class BaseCommand<
   static baseFlags: Interfaces.FlagInput = globalFlags
   /** A 422's fields are shown as the service names them, not as flags (`pay api`, which has none). */
   static fieldsAsSent = false
+  /** With no profile set up at all, the built-in sandbox is used rather than an error (`pay mcp`). */
+  static sandboxWhenNone = false
+  /**
+   * It changes state that no endpoint it calls declares (pay's own profiles, a snapshot of the
+   * sandbox, any request of `pay api`): `pay commands --json` says so, with the declared ones.
+   */
+  static changesState = false
 
   protected flags!: CommandFlags<T, B>
   protected args!: CommandArgs<T>
@@ -164,6 +171,7 @@ export abstract class BaseCommand<
       },
       list: { all: given.all, limit: given.limit, takesAll: Object.hasOwn(this.ctor.flags ?? {}, 'all') },
       consent: { yes: given.yes, dryRun: given['dry-run'] },
+      sandboxWhenNone: (this.ctor as typeof BaseCommand).sandboxWhenNone,
     })
     if (base === localFlags) {
       const { refuseForeignSandbox } = await import('./sandbox/local-profile.js')

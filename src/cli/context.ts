@@ -37,6 +37,8 @@ export interface Connected {
   target: Target
   /** The packages the built-in sandbox seeds for the profile's key (they derive from it); undefined for any other profile. */
   sandboxPackages?: Rec[]
+  /** The profile is the built-in sandbox (at its own address or a --base-url): a sandbox of the user's answers. */
+  sandbox: boolean
 }
 
 /** How much of a list to fetch and show: --all, and --limit (30 by default on a terminal). */
@@ -52,6 +54,19 @@ export interface ListScope {
 export interface Consent {
   yes: boolean
   dryRun: boolean
+}
+
+/**
+ * One part of a run that works apart from the rest (a tool call of `pay mcp`): its own terminal
+ * and output, list scope and consent, and the command its changes are journaled under.
+ */
+export interface RunPart {
+  /** As the journal records it: `pay mcp links_delete`. */
+  command: string
+  io: IO
+  out: Output
+  listScope?: ListScope
+  consent?: Consent
 }
 
 export interface RunContext {
@@ -96,6 +111,11 @@ export interface RunContext {
   warnIfPageUnserved(url: string): void
   /** Prints what was produced so far, for a command that goes on running (`sandbox start`). */
   show(result: Result): Promise<void>
+  /**
+   * A context for one part of this run (RunPart): the same profile, credentials, sandbox and
+   * journal file, its own IO, output, scope and consent; its changes journaled under its command.
+   */
+  within(part: RunPart): RunContext
 }
 
 /** What a bulk workflow (src/bulk) takes of the run: where it sends, consent, the screen. */

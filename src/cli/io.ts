@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import type { Readable } from 'node:stream'
 import tty from 'node:tty'
 import { accessibleMode, canRedraw } from '../render/accessible.js'
 import type { Screen, Stream } from '../render/screen.js'
@@ -46,6 +47,8 @@ export interface IO extends Screen {
   readonly canRedraw: boolean
   /** All of stdin as text (for --with-key and `-` id lists). */
   readStdin(): Promise<string>
+  /** stdin as a stream, read as it comes (`pay mcp`: the protocol's messages). */
+  readonly stdin: Readable
   ask(question: Question): Promise<string>
   /**
    * One of a few answers: picked with the arrow keys, or in accessible mode typed (its number or
@@ -103,6 +106,11 @@ export class ProcessIO implements IO {
   /** Columns of the terminal: stdout's, else stderr's (a plan shown while stdout is piped). */
   get width(): number {
     return process.stdout.columns || process.stderr.columns || 120
+  }
+
+  /** Made by Node on first use: a command that never reads stdin never opens it. */
+  get stdin(): Readable {
+    return process.stdin
   }
 
   async readStdin(): Promise<string> {

@@ -15,7 +15,16 @@ import { sandboxDir } from '../shared/sandbox-dir.js'
 import { sanitizeText } from '../values.js'
 import type { SentWith } from './command-errors.js'
 import { SeenIds } from './completion/seen.js'
-import type { Connected, Consent, Env, ListScope, RunContext, SandboxTarget, Target } from './context.js'
+import type {
+  Connected,
+  Consent,
+  Env,
+  ListScope,
+  RunContext,
+  RunPart,
+  SandboxTarget,
+  Target,
+} from './context.js'
 import type { IO } from './io.js'
 import {
   type Connection,
@@ -58,6 +67,8 @@ export interface ContextOptions {
   list?: { all?: boolean; limit?: number; takesAll?: boolean }
   consent?: Partial<Consent>
   now?: () => number
+  /** With no profile set up at all, use the built-in sandbox rather than fail (`pay mcp`). */
+  sandboxWhenNone?: boolean
 }
 
 /**
@@ -78,9 +89,10 @@ export class CommandContext implements RunContext {
   readonly sandboxDir: string
   readonly journalFile?: string
   private readonly clock: () => number
-  /** The journals this run wrote to: their files stay open until close(). */
-  private readonly journals: Journal[] = []
+  private readonly journals: Journal[] = [] // their files stay open until close()
   private connected?: Promise<Connected>
+  /** Where the client sends and with which key, once connected: for the clients of the run's parts. */
+  private reached?: { baseUrl: string; apiKey: string }
   private connection?: Connection
   private credentialsSaid = false
   /** The credentials the requests went out with, to explain a refused key. */
@@ -175,10 +187,46 @@ export class CommandContext implements RunContext {
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: label }
     const api = this.makeClient(baseUrl, credentials.apiKey, this.journal(target), agent)
     this.sent = { ...credentials, inProcess: Boolean(this.connection?.inProcess) }
+    this.reached = { baseUrl, apiKey: credentials.apiKey }
     return {
       api,
       target,
       sandboxPackages: credentials.builtIn ? sandboxPackages([credentials.apiKey]) : undefined,
+      sandbox: credentials.sandbox === true,
+    }
+  }
+
+  within(part: RunPart): RunContext {
+    let connected: Promise<Connected> | undefined
+    // The part's own client: the run's connection, its changes journaled under the part's command.
+    const api = async (): Promise<Connected> => {
+      const run = await this.api()
+      const { baseUrl, apiKey } = this.reached as { baseUrl: string; apiKey: string }
+      return { ...run, api: this.makeClient(baseUrl, apiKey, this.journal(run.target, part.command)) }
+    }
+    return {
+      env: this.env,
+      io: part.io,
+      out: part.out,
+      command: part.command,
+      now: () => this.now(),
+      profile: this.profile,
+      builtIn: this.builtIn,
+      keychain: this.keychain,
+      listScope: part.listScope ?? this.listScope,
+      consent: part.consent ?? this.consent,
+      configDir: this.configDir,
+      sandboxDir: this.sandboxDir,
+      journalFile: this.journalFile,
+      api: () => {
+        connected ??= api()
+        return connected
+      },
+      client: (baseUrl, apiKey) => this.client(baseUrl, apiKey),
+      sandboxTarget: () => this.sandboxTarget(),
+      warnIfPageUnserved: (url) => this.warnIfPageUnserved(url),
+      show: (result) => print(part.out, result),
+      within: (other) => this.within(other),
     }
   }
 
@@ -193,6 +241,7 @@ export class CommandContext implements RunContext {
       builtIn: this.builtIn,
       env: this.env,
       keychain: this.keychain,
+      whenNone: this.options.sandboxWhenNone ? this.builtIn.name : undefined,
     })
     if (this.credentialsSaid) return credentials
     this.credentialsSaid = true
@@ -262,16 +311,11 @@ export class CommandContext implements RunContext {
     throw noSandbox(this.command, credentials, found, this.sandboxDir)
   }
 
-  /** The journal this run's changes are written to; undefined when PAY_JOURNAL=0. */
-  private journal(target: Target): Journal | undefined {
+  /** The journal this run's changes (or a part's: `command`) are written to; undefined when PAY_JOURNAL=0. */
+  private journal(target: Target, command = this.command): Journal | undefined {
     if (this.journalFile === undefined) return undefined
-    const context = {
-      command: this.command,
-      profile: target.profile,
-      baseUrl: target.baseUrl,
-      terminal: this.io.stderrIsTerminal,
-      user: osUser(this.env),
-    }
+    const { profile, baseUrl } = target
+    const context = { command, profile, baseUrl, terminal: this.io.stderrIsTerminal, user: osUser(this.env) }
     const journal = new Journal(this.journalFile, context, (message) => this.out.warn(message))
     this.journals.push(journal)
     return journal

@@ -6,6 +6,8 @@ import type { Result } from '../render/result.js'
 
 export default class Api extends BaseCommand<typeof Api> {
   static summary = 'Send any request to the service, as pay sends its own'
+  /** It sends any method to any path: a POST, PUT or DELETE changes the service. */
+  static changesState = true
   static description =
     'Sends a request to PATH under the base URL of the profile, with its key, timeout, retries ' +
     '(GET, PUT and DELETE only), redirect refusal and --debug trace, and prints the answer as JSON: ' +

@@ -5,6 +5,8 @@ import type { Result } from '../render/result.js'
 
 export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Store an API key as a profile'
+  /** It stores a profile and its key (pay's own state). */
+  static changesState = true
   static description =
     'Asks for the API key (masked) on a terminal, or reads it from stdin with --with-key. The key is ' +
     'checked with one GET request unless --no-verify, then stored in the system keychain (macOS ' +

@@ -9,6 +9,11 @@ interface ResolveInput {
   builtIn: BuiltInProfile
   env: NodeJS.ProcessEnv
   keychain?: KeychainOptions
+  /**
+   * The profile used when nothing selects one: no --profile, PAY_PROFILE, current profile or
+   * PAY_API_KEY (`pay mcp` falls back to the built-in sandbox); without it, that is an error.
+   */
+  whenNone?: string
 }
 
 /** Where a command sends its requests, and with which key. */
@@ -48,6 +53,10 @@ export async function resolveCredentials(input: ResolveInput): Promise<Credentia
     config = readConfig(configDir(env))
     name = config.current
     source = `current in ${configPath(configDir(env))}`
+  }
+  if (name === undefined && !envKey && input.whenNone !== undefined) {
+    name = input.whenNone
+    source = 'used when no profile is set up'
   }
   if (name === undefined && envKey) {
     throw new PayError('PAY_API_KEY is set, but there is no base URL to send it to.', {

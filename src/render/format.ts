@@ -49,7 +49,12 @@ interface CellStyle {
 export function cellText(record: Rec, path: string, style: CellStyle): string {
   const { value, parent } = lookup(record, path)
   const leaf = path.split('.').pop()
-  let text = leaf === 'amount' ? formatAmount(value, parent?.currency) : plain(value)
+  let text =
+    leaf === 'amount'
+      ? formatAmount(value, parent?.currency)
+      : isWordList(value)
+        ? value.join(', ')
+        : plain(value)
   text = sanitizeText(text)
   if (!style.colour || value === undefined || value === null) return text
   if (leaf === 'status' && typeof value === 'string') {
@@ -60,6 +65,10 @@ export function cellText(record: Rec, path: string, style: CellStyle): string {
   if (leaf === 'paid' && typeof value === 'boolean') return paint(text, value ? 'good' : 'faint')
   return text
 }
+
+/** A list of words (a webhook endpoint's events) reads as words on a terminal, not as JSON. */
+const isWordList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')
 
 /** Text in a colour; the words say it all, the colour only helps (accessibility). */
 export function paint(text: string, tone: 'good' | 'bad' | 'warn' | 'faint'): string {

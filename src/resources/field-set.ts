@@ -224,6 +224,11 @@ export class FieldSet<S extends Record<string, FieldSpec>, T extends object = Fi
     return undefined
   }
 
+  /** What a service field is, as its flag's help says (the schema of `pay mcp`'s tools). */
+  describe(field: string): string | undefined {
+    return Object.values(this.specs).find((spec) => spec.field === field)?.description
+  }
+
   /** Whether a service field is a yes/no one (`send_email`). */
   isBoolean(field: string): boolean {
     return Object.values(this.specs).some((spec) => spec.field === field && spec.boolean === true)

@@ -159,9 +159,12 @@ export async function linkQr(
   return shown.message(`Wrote the QR code of ${url} to ${file}.`, { _id: id, payment_url: url, output: file })
 }
 
+/** How long `links wait` waits when not told. */
+export const WAIT_TIMEOUT: Duration = { months: 0, ms: 10 * 60 * 1000 }
+
 /** `links wait`: the link looked at until it is paid (cli/wait.ts), then shown. */
 export async function waitForPayment(
-  options: { id: string; timeout: Duration },
+  options: { id: string; timeout?: Duration },
   context: RunContext,
 ): Promise<Result> {
   const { id } = options
@@ -171,7 +174,7 @@ export async function waitForPayment(
     short: `link ${id} to be paid`,
     look: () => api.getLink(id),
     done: (record) => record.paid === true,
-    timeout: options.timeout,
+    timeout: options.timeout ?? WAIT_TIMEOUT,
     io: context.io,
     out: context.out,
   })

@@ -1,10 +1,12 @@
-import { Writable } from 'node:stream'
+import { Readable, Writable } from 'node:stream'
 import type { IO, Question, Selection } from '../../src/cli/io.js'
 import { Output, type OutputOptions } from '../../src/render/output.js'
 
 /** A stream that keeps what was written; a terminal of `columns` columns when `isTTY`. */
 export class Sink extends Writable {
   readonly chunks: Buffer[] = []
+  /** Told of each chunk as it is written (a test that reads `pay mcp`'s answers as they come). */
+  onWrite?: (chunk: Buffer) => void
   constructor(
     readonly isTTY = false,
     readonly columns = 0,
@@ -13,6 +15,7 @@ export class Sink extends Writable {
   }
   _write(chunk: Buffer, _: BufferEncoding, done: () => void) {
     this.chunks.push(Buffer.from(chunk))
+    this.onWrite?.(Buffer.from(chunk))
     done()
   }
   get bytes(): Buffer {
@@ -34,6 +37,8 @@ export interface TestIOOptions {
   width?: number
   /** What stdin holds. */
   stdin?: string
+  /** stdin as a live stream (a test that talks to `pay mcp` as it runs); else `stdin`'s text. */
+  stdinStream?: Readable
   /** Not a terminal, but a person can confirm on the controlling terminal (stdin is data). */
   terminalBehindPipe?: boolean
   /** Answers to questions and confirmations, in order (a confirmation takes a boolean). */
@@ -64,7 +69,8 @@ export class TestIO implements IO {
   /** The questions asked, in order. */
   readonly asked: string[] = []
   private readonly answers: (string | boolean)[]
-  private readonly stdin: string
+  private readonly stdinText: string
+  private readonly stdinStream?: Readable
   private readonly interruptHandlers = new Set<() => void>()
   /** Ctrl-C presses seen while someone listened; a second one would have quit. */
   interrupts = 0
@@ -84,11 +90,16 @@ export class TestIO implements IO {
     this.accessible = options.accessible ?? false
     this.canRedraw = options.canRedraw ?? !this.accessible
     this.answers = [...(options.answers ?? [])]
-    this.stdin = options.stdin ?? ''
+    this.stdinText = options.stdin ?? ''
+    this.stdinStream = options.stdinStream
   }
 
   async readStdin(): Promise<string> {
-    return this.stdin
+    return this.stdinText
+  }
+
+  get stdin(): Readable {
+    return this.stdinStream ?? Readable.from([Buffer.from(this.stdinText)])
   }
 
   async ask(question: Question): Promise<string> {

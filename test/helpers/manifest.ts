@@ -12,6 +12,7 @@ import { ROOT } from './cli.js'
 /** A command of pay as oclif.manifest.json lists it. */
 export interface ManifestCommand {
   id: string
+  summary?: string
   aliases: string[]
   hidden?: boolean
   args: Record<string, { name: string }>

@@ -28,6 +28,7 @@ export const HISTORY_VIEW: View = {
     'terminal',
     'finished_at',
     'settled_by',
+    'via',
   ],
   idField: 'change',
   dropOrder: ['user', 'profile'],
@@ -38,6 +39,15 @@ export const HISTORY_VIEW: View = {
       ? change.at.slice(0, 16).replace('T', ' ')
       : undefined,
 }
+
+/**
+ * The same, with `via` (`mcp`: a change an assistant made through `pay mcp`) when the changes
+ * shown hold one: last, so that the columns scripts read stay where they were.
+ */
+const HISTORY_VIA_VIEW: View = { ...HISTORY_VIEW, listColumns: [...HISTORY_VIEW.listColumns, 'via'] }
+
+/** The command `pay mcp` journals a tool's change under: `pay mcp links_delete`. */
+const AGENT_CHANGE = /^pay mcp (\S+)$/
 
 /** The resource as a short word, for the kind of a change no endpoint declares. */
 const SHORT: Record<string, string> = { 'payment link': 'link', subscription: 'sub', token: 'token' }
@@ -53,7 +63,9 @@ export function kindOf(entry: Pick<JournalEntry, 'command' | 'method' | 'path' |
   const declared = entry.command !== 'pay api' && typeof entry.path === 'string'
   const endpoint = declared ? endpointAt(entry.method, entry.path) : undefined
   if (endpoint?.changesState && endpoint.noun === entry.resource) {
-    const command = String(entry.command).replace(/^pay /, '')
+    // `pay mcp subs_cancel` made the change `pay subs cancel` makes.
+    const tool = AGENT_CHANGE.exec(String(entry.command))?.[1]
+    const command = tool ? tool.replace(/_/g, ' ') : String(entry.command).replace(/^pay /, '')
     return endpoint.presets?.find((preset) => preset.commands.includes(command))?.kind ?? endpoint.kind
   }
   const noun = SHORT[entry.resource] ?? entry.resource
@@ -107,6 +119,7 @@ export function changesFrom(entries: JournalEntry[]): Rec[] {
         ...(end?.error ? { error: end.error } : {}),
         ...(end ? { finished_at: end.at } : {}),
         ...(settled ? { settled_by: settled.change } : {}),
+        ...(AGENT_CHANGE.test(String(intent.command)) ? { via: 'mcp' } : {}),
       }
     })
     .reverse()
@@ -174,5 +187,5 @@ export async function history(
     filtered: false,
     asked: { takesAll, all, limitGiven },
   })
-  return shown.list(picked, HISTORY_VIEW, outcome)
+  return shown.list(picked, picked.some((change) => change.via) ? HISTORY_VIA_VIEW : HISTORY_VIEW, outcome)
 }

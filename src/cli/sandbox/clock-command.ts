@@ -4,6 +4,7 @@ import { type Result, shown } from '../../render/result.js'
 import { loadLocalStore } from '../../sandbox/index.js'
 import type { Rec } from '../../values.js'
 import { BaseCommand } from '../base-command.js'
+import type { SandboxTarget } from '../context.js'
 import { jqFlag, sandboxGlobalFlags } from '../flags.js'
 import { CLOCK_MOVE_VIEW, chargesText } from './clock.js'
 
@@ -17,32 +18,39 @@ export abstract class ClockMoveCommand<T extends typeof Command> extends BaseCom
   static flags = { ...jqFlag }
 
   protected async moveClock(body: { advance: string } | { to: string }): Promise<Result> {
-    const where = await this.context.sandboxTarget()
-    let moved: Rec
-    let place: string
-    if (where.server) {
-      place = `the sandbox at ${where.target.baseUrl}`
-      try {
-        moved = await where.api.sandboxMoveClock(body)
-      } catch (error) {
-        throw refused(error, place)
-      }
-    } else {
-      place = `the local sandbox store ${where.dir}`
-      const { moveClockIn, ClockRefused } = await loadLocalStore()
-      try {
-        moved = moveClockIn(where.dir, body, where.baseUrl)
-      } catch (error) {
-        if (error instanceof ClockRefused) throw usageError(error.message)
-        throw error
-      }
-    }
+    const { moved, place } = await moveClock(await this.context.sandboxTarget(), body)
     return [
       shown.record(moved, CLOCK_MOVE_VIEW),
       shown.note(
         `Sandbox time is now ${String(moved.now)} (${place}): ${chargesText(moved.charges_created)}.`,
       ),
     ]
+  }
+}
+
+/**
+ * The clock moved where a sandbox command acts (`sandbox clock advance` and `set`, and `pay
+ * mcp`'s sandbox_clock_advance): `{now, charges_created}`, and where it moved, for the message.
+ */
+export async function moveClock(
+  where: SandboxTarget,
+  body: { advance: string } | { to: string },
+): Promise<{ moved: Rec; place: string }> {
+  if (where.server) {
+    const place = `the sandbox at ${where.target.baseUrl}`
+    try {
+      return { moved: await where.api.sandboxMoveClock(body), place }
+    } catch (error) {
+      throw refused(error, place)
+    }
+  }
+  const place = `the local sandbox store ${where.dir}`
+  const { moveClockIn, ClockRefused } = await loadLocalStore()
+  try {
+    return { moved: moveClockIn(where.dir, body, where.baseUrl), place }
+  } catch (error) {
+    if (error instanceof ClockRefused) throw usageError(error.message)
+    throw error
   }
 }
 

@@ -35,9 +35,10 @@ export default class LinksWait extends BaseCommand<typeof LinksWait, typeof glob
       default: 'paid',
     }),
     timeout: durationFlag({
-      description: 'How long to wait: 30s, 10m, 2h, 1d (ISO 8601 too: PT10M); 0 waits for ever.',
-      default: { months: 0, ms: 10 * 60 * 1000 },
-      defaultHelp: async () => '10m',
+      // No default here: a default that needs a function to be shown makes oclif load the
+      // command for its help. The run's default is WAIT_TIMEOUT.
+      description:
+        'How long to wait: 30s, 10m, 2h, 1d (ISO 8601 too: PT10M); 0 waits for ever (default: 10m).',
     }),
     ...outputFlags,
   }

@@ -5,6 +5,8 @@ import type { Result } from '../../render/result.js'
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static summary = 'Remove a stored profile and its key'
+  /** It removes a profile and its key (pay's own state). */
+  static changesState = true
   static description =
     'Removes the profile from the config file and, when its key is in the system keychain, deletes it ' +
     'there too. When the keychain cannot be reached, the profile is removed all the same and pay says ' +

@@ -5,6 +5,8 @@ import type { Result } from '../../render/result.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static summary = 'Make a profile the current one'
+  /** It changes the current profile (pay's own state). */
+  static changesState = true
   static examples = ['<%= config.bin %> profiles use live', '<%= config.bin %> profiles use sandbox']
   static args = { name: Args.string({ description: 'Profile name.', required: true, ignoreStdin: true }) }
 

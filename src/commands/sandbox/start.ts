@@ -32,6 +32,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
 
   /** Errors of a --seed file name its entries and fields (`links[2].amount`), not flags. */
   static fieldsAsSent = true
+  /** --seed seeds a business and --webhook adds its endpoints, with no request of the client. */
+  static changesState = true
 
   static flags = {
     port: Flags.integer({

@@ -105,8 +105,18 @@ export function clusterWidth(cluster: string): number {
   if (emoji.test(cluster)) return 2
   // A ZWJ sequence of pictographs a font may not know still shows as one wide picture.
   if (cluster.includes('\u200d') && (cluster.match(pictographic)?.length ?? 0) >= 2) return 2
-  return eastAsianWidth(cluster.codePointAt(base) ?? 0x20)
+  // A cluster of several characters that show (हि, स्ते: a consonant with a vowel sign or a
+  // conjunct) takes a column for each on a terminal, which measures character by character.
+  let width = 0
+  for (const char of cluster.slice(base)) {
+    if (visible.test(char) && !CONJOINING_JAMO.test(char))
+      width += eastAsianWidth(char.codePointAt(0) ?? 0x20)
+  }
+  return width
 }
+
+/** Hangul's medial vowels and final consonants: they join the syllable before, in no column of their own. */
+const CONJOINING_JAMO = /[\u1160-\u11ff\ud7b0-\ud7ff]/
 
 /** Columns `text` takes on a terminal (one line; pay's colour codes count as nothing). */
 export function displayWidth(text: string): number {

@@ -53,6 +53,27 @@ const SCANNED_ELSEWHERE: Record<string, string> = {
  */
 const ENDPOINTS_SENT_ELSEWHERE: Partial<Record<EndpointName, string>> = {}
 
+/** An MCP session as lines on stdin: initialize, then each tool call. */
+function mcpSession(calls: [string, Record<string, unknown>][]): string {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'leak', version: '1' } },
+  }
+  const messages = [
+    initialize,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...calls.map(([name, args], i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    })),
+  ]
+  return messages.map((message) => `${JSON.stringify(message)}\n`).join('')
+}
+
 describe('the key never leaks', () => {
   it('success paths: every command, with --json and with --debug (the piped output plus the trace)', async () => {
     // Logins first: the profiles they store are used by every command after them.
@@ -67,8 +88,8 @@ describe('the key never leaks', () => {
     const stored = JSON.parse(fs.readFileSync(path.join(dirs.config, 'config.json'), 'utf8'))
     expect(stored.profiles.live.api_key).toBe(CANARY) // the one file allowed to hold it
 
-    const links = await Promise.all(Array.from({ length: 26 }, seedLink))
-    const subs = await Promise.all(Array.from({ length: 10 }, seedSub))
+    const links = await Promise.all(Array.from({ length: 34 }, seedLink))
+    const subs = await Promise.all(Array.from({ length: 16 }, seedSub))
     // Notifications: deliveries of the key's business to resend, endpoints to remove.
     const hook = await startReceiver()
     await leak.call('POST', '/_sandbox/webhooks', { url: hook.url })
@@ -221,6 +242,26 @@ describe('the key never leaks', () => {
       ...inModes({ label: 'sandbox packages', args: ['sandbox', 'packages'], code: 0 }),
       ...perMode(() => ({ label: 'links qr', args: ['links', 'qr', id(links)], code: 0 })),
       ...inModes({ label: 'history', args: ['history'], code: 0 }),
+      ...inModes({ label: 'commands', args: ['commands'], code: 0 }),
+      // pay mcp with the current profile (live): a session given whole on stdin, every answer on stdout.
+      ...perMode(() => ({
+        label: 'mcp --allow-writes (list, get, create, a plan)',
+        args: ['mcp', '--allow-writes'],
+        input: mcpSession([
+          ['links_list', { limit: 2 }],
+          ['links_get', { id: id(links) }],
+          ['links_create', { email: 'a@b.co', currency: 'EUR', amount: '1', title: 'T' }],
+          ['links_update', { id: id(links), title: 'U' }],
+          ['links_delete', { ids: [id(links)] }],
+          ['subs_list', { status: 'created' }],
+          ['subs_get', { id: id(subs) }],
+          ['subs_create', { package_id: state.packageId, email: 'a@b.co' }],
+          ['subs_update', { id: id(subs), phone_no: '2' }],
+          ['subs_cancel', { ids: [id(subs)] }],
+          ['token_create', { email: 'a@b.co', title: 'T', description: 'D' }],
+        ]),
+        code: 0,
+      })),
       ...inModes({ label: 'version', args: ['version'], code: 0 }),
       ...inModes({ label: 'autocomplete fish', args: ['autocomplete', 'fish'], code: 0 }),
       // PAY_API_KEY over a profile: pay says so, with the key redacted.
@@ -392,7 +433,7 @@ describe('the key never leaks', () => {
     expect(unsent.map(([name]) => name)).toEqual([])
     const commanded = traced.filter(({ command }) => command !== 'api')
     expect(commanded.flatMap(({ command, ...request }) => undeclaredRequests(command, [request]))).toEqual([])
-  }, 240_000) // some 130 runs of pay, 4 at a time: 100 s on a machine busy with the whole suite
+  }, 240_000) // some 140 runs of pay, 4 at a time: a hang detector, not a time goal (a busy machine takes minutes)
 
   it('the key in odd forms (percent-encoded in a path or a query, as an Idempotency-Key, as an id of pay api): never in a trace, the journal, history or the sandbox’s recorded requests', async () => {
     const hex = (char: string) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`

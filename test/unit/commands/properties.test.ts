@@ -164,6 +164,9 @@ const NOT_FED_RANDOM_ANSWERS: Record<string, string> = {
   'links:qr': 'draws the payment URL (test/commands/links/qr.test.ts)',
   'links:wait': 'polls until paid: a random answer would keep it waiting (test/commands/links/wait.test.ts)',
   login: 'reads one page to check a key it then stores (test/commands/login.test.ts)',
+  mcp:
+    'a server whose requests come from tool calls on stdin, each answer a tool error when it is not a record ' +
+    '(test/commands/mcp.test.ts, test/e2e/agent/mcp.test.ts)',
   'sandbox:pay':
     'acts only through a sandbox that proves it is the user’s (test/commands/sandbox/pay.test.ts)',
 }

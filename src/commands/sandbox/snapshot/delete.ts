@@ -8,6 +8,8 @@ export default class SandboxSnapshotDelete extends BaseCommand<
   typeof localFlags
 > {
   static summary = 'Delete a snapshot of the sandbox database'
+  /** It deletes a snapshot file. */
+  static changesState = true
   static description =
     'Deletes $PAY_SANDBOX_DIR/snapshots/NAME.db; the sandbox database itself is not touched. Unknown NAME: ' +
     'exit 5. --json: the snapshot deleted, {"name", "saved_at", "bytes"}.'

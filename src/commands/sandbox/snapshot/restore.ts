@@ -8,6 +8,8 @@ export default class SandboxSnapshotRestore extends BaseCommand<
   typeof localFlags
 > {
   static summary = 'Put a snapshot back into the sandbox database'
+  /** It replaces the sandbox's database. */
+  static changesState = true
   static description =
     'Replaces every record of the sandbox database of $PAY_SANDBOX_DIR (every business, the clock, seeded ' +
     'names) with those of snapshot NAME, in one transaction: a sandbox server running on it answers from the ' +

@@ -5,6 +5,8 @@ import { type Result, shown } from '../../../render/result.js'
 
 export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnapshotSave, typeof localFlags> {
   static summary = 'Save the sandbox database as a named snapshot'
+  /** It writes a snapshot file of the sandbox. */
+  static changesState = true
   static description =
     'Copies the whole sandbox database of $PAY_SANDBOX_DIR (every business, the clock, seeded names) into ' +
     "$PAY_SANDBOX_DIR/snapshots/NAME.db with SQLite's consistent online copy (VACUUM INTO): safe while a " +

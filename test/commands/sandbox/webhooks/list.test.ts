@@ -60,7 +60,7 @@ describe('sandbox webhooks list', () => {
       'Endpoints',
       expect.stringMatching(/^ID\s+URL\s+EVENTS\s+ENABLED$/),
     ])
-    expect(lines[4]).toMatch(/^[0-9a-f]{24}\s+https:\/\/shop\.example\/ipn\s+\["payment\.created"\]\s+true$/)
+    expect(lines[4]).toMatch(/^[0-9a-f]{24}\s+https:\/\/shop\.example\/ipn\s+payment\.created\s+true$/)
   })
 
   test('each business its own key; the local store’s is the one a sandbox started on it has', async () => {

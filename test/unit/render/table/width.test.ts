@@ -38,6 +38,16 @@ describe('displayWidth', () => {
     expect(displayWidth('\u001b[32mActive\u001b[39m')).toBe(6)
   })
 
+  it('a cluster of several characters that show takes a column for each, as a terminal measures it', () => {
+    // What glibc's wcwidth and tmux count: a spacing vowel sign (ि, ी) takes a column, a
+    // nonspacing one (े) and the virama (्) none; Hangul's conjoining vowel and final, none.
+    expect(displayWidth('\u0915\u093f')).toBe(2) // कि: consonant and spacing vowel sign, one cluster
+    expect(displayWidth('हिन्दी')).toBe(5)
+    expect(displayWidth('नमस्ते')).toBe(4)
+    expect(displayWidth('\u1100\u1161\u11a8')).toBe(2) // 각 in conjoining jamo, one wide syllable
+    expect(displayWidth('ด\u0e33')).toBe(2) // Thai: Sara Am shows
+  })
+
   it('clusters are what a person sees as one character', () => {
     expect(graphemes(`a${FAMILY}${FLAG}${E_ACUTE}`)).toEqual(['a', FAMILY, FLAG, E_ACUTE])
   })

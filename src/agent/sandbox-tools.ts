@@ -1,0 +1,153 @@
+import { ENDPOINT_LIST, type Endpoint } from '../api/endpoints.js'
+import type { SandboxTarget } from '../cli/context.js'
+import { usageError } from '../errors.js'
+import { DURATION_FORMS, parseDuration } from '../shared/duration.js'
+import { type Rec, sanitizeText } from '../values.js'
+import { type JsonSchema, objectSchema } from './schema.js'
+import type { Tool, ToolCall } from './tool.js'
+import { toolName } from './tools.js'
+
+/**
+ * The sandbox's tools, on the sandbox profile only: the customer's outcome on a link
+ * (sandbox_pay), the clock moved forward with the charges it brings (sandbox_clock_advance),
+ * and what was sent to the sandbox (sandbox_requests, read-only), so that an assistant can
+ * rehearse a task end to end without the service. Their endpoints are those the declarations
+ * offer to agents (`agent: true`); the work is the sandbox commands' own plain functions, which
+ * `pay mcp` hands in (src/cli/sandbox/agent-actions.ts): the agent imports nothing of the sandbox.
+ */
+
+/** The sandbox commands' plain functions, where the sandbox is (a running one, or pay mcp's own). */
+export interface SandboxActions {
+  /** The customer's outcomes (`sandbox pay --outcome`), `paid` first. */
+  outcomes: readonly string[]
+  /** `{outcome, link, redirect_to}`, and what `sandbox pay` says of it. */
+  pay(where: SandboxTarget, id: string, outcome: string): Promise<{ settled: Rec; said: string }>
+  /** `{now, charges_created}`, and what `sandbox clock advance` says of it. */
+  advanceClock(where: SandboxTarget, duration: string): Promise<{ moved: Rec; said: string }>
+  /** The newest `limit` requests the business sent, newest last. */
+  requests(where: SandboxTarget, limit?: number): Promise<Rec[]>
+}
+
+/** Where the sandbox tools act: the sandbox the profile reaches (pay mcp's own, or the user's running one). */
+async function sandboxOf(call: ToolCall): Promise<SandboxTarget> {
+  const { api, target } = await call.context.api()
+  return { server: true, api, target }
+}
+
+interface SandboxTool {
+  description: string
+  properties: Record<string, JsonSchema>
+  required: string[]
+  call(
+    args: Record<string, unknown>,
+    call: ToolCall,
+    actions: SandboxActions,
+  ): Promise<{ structured: Rec; text: string }>
+}
+
+const ID: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  description: 'The payment link _id (or its payment_url).',
+}
+
+const TOOLS: Record<string, (actions: SandboxActions) => SandboxTool> = {
+  sandbox_pay: (actions) => ({
+    description:
+      'Play the customer on a sandbox payment link: pay it (paid becomes true), or cancel or fail the payment ' +
+      '(it stays unpaid). Paying and a failed payment notify the business’s webhook endpoints, as `pay sandbox ' +
+      'pay` does. The answer is {outcome, link, redirect_to}. Sandbox profile only; needs --allow-writes.',
+    properties: {
+      id: ID,
+      outcome: {
+        type: 'string',
+        enum: actions.outcomes,
+        default: actions.outcomes[0],
+        description: 'What the customer does.',
+      },
+    },
+    required: ['id'],
+    async call(args, call) {
+      const outcome = typeof args.outcome === 'string' ? args.outcome : actions.outcomes[0]
+      const { settled, said } = await actions.pay(await sandboxOf(call), String(args.id), outcome)
+      return { structured: settled, text: sanitizeText(said) }
+    },
+  }),
+  sandbox_clock_advance: (actions) => ({
+    description:
+      'Move the sandbox clock forward by a duration (12h, 30d, 2w, 3mo, 1y, or ISO 8601 like P1M): every ' +
+      'subscription charge that comes due is made, as a payment link. The answer is {now, charges_created}. ' +
+      'Sandbox profile only; needs --allow-writes.',
+    properties: { duration: { type: 'string', minLength: 1, description: `How far: ${DURATION_FORMS}.` } },
+    required: ['duration'],
+    async call(args, call) {
+      const duration = String(args.duration)
+      if (!parseDuration(duration))
+        throw usageError(`"${duration}" is not a duration.`, `Durations: ${DURATION_FORMS}.`)
+      const { moved, said } = await actions.advanceClock(await sandboxOf(call), duration)
+      return { structured: moved, text: sanitizeText(said) }
+    },
+  }),
+  sandbox_requests: (actions) => ({
+    description:
+      "The last requests the key's business sent to the sandbox, newest last (method, path, status, body with " +
+      'secrets redacted): what an app, or this assistant, actually sent. The answer is {items}. Sandbox profile only.',
+    properties: {
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        description: 'The newest N (default: every one kept, up to 1,000).',
+      },
+    },
+    required: [],
+    async call(args, call) {
+      const limit = typeof args.limit === 'number' ? args.limit : undefined
+      const items = await actions.requests(await sandboxOf(call), limit)
+      const lines = items.map(
+        (entry) =>
+          `  ${sanitizeText(`${String(entry.method)} ${String(entry.path)} ${String(entry.status ?? '-')}`)}`,
+      )
+      return {
+        structured: { items },
+        text: [`${items.length} request${items.length === 1 ? '' : 's'}.`, ...lines].join('\n'),
+      }
+    },
+  }),
+}
+
+/** The sandbox's tools, one per name its agent-offered endpoints give (`sandbox pay` → sandbox_pay). */
+export function sandboxTools(
+  actions: SandboxActions,
+  endpoints: readonly Endpoint[] = ENDPOINT_LIST,
+): Tool[] {
+  const named = new Map<string, Endpoint[]>()
+  for (const endpoint of endpoints) {
+    if (!endpoint.sandbox || endpoint.agent !== true) continue
+    const name = toolName(endpoint.commands[0])
+    named.set(name, [...(named.get(name) ?? []), endpoint])
+  }
+  return [...named].map(([name, served]) => {
+    const make = TOOLS[name]
+    if (!make)
+      throw new Error(`pay mcp: the endpoint of ${name} is offered to agents, but no sandbox tool serves it.`)
+    const tool = make(actions)
+    const changes = served.some((endpoint) => endpoint.changesState)
+    return {
+      name,
+      title: name.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase()),
+      description: tool.description,
+      inputSchema: objectSchema(tool.properties, tool.required),
+      outputSchema: { type: 'object' },
+      annotations: {
+        title: name.replace(/_/g, ' '),
+        readOnlyHint: !changes,
+        destructiveHint: false,
+        idempotentHint: !changes,
+        openWorldHint: false,
+      },
+      writes: changes,
+      call: (args: Record<string, unknown>, call: ToolCall) => tool.call(args, call, actions),
+    }
+  })
+}

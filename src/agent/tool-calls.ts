@@ -1,0 +1,308 @@
+import type { Interfaces } from '@oclif/core'
+import { type Endpoint, takesIdempotencyKey } from '../api/endpoints.js'
+import { PayError } from '../errors.js'
+import { idProblem, normalizeId } from '../resources/ids.js'
+import { walkRecords } from '../resources/list-walk.js'
+import type { Rec } from '../values.js'
+import { checkAmounts } from './caps.js'
+import { type Answer, batchesOf, recordAnswer, recordLine, recordOf } from './results.js'
+import { describeAny } from './runs.js'
+import { fieldSchema, type JsonSchema } from './schema.js'
+import type { ToolCall, ToolSource } from './tool.js'
+
+/**
+ * What each shape of tool takes and does (tools.ts names and describes them): a list's page, a
+ * record, a create, an update (a delete or cancel by ids, behind a plan: act.ts).
+ * Each calls its resource's plain function (runs.ts) when it has one, else sends its endpoint's
+ * declaration as it stands.
+ */
+
+export interface Made {
+  properties: Record<string, JsonSchema>
+  required: string[]
+  outputSchema?: JsonSchema
+  call(args: Record<string, unknown>, call: ToolCall): Promise<Answer>
+}
+
+const PAGE_SIZE = 50
+const MAX_PAGE_SIZE = 100
+
+export const ID: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  description: "The record's _id (a payment_url, which carries ?id=, is taken too).",
+}
+export const RECORD_OUT: JsonSchema = { type: 'object' }
+
+export const plural = (noun: string) => `${noun}s`
+
+/** An id as the commands read it (trimmed, from a payment URL, hex in lower case), or a usage error. */
+export function idOf(text: string, field: string): string {
+  const id = normalizeId(text)
+  const problem = idProblem(id) ?? (/^[A-Za-z0-9_-]{1,100}$/.test(id) && id !== '-' ? undefined : 'not an id')
+  if (problem) {
+    throw new PayError(`${JSON.stringify(text)} is not an id.`, {
+      kind: 'usage',
+      errors: {
+        [field]: [
+          `${JSON.stringify(text)} is ${problem === 'not an id' ? problem : `not an id: ${problem}`}.`,
+        ],
+      },
+    })
+  }
+  return id
+}
+
+/** The body's fields of the declaration, described by the resource's flags where it has them. */
+function bodyProperties(
+  endpoint: Endpoint,
+  describe: ((field: string) => string | undefined) | undefined,
+  allOptional: boolean,
+): { properties: Record<string, JsonSchema>; required: string[] } {
+  const properties: Record<string, JsonSchema> = {}
+  const required: string[] = []
+  for (const field of [...(endpoint.body ?? []), ...(endpoint.query ?? [])]) {
+    properties[field.name] = fieldSchema(field, describe?.(field.name))
+    if (field.required && !allOptional) required.push(field.name)
+  }
+  return { properties, required }
+}
+
+export const given = (args: Record<string, unknown>, names: string[]) =>
+  Object.fromEntries(names.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]))
+
+/** A list command's filter flags as the tool's arguments: `--created-after` is `created_after`. */
+function filterProperties(flags: Interfaces.FlagInput): Record<string, JsonSchema> {
+  const properties: Record<string, JsonSchema> = {}
+  for (const [name, flag] of Object.entries(flags)) {
+    if (flag.hidden) continue
+    const opposite = flag.type === 'boolean' && flag.allowNo ? ' false: the opposite.' : ''
+    const description = `${flag.description ?? ''}${opposite}`.trim()
+    properties[name.replace(/-/g, '_')] =
+      flag.type === 'boolean'
+        ? { type: 'boolean', description }
+        : { type: 'string', description, ...(flag.options ? { enum: flag.options } : {}) }
+  }
+  return properties
+}
+
+/** The filters given, each parsed as its flag parses it (a duration, a number), under the flag's name. */
+async function parseFilters(
+  flags: Interfaces.FlagInput,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const parsed: Record<string, unknown> = {}
+  for (const [name, flag] of Object.entries(flags)) {
+    const value = args[name.replace(/-/g, '_')]
+    if (value === undefined) continue
+    if (flag.type === 'boolean' || !flag.parse) {
+      parsed[name] = value
+      continue
+    }
+    try {
+      parsed[name] = await flag.parse(String(value), {} as never, flag as never)
+    } catch (error) {
+      const field = name.replace(/-/g, '_')
+      throw new PayError(`The ${field} filter cannot be read.`, {
+        kind: 'usage',
+        errors: { [field]: [(error as Error).message] },
+      })
+    }
+  }
+  return parsed
+}
+
+export function listTool(source: ToolSource): Made {
+  const { endpoint, runs, name } = source
+  const list = runs?.list
+  const filters =
+    list && runs?.filters
+      ? filterProperties(runs.filters)
+      : bodyProperties(endpoint, undefined, true).properties
+  const names = Object.keys(filters)
+  return {
+    properties: {
+      ...filters,
+      cursor: { type: 'string', description: 'next_cursor of the page before; none for the first page.' },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_PAGE_SIZE,
+        default: PAGE_SIZE,
+        description: `Records in this page (default ${PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).`,
+      },
+    },
+    required: [],
+    outputSchema: {
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: { type: 'object' } },
+        next_cursor: { type: 'string', description: 'Absent on the last page.' },
+        // A tool error's structured content, which clients check against this schema too.
+        error: { type: 'object' },
+      },
+    },
+    async call(args, call) {
+      const chosen = given(args, names)
+      const parsed = list && runs?.filters ? await parseFilters(runs.filters, chosen) : chosen
+      const start = async () => {
+        if (list) return batchesOf(await list(parsed, call.context))
+        const { api } = await call.context.api()
+        return walkRecords(api.listPages(endpoint), undefined, { all: true, limitGiven: false }).batches
+      }
+      const limit = typeof args.limit === 'number' ? args.limit : PAGE_SIZE
+      const cursor = typeof args.cursor === 'string' ? args.cursor : undefined
+      const page = await call.pager.page(name, chosen, cursor, limit, start)
+      const count = `${page.items.length} ${page.items.length === 1 ? endpoint.noun : plural(endpoint.noun)}`
+      const more = page.next_cursor ? 'more: pass next_cursor as cursor' : 'the last page'
+      const lines = page.items.map((record) => `  ${recordLine(record, runs?.describe ?? describeAny)}`)
+      return { structured: { ...page }, text: [`${count} (${more}).`, ...lines].join('\n') }
+    },
+  }
+}
+
+/** The record the tool of a `get` answers: its resource's run function, or the declaration's request. */
+export async function fetchRecord(source: ToolSource, id: string, call: ToolCall): Promise<Rec> {
+  const get = source.runs?.get
+  if (get) return recordOf(await get(id, call.context))
+  const { api } = await call.context.api()
+  return api.record(source.endpoint, { id })
+}
+
+export function getTool(source: ToolSource): Made {
+  const { endpoint } = source
+  const hasId = endpoint.path.includes('{id}')
+  const query = bodyProperties(endpoint, undefined, false)
+  return {
+    properties: { ...(hasId ? { id: ID } : {}), ...query.properties },
+    required: [...(hasId ? ['id'] : []), ...query.required],
+    outputSchema: RECORD_OUT,
+    async call(args, call) {
+      const id = hasId ? idOf(String(args.id), 'id') : undefined
+      let record: Rec
+      if (id !== undefined && source.runs?.get) record = await fetchRecord(source, id, call)
+      else {
+        const { api } = await call.context.api()
+        const q = given(args, Object.keys(query.properties)) as Record<string, string | number | boolean>
+        record = await api.record(endpoint, { id, query: q })
+      }
+      return recordAnswer(record, capitalised(endpoint.noun), source.runs?.describe ?? describeAny)
+    },
+  }
+}
+
+export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
+/** An Idempotency-Key as `--idempotency-key` takes it. */
+function keyOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined
+  if (typeof value === 'string' && /^[\x21-\x7e]{1,255}$/.test(value)) return value
+  throw new PayError('The idempotency_key cannot be sent.', {
+    kind: 'usage',
+    errors: {
+      idempotency_key: [
+        'The idempotency_key must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID.',
+      ],
+    },
+  })
+}
+
+export function createTool(source: ToolSource): Made {
+  const { endpoint, runs } = source
+  const create = runs?.create
+  const body = bodyProperties(endpoint, create?.fields.describe.bind(create.fields), false)
+  const key = takesIdempotencyKey(endpoint)
+  return {
+    properties: {
+      ...body.properties,
+      ...(key
+        ? {
+            idempotency_key: {
+              type: 'string',
+              description:
+                'Sent as the Idempotency-Key: the same key again makes no second record (default: a new one). 1 to 255 visible ASCII characters.',
+            },
+          }
+        : {}),
+    },
+    required: body.required,
+    outputSchema: RECORD_OUT,
+    async call(args, call) {
+      const fields = given(args, Object.keys(body.properties)) as Record<string, string | boolean>
+      const idempotencyKey = keyOf(args.idempotency_key)
+      if ('amount' in fields)
+        checkAmounts(call.caps, [{ amount: fields.amount, currency: fields.currency }], `a ${endpoint.noun}`)
+      let record: Rec
+      if (create) record = await recordOf(await create.run(fields, idempotencyKey, call.context))
+      else {
+        const { api } = await call.context.api()
+        record = await api.record(endpoint, { body: fields, idempotencyKey })
+      }
+      return recordAnswer(record, `Created ${endpoint.noun}`, runs?.describe ?? describeAny)
+    },
+  }
+}
+
+export function updateTool(source: ToolSource): Made {
+  const { endpoint, runs, verb } = source
+  const update = verb === 'update' ? runs?.update : undefined
+  const body = bodyProperties(endpoint, update?.fields.describe.bind(update.fields), update !== undefined)
+  // What a preset sends (`status: cancel`) only its own tool sends, behind its plan (subs_cancel).
+  for (const preset of endpoint.presets ?? [])
+    for (const field of Object.keys(preset.body)) delete body.properties[field]
+  const hasId = endpoint.path.includes('{id}')
+  return {
+    properties: { ...(hasId ? { id: ID } : {}), ...body.properties },
+    required: [...(hasId ? ['id'] : []), ...body.required],
+    outputSchema: RECORD_OUT,
+    async call(args, call) {
+      const id = hasId ? idOf(String(args.id), 'id') : undefined
+      const changes = given(args, Object.keys(body.properties)) as Record<string, string | boolean>
+      if ('amount' in changes)
+        checkAmounts(
+          call.caps,
+          [{ amount: changes.amount, currency: changes.currency }],
+          `a ${endpoint.noun}`,
+        )
+      let record: Rec
+      if (update && id !== undefined) {
+        try {
+          record = await recordOf(await update.run(id, changes, call.context))
+        } catch (error) {
+          throw needsAPerson(error, call)
+        }
+      } else {
+        const { api } = await call.context.api()
+        record = await api.record(endpoint, { id, body: changes })
+      }
+      return recordAnswer(
+        record,
+        `${capitalised(verb === 'update' ? 'updated' : verb)} ${endpoint.noun}`,
+        runs?.describe ?? describeAny,
+      )
+    },
+  }
+}
+
+/**
+ * A change the commands make only once a person confirms it (a paid link's): pay mcp never
+ * makes it, and says why in the words the command warned with.
+ */
+function needsAPerson(error: unknown, call: ToolCall): unknown {
+  if (!(error instanceof PayError) || error.kind !== 'usage' || !/without confirmation/.test(error.message))
+    return error
+  const warning =
+    call
+      .said()
+      .trim()
+      .split('\n')
+      .at(-1)
+      ?.replace(/^Warning: /, '') ?? ''
+  return new PayError(
+    `${warning} pay mcp does not make a change that needs a person's confirmation.`.trim(),
+    {
+      kind: 'usage',
+      hint: 'A person can make it at a terminal, where pay asks first. Nothing was sent.',
+    },
+  )
+}

@@ -1,0 +1,147 @@
+import { ENDPOINT_LIST, type Endpoint, offeredToAgents, type Preset } from '../api/endpoints.js'
+import { actTool } from './act.js'
+import { RUNS } from './runs.js'
+import { objectSchema } from './schema.js'
+import type { Annotations, Shape, Tool, ToolSource } from './tool.js'
+import { createTool, getTool, listTool, updateTool } from './tool-calls.js'
+
+/**
+ * `pay mcp`'s tools, made from the endpoint declarations (src/api/endpoints.ts): one per endpoint
+ * of the service and per preset (`subs cancel`), named after the first command that calls it
+ * (`links create` → `links_create`), its arguments the API's fields with their JSON Schema, its
+ * annotations from what the endpoint does. A new endpoint gets its tool without a line here: it
+ * is served by the plain functions of its resource (runs.ts) where they have its verb, and by its
+ * declaration alone otherwise.
+ */
+
+/** `links create` → `links_create`. */
+export const toolName = (command: string) => command.trim().replace(/\s+/g, '_')
+
+const plural = (noun: string) => `${noun}s`
+
+/** What a tool does, from its endpoint's method, path and list flag (a preset acts on ids, as a delete does). */
+export function shapeOf(endpoint: Endpoint, preset?: Preset): Shape {
+  if (preset || endpoint.method === 'DELETE') return 'act'
+  if (endpoint.list) return 'list'
+  if (endpoint.method === 'GET') return 'get'
+  return endpoint.method === 'POST' && !endpoint.path.includes('{id}') ? 'create' : 'update'
+}
+
+function annotations(source: ToolSource): Annotations {
+  const { endpoint, shape, name } = source
+  const changes = endpoint.changesState
+  const title = titleOf(source)
+  return {
+    title: title || name,
+    readOnlyHint: !changes,
+    // A create only adds; an update overwrites, a delete or a cancel cannot be taken back.
+    destructiveHint: changes && shape !== 'create',
+    // The same PUT or DELETE twice ends the same; a POST (a create without its key) may make two.
+    idempotentHint: !changes || (endpoint.method !== 'POST' && (shape === 'update' || shape === 'act')),
+    openWorldHint: !endpoint.sandbox,
+  }
+}
+
+function titleOf({ shape, verb, endpoint }: ToolSource): string {
+  const noun = endpoint.noun
+  switch (shape) {
+    case 'list':
+      return `List ${plural(noun)}`
+    case 'get':
+      return `Get a ${noun}`
+    case 'create':
+      return `Create a ${noun}`
+    case 'update':
+      return `${capitalise(verb)} a ${noun}`
+    case 'act':
+      return `${capitalise(verb)} ${plural(noun)}`
+  }
+}
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
+
+/** The endpoint in words an assistant reads: what it does, and how its request goes. */
+function descriptionOf(source: ToolSource): string {
+  const { endpoint, shape, verb, preset } = source
+  const request = `${endpoint.method} ${endpoint.path}${preset ? ` with ${JSON.stringify(preset.body)}` : ''}`
+  const writes = endpoint.changesState ? ' Needs pay mcp --allow-writes.' : ''
+  const noun = endpoint.noun
+  switch (shape) {
+    case 'list':
+      return (
+        `List ${plural(noun)} (${request}), newest first as the service orders them, \`limit\` at a time (default 50). ` +
+        'Every page of the service is read, so the filters search them all. The answer is {items, next_cursor}: ' +
+        'pass next_cursor back as cursor (with the same filters) for the next page; the last page has none.'
+      )
+    case 'get':
+      return `One ${noun} by its _id (${request}); the answer is the record as the service holds it.`
+    case 'create':
+      return (
+        `Create a ${noun} (${request}); the answer is the new record.${writes} An idempotency_key makes a retry ` +
+        'safe: the same key sends the very same request, and the service makes one record (a new key is made otherwise).'
+      )
+    case 'update': {
+      const presets = (endpoint.presets ?? []).map(
+        (preset) => `${Object.keys(preset.body).join(', ')}: ${toolName(preset.commands[0])}, with its plan`,
+      )
+      const elsewhere = presets.length > 0 ? ` (${presets.join('; ')})` : ''
+      return `${capitalise(verb)} a ${noun} (${request}): only the fields given change${elsewhere}; the answer is the record after.${writes}`
+    }
+    case 'act':
+      return (
+        `${capitalise(verb)} ${plural(noun)} by _id (${request}, one request per id).${writes} The first call changes ` +
+        'nothing: it answers the plan (each id with what it is: title, amount, status) and a confirm string. Only a ' +
+        'second call with the same ids and that confirm acts, once; the confirm expires after 10 minutes. ' +
+        `The answer is one result per id: {id, ok, status, error}.${verb === 'delete' ? ' A delete cannot be undone.' : ''}`
+      )
+  }
+}
+
+/** The tools of the declared endpoints of the service (`endpoints`: the declarations, a test adds one). */
+export function serviceTools(endpoints: readonly Endpoint[] = ENDPOINT_LIST): Tool[] {
+  const sources: ToolSource[] = []
+  for (const endpoint of endpoints) {
+    if (!offeredToAgents(endpoint) || endpoint.sandbox) continue
+    const runs = RUNS[endpoint.noun]
+    const lookUp = endpoints.find(
+      (other) => other.method === 'GET' && other.path === endpoint.path && !other.list,
+    )
+    sources.push({
+      name: toolName(endpoint.commands[0]),
+      endpoint,
+      shape: shapeOf(endpoint),
+      verb: endpoint.verb,
+      runs,
+      lookUp,
+    })
+    for (const preset of endpoint.presets ?? []) {
+      sources.push({
+        name: toolName(preset.commands[0]),
+        endpoint,
+        preset,
+        shape: 'act',
+        verb: preset.verb,
+        runs,
+        lookUp,
+      })
+    }
+  }
+  return sources.map(toolOf)
+}
+
+/** The tool of one source: its shape's arguments and call, named and described from the declaration. */
+function toolOf(source: ToolSource): Tool {
+  const made = { list: listTool, get: getTool, create: createTool, update: updateTool, act: actTool }[
+    source.shape
+  ](source)
+  return {
+    name: source.name,
+    title: titleOf(source),
+    description: descriptionOf(source),
+    inputSchema: objectSchema(made.properties, made.required),
+    ...(made.outputSchema ? { outputSchema: made.outputSchema } : {}),
+    annotations: annotations(source),
+    writes: source.endpoint.changesState,
+    call: made.call,
+  }
+}
