@@ -148,7 +148,8 @@ export class PayApi {
           anyBody: options.anyBody,
         })
         const result = read(response.body)
-        const createdId = key !== undefined && isRecord(result) ? result._id : undefined
+        // What a request with no id in its path answers with an id of its own, it created.
+        const createdId = call.id === undefined && isRecord(result) ? result._id : undefined
         return { status: response.status, result, id: typeof createdId === 'string' ? createdId : undefined }
       } catch (error) {
         if (options.failure) throw options.failure(error)

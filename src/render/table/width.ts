@@ -20,6 +20,7 @@ let patterns: { visible: RegExp; emoji: RegExp; pictographic: RegExp } | undefin
 
 /** The clusters of `text`. Plain ASCII needs no segmenter (creating one costs ~13 ms). */
 export function graphemes(text: string): string[] {
+  // Stryker disable next-line ConditionalExpression: a fast path; the segmenter cuts printable ASCII into the same single characters
   if (PLAIN_ASCII.test(text)) return text.split('')
   return segmentInPieces(text)
 }
@@ -62,6 +63,7 @@ export function segmentInPieces(text: string, piece = 256): string[] {
     const limit = Math.min(text.length, start + piece * 16)
     while (end < limit && !startsCluster(text, end)) end += 1
     // No certain boundary near: any place that does not split a surrogate pair.
+    // Stryker disable next-line ConditionalExpression,AssignmentOperator: past the end charCodeAt is NaN, no surrogate; a step back (end is 16 pieces on from start here) cuts before the pair as a step on cuts after it
     if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end += 1
     for (const part of segmenter.segment(text.slice(start, end))) clusters.push(part.segment)
     start = end
@@ -186,6 +188,7 @@ function wordsOf(paragraph: string): Word[] {
   const words: Word[] = []
   let gap = ''
   let current: Word | undefined
+  // Stryker disable next-line StringLiteral: read only once a cluster has set it
   let last = ''
   for (const cluster of graphemes(paragraph)) {
     if (cluster === ' ') {
@@ -238,6 +241,7 @@ export function wrapToWidth(text: string, width: number, options: WrapOptions = 
       lines.push(paragraph)
       continue
     }
+    // Stryker disable next-line OptionalChaining,StringLiteral,Regex: / */ and /^ */ both match every text at its start, if only with nothing
     const lead = /^ */.exec(paragraph)?.[0] ?? ''
     let indent = options.indent ?? lead
     // An indent that leaves less than half the line is not kept.
@@ -252,6 +256,7 @@ export function wrapToWidth(text: string, width: number, options: WrapOptions = 
       line = indent
       used = indentWidth
       content = false
+      // Stryker disable next-line BooleanLiteral: after a push, a cluster is added before firstLine is read again
       firstLine = false
     }
     const add = (part: string, columns: number) => {
@@ -261,6 +266,7 @@ export function wrapToWidth(text: string, width: number, options: WrapOptions = 
     }
     for (const word of wordsOf(paragraph)) {
       // Spaces before a word are kept inside a line and at the start of the paragraph only.
+      // Stryker disable next-line StringLiteral,ConditionalExpression: a line is never left empty after a push, so '' is not reached
       const gap = content || firstLine ? word.gap : ''
       if (used + gap.length + word.width <= width) {
         add(gap + word.text, gap.length + word.width)
@@ -271,6 +277,7 @@ export function wrapToWidth(text: string, width: number, options: WrapOptions = 
         line += gap
         used += gap.length
       }
+      // Stryker disable next-line BlockStatement: the cut below adds a word that fits whole just the same
       if (used + word.width <= width) {
         add(word.text, word.width)
         continue

@@ -6,6 +6,7 @@ import {
   parseAnyBody,
   parseBody,
   readDeleted,
+  readJson,
   readPage,
   readRecord,
 } from '../../../src/api/reader.js'
@@ -48,6 +49,7 @@ describe('readRecord', () => {
     expect(error.kind).toBe('unavailable')
     expect(error.exitCode).toBe(6)
     expect(error.message).toBe(`Unexpected answer from the service: expected a payment link, got ${what}.`)
+    expect(error.hint).toBe('Run again with --debug to see the exchange.')
   })
 
   it('an envelope with success:false is the failure it reports', () => {
@@ -61,6 +63,20 @@ describe('readRecord', () => {
       'The service reported a failure.',
       { amount: ['Too small.'], email: ['Bad.'] },
     ])
+  })
+
+  it('field errors: every message as text, a field without messages left out, none at all a general failure', () => {
+    const mixed = thrown(() =>
+      readRecord(
+        { success: false, errors: { amount: ['Too small.', 3, { min: 1 }], email: 5, phone: null } },
+        'payment link',
+      ),
+    )
+    expect([mixed.kind, mixed.errors]).toEqual(['validation', { amount: ['Too small.', '3', '{"min":1}'] }])
+    for (const errors of [{}, { amount: 5 }, ['Too small.']]) {
+      const none = thrown(() => readRecord({ success: false, message: 'No.', errors }, 'payment link'))
+      expect([none.kind, none.message, none.errors]).toEqual(['general', 'No.', undefined])
+    }
   })
 })
 
@@ -110,6 +126,29 @@ describe('readPage', () => {
       'Suspended.',
     )
   })
+
+  // The service's clock: `subs list --overdue` measures ages by it, not by this machine's.
+  it("keeps the envelope's meta.timestamp, and only a text one", () => {
+    const meta = { timestamp: '2040-06-01 00:00:00 UTC', timezone: 'UTC' }
+    expect(readPage({ success: true, data: [a], meta }, 'link')).toStrictEqual({
+      items: [a],
+      next: undefined,
+      timestamp: '2040-06-01 00:00:00 UTC',
+    })
+    expect(readPage({ data: { data: [a], next_page_url: null }, meta }, 'link').timestamp).toBe(
+      '2040-06-01 00:00:00 UTC',
+    )
+    for (const body of [
+      { data: [a] },
+      { data: [a], meta: null },
+      { data: [a], meta: 'x' },
+      { data: [a], meta: { timestamp: 1_700_000_000 } },
+      { data: [a], meta: { timezone: 'UTC' } },
+      [a],
+    ]) {
+      expect(readPage(body, 'link'), JSON.stringify(body)).toStrictEqual({ items: [a], next: undefined })
+    }
+  })
 })
 
 describe('readDeleted and parseAnyBody', () => {
@@ -126,10 +165,24 @@ describe('readDeleted and parseAnyBody', () => {
       expect(() => readDeleted(parseAnyBody(text))).not.toThrow()
     }
     expect(parseAnyBody('')).toBeUndefined()
+    expect(parseAnyBody(' \n')).toBeUndefined()
     expect(parseAnyBody('Deleted.')).toBe('Deleted.')
     expect(parseAnyBody('{"a":1}')).toEqual({ a: 1 })
     const error = thrown(() => readDeleted(parseAnyBody('{"success":false,"message":"Already paid."}')))
     expect([error.kind, error.message]).toEqual(['general', 'Already paid.'])
+  })
+})
+
+/** JSON arrays nested `depth` deep: `[[[]]]` is 3. */
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+
+describe('readJson', () => {
+  it('any JSON value; undefined for an empty body, text that is not JSON, or JSON nested past 256 levels', () => {
+    expect(readJson('{"a":[1]}')).toEqual({ value: { a: [1] } })
+    expect(readJson(' null ')).toEqual({ value: null })
+    expect(readJson('"text"')).toEqual({ value: 'text' })
+    for (const text of ['', ' \n', 'Deleted.', '{"a":', nested(257)]) expect(readJson(text)).toBeUndefined()
+    expect(readJson(nested(256))?.value).toBeInstanceOf(Array)
   })
 })
 
@@ -150,6 +203,35 @@ describe('parseBody', () => {
       'Unexpected answer from the service: status 200 with an HTML page.',
     )
     expect(thrown(() => parseBody(200, 'x', 'text/html; charset=utf-8')).kind).toBe('unavailable')
+    expect(thrown(() => parseBody(200, 'Sign in first', 'text/html; charset=utf-8')).message).toBe(
+      'Unexpected answer from the service: status 200 with an HTML page.',
+    )
+    expect(thrown(() => parseBody(200, '\n  <html><body>hi', undefined)).message).toBe(
+      'Unexpected answer from the service: status 200 with an HTML page.',
+    )
+    // A "<" that does not open the text is no HTML.
+    expect(thrown(() => parseBody(200, 'a < b', undefined)).message).toBe(
+      'Unexpected answer from the service: status 200 with a body that is not JSON.',
+    )
+  })
+
+  it('refuses JSON nested deeper than 256 levels, arrays or objects, which printing it could not survive', () => {
+    expect(parseBody(200, nested(256), 'application/json')).toBeInstanceOf(Array)
+    const deepObject = `${'{"a":'.repeat(256)}1${'}'.repeat(256)}`
+    expect(parseBody(200, deepObject, 'application/json')).toBeInstanceOf(Object)
+    const tooDeep = thrown(() => parseBody(200, nested(257), 'application/json'))
+    expect([tooDeep.kind, tooDeep.message, tooDeep.hint]).toEqual([
+      'unavailable',
+      'Unexpected answer from the service: status 200 with JSON nested deeper than 256 levels.',
+      'Run again with --debug to see the exchange.',
+    ])
+    // The deep branch behind shallow ones and plain values, in an object as in an array.
+    const behind = `{"n":1,"s":"x","z":null,"flat":[1,2],"deep":${`${'{"a":'.repeat(256)}{}${'}'.repeat(256)}`}}`
+    expect(thrown(() => parseBody(201, behind, 'application/json')).message).toBe(
+      'Unexpected answer from the service: status 201 with JSON nested deeper than 256 levels.',
+    )
+    expect(thrown(() => parseBody(200, `[1,null,"x",${nested(256)}]`, undefined)).kind).toBe('unavailable')
+    expect(parseBody(200, `[1,null,"x",${nested(255)}]`, undefined)).toHaveLength(4)
   })
 
   it('names an HTML page by its title, sanitised and with the key redacted', () => {
@@ -187,23 +269,66 @@ describe('errorFromResponse', () => {
     expect(errorFromResponse(400, '{"success":false,"message":"D","data":null}').message).toBe('D')
   })
 
+  it('the first message that is text wins: message, then errors.message, error, error.message', () => {
+    const A = '"message":"A"'
+    expect(errorFromResponse(400, `{${A},"errors":{"message":"B"}}`).message).toBe('A')
+    expect(errorFromResponse(400, `{${A},"error":"B"}`).message).toBe('A')
+    expect(errorFromResponse(400, `{${A},"error":{"message":"B"}}`).message).toBe('A')
+    expect(errorFromResponse(400, '{"errors":{"message":"B"},"error":"C"}').message).toBe('B')
+    expect(errorFromResponse(400, '{"error":"C","errors":{"message":["x"]}}').message).toBe('C')
+    const none = 'The service rejected the request as malformed (400).'
+    for (const body of [
+      '{"message":5}',
+      '{"errors":{"message":["x"]}}',
+      '{"error":{"message":3}}',
+      '{"error":7}',
+    ]) {
+      expect(errorFromResponse(400, body).message, body).toBe(none)
+    }
+  })
+
   it('a JSON body without a message gets one for its status', () => {
     expect(errorFromResponse(401, '{}').message).toBe('The API key was not accepted (401).')
     expect(errorFromResponse(418, '[]').message).toBe('The service answered 418.')
     expect(errorFromResponse(422, '{"errors":{"email":["x"]}}').message).toBe('The given data was invalid.')
     expect(errorFromResponse(500, 'null').message).toBe('The service answered 500.')
+    expect(errorFromResponse(400, '{}').message).toBe('The service rejected the request as malformed (400).')
+    expect(errorFromResponse(403, '{}').message).toBe('The API key is not allowed to do this (403).')
+    expect(errorFromResponse(404, '{}').message).toBe('Not found (404).')
+    expect(errorFromResponse(429, '{}').message).toBe('Too many requests (429).')
+    expect(errorFromResponse(429, '[]')).toMatchObject({ kind: 'unavailable', status: 429 })
+  })
+
+  it('an empty body, or one of spaces, gets the message of its status', () => {
+    for (const text of ['', '  \n', '""', '"  "']) {
+      expect(errorFromResponse(400, text), JSON.stringify(text)).toMatchObject({
+        kind: 'general',
+        status: 400,
+        message: 'The service rejected the request as malformed (400).',
+      })
+    }
+  })
+
+  it('JSON nested too deep is read as text', () => {
+    expect(errorFromResponse(500, nested(300)).message).toBe(`The service answered 500: ${'['.repeat(200)}…`)
   })
 
   it('a JSON string body is the message, unquoted', () => {
-    expect(errorFromResponse(400, '"Invalid key format"').message).toBe(
-      'The service answered 400: Invalid key format',
-    )
+    expect(errorFromResponse(409, '"Invalid key format"')).toMatchObject({
+      kind: 'general',
+      status: 409,
+      message: 'The service answered 409: Invalid key format',
+    })
   })
 
   it('plain text: its words on one line, shortened when long', () => {
     expect(errorFromResponse(400, 'Bad\r\n  request\n').message).toBe('The service answered 400: Bad request')
     const long = errorFromResponse(400, 'y'.repeat(500)).message
     expect(long).toBe(`The service answered 400: ${'y'.repeat(200)}…`)
+    expect(errorFromResponse(400, 'y'.repeat(200)).message).toBe(
+      `The service answered 400: ${'y'.repeat(200)}`,
+    )
+    expect(errorFromResponse(503, 'Down')).toMatchObject({ kind: 'unavailable', status: 503 })
   })
 
   it('HTML: the title only, never the page', () => {
@@ -218,6 +343,19 @@ describe('errorFromResponse', () => {
     expect(errorFromResponse(500, '<html></html>', 'text/html').message).toBe(
       'The service answered 500 with an HTML page.',
     )
+    const withAttributes = '<html><title lang="en">Bad Gateway</title><body><h1>nginx</h1></body></html>'
+    expect(errorFromResponse(502, withAttributes, 'text/html').message).toBe(
+      'The service answered 502 with an HTML page (Bad Gateway).',
+    )
+    // Tags are spaces between words, and a page is one however its type is given.
+    expect(errorFromResponse(503, '<p>Down</p><p>for maintenance</p>').message).toBe(
+      'The service answered 503 with an HTML page (Down for maintenance).',
+    )
+    expect(errorFromResponse(503, 'Down for maintenance', 'text/html')).toMatchObject({
+      kind: 'unavailable',
+      status: 503,
+      message: 'The service answered 503 with an HTML page (Down for maintenance).',
+    })
   })
 
   it('control characters in server text are made visible', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { tempDir } from '../../../helpers/cli.js'
 import { runInProcess } from '../../../helpers/in-process.js'
+import { journalEntries, journalIn } from '../../../helpers/journal.js'
 import { KEY_B, OBJECT_ID, startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
 import { webhooksOf } from '../../../helpers/webhooks.js'
 
@@ -16,6 +17,29 @@ const pay = (...args: string[]) => runInProcess(args, { env: sandbox.env })
 const URL_A = 'http://127.0.0.1:3000/webhooks/pay'
 
 describe('sandbox webhooks add', () => {
+  test('the change log names the endpoint it created, as it names a created link', async () => {
+    const dir = tempDir('pay-journal-')
+    const added = await runInProcess(
+      ['sandbox', 'webhooks', 'add', 'http://127.0.0.1:3000/journal', '--json'],
+      {
+        env: { ...sandbox.env, PAY_JOURNAL_FILE: journalIn(dir) },
+      },
+    )
+    const { _id } = JSON.parse(added.stdout)
+    const shape = journalEntries(journalIn(dir)).map((e) => [
+      e.phase,
+      e.method,
+      e.path,
+      e.id ?? '-',
+      e.status ?? '-',
+    ])
+    expect(shape).toEqual([
+      ['intent', 'POST', '/_sandbox/webhooks', '-', '-'],
+      ['outcome', 'POST', '/_sandbox/webhooks', _id, 200],
+    ])
+    expect((await pay('sandbox', 'webhooks', 'remove', _id)).code).toBe(0)
+  })
+
   test('through the running sandbox: the endpoint, said on stderr; the same URL again is the same endpoint', async () => {
     const added = await pay('sandbox', 'webhooks', 'add', URL_A)
     const [id] = /^_id\t(\w+)$/m.exec(added.stdout)?.slice(1) ?? []

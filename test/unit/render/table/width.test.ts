@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { drawTable, wrapText } from '../../../../src/render/table/table.js'
 import {
+  clusterWidth,
   cutToWidth,
   displayWidth,
   graphemes,
@@ -28,6 +29,9 @@ const wellFormed = (text: string) =>
 
 describe('displayWidth', () => {
   it('counts columns, not code units or code points', () => {
+    // First in the file: the patterns are compiled once, by the first text that needs them, and
+    // `npm run test:mutation` counts a mutant of them as reached by that test alone.
+    expect(displayWidth('\u263a\u200d\u263a')).toBe(2)
     expect(displayWidth('Invoice 1042')).toBe(12)
     expect(displayWidth('請求書')).toBe(6)
     expect(displayWidth('🎉')).toBe(2)
@@ -36,6 +40,18 @@ describe('displayWidth', () => {
     expect(displayWidth(`caf${E_ACUTE}`)).toBe(4)
     expect(displayWidth('חשבונית')).toBe(7)
     expect(displayWidth('\u001b[32mActive\u001b[39m')).toBe(6)
+    // A keycap is an emoji that starts with an ASCII digit; control characters show nothing.
+    expect(displayWidth('1\ufe0f\u20e3')).toBe(2)
+    expect(clusterWidth('\u0007')).toBe(0)
+    expect(displayWidth('a\u0007b')).toBe(2)
+  })
+
+  it('a ZWJ sequence of pictographs no font may know is one wide picture; a ZWJ after a letter adds nothing', () => {
+    // U+263A is one column alone: its sequence is two because it is one, not because of its parts.
+    expect(displayWidth('\u263a')).toBe(1)
+    expect(displayWidth('\u263a\u200d\u263a')).toBe(2)
+    expect(displayWidth('\u263a\u200d\u263a\u200d\u263a')).toBe(2)
+    expect(displayWidth('a\u200d')).toBe(1)
   })
 
   it('a cluster of several characters that show takes a column for each, as a terminal measures it', () => {
@@ -111,6 +127,53 @@ describe('segmentInPieces', () => {
     )
   })
 
+  it('in a long text, each piece ends where a cluster certainly starts, never inside one', () => {
+    // Every 16 code units at most, "ab": whatever comes before the a (a ZWJ holds it), b starts a
+    // cluster, so pieces of 1 to 8 code units always find a place to end before their 16th.
+    const word = fc.array(fc.constantFrom(...PIECES), { maxLength: 7 }).map((parts) => `${parts.join('')}ab`)
+    const long = fc.array(word, { minLength: 4, maxLength: 16 }).map((words) => words.join(''))
+    fc.assert(
+      fc.property(long, fc.integer({ min: 1, max: 8 }), (value, piece) => {
+        expect(segmentInPieces(value, piece)).toEqual(whole(value))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('with no place a cluster certainly starts (a giant ZWJ chain), cuts between code points, never inside a surrogate pair', () => {
+    // Each link is 3 code units (a surrogate pair and a ZWJ): the 16th piece ends inside a pair.
+    const chain = '👨\u200d'.repeat(40)
+    for (const piece of [1, 2, 4]) {
+      const clusters = segmentInPieces(chain, piece)
+      expect(clusters.join('')).toBe(chain)
+      expect(clusters.every(wellFormed), `pieces of ${piece}`).toBe(true)
+      expect(clusters.length).toBeGreaterThan(1)
+    }
+    expect(segmentInPieces(`a${chain}`, 1).every(wellFormed)).toBe(true)
+    // The first and the last low surrogates: U+1F400 is D83D DC00, U+1F3FF is D83C DFFF.
+    for (const link of ['\u{1f400}\u200d', '\u{1f3ff}\u200d']) {
+      expect(segmentInPieces(link.repeat(40), 1).every(wellFormed), link).toBe(true)
+    }
+  })
+
+  it('a lone low surrogate first (broken text from anywhere): cut as a whole text is, no error', () => {
+    for (const text of ['\udc00abc', '\udfff請求 書', '\udc00\udc00ab']) {
+      expect(segmentInPieces(text, 1), JSON.stringify(text)).toEqual(whole(text))
+    }
+    expect(displayWidth('\udc00abc')).toBe(displayWidth('abc') + displayWidth('\udc00'))
+  })
+
+  it('knows where a cluster starts: at a pictograph, never after a prepended sign, even one beyond 16 bits', () => {
+    // Clusters of 3 code units: a piece that ran to its 16th would end inside one.
+    expect(segmentInPieces('👍\ufe0f'.repeat(12), 1)).toEqual(Array(12).fill('👍\ufe0f'))
+    // A letter past the surrogates (U+FF21, fullwidth A) starts one like any letter.
+    expect(segmentInPieces('\uff21\u0301'.repeat(10), 1)).toEqual(Array(10).fill('\uff21\u0301'))
+    // U+110BD (Kaithi number sign, two code units) holds on to the letter after it.
+    expect(segmentInPieces('\u{110bd}abc'.repeat(6), 1)).toEqual(
+      Array.from({ length: 6 }, () => ['\u{110bd}a', 'b', 'c']).flat(),
+    )
+  })
+
   it('takes time in proportion to the text: 200,000 CJK characters and 100,000 emoji', () => {
     const cjk = '請'.repeat(200_000)
     expect(graphemes(cjk)).toHaveLength(200_000)
@@ -140,6 +203,11 @@ describe('cutToWidth', () => {
     }
   })
 
+  it('at one column only the ellipsis is left, at none nothing', () => {
+    expect(cutToWidth('abc', 1)).toBe('…')
+    expect(cutToWidth('abc', 0)).toBe('')
+  })
+
   it('keeps colour codes, so a colour is always switched off', () => {
     expect(cutToWidth('\u001b[32mActive, unpaid\u001b[39m', 7)).toBe('\u001b[32mActive…\u001b[39m')
   })
@@ -151,6 +219,32 @@ describe('wrapText', () => {
       'Invoice 1043 for\nconsulting services\nin November',
     )
     expect(wrapText('abcdefghij', 4)).toBe('abcd\nefgh\nij')
+    // A long word after a line: cut on the next line, with no empty line between.
+    expect(wrapToWidth('aa bbbbbbbbbb', 6)).toBe('aa\nbbbbbb\nbbbb')
+    expect(wrapToWidth('aaaa bbbb ', 6)).toBe('aaaa\nbbbb')
+  })
+
+  it('leaves a line that fits as it is, spaces included; a width under one wraps nothing', () => {
+    expect(wrapToWidth('ab  \ncd', 4)).toBe('ab  \ncd')
+    expect(wrapToWidth('ab cd', 0)).toBe('ab cd')
+    expect(wrapToWidth('ab cd', 1)).toBe('a\nb\nc\nd')
+  })
+
+  it("a paragraph's leading spaces stay before a first word cut to fit, unless they fill the line", () => {
+    expect(wrapToWidth('   aaaaaaaaaa', 8)).toBe('   aaaaa\n   aaaaa')
+    expect(wrapToWidth(`${' '.repeat(8)}aaaa`, 8)).toBe('aaaa')
+    expect(wrapToWidth(`${' '.repeat(9)}aaaaaaaa`, 8)).toBe('aaaaaaaa')
+  })
+
+  it('breaks between a wide cluster and a narrow one, either way round', () => {
+    expect(wrapToWidth('abc請求', 4)).toBe('abc\n請求')
+    expect(wrapToWidth('請求abc', 5)).toBe('請求\nabc')
+    expect(wrapToWidth('x ab請', 4)).toBe('x ab\n請')
+  })
+
+  it('a cluster wider than the line gets a line of its own, with no empty line before it', () => {
+    expect(wrapToWidth('a 請', 1)).toBe('a\n請')
+    expect(wrapToWidth('請求', 1)).toBe('請\n求')
   })
 
   it('breaks CJK between characters, filling each line, never past the width', () => {
@@ -190,6 +284,25 @@ describe('wrapText', () => {
     expect(wrapToWidth(line, 80, { indent: ' '.repeat(28) }).split('\n')[1]).toBe(
       `${' '.repeat(28)}[created]`,
     )
+  })
+
+  it('an indent is kept up to half the line, and dropped past it', () => {
+    const words = 'aaaa bbbb cccc dddd'
+    const eight = ' '.repeat(8)
+    expect(wrapToWidth(`${eight}${words}`, 16).split('\n')).toEqual([
+      `${eight}aaaa`,
+      `${eight}bbbb`,
+      `${eight}cccc`,
+      `${eight}dddd`,
+    ])
+    expect(wrapToWidth(` ${eight}${words}`, 16).split('\n')).toEqual([` ${eight}aaaa`, 'bbbb cccc dddd'])
+    expect(wrapToWidth(words, 16, { indent: eight }).split('\n')).toEqual(['aaaa bbbb cccc', `${eight}dddd`])
+    expect(wrapToWidth(words, 15, { indent: eight }).split('\n')).toEqual(['aaaa bbbb cccc', 'dddd'])
+    expect(wrapToWidth(words, 16, { indent: '請請請請' }).split('\n')).toEqual([
+      'aaaa bbbb cccc',
+      '請請請請dddd',
+    ])
+    expect(wrapToWidth(words, 16, { indent: '請請請請請' }).split('\n')).toEqual(['aaaa bbbb cccc', 'dddd'])
   })
 })
 

@@ -142,6 +142,11 @@ describe('the clock', () => {
       'to',
       'The to field must be a date, 2027-01-01 (midnight UTC), or a date and time, 2027-01-01T09:30:00Z.',
     ],
+    [
+      { to: 20310101 },
+      'to',
+      'The to field must be a date, 2027-01-01 (midnight UTC), or a date and time, 2027-01-01T09:30:00Z.',
+    ],
   ])('refuses %j with a 422 naming what it takes', async (body, field, message) => {
     const t = await sandbox()
     const answer = await moveClock(t, body)
