@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Builds dist/ for start-up speed (see docs/performance.md):
- *   dist/pay.cjs                one CommonJS bundle: oclif core, got, and every command;
+ *   dist/pay.cjs                one CommonJS bundle: oclif core and every command;
  *   dist/commands/<topic>/<verb>.js   tiny ESM stubs re-exporting a command from the bundle,
  *                               so oclif's pattern discovery, the manifest, help and
  *                               autocomplete see ordinary command files;
@@ -106,13 +106,40 @@ const PATCHES = [
     to: 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob; } };',
   },
   {
-    // @sindresorhus/is (got's validation) builds two Intl.ListFormat objects when it loads: ~10 ms
-    // of ICU set-up on every start, for a message only an invalid got option would show.
-    package: '@sindresorhus/is',
-    version: '7.2.0',
-    file: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/,
-    from: /const (and|or)Formatter = new Intl\.ListFormat\(('en', \{[^}]*\})\);/g,
-    to: 'const $1Formatter = { format: (list) => new Intl.ListFormat($2).format(list) };',
+    // node:child_process (~3 ms to load) serves only the WSL check of getShell (autocomplete).
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    from: /const node_child_process_1 = require\("node:child_process"\);/g,
+    to: 'const node_child_process_1 = { get execSync() { return require("node:child_process").execSync; } };',
+  },
+  {
+    // Config.load asks whether it runs in WSL through wsl-utils, whose module loads
+    // node:child_process; its answer is is-wsl's (wsl-utils re-exports it), asked here directly.
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    from: /\(await import\('wsl-utils'\)\)\.isWsl \?/g,
+    to: "(await import('is-wsl')).default ?",
+  },
+  {
+    // node:perf_hooks serves only oclif's own timing, off unless its performance setting is on.
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: /@oclif[\\/]core[\\/]lib[\\/]performance\.js$/,
+    from: /const node_perf_hooks_1 = require\("node:perf_hooks"\);/g,
+    to:
+      'const node_perf_hooks_1 = { get performance() { return require("node:perf_hooks").performance; }, ' +
+      'get PerformanceObserver() { return require("node:perf_hooks").PerformanceObserver; } };',
+  },
+  {
+    // node:readline (~3 ms) serves only arguments and flags read from stdin (allowStdin), which no
+    // flag of pay allows.
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: /@oclif[\\/]core[\\/]lib[\\/]parser[\\/]parse\.js$/,
+    from: /const node_readline_1 = require\("node:readline"\);/g,
+    to: 'const node_readline_1 = { get createInterface() { return require("node:readline").createInterface; } };',
   },
 ]
 
@@ -146,23 +173,15 @@ const patchDependencies = {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Stubs: dependencies pay never calls, replaced by modules that throw if they ever are. got 14.6.6
-// imports these at load time but uses them only with options pay does not set: http2-wrapper (and
-// node:http2) for `http2: true`, cacheable-request for `cache`, cacheable-lookup for `dnsCache`,
-// form-data-encoder for FormData bodies. @inquirer/prompts 7.10.1 re-exports the editor prompt,
-// which brings ~700 KB of character-set tables (iconv-lite, chardet).
+// Stubs: dependencies pay never calls, replaced by modules that throw if they ever are.
+// @inquirer/prompts 7.10.1 re-exports the editor prompt, which brings ~700 KB of character-set
+// tables (iconv-lite, chardet).
 // ---------------------------------------------------------------------------------------------
 const UNUSED = {
-  'http2-wrapper': "module.exports = { auto: unused('HTTP/2'), globalAgent: undefined }",
-  'cacheable-request':
-    "module.exports = { __esModule: true, default: unused('response caching'), CacheError: class CacheError extends Error {} }",
-  'cacheable-lookup': "module.exports = { __esModule: true, default: unused('the DNS cache') }",
-  'form-data-encoder':
-    "module.exports = { FormDataEncoder: unused('FormData bodies'), isFormData: () => false }",
   '@inquirer/editor': "module.exports = { __esModule: true, default: unused('the editor prompt') }",
 }
 /** The packages whose imports the stubs replace, at the versions the list above was made for. */
-const STUBBED_FOR = { got: '14.6.6', '@inquirer/prompts': '7.10.1' }
+const STUBBED_FOR = { '@inquirer/prompts': '7.10.1' }
 for (const [name, version] of Object.entries(STUBBED_FOR)) {
   const installed = JSON.parse(
     fs.readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'),
@@ -283,6 +302,9 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: path.join(outDir, 'complete.cjs'),
+  // src/shared/crypto.ts and src/config/lock.ts load builtins through createRequire(import.meta.url).
+  banner: { js: "var __payImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__payImportMetaUrl' },
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,

@@ -10,14 +10,14 @@ import { sanitizeText } from '../values.js'
  */
 export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024
 
-/** The encodings pay asks for, as got did when it decoded answers itself. */
+/** The encodings pay asks for (it decodes answers itself, readBody). */
 export const ACCEPT_ENCODING = 'gzip, deflate, br'
 
 /** Decoders of the encodings pay asks for, by name; deflate as zlib data or raw, as servers send it. */
 type Decode = (body: Buffer, options: { maxOutputLength: number }) => Buffer
 
 function decoderFor(coding: string): Decode | undefined {
-  // Through require: got has loaded node:zlib already (a dynamic import() cannot run in the bundle).
+  // Through require, when an answer is encoded: a dynamic import() cannot run in the bundle.
   const zlib = createRequire(import.meta.url)('node:zlib') as typeof Zlib
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync
   if (coding === 'br') return zlib.brotliDecompressSync

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import { PayError } from '../errors.js'
+import { randomUuid } from '../shared/crypto.js'
 import { isRecord, type Rec } from '../values.js'
 import { ENDPOINTS, type Endpoint, pathOf, takesIdempotencyKey } from './endpoints.js'
 import { mayHaveHappened } from './failures.js'
@@ -140,7 +140,7 @@ export class PayApi {
     options: CallOptions = {},
   ): Promise<T> {
     const path = pathOf(endpoint, call.id, call.query)
-    const key = takesIdempotencyKey(endpoint) ? (call.idempotencyKey ?? randomUUID()) : undefined
+    const key = takesIdempotencyKey(endpoint) ? (call.idempotencyKey ?? randomUuid()) : undefined
     const send = async () => {
       try {
         const response = await this.transport.send(endpoint.method, path, call.body, {

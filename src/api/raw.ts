@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import { PayError } from '../errors.js'
+import { randomUuid } from '../shared/crypto.js'
 import type { Rec } from '../values.js'
 import { pathUnder } from './base-url.js'
 import { MAX_RESPONSE_BYTES } from './body.js'
@@ -70,7 +70,7 @@ export async function rawRequest(
     given = headers[name]
     delete headers[name]
   }
-  const key = carriesIdempotencyKey(method) ? (given ?? randomUUID()) : undefined
+  const key = carriesIdempotencyKey(method) ? (given ?? randomUuid()) : undefined
   const send = async (): Promise<Answer> => {
     const response = await transport.request(method, url, {
       ...options,

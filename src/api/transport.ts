@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
-import type { Got, Response } from 'got'
 import { PayError } from '../errors.js'
+import { randomUuid } from '../shared/crypto.js'
 import { sanitizeText } from '../values.js'
 import { checkBaseUrl, urlUnder } from './base-url.js'
 import { ACCEPT_ENCODING, MAX_RESPONSE_BYTES, readBody } from './body.js'
@@ -18,6 +17,7 @@ import {
   retryWait,
 } from './retry.js'
 import type { Method } from './types.js'
+import { exchangeOnce, WireError, type WireResponse } from './wire.js'
 
 /**
  * One request to the service and its retries: the key sent only to the base URL (base-url.ts),
@@ -81,7 +81,7 @@ export interface RawRequestOptions {
   idempotencyKey?: string
 }
 
-/** Headers a caller may not set: the key goes only where pay sends it, and HTTP framing is got's. */
+/** Headers a caller may not set: the key goes only where pay sends it, and HTTP framing is Node's. */
 const RESERVED_HEADERS = new Set([
   'authorization',
   'proxy-authorization',
@@ -94,8 +94,6 @@ const RESERVED_HEADERS = new Set([
 export const isReservedHeader = (name: string) => RESERVED_HEADERS.has(name.toLowerCase())
 
 const DEBUG_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after', 'location', 'x-request-id']
-
-let gotModule: Got | undefined
 
 export class Transport {
   readonly origin: string
@@ -173,7 +171,6 @@ export class Transport {
     options: SendOptions & { headers?: Record<string, string> },
   ): Promise<RawResponse> {
     const url = this.url(pathOrUrl)
-    const got = await loadGot()
     const deadline = Date.now() + this.options.timeoutMs
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -181,7 +178,7 @@ export class Transport {
       authorization: `Bearer ${this.options.apiKey}`,
       'user-agent': this.options.userAgent,
     }
-    if (carriesIdempotencyKey(method)) headers['idempotency-key'] = options.idempotencyKey ?? randomUUID()
+    if (carriesIdempotencyKey(method)) headers['idempotency-key'] = options.idempotencyKey ?? randomUuid()
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       if (isReservedHeader(name)) {
         throw new PayError(`The ${name} header is pay's to set.`, { kind: 'usage' })
@@ -200,49 +197,31 @@ export class Transport {
       }
       if (payload !== undefined) this.traceBody('>', payload)
       const started = Date.now()
-      let response: Response<string> | undefined
+      let response: WireResponse & { text: string }
       let failure: PayError
       const cap = this.options.maxResponseBytes
-      let tooLarge = false
       try {
-        // Decoded here rather than by got, with a limit on the decoded size (readBody).
-        const request = got(url, {
+        // Decoded here, with a limit on the decoded size (readBody).
+        const raw = await exchangeOnce(url, {
           method,
           headers: { 'accept-encoding': ACCEPT_ENCODING, ...headers },
           body: payload,
-          throwHttpErrors: false,
-          followRedirect: false,
-          retry: { limit: 0 },
-          timeout: { request: remaining },
-          decompress: false,
-          responseType: 'buffer',
-          ...(this.options.agent ? { agent: { http: this.options.agent } } : {}),
+          timeoutMs: remaining,
+          maxBytes: cap,
+          agent: this.options.agent,
         })
-        const stop = () => {
-          tooLarge = true
-          request.cancel()
-        }
-        request.on('response', (answer: { headers: Record<string, string | string[] | undefined> }) => {
-          if (Number(answer.headers['content-length']) > cap) stop()
-        })
-        request.on('downloadProgress', ({ transferred }: { transferred: number }) => {
-          if (transferred > cap) stop()
-        })
-        const raw = await request
-        response = Object.assign(raw, {
-          body: readBody(raw.body, raw.headers['content-encoding'], cap),
-        })
+        response = { ...raw, text: readBody(raw.body, header(raw.headers['content-encoding']), cap) }
       } catch (error) {
-        if (tooLarge || (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        const code = (error as NodeJS.ErrnoException).code ?? ''
+        if (code === 'TOO_LARGE' || code === 'ERR_BUFFER_TOO_LARGE') {
           this.trace(
             `< an answer over ${cap / 1024 / 1024} MB, not read further (${Date.now() - started} ms)`,
           )
           throw failures.tooLarge(this.origin, cap)
         }
         if (error instanceof PayError) throw error
-        const code = (error as NodeJS.ErrnoException).code ?? ''
-        // got's ReadError: the status line arrived, then the connection closed mid-body.
-        const cutOff = (error as { name?: string }).name === 'ReadError'
+        // The status line arrived, then the connection closed mid-body.
+        const cutOff = error instanceof WireError && error.cutOff
         this.trace(
           `< ${code || 'error'}${cutOff ? ' (answer cut off)' : ''} after ${Date.now() - started} ms`,
         )
@@ -263,30 +242,30 @@ export class Transport {
         const value = response.headers[name]
         if (value !== undefined) this.trace(`< ${name}: ${sanitizeText(String(value))}`)
       }
-      this.traceBody('<', response.body)
+      this.traceBody('<', response.text)
       if (status >= 300 && status < 400)
         throw failures.redirected(this.base, status, response.headers.location)
       const answer = this.answer(response)
       if (attempt >= retries || !retryableStatus(status)) return answer
-      const wait = retryWait(attempt, response.headers['retry-after'], deadline, this.limits)
+      const wait = retryWait(attempt, header(response.headers['retry-after']), deadline, this.limits)
       if (wait === undefined) return answer
       await this.pause(attempt, wait)
     }
   }
 
   /** A response as pay keeps it: the key redacted from the body, the status line and the headers. */
-  private answer(response: Response<string>): RawResponse {
+  private answer(response: WireResponse & { text: string }): RawResponse {
     const headers: [string, string][] = []
     const raw = response.rawHeaders
     for (let i = 0; i + 1 < raw.length; i += 2) headers.push([this.redact(raw[i]), this.redact(raw[i + 1])])
-    const contentType = response.headers['content-type']
+    const contentType = header(response.headers['content-type'])
     return {
       status: response.statusCode,
       statusMessage: this.redact(response.statusMessage ?? ''),
       httpVersion: response.httpVersion,
       headers,
       contentType: contentType === undefined ? undefined : this.redact(contentType),
-      text: this.redact(response.body),
+      text: this.redact(response.text),
     }
   }
 
@@ -317,7 +296,7 @@ export class Transport {
   }
 }
 
-async function loadGot(): Promise<Got> {
-  gotModule ??= (await import('got')).default
-  return gotModule
+/** A header's value as one string (Node gives a list for a header sent more than once). */
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value
 }

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import type { PayApi } from '../api/client.js'
 import { type RunContext, workflowOf } from '../cli/context.js'
 import { type FieldErrors, PayError, usageError, validationError } from '../errors.js'
 import { type Result, shown } from '../render/result.js'
 import { CREATE_RESULT_VIEW, describeLink, LINK_FIELDS, LINK_VIEW } from '../resources/links.js'
+import { randomUuid } from '../shared/crypto.js'
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { checkResumeTarget, reportWritten, runOutcome } from './by-id.js'
 import { confirmPlan, type WorkflowContext } from './consent.js'
@@ -185,7 +185,7 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
   const keys = new Map(
     [...todo, ...held].map((row) => [
       String(row.line),
-      previous.recorded(row)?.idempotency_key || randomUUID(),
+      previous.recorded(row)?.idempotency_key || randomUuid(),
     ]),
   )
   const created = new Map<string, Rec>()

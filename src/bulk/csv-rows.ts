@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import { type FieldErrors, type PayError, usageError } from '../errors.js'
 import type { FieldValues } from '../resources/field-set.js'
 import { checkAmountDigits, LINK_FIELDS } from '../resources/links.js'
+import { sha256Hex } from '../shared/crypto.js'
 import { type CsvRow, parseCsv } from './csv.js'
 import { lastRows, type ReadReport } from './report.js'
 
@@ -63,7 +63,7 @@ export function readRows(text: string, source: string): InputRow[] {
         Object.assign(problems, (error as PayError).errors)
       }
     }
-    const hash = createHash('sha256').update(JSON.stringify(row.cells)).digest('hex').slice(0, 16)
+    const hash = sha256Hex(JSON.stringify(row.cells)).slice(0, 16)
     return { line: row.line, values: sent, hash, ...(Object.keys(problems).length > 0 ? { problems } : {}) }
   })
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
 import { usageError } from '../errors.js'
+import { sha256Hex } from '../shared/crypto.js'
 import { readPrivate, UnsafeFileError, writePrivateAtomic } from '../shared/private-file.js'
 
 /**
@@ -43,7 +43,7 @@ export function idsInput(source: string, ids: string[]): RunInput {
   return { source, count: distinct.length, sha256: sha256(distinct.join('\n')) }
 }
 
-export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+export const sha256 = (text: string) => sha256Hex(text)
 
 /** The meta beside `report`, or undefined when there is none (a report of an earlier pay). */
 export function readMeta(report: string, flag: string): RunMeta | undefined {

@@ -89,6 +89,7 @@ export class CommandContext implements RunContext {
   readonly sandboxDir: string
   readonly journalFile?: string
   private readonly clock: () => number
+  private readonly journals: Journal[] = [] // their files stay open until close()
   private connected?: Promise<Connected>
   /** Where the client sends and with which key, once connected: for the clients of the run's parts. */
   private reached?: { baseUrl: string; apiKey: string }
@@ -313,14 +314,11 @@ export class CommandContext implements RunContext {
   /** The journal this run's changes (or a part's: `command`) are written to; undefined when PAY_JOURNAL=0. */
   private journal(target: Target, command = this.command): Journal | undefined {
     if (this.journalFile === undefined) return undefined
-    const context = {
-      command,
-      profile: target.profile,
-      baseUrl: target.baseUrl,
-      terminal: this.io.stderrIsTerminal,
-      user: osUser(this.env),
-    }
-    return new Journal(this.journalFile, context, (message) => this.out.warn(message))
+    const { profile, baseUrl } = target
+    const context = { command, profile, baseUrl, terminal: this.io.stderrIsTerminal, user: osUser(this.env) }
+    const journal = new Journal(this.journalFile, context, (message) => this.out.warn(message))
+    this.journals.push(journal)
+    return journal
   }
 
   client(baseUrl: string, apiKey: string): PayApi {
@@ -383,10 +381,11 @@ export class CommandContext implements RunContext {
   }
 
   /**
-   * Ends the run: the ids printed kept for completion (for the profile the requests went with),
-   * what was said of page addresses printed, then the in-process sandbox closed.
+   * Ends the run: the journal's file closed, the ids printed kept for completion (for the profile
+   * the requests went with), what was said of page addresses printed, then the in-process sandbox closed.
    */
   async close(failure?: unknown): Promise<void> {
+    for (const journal of this.journals.splice(0)) journal.close()
     rememberIds(this.env, this.sent?.profile, this.ids.changes)
     // A command that failed (its output may not have been written at all) has other news to give.
     if (failure === undefined && this.pagesPrinted && this.connection?.inProcess && !this.pagesWarned) {

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PayError } from '../errors.js'
+import { randomUuid } from '../shared/crypto.js'
 import { openPrivate, readPrivate, UnsafeFileError } from '../shared/private-file.js'
 import { xdgDir } from '../shared/xdg.js'
 
@@ -87,6 +87,8 @@ export function osUser(env: NodeJS.ProcessEnv): string {
 export class Journal {
   private readonly user: string
   private failed = false
+  /** The file, open for appending from the first entry of the run until close(). */
+  private fd: number | undefined
 
   constructor(
     readonly file: string,
@@ -99,7 +101,7 @@ export class Journal {
 
   /** Writes the intent; returns what writes the outcome. */
   intent(start: ChangeIntent): (end: ChangeEnd) => void {
-    const change = randomUUID()
+    const change = randomUuid()
     const base = {
       change,
       command: this.context.command,
@@ -131,22 +133,33 @@ export class Journal {
     }
   }
 
+  /** Closes the file, at the end of the run (an entry after it opens the file again). */
+  close(): void {
+    if (this.fd === undefined) return
+    try {
+      fs.closeSync(this.fd)
+    } catch {}
+    this.fd = undefined
+  }
+
   private append(entry: JournalEntry): void {
     if (this.failed) return
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 })
-      // One write of one line with O_APPEND: lines of processes writing at once never mix. Never
+      // Opened once a run, not once an entry: a bulk run writes two entries a change. Never
       // through a symbolic link, never into a FIFO (whose open would wait for a reader forever),
       // never into a file another name also reaches (a hard link) or another user owns.
-      const fd = openPrivate(this.file, 'append')
-      try {
-        const line = `${JSON.stringify(entry)}\n`
-        // A last line cut short (a full disk, a crash) would swallow this entry: it starts a line of its own.
-        fs.writeSync(fd, endsMidLine(fd) ? `\n${line}` : line)
-      } finally {
-        fs.closeSync(fd)
+      if (this.fd === undefined) {
+        fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 })
+        this.fd = openPrivate(this.file, 'append')
       }
+      // One write of one line with O_APPEND: lines of processes writing at once never mix, and
+      // the line is the kernel's (a kill -9 of pay keeps it) before the request is sent.
+      const line = `${JSON.stringify(entry)}\n`
+      // A last line cut short (a full disk, a crash, another run's) would swallow this entry: it
+      // starts a line of its own. Looked at before each entry: another process appends meanwhile.
+      fs.writeSync(this.fd, endsMidLine(this.fd) ? `\n${line}` : line)
     } catch (error) {
+      this.close()
       this.failed = true
       const why =
         error instanceof UnsafeFileError

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import { threadId } from 'node:worker_threads'
+import type WorkerThreads from 'node:worker_threads'
 
 /**
  * A cross-process lock held in a file created with O_EXCL, for short synchronous critical
@@ -10,7 +11,13 @@ import { threadId } from 'node:worker_threads'
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
 const sleepSync = (ms: number) => Atomics.wait(sleeper, 0, 0, ms)
 
-const ownerTag = `${process.pid}:${threadId}`
+let ownThread: number | undefined
+/** This thread's id: node:worker_threads loads with the first lock taken, not with every command. */
+function threadId(): number {
+  ownThread ??= (createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads).threadId
+  return ownThread
+}
+const ownerTag = () => `${process.pid}:${threadId()}`
 /**
  * Locks this thread holds now. A lock tagged with this very thread but not listed here was left by
  * an earlier process that had the same pid: pids are reused, in containers often at once.
@@ -56,7 +63,7 @@ function isStale(lockPath: string, owner: string): boolean {
     }
   }
   const [pid, thread = 0] = owner.split(':').map(Number) // `pid` alone: written by a main thread
-  if (pid === process.pid) return thread === threadId && !heldByThisThread.has(lockPath)
+  if (pid === process.pid) return thread === threadId() && !heldByThisThread.has(lockPath)
   return !isAlive(pid)
 }
 
@@ -73,7 +80,7 @@ function tryCreate(file: string): boolean {
     return false
   }
   try {
-    fs.writeSync(fd, ownerTag)
+    fs.writeSync(fd, ownerTag())
   } catch (error) {
     fs.rmSync(file, { force: true })
     throw error
@@ -135,7 +142,7 @@ export function withFileLockSync<T>(lockPath: string, body: () => T, timeoutMs =
     } finally {
       heldByThisThread.delete(lockPath)
       // Leave alone a lock that is no longer ours (taken over while we were stopped too long).
-      if (readOwner(lockPath) === ownerTag) fs.rmSync(lockPath, { force: true })
+      if (readOwner(lockPath) === ownerTag()) fs.rmSync(lockPath, { force: true })
     }
   }
 }

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { randomHex } from './crypto.js'
 
 /**
  * Files pay writes for the user alone (reports, their .meta.json, the journal): mode 0600, never
@@ -135,7 +135,7 @@ export function readPrivate(file: string): string | undefined {
  */
 export function writePrivateAtomic(file: string, text: string): void {
   checkPrivatePath(file)
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomHex(6)}.tmp`)
   const fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
   try {
     fs.writeSync(fd, text)

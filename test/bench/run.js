@@ -5,14 +5,16 @@
  *
  *   npm run build && npm run bench
  *   npm run bench -- --quick           fewer runs, to check the harness
- *   npm run bench -- --only get,list   some of: get, version, list, cancel, jq, store, billing, snapshots, webhooks
+ *   npm run bench -- --only get,list   some of: get, version, list, cancel, jq, store, billing, snapshots,
+ *                                     webhooks, load
  *   BENCH_SKIP_NODE_VERSIONS=1         no Node 22/24 rows (they install node from npm once)
  *   BENCH_NO_HYPERFINE=1 / BENCH_NO_GNU_TIME=1   use the node fallbacks
  *
  * One file per measurement: bench-get.js, bench-version.js, bench-list.js, bench-cancel.js,
- * bench-jq.js, bench-store.js, bench-billing.js, bench-snapshots.js, bench-webhooks.js; the
- * clients pay is compared with: minimal-*.mjs; the server: fixture-server.js (fixed answers) or
- * the sandbox itself (bulk cancel). Downloads (Stripe CLI, node 22/24) go to test/bench/.cache/.
+ * bench-jq.js, bench-store.js, bench-billing.js, bench-snapshots.js, bench-webhooks.js,
+ * bench-load.js; the clients pay is compared with: minimal-*.mjs; the server: fixture-server.js (fixed answers) or
+ * the sandbox itself (bulk cancel); the sandbox under load is compared with fixed-server.js.
+ * Downloads (Stripe CLI, node 22/24) go to test/bench/.cache/.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -22,6 +24,7 @@ import { benchCancel } from './bench-cancel.js'
 import { benchGet } from './bench-get.js'
 import { benchJq } from './bench-jq.js'
 import { benchList } from './bench-list.js'
+import { benchLoad } from './bench-load.js'
 import { benchSnapshots } from './bench-snapshots.js'
 import { benchStore } from './bench-store.js'
 import { benchVersion } from './bench-version.js'
@@ -38,6 +41,7 @@ const MEASUREMENTS = {
   billing: benchBilling,
   snapshots: benchSnapshots,
   webhooks: benchWebhooks,
+  load: benchLoad,
 }
 
 const onlyIndex = process.argv.indexOf('--only')

@@ -484,6 +484,17 @@ describe('against the fault server', () => {
       expect(connections).toBe(0)
     })
 
+    it('-X GET with --input sends the body with the GET, as gh api does', async (context) => {
+      const server = await serve(context, json(200, { data: { ok: true } }))
+      const input = path.join(tempDir('pay-api-get-body-'), 'body.json')
+      fs.writeFileSync(input, '{"filter":"paid"}')
+      const result = await runPay(['api', '/payment-links', '-X', 'GET', '--input', input], server.baseUrl)
+      expect(result).toMatchObject({ code: 0, stdout: '{"data":{"ok":true}}\n', stderr: '' })
+      expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+        ['GET', '/payment-links', '{"filter":"paid"}'],
+      ])
+    })
+
     it('--debug traces both bodies; the key, secret-looking headers and secret fields redacted', async (context) => {
       const server = await serve(
         context,

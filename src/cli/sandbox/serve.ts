@@ -50,7 +50,8 @@ export async function serveSandbox(request: ServeRequest, context: ServeContext)
   }
   const onRequest = (entry: RequestLogEntry) => {
     requests++
-    log(logLine(entry))
+    // --quiet counts the requests and builds no line (its path redacted, its time formatted).
+    if (!request.quiet) log(logLine(entry))
   }
   if (request.keyNote) await context.show(shown.warn(request.keyNote))
   const seed = request.seed && (await fixtures(request.seed, request.keys[0], context.io))

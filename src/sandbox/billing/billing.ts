@@ -35,11 +35,32 @@ export const MAX_CHARGES_PER_MOVE = 1_000_000
 // Stryker disable next-line MethodExpression: the statements only compare it with dates, which its time after them does not change
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10)
 
-function offsetOf(store: SandboxStore): number {
-  const row = store.statement(BILLING.clock, 'get') as { offset_ms: number } | undefined
-  // Stryker disable next-line OptionalChaining: the schema creates the clock's one row with the database
-  return Number(row?.offset_ms ?? 0)
+/** What the clock and the schedules say, as read at a billing version of the store. */
+interface BillingState {
+  version: number
+  offset: number
+  /** The first date (`YYYY-MM-DD`) a charge is due; null when nothing is scheduled. */
+  nextDue: string | null
 }
+
+const states = new WeakMap<SandboxStore, BillingState>()
+
+/**
+ * The clock's offset and the first due date, read again only when the store's billing version
+ * moved (another process committed, or this one wrote the clock or the schedules): a request
+ * whose store has not changed reads nothing.
+ */
+function stateOf(store: SandboxStore): BillingState {
+  const version = store.billingVersion()
+  const known = states.get(store)
+  if (known?.version === version) return known
+  const row = store.statement(BILLING.state, 'get') as { offset_ms: number | null; next_due: string | null }
+  const state = { version, offset: Number(row.offset_ms ?? 0), nextDue: row.next_due }
+  states.set(store, state)
+  return state
+}
+
+const offsetOf = (store: SandboxStore): number => stateOf(store).offset
 
 /** Sandbox time, in milliseconds since the epoch. */
 export function sandboxNow(store: SandboxStore): number {
@@ -83,12 +104,13 @@ function bill(
 /**
  * Bills what came due while real time passed, before a request uses the store (the routes with
  * the rule `bills`, http/routes.ts: every answer of the API shows the charges of its time);
- * `origin` is where the new links' payment pages are served. Costs one look in an index when
- * nothing is due. Returns sandbox time.
+ * `origin` is where the new links' payment pages are served. Costs no read when nothing is due
+ * and the store has not changed since the last look (stateOf). Returns sandbox time.
  */
 export function catchUp(store: SandboxStore, origin: string): number {
-  const now = sandboxNow(store)
-  if (!store.statement(BILLING.due, 'get', dayOf(now))) return now
+  const { offset, nextDue } = stateOf(store)
+  const now = Date.now() + offset
+  if (nextDue === null || nextDue > dayOf(now)) return now
   return store.write(() => {
     const at = sandboxNow(store) // another process may have moved the clock meanwhile
     bill(store, at, origin)

@@ -173,5 +173,8 @@ export const BILLING = Object.freeze({
   /** The charge a payment link is for, if it is one (the payment page). */
   chargeOfLink: 'SELECT subscription, due, period_end, package FROM charges WHERE link = ? LIMIT 1',
   clock: 'SELECT offset_ms FROM clock WHERE id = 1',
+  /** The clock's offset and the first date anything is due (null: nothing scheduled), in one read. */
+  state:
+    'SELECT (SELECT offset_ms FROM clock WHERE id = 1) AS offset_ms, (SELECT min(due) FROM schedules) AS next_due',
   setClock: 'UPDATE clock SET offset_ms = ? WHERE id = 1',
 })

@@ -14,7 +14,7 @@
  */
 import { sandboxNow } from '../billing/billing.js'
 import { OUTCOMES, type Outcome } from '../constants.js'
-import { type Claimed, type Dispatch, notifyAttempt } from '../notify/outbox.js'
+import { type Dispatch, notifyAttempt } from '../notify/outbox.js'
 import { returnAddress, withQuery } from '../pages/html.js'
 import { laterIso, type PaymentLinkRecord } from '../service/records.js'
 import { inStore } from '../store/local.js'
@@ -42,7 +42,7 @@ function returnTo(link: PaymentLinkRecord, outcome: Outcome): string | null {
  * owns it): paying sets `paid` once; cancelling or failing changes nothing. A link paid already
  * answers every action as paid: the shop is never told a paid link was cancelled. The attempt's
  * notifications are written with it, and handed to `dispatch` (the process that attempts them)
- * once written; without one they wait in the outbox. Undefined when there is no such link.
+ * once committed (also when a request's group commit holds the write); without one they wait in the outbox. Undefined when there is no such link.
  */
 export function settleLink(
   store: SandboxStore,
@@ -51,7 +51,6 @@ export function settleLink(
   business?: BusinessKey,
   dispatch?: Dispatch,
 ): Settled | undefined {
-  let claimed: Claimed[] = []
   const settled = store.write(() => {
     const now = sandboxNow(store)
     const paid = outcome === 'paid' ? pay(store, linkId, now, business) : undefined
@@ -60,17 +59,17 @@ export function settleLink(
     if (!link) return undefined
     const attempted = paid ? !paid.before.paid : outcome === 'failed' && !link.paid
     if (attempted) {
-      claimed = notifyAttempt(
+      const claimed = notifyAttempt(
         store,
         { link, paid: outcome === 'paid', at: now },
         business?.keyHash ?? null,
         dispatch,
       )
+      if (claimed.length > 0 && dispatch) store.afterCommit(() => dispatch.take(claimed))
     }
     const got = link.paid ? 'paid' : outcome
     return { outcome: got, link, redirect_to: returnTo(link, got) }
   })
-  if (claimed.length > 0) dispatch?.take(claimed)
   return settled
 }
 

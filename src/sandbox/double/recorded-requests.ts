@@ -108,26 +108,37 @@ export function keptBody(body: unknown, secrets: readonly string[]): unknown {
   return size > MAX_KEPT_BODY ? `[a body of ${size} characters, not kept]` : redacted
 }
 
+/** What a request is recorded as: made when it is first read, unless it was made at once. */
+export type Recording = Omit<RecordedRequest, 'seq'> | (() => Omit<RecordedRequest, 'seq'>)
+
+/** A body small enough to keep unredacted until it is read: its redacted JSON stays under MAX_KEPT_BODY. */
+export const LAZY_BODY_BYTES = MAX_KEPT_BODY / 4
+
 class Ring {
-  private readonly entries: RecordedRequest[] = []
+  private readonly entries: (RecordedRequest | { seq: number; make: () => Omit<RecordedRequest, 'seq'> })[] =
+    []
   private start = 0
   last = 0
 
   constructor(private readonly capacity: number) {}
 
-  push(entry: Omit<RecordedRequest, 'seq'>): RecordedRequest {
-    const kept = { seq: ++this.last, ...entry }
+  push(entry: Recording): void {
+    const kept =
+      typeof entry === 'function' ? { seq: ++this.last, make: entry } : { seq: ++this.last, ...entry }
     if (this.entries.length < this.capacity) this.entries.push(kept)
     else {
       this.entries[this.start] = kept
       this.start = (this.start + 1) % this.capacity
     }
-    return kept
   }
 
   /** Oldest first. */
   all(): RecordedRequest[] {
-    return [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)]
+    for (let i = 0; i < this.entries.length; i++) {
+      const entry = this.entries[i]
+      if ('make' in entry) this.entries[i] = { seq: entry.seq, ...entry.make() }
+    }
+    return [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)] as RecordedRequest[]
   }
 }
 
@@ -138,7 +149,11 @@ export class RecordedRequests {
 
   constructor(private readonly capacity = RECORDED_PER_BUSINESS) {}
 
-  record(business: number, entry: Omit<RecordedRequest, 'seq'>): void {
+  /**
+   * Keeps a request of `business`. Given as a function, its redaction waits until it is read: most
+   * recorded requests are never read.
+   */
+  record(business: number, entry: Recording): void {
     let ring = this.rings.get(business)
     if (!ring) {
       ring = new Ring(this.capacity)

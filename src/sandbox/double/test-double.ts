@@ -22,7 +22,13 @@ import {
   parseFaultHeader,
   parseFaultRule,
 } from './faults.js'
-import { keptBody, type RecordedRequest, RecordedRequests, redactPath } from './recorded-requests.js'
+import {
+  keptBody,
+  LAZY_BODY_BYTES,
+  type RecordedRequest,
+  RecordedRequests,
+  redactPath,
+} from './recorded-requests.js'
 
 /** What the server learns of a request as it goes, for the request log and the recorded requests. */
 export interface Trail {
@@ -223,19 +229,30 @@ export class TestDouble {
     if (business === undefined) return
     response.once('close', () => {
       const key = request.headers['idempotency-key']
-      const given = (Array.isArray(key) ? key[0] : key)?.trim()
-      // The sandbox's keys in it, in any form; a UUID's digits are no card number.
-      const idempotencyKey = given ? redactSecrets(given, this.keys) : null
-      this.recorded.record(business, {
+      const { keys } = this
+      const { body, fault = null } = trail
+      const method = request.method ?? ''
+      const url = request.url ?? '/'
+      const status = response.writableFinished ? response.statusCode : null
+      const ms = Math.round(Number(process.hrtime.bigint() - trail.started) / 1e5) / 10
+      const idempotencyKey = () => {
+        const given = (Array.isArray(key) ? key[0] : key)?.trim()
+        // The sandbox's keys in it, in any form; a UUID's digits are no card number.
+        return given ? redactSecrets(given, keys) : null
+      }
+      const recording = () => ({
         time: new Date(trail.arrived).toISOString(),
-        method: request.method ?? '',
-        path: redactPath(request.url ?? '/', this.keys),
-        status: response.writableFinished ? response.statusCode : null,
-        ms: Math.round(Number(process.hrtime.bigint() - trail.started) / 1e5) / 10,
-        idempotency_key: idempotencyKey,
-        body: keptBody(trail.body, this.keys),
-        fault: trail.fault ?? null,
+        method,
+        path: redactPath(url, keys),
+        status,
+        ms,
+        idempotency_key: idempotencyKey(),
+        body: keptBody(body, keys),
+        fault,
       })
+      // A body that may be large is redacted now, so that only its redacted form is kept.
+      const length = Number(request.headers['content-length'] ?? (body === undefined ? 0 : Number.NaN))
+      this.recorded.record(business, length <= LAZY_BODY_BYTES ? recording : recording())
     })
   }
 

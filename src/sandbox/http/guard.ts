@@ -30,6 +30,11 @@ function asUrlHost(host: string): string {
 export class Addresses {
   private readonly names: Set<string>
 
+  /** `http://host:port` of the server listening on `host` (urlHostOf). */
+  baseUrl(host: string): string {
+    return `http://${urlHostOf(host)}:${this.port}`
+  }
+
   constructor(
     host: string,
     readonly port: number,
@@ -163,4 +168,11 @@ export function limitConnections(
     })
   })
   return () => close(open.size, (_, requests) => requests.size === 0)
+}
+
+/** `http://` + host as written in a URL: brackets for IPv6, loopback for "any address". */
+function urlHostOf(host: string): string {
+  if (host === '' || host === '0.0.0.0') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') ? `[${host}]` : host
 }

@@ -81,13 +81,13 @@ export function answerOnce(store: SandboxStore, request: IdempotentRequest, hand
     const seen = store.recall(business, kept, since) ?? store.recall(business, key, since)
     if (seen) {
       if (seen.fingerprint !== fingerprint) throw refused(KEY_REUSED_MESSAGE)
-      return { status: seen.status, body: JSON.parse(seen.response), headers: { [REPLAYED_HEADER]: 'true' } }
+      return { status: seen.status, text: seen.response, headers: { [REPLAYED_HEADER]: 'true' } }
     }
     const reply = handle()
-    if (reply.status >= 200 && reply.status < 300) {
-      const answer = { fingerprint, status: reply.status, response: JSON.stringify(reply.body) }
-      store.remember(business, kept, answer, now, since)
-    }
-    return reply
+    if (reply.status < 200 || reply.status >= 300) return reply
+    // Serialised once: the text kept is the text sent.
+    const response = reply.text ?? JSON.stringify(reply.body)
+    store.remember(business, kept, { fingerprint, status: reply.status, response }, now, since)
+    return { ...reply, text: response }
   })
 }

@@ -360,9 +360,9 @@ export function resendDelivery(
     const claimed = claimedOf(
       get(store, OUTBOX.resend, now, now + how.leaseMs, how.owner, row.seq) as Record<string, unknown>,
     )
+    store.afterCommit(() => how.take([claimed]))
     return { claimed, delivery: deliveryRecord({ ...row, state: 'pending' }) }
   })
-  if (result && result !== 'busy') how.take([result.claimed])
   return result
 }
 

@@ -5,7 +5,8 @@
  * the signature key; then HMAC-SHA256 of that, keyed with the signature key, in lowercase hex.
  * Only `data` is signed (not `event` nor `trigger_at`), as there.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto'
+
+import { nodeCrypto } from '../../shared/crypto.js'
 
 /** The keys of `data` the plugins require before they check the hash (a notification without one is refused). */
 export const REQUIRED_KEYS = [
@@ -31,7 +32,8 @@ function phpString(value: unknown): string | undefined {
 
 /** The hash of `data`'s values (in order, `hash` left out) under `signatureKey`. */
 export function hashOf(values: readonly (string | number)[], signatureKey: string): string {
-  return createHmac('sha256', signatureKey)
+  return nodeCrypto()
+    .createHmac('sha256', signatureKey)
     .update(signatureKey + values.map((value) => phpString(value) ?? '').join(''))
     .digest('hex')
 }
@@ -62,7 +64,10 @@ export function verifyWebhook(body: unknown, signatureKey: string): boolean {
       if (text === undefined) return false
       values.push(text)
     }
-    return timingSafeEqual(Buffer.from(hashOf(values, signatureKey), 'hex'), Buffer.from(given, 'hex'))
+    return nodeCrypto().timingSafeEqual(
+      Buffer.from(hashOf(values, signatureKey), 'hex'),
+      Buffer.from(given, 'hex'),
+    )
   } catch {
     return false
   }

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../../shared/crypto.js'
 import type { BusinessKey } from '../store/store.js'
 import type { PackageRecord } from './records.js'
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
-
 /** How a key is stored: only its hash ever reaches the store file. */
-export const keyHash = (key: string): string => sha256(key)
+export const keyHash = (key: string): string => sha256Hex(key)
 
 /** A stable integer business id derived from the key (the same on every start). */
 export function businessIdOf(key: string): number {
@@ -54,7 +52,7 @@ const SEEDED_AT = '2025-01-01T00:00:00.000Z'
 /** The packages every business starts with; ids derive from business id and slug. */
 export function seededPackages(businessId: number): PackageRecord[] {
   return PACKAGE_SEEDS.map((seed) => ({
-    _id: sha256(`pay-sandbox-package:${businessId}:${seed.slug}`).slice(0, 24),
+    _id: sha256Hex(`pay-sandbox-package:${businessId}:${seed.slug}`).slice(0, 24),
     name: seed.name,
     description: seed.description,
     amount: seed.amount,

@@ -5,7 +5,7 @@
  */
 import { withCharges } from '../billing/billing.js'
 import type { ScopedContext } from '../http/context.js'
-import { HttpError, type Reply, success, valid } from '../http/reply.js'
+import { HttpError, type Reply, success, successJson, valid } from '../http/reply.js'
 import { buildLink, buildSubscription, newLink, newSubscription, newTokenization } from './build.js'
 import { laterIso } from './records.js'
 import {
@@ -85,15 +85,14 @@ export function createTokenization({ store, caller, body, checkoutOrigin, now }:
 /** `POST /payment-links` (spec 4.2). */
 export function createLink({ store, caller, body, checkoutOrigin, now }: ScopedContext): Reply {
   const link = newLink(caller.businessId, valid(checkPaymentLink(body)), checkoutOrigin, now)
-  store.insert('payment_links', caller, link)
-  return success(link, now)
+  return successJson(store.insert('payment_links', caller, link), now)
 }
 
 /** `GET /payment-links/{id}` (spec 4.4). */
 export function getLink({ store, caller, id, now }: ScopedContext): Reply {
-  const link = store.get('payment_links', caller, id)
-  if (!link) throw linkNotFound()
-  return success(link, now)
+  const link = store.recordText('payment_links', caller, id)
+  if (link === undefined) throw linkNotFound()
+  return successJson(link, now)
 }
 
 /** `GET /payment-links` (spec 4.5). */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
 
 /** The resources of docs/spec/payment-service-api.md section 2, as stored and as returned in `data`
  * (types, not interfaces, so that they are assignable to Record<string, unknown>). */
@@ -66,10 +66,26 @@ export type SubscriptionRecord = {
  * public and payable by whoever knows its id, so one customer's id must tell nothing of another's
  * (an ObjectId's time and counter did: a few guesses from one id found others).
  */
-export const newObjectId = (): string => randomBytes(12).toString('hex')
+export const newObjectId = (): string => randomHex(12)
 
 /** A tokenization's token: 160 random bits (40 hex characters). */
-export const newToken = (): string => randomBytes(20).toString('hex')
+export const newToken = (): string => randomHex(20)
+
+/**
+ * Random bytes from the system's generator, drawn a few kilobytes at a time: one call per id cost
+ * more than the rest of making a link. Each byte is handed out once.
+ */
+const pool = Buffer.alloc(4096)
+let used = pool.length
+
+function randomHex(bytes: number): string {
+  if (used + bytes > pool.length) {
+    randomFillSync(pool)
+    used = 0
+  }
+  used += bytes
+  return pool.toString('hex', used - bytes, used)
+}
 
 /** `now` (sandbox time, billing/billing.ts: milliseconds since the epoch) as a record's timestamp. */
 export const nowIso = (now = Date.now()): string => new Date(now).toISOString()

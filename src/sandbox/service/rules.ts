@@ -164,7 +164,12 @@ class Checker {
 
 /** Drops the keys whose value is undefined, so that only fields sent are stored and echoed. */
 export function definedOnly<T extends object>(fields: T): T {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T
+  const kept: Record<string, unknown> = {}
+  for (const key of Object.keys(fields)) {
+    const value = (fields as Record<string, unknown>)[key]
+    if (value !== undefined) kept[key] = value
+  }
+  return kept as T
 }
 
 export function checkTokenization(body: RequestBody): Checked<TokenizationInput> {

@@ -91,10 +91,23 @@ export function setAside(dir: string): string {
 }
 
 /**
+ * Pages of WAL (4 KiB each) between the server's checkpoints: SQLite's 1,000 made one commit in a
+ * hundred wait for the two fsyncs of a checkpoint, and half a server's time under load went into
+ * them; at 10,000 the WAL grows to 40 MB at most before it is copied back (docs/performance.md).
+ */
+export const SERVER_CHECKPOINT_PAGES = 10_000
+
+/**
  * Opens the database file of `dir` (made if missing): refused when it is no SQLite file, in WAL
  * mode, migrated, and an old store.json of the directory imported (what that did goes to `notices`).
  */
-export function openConnection(file: string, dir: string, notices: Notice[]): Connection {
+export function openConnection(
+  file: string,
+  dir: string,
+  notices: Notice[],
+  /** Pages of WAL after which a commit checkpoints (PRAGMA wal_autocheckpoint); SQLite's 1,000 by default. */
+  checkpointPages?: number,
+): Connection {
   const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600)
   try {
     // SQLite takes a file shorter than its 100-byte header for an empty database and writes over
@@ -116,6 +129,7 @@ export function openConnection(file: string, dir: string, notices: Notice[]): Co
       throw new Error(`The sandbox store ${file} cannot use WAL mode (${mode.journal_mode}).`)
     }
     db.exec('PRAGMA synchronous = NORMAL')
+    if (checkpointPages !== undefined) db.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`)
     migrate(db, file)
     const connection = { db, identity: identityOf(fs.statSync(file)), statements: new Map() }
     if (fs.existsSync(path.join(dir, LEGACY_FILE))) {

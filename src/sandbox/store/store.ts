@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import fs from 'node:fs'
-import path from 'node:path'
 import type Libsql from 'libsql'
 import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from '../service/records.js'
-import {
-  type Connection,
-  type Database,
-  dumpStore,
-  identityOf,
-  openConnection,
-  rollBack,
-  STORE_FILE,
-} from './database.js'
-import { isBusy, StoreCorruptError, storeErrorOf } from './errors.js'
+import { dumpStore } from './database.js'
+import { isBusy } from './errors.js'
 import { errorCode } from './files.js'
-import type { LegacyStore, Notice } from './legacy.js'
+import type { LegacyStore } from './legacy.js'
 import { BUSINESS_TABLES, type Listed, RESOURCE_TABLES, type ResourceTable, STATEMENTS } from './schema.js'
+import { Transactions } from './transactions.js'
 
 /** The business behind an API key, as the store knows it. */
 export interface BusinessKey {
@@ -46,49 +37,15 @@ export interface RememberedAnswer {
 /**
  * The sandbox state: one SQLite database (through libsql) in the sandbox directory, in WAL mode,
  * shared safely by every process that opens the directory (a server, the in-process sandbox of a
- * command, a second server). Writes are transactions (`write`), reads see the last commit.
+ * command, a second server). Writes are transactions (`write`, or a server's requests `grouped`,
+ * transactions.ts), reads see the last commit.
  *
  * Durability: `synchronous = NORMAL`. In WAL mode a commit has written its pages to the WAL file
  * (write(2)) before it returns, so what was acknowledged survives the process being killed
  * (kill -9: the kernel still holds the data). NORMAL skips the fsync of every commit, which FULL
  * would add to survive a power cut as well; the database stays consistent either way.
  */
-export class SandboxStore {
-  readonly file: string
-  /** What opening the store did that a person should hear of (an import of store.json). */
-  readonly notices: Notice[] = []
-  private current: Connection | undefined
-  /** The connection of the transaction under way: every call inside it uses that one. */
-  private active: Connection | undefined
-  /** Calls under way: only the outermost converts errors. */
-  private depth = 0
-
-  constructor(readonly dir: string) {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-    this.file = path.join(dir, STORE_FILE)
-    this.connection()
-  }
-
-  /** Runs `body` as one write transaction: all of it is committed, or none of it. */
-  write<T>(body: () => T): T {
-    if (this.active) return body()
-    return this.guard(() => {
-      const connection = this.connection()
-      connection.db.exec('BEGIN IMMEDIATE')
-      this.active = connection
-      try {
-        const result = body()
-        connection.db.exec('COMMIT')
-        return result
-      } catch (error) {
-        rollBack(connection.db)
-        throw error
-      } finally {
-        this.active = undefined
-      }
-    })
-  }
-
+export class SandboxStore extends Transactions {
   /**
    * Runs one statement of another part of the sandbox (billing/billing.ts: the clock and charges) on the
    * connection in use, inside the transaction under way if there is one.
@@ -99,8 +56,14 @@ export class SandboxStore {
 
   /** A record of the business, or undefined. */
   get<T extends ResourceTable>(table: T, business: BusinessKey, id: string): RecordOf<T> | undefined {
+    const text = this.recordText(table, business, id)
+    return text === undefined ? undefined : JSON.parse(text)
+  }
+
+  /** A record of the business as kept (JSON text), or undefined. */
+  recordText(table: ResourceTable, business: BusinessKey, id: string): string | undefined {
     const row = this.run(STATEMENTS.get(table), 'get', business.keyHash, id) as Row | undefined
-    return row ? JSON.parse(row.record) : undefined
+    return row?.record
   }
 
   /** `limit` of the business's records from `offset`, newest first, and how many there are in all. */
@@ -121,11 +84,14 @@ export class SandboxStore {
     })
   }
 
-  insert<T extends Listed>(table: T, business: BusinessKey, record: RecordOf<T>): void {
+  /** Adds a record of the business; returns it as kept (JSON text). */
+  insert<T extends Listed>(table: T, business: BusinessKey, record: RecordOf<T>): string {
+    const text = JSON.stringify(record)
     this.write(() => {
       this.run(STATEMENTS.business, 'run', business.keyHash, business.businessId)
-      this.run(STATEMENTS.insert(table), 'run', business.keyHash, record._id, JSON.stringify(record))
+      this.run(STATEMENTS.insert(table), 'run', business.keyHash, record._id, text)
     })
+    return text
   }
 
   insertTokenization(business: BusinessKey, record: TokenizationRecord): void {
@@ -310,79 +276,5 @@ export class SandboxStore {
    */
   snapshot(): LegacyStore {
     return this.read(() => dumpStore(this.db()))
-  }
-
-  close(): void {
-    this.current?.db.close()
-    this.current = undefined
-  }
-
-  /** The database of the transaction under way, else the open one. */
-  private db(): Database {
-    return (this.active ?? this.connection()).db
-  }
-
-  /** Runs a prepared statement on the connection in use. */
-  private run(sql: string, mode: 'get' | 'all' | 'run', ...parameters: unknown[]): unknown {
-    return this.guard(() => {
-      const connection = this.active ?? this.connection()
-      let statement = connection.statements.get(sql)
-      if (!statement) {
-        statement = connection.db.prepare(sql)
-        connection.statements.set(sql, statement)
-      }
-      return statement[mode](...parameters)
-    })
-  }
-
-  /** Runs `body` in one read transaction: every read in it sees the same commit. */
-  read<T>(body: () => T): T {
-    if (this.active) return body()
-    return this.guard(() => {
-      const connection = this.connection()
-      connection.db.exec('BEGIN')
-      this.active = connection
-      try {
-        return body()
-      } finally {
-        this.active = undefined
-        if (connection.db.inTransaction) connection.db.exec('COMMIT')
-      }
-    })
-  }
-
-  /** The database's errors as the store's: busy (503), corrupt (500 naming the file). */
-  private guard<T>(body: () => T): T {
-    this.depth++
-    try {
-      return body()
-    } catch (error) {
-      if (this.depth > 1) throw error
-      const converted = storeErrorOf(error, this.file)
-      // The next call opens the file again: `pay sandbox reset` may have replaced it.
-      if (converted instanceof StoreCorruptError) this.close()
-      throw converted
-    } finally {
-      this.depth--
-    }
-  }
-
-  /**
-   * The open connection, checked against the file at the path (one stat): a file deleted or
-   * replaced behind the store's back (its directory removed, a corrupt file set aside by a
-   * reset) is opened again, so that nothing is written into a file no one will read.
-   */
-  private connection(): Connection {
-    let identity: string | undefined
-    try {
-      identity = identityOf(fs.statSync(this.file))
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error
-      fs.statSync(this.dir) // a vanished directory is an error, not recreated behind the user's back
-    }
-    if (this.current && this.current.identity === identity) return this.current
-    this.close()
-    this.current = openConnection(this.file, this.dir, this.notices)
-    return this.current
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startCli } from '../../helpers/child.js'
 import { tempDir } from '../../helpers/cli.js'
+import { journalEntries, journalIn } from '../../helpers/journal.js'
 import { startProxy, type TestProxy } from '../../helpers/proxy.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import { type BulkJson, parseCsv, seedSubscriptions, serverStatuses } from '../../helpers/subs.js'
@@ -49,10 +50,13 @@ const touched = (ids: string[]) => {
   return ids.filter((id) => seen.has(id))
 }
 
-const cancelAll = (ids: string[], report: string) =>
+const cancelAll = (ids: string[], report: string, journal?: string) =>
   startCli(
     ['subs', 'cancel', '-', '--yes', '--json', '--report', report, '--concurrency', String(CONCURRENCY)],
-    { env: { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl }, input: ids.join('\n') },
+    {
+      env: { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl, ...(journal ? { PAY_JOURNAL_FILE: journal } : {}) },
+      input: ids.join('\n'),
+    },
   )
 
 test('Ctrl-C half-way: in-flight ones finish, no new request, every id reported once, exit 130', async () => {
@@ -134,7 +138,8 @@ test('Ctrl-C half-way: in-flight ones finish, no new request, every id reported 
 test('kill -9 half-way: every row of the report is whole and true on the server', async () => {
   const ids = await seedSubscriptions(sandbox, 300, { prefix: 'sigkill' })
   const report = path.join(dir, 'sigkill.csv')
-  const run = cancelAll(ids, report)
+  const journal = journalIn(dir)
+  const run = cancelAll(ids, report, journal)
   await reportRows(report, 20)
   run.child.kill('SIGKILL')
   const result = await run.done
@@ -169,6 +174,13 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
   // Besides those listed, at most the ones in flight at the kill were cancelled.
   const unlisted = ids.filter((id) => !listed.includes(id) && statuses.get(id) === 'cancel')
   expect(unlisted.length).toBeLessThanOrEqual(CONCURRENCY)
+  // The journal (its file open for the whole run) lost nothing either: every cancel the server
+  // holds was written down before it was sent, and every one reported done has its outcome.
+  const entries = journalEntries(journal).filter((entry) => entry.method === 'PUT')
+  const phases = (id: string) =>
+    entries.filter((entry) => entry.path === `/subscriptions/${id}`).map((entry) => entry.phase)
+  for (const id of ids.filter((id) => statuses.get(id) === 'cancel')) expect(phases(id)[0], id).toBe('intent')
+  for (const id of listed) expect(phases(id), id).toEqual(['intent', 'outcome'])
 
   // The run never ended (no closing mark): resumed without its input, it would stop short of the
   // ids it never reached, so it is refused, saying how far it got; nothing is sent.

@@ -50,6 +50,24 @@ describe('Journal', () => {
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700)
   })
 
+  it("keeps its file open for the run: a file moved aside keeps the run's lines; after close() a new one is made", () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'journal.jsonl')
+    const journal = new Journal(file, CONTEXT, () => {})
+    const finish = journal.intent({ method: 'PUT', path: '/subscriptions/s1', resource: 'subscription' })
+    fs.renameSync(file, path.join(dir, 'rotated.jsonl'))
+    finish({ status: 200 })
+    expect(readJournal(path.join(dir, 'rotated.jsonl')).map((entry) => entry.phase)).toEqual([
+      'intent',
+      'outcome',
+    ])
+    expect(fs.existsSync(file)).toBe(false)
+    journal.close()
+    journal.intent({ method: 'PUT', path: '/subscriptions/s2', resource: 'subscription' })
+    expect(readJournal(file).map((entry) => entry.path)).toEqual(['/subscriptions/s2'])
+    journal.close()
+  })
+
   it('says once that it cannot write, and lets the change go on', () => {
     const dir = tempDir()
     fs.writeFileSync(path.join(dir, 'pay'), 'a file where the directory should be')

@@ -10,14 +10,15 @@
  * that one left by a listen killed with `kill -9` goes on its own; it is removed when listen ends
  * (Ctrl-C, SIGTERM), and listen ends when the sandbox stops answering.
  */
-import crypto from 'node:crypto'
 import http from 'node:http'
-import https from 'node:https'
+import type Https from 'node:https'
+import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { addSandboxWebhook, removeSandboxWebhook, sandboxWebhooks } from '../../../api/sandbox.js'
 import { PayError, usageError } from '../../../errors.js'
 import { type Result, shown } from '../../../render/result.js'
 import { isWebhookUrl, verifyWebhook } from '../../../sandbox/index.js'
+import { randomHex } from '../../../shared/crypto.js'
 import { isRecord, type Rec } from '../../../values.js'
 import type { RunContext } from '../../context.js'
 import { runningSandbox } from '../double.js'
@@ -121,7 +122,7 @@ function goneError(error: unknown, baseUrl: string): PayError {
 
 /** A loopback server that takes POSTs at a random path and answers each with what `handle` says. */
 async function startReceiver(handle: (body: string) => Promise<number>) {
-  const path = `/listen/${crypto.randomBytes(12).toString('hex')}`
+  const path = `/listen/${randomHex(12)}`
   const server = http.createServer((request, response) => {
     const answer = (status: number) => response.writeHead(status, { 'Content-Length': 0 }).end()
     if (request.method !== 'POST' || request.url !== path) return answer(404)
@@ -161,7 +162,9 @@ function forward(url: string, body: string): Promise<{ status: number | null; er
       resolve({ status, error, ms: ms() })
     }
     const target = new URL(url)
-    const client = target.protocol === 'https:' ? https : http
+    // node:https (TLS) loads only for an https target: every other command's start-up skips it.
+    const client =
+      target.protocol === 'https:' ? (createRequire(import.meta.url)('node:https') as typeof Https) : http
     const request = client.request(target, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },

@@ -134,7 +134,7 @@ describe('seedFixtures', () => {
     let calls = 0
     vi.spyOn(store, 'insert').mockImplementation((...args: Parameters<SandboxStore['insert']>) => {
       if (++calls === 3) throw new Error('disk full')
-      insert(...args)
+      return insert(...args)
     })
     const fixtures = { links: [1, 2, 3, 4].map((n) => ({ name: `l${n}`, ...LINK })) }
     expect(() => seedFixtures(store, businessOf(KEY_A), fixtures, { origin: ORIGIN })).toThrow('disk full')
