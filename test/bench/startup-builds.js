@@ -17,10 +17,15 @@ const { values } = parseArgs({
 if (!values.before || !values.after) throw new Error('usage: startup-builds.js --before DIR --after DIR')
 
 const bin = (root) => path.join(path.resolve(root), 'bin/run.js')
-const manifest = JSON.parse(
-  fs.readFileSync(path.join(path.resolve(values.after), 'oclif.manifest.json'), 'utf8'),
-)
-const commands = Object.keys(manifest.commands).sort()
+const commandsOf = (root) =>
+  Object.keys(
+    JSON.parse(fs.readFileSync(path.join(path.resolve(root), 'oclif.manifest.json'), 'utf8')).commands,
+  )
+// Only the commands both builds have: a command new in the after build has no before to compare with.
+const before = new Set(commandsOf(values.before))
+const commands = commandsOf(values.after)
+  .filter((id) => before.has(id))
+  .sort()
 const home = tempDir('startup-home')
 const env = cleanEnv({ PAY_CONFIG_DIR: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') })
 
