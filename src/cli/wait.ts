@@ -4,6 +4,7 @@ import { StatusLine } from '../render/status-line.js'
 import { type Duration, describeDuration, isZero, shift } from '../shared/duration.js'
 import { type Rec, sanitizeText } from '../values.js'
 import type { IO } from './io.js'
+import { stopper } from './stop.js'
 
 /** The first pause between two looks, the longest, and how much each grows. */
 const FIRST_PAUSE_MS = 1000
@@ -79,11 +80,7 @@ export async function waitFor(wait: Wait): Promise<Rec> {
     if (!line) out.note(message)
   }
 
-  let stop!: (error: PayError) => void
-  const stopped = new Promise<never>((_, reject) => {
-    stop = reject
-  })
-  stopped.catch(() => {})
+  const { stopped, stop } = stopper()
   const timers: NodeJS.Timeout[] = []
   const stopListening = io.onInterrupt(() => stop(new PayError('Cancelled.', { kind: 'cancelled' })))
   if (limitMs) {

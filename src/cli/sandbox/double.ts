@@ -18,6 +18,7 @@ import {
 import type { Rec } from '../../values.js'
 import type { SandboxTarget, Target } from '../context.js'
 import type { IO } from '../io.js'
+import { followStopper } from '../stop.js'
 import { REQUEST_VIEW, requestText, requestTsv } from './double-views.js'
 import { attemptedText } from './webhooks/webhook-views.js'
 
@@ -90,16 +91,7 @@ export async function followRequests(
   const { out, io } = options
   const show = (records: Rec[]) =>
     out.entries(records, REQUEST_VIEW, { text: (r) => requestText(r, io.colour), tsv: requestTsv }, true)
-  let stop!: (error: PayError) => void
-  const stopped = new Promise<never>((_, reject) => {
-    stop = reject
-  })
-  stopped.catch(() => {})
-  const stopListening = io.onInterrupt(() => {
-    // On a terminal, Ctrl-C left "^C" where the cursor was: the message starts below it.
-    if (io.stderrIsTerminal) out.stderr.write('\n')
-    stop(new PayError('Stopped following.', { kind: 'cancelled' }))
-  })
+  const { stopped, stopListening } = followStopper(io, out)
   // The server holds each poll until a request comes, for at most half the time a request may take.
   const wait = Math.min(20, options.timeoutSeconds / 2)
   try {

@@ -18,6 +18,7 @@ import { loadLocalStore } from '../../../sandbox/index.js'
 import type { Rec } from '../../../values.js'
 import type { RunContext, SandboxTarget } from '../../context.js'
 import type { IO } from '../../io.js'
+import { followStopper } from '../../stop.js'
 import { runningSandbox } from '../double.js'
 import {
   attemptedText,
@@ -150,15 +151,7 @@ async function followDeliveries(
   const seen = new Map<string, string>()
   const stateOf = (delivery: Rec) =>
     `${delivery.state} ${Array.isArray(delivery.attempts) ? delivery.attempts.length : 0}`
-  let stop!: (error: PayError) => void
-  const stopped = new Promise<never>((_, reject) => {
-    stop = reject
-  })
-  stopped.catch(() => {})
-  const stopListening = io.onInterrupt(() => {
-    if (io.stderrIsTerminal) out.stderr.write('\n')
-    stop(new PayError('Stopped following.', { kind: 'cancelled' }))
-  })
+  const { stopped, stopListening } = followStopper(io, out)
   try {
     const first = await Promise.race([look(), stopped])
     for (const delivery of first) seen.set(String(delivery._id), stateOf(delivery))
