@@ -42,12 +42,16 @@ export interface RecordedRequest {
 const SECRET_NAME =
   /(^|[_-])(token|secret|password|passwd|api[_-]?key|authorization|cvc|cvv|card[_-]?number|pan)$/i
 
-/** Runs of digits with single spaces or dashes between them. */
-const DIGIT_RUN = /\d(?:[ -]?\d)*/g
+/**
+ * Runs of digits with single spaces or dashes between them, standing alone: not inside a word or a
+ * hexadecimal id (one in a hundred ids has 13 or more digits in a row, and was cut up).
+ */
+const DIGIT_RUN = /(?<![0-9A-Za-z])\d(?:[ -]?\d)*(?![0-9A-Za-z])/g
 
 /**
  * Text with the keys in `secrets` and card-like numbers (a run of 13 to 19 digits, alone or with
- * single spaces or dashes between them, not part of a longer run) replaced by `[REDACTED]`.
+ * single spaces or dashes between them, not part of a longer run, a word or an id) replaced by
+ * `[REDACTED]`.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
   // A key in any form: percent-encoded in part or whole, once or twice over.

@@ -244,6 +244,11 @@ describe('what is recorded of a request', () => {
       ['+1 415-555-0132', '+1 415-555-0132'],
       ['2026-03-01T10:00:00Z', '2026-03-01T10:00:00Z'],
       ['25.50', '25.50'],
+      ['order_4111111111111111', 'order_[REDACTED]'],
+      // Ids and words are kept whole, whatever digits they hold.
+      ['/payment-links/6928051234567890abcdef12', '/payment-links/6928051234567890abcdef12'],
+      ['/subscriptions/abcdef1234567890123456ff', '/subscriptions/abcdef1234567890123456ff'],
+      ['ref4242424242424242', 'ref4242424242424242'],
       [`Bearer ${KEY}`, 'Bearer [REDACTED]'],
     ]
     expect(cases.map(([text]) => [text, redactText(text, [KEY])])).toEqual(cases)
