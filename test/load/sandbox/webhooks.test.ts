@@ -88,7 +88,12 @@ describe('the outbox across processes', () => {
     const first = await startMain(dir)
     await client(first).call('POST', '/_sandbox/webhooks', { url: hook.url })
     await payNewLink(client(first))
-    await vi.waitFor(() => expect(hook.received).toHaveLength(1), { timeout: 10_000 })
+    // The retry is due once the first attempt's answer is in the outbox, not when it was sent.
+    await vi.waitFor(
+      async () => expect((await deliveries(first))[0].attempts.map((a) => a.status)).toEqual([503]),
+      { timeout: 10_000 },
+    )
+    expect(hook.received).toHaveLength(1)
     first.child.kill('SIGKILL')
     await exited(first.child)
     const second = await startMain(dir)
