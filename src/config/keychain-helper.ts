@@ -8,7 +8,8 @@ import { Entry, findCredentials } from '@napi-rs/keyring'
  * thread or libuv thread would hold up pay's own exit.
  *
  * The request comes as JSON on stdin (a key to store never goes in argv, which `ps` shows), the
- * answer goes as JSON on stdout. Nothing else is written anywhere.
+ * answer goes as JSON on stdout, after a newline that says the helper has started. Nothing else is
+ * written anywhere.
  */
 export type HelperRequest =
   | { op: 'store'; service: string; account: string; key: string }
@@ -91,8 +92,14 @@ function holdsPartOf(text: string, key: string): boolean {
   return false
 }
 
-/** Reads one request from stdin, answers it on stdout. */
+/**
+ * Reads one request from stdin, answers it on stdout. A newline first says the helper has started
+ * (node and the native module loaded): pay's time limit for the keychain counts from there, so a
+ * busy machine's slow start-up is not taken for a keychain that does not answer. The answer's JSON
+ * may follow it in the same read, which JSON.parse takes as it is.
+ */
 export function serveOneRequest(): void {
+  process.stdout.write('\n')
   let input = ''
   process.stdin.setEncoding('utf8')
   process.stdin.on('data', (chunk: string) => {

@@ -5,18 +5,25 @@ import type { HelperAnswer, HelperRequest } from './keychain-helper.js'
 /**
  * Keys in the system keychain (macOS Keychain, Windows Credential Manager, the Secret Service on
  * Linux), through @napi-rs/keyring, which only the helper program loads (keychain-helper.ts).
- * Each operation runs that helper as a child process and waits for it at most 3 seconds: its
- * calls are synchronous native calls that can block for ever, and a child process, unlike a
- * worker thread or a libuv thread stuck in one, can be killed without holding up pay's exit.
- * A keychain that does not answer in time counts as none.
+ * Each operation runs that helper as a child process and, once it has started, waits for it at
+ * most 3 seconds: its calls are synchronous native calls that can block for ever, and a child
+ * process, unlike a worker thread or a libuv thread stuck in one, can be killed without holding up
+ * pay's exit. A keychain that does not answer in time counts as none.
  */
 export const KEYCHAIN_SERVICE = 'pay'
 export const KEYCHAIN_TIMEOUT_MS = 3000
+/**
+ * The helper's own start (node and the native module, about 60 ms, seconds on a machine busy with
+ * other work) has a limit of its own: the keychain's 3 s count from the newline the helper writes
+ * once it has started.
+ */
+export const HELPER_START_TIMEOUT_MS = 10_000
 
 export interface KeychainOptions {
   /** The helper program to run (tests give their own); default: the one beside the bundle. */
   helper?: string
   timeoutMs?: number
+  startTimeoutMs?: number
   /** A line for --debug: what was asked, how it went, how long it took. */
   debug?: (line: string) => void
   /** The environment of the run: the helper's is made from it, and PAY_KEYCHAIN=0 turns the keychain off. */
@@ -67,11 +74,13 @@ function parseAnswer(text: string): HelperAnswer | undefined {
 
 /**
  * Runs the helper on one request: its answer, or a failure when it cannot start, dies, answers
- * nonsense or takes longer than the time allowed. Then, or once it has answered, it is killed if
- * still running, and nothing of it is waited for: not its exit, not its pipes.
+ * nonsense, does not start in time or, once started, takes longer than the time allowed. Then, or
+ * once it has answered, it is killed if still running, and nothing of it is waited for: not its
+ * exit, not its pipes.
  */
 function askHelper(request: HelperRequest, options: KeychainOptions): Promise<HelperAnswer> {
   const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS
+  const startTimeoutMs = options.startTimeoutMs ?? HELPER_START_TIMEOUT_MS
   return new Promise((resolve) => {
     let child: ChildProcess
     try {
@@ -96,15 +105,25 @@ function askHelper(request: HelperRequest, options: KeychainOptions): Promise<He
       child.unref()
       resolve(answer)
     }
-    const timer = setTimeout(
-      () => finish({ ok: false, reason: `did not answer within ${timeoutMs / 1000} s` }),
-      timeoutMs,
+    let timer = setTimeout(
+      () =>
+        finish({ ok: false, reason: `failed (its helper did not start within ${startTimeoutMs / 1000} s)` }),
+      startTimeoutMs,
     )
+    let started = false
     // Done as soon as the answer is whole: a process the helper started may hold its stdout open.
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk
       const answer = parseAnswer(output)
       if (answer) finish(answer)
+      else if (!started) {
+        started = true
+        clearTimeout(timer)
+        timer = setTimeout(
+          () => finish({ ok: false, reason: `did not answer within ${timeoutMs / 1000} s` }),
+          timeoutMs,
+        )
+      }
     })
     child.on('error', (error: NodeJS.ErrnoException) =>
       finish({ ok: false, reason: `failed (its helper did not start: ${error.code ?? error.message})` }),

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   deleteKey,
+  HELPER_START_TIMEOUT_MS,
   KEYCHAIN_SERVICE,
   KEYCHAIN_TIMEOUT_MS,
   keychainAccount,
@@ -18,13 +19,23 @@ import { tempDir } from '../../helpers/cli.js'
  * test/e2e/profiles/keychain*.test.ts). Each stand-in first notes its pid, argv, environment
  * and stdin in a file beside it.
  */
-function fakeHelper(body: string): { helper: string; seen: () => Record<string, unknown> } {
+function fakeHelper(
+  body: string,
+  /** When it says it has started, as the real one does with a newline: at once, after a wait, never. */
+  { startsAfterMs = 0 as number | 'never' } = {},
+): { helper: string; seen: () => Record<string, unknown> } {
   const dir = tempDir('pay-fake-helper-')
   const helper = path.join(dir, 'helper.cjs')
   const record = path.join(dir, 'seen.json')
+  let start = ''
+  if (startsAfterMs !== 'never') {
+    const blocked = `Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${startsAfterMs})`
+    start = `${startsAfterMs > 0 ? blocked : ''}\nprocess.stdout.write('\\n')`
+  }
   fs.writeFileSync(
     helper,
     `const fs = require('node:fs')
+${start}
 let stdin = ''
 process.stdin.setEncoding('utf8').on('data', (c) => { stdin += c }).on('end', () => {
   fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify({ pid: process.pid, argv: process.argv, env: process.env, stdin }))
@@ -135,6 +146,24 @@ describe('the keychain, through its helper process', () => {
     ])
     const { pid } = seen() as { pid: number }
     await expect.poll(() => isAlive(pid)).toBe(false)
+  })
+
+  it('counts the time allowed from the start the helper reports: a slow start-up is not a silent keychain', async () => {
+    const { helper } = fakeHelper(answer({ ok: true, op: 'read', keys: { a: 'sk_a_1234' } }), {
+      startsAfterMs: 1500,
+    })
+    const read = await readKeys(['a'], { helper, timeoutMs: 500, env: process.env })
+    expect(read).toEqual({ ok: true, keys: new Map([['a', 'sk_a_1234']]) })
+  })
+
+  it('kills a helper that never reports its start, at the start-up limit', async () => {
+    const { helper, seen } = fakeHelper('Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)', {
+      startsAfterMs: 'never',
+    })
+    const read = await readKeys(['a'], { helper, timeoutMs: 100, startTimeoutMs: 1500, env: process.env })
+    expect(read).toEqual({ ok: false, reason: 'failed (its helper did not start within 1.5 s)' })
+    await expect.poll(() => isAlive((seen() as { pid: number }).pid)).toBe(false)
+    expect(HELPER_START_TIMEOUT_MS).toBe(10_000)
   })
 
   it('takes the answer as soon as it is whole, though a process the helper started holds its stdout', async () => {
