@@ -14,7 +14,7 @@ export default defineConfig({
     include: [
       'test/mutation/*.test.ts',
       'test/unit/api/reader*.test.ts',
-      'test/unit/resources/charges.test.ts',
+      'test/unit/work/subs/charges.test.ts',
       'test/unit/render/**/*.test.ts',
       'test/unit/bulk/**/*.test.ts',
       'test/unit/sandbox/billing/**/*.test.ts',

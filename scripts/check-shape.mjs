@@ -5,7 +5,7 @@
  *     and a command parses, calls and returns what it produced;
  *   - one output path: no command mentions `flags.json`, `.stdout`, `.stderr` or `console.`. Its
  *     run() returns what it produced (src/render/result.ts) and the base command prints it;
- *   - one run context (src/cli/context.ts): process.env is read only where the run's
+ *   - one run context (src/runtime/context.ts): process.env is read only where the run's
  *     environment is (READS_PROCESS_ENV), and no code of src replaces a stream's write;
  *   - no folder of src holds more than 16 source files directly (MAX_FOLDER_FILES): a part that
  *     grows is split by concern into sub-folders;

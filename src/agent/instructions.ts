@@ -1,5 +1,5 @@
-import type { Target } from '../cli/context.js'
 import { EXIT_CODE_TABLE } from '../errors.js'
+import type { Target } from '../runtime/context.js'
 import type { Caps } from './caps.js'
 import { CONFIRM_TTL_MS } from './confirm.js'
 

@@ -1,13 +1,14 @@
 import type { Interfaces } from '@oclif/core'
 import { ENDPOINTS } from '../api/endpoints.js'
-import type { RunContext } from '../cli/context.js'
 import { formatAmount } from '../render/format.js'
 import type { Result } from '../render/result.js'
-import { CHARGE_FILTER_FLAGS } from '../resources/charges.js'
-import { sendForRecord } from '../resources/endpoint-runs.js'
-import type { FieldValues } from '../resources/field-set.js'
-import { createLink, deleteLinks, listLinks, updateLink } from '../resources/link-runs.js'
-import { describeLink, LINK_FIELDS, LINK_FILTER_FLAGS } from '../resources/links.js'
+import type { RunContext } from '../runtime/context.js'
+import { isRecord, plain, type Rec } from '../values.js'
+import type { FieldValues } from '../work/common/field-set.js'
+import { sendForRecord } from '../work/common/send.js'
+import { describeLink, LINK_FIELDS, LINK_FILTER_FLAGS } from '../work/links/links.js'
+import { createLink, deleteLinks, listLinks, updateLink } from '../work/links/runs.js'
+import { CHARGE_FILTER_FLAGS } from '../work/subs/charges.js'
 import {
   cancelMany,
   createSubscription,
@@ -15,15 +16,14 @@ import {
   listSubscriptions,
   showSubscription,
   updateSubscription,
-} from '../resources/subscription-runs.js'
+} from '../work/subs/runs.js'
 import {
   describeSubscription,
   SUBSCRIPTION_CHANGE_FIELDS,
   SUBSCRIPTION_FIELDS,
   SUBSCRIPTION_FILTER_FLAGS,
-} from '../resources/subscriptions.js'
-import { createToken, TOKEN_FIELDS } from '../resources/tokens.js'
-import { isRecord, plain, type Rec } from '../values.js'
+} from '../work/subs/subscriptions.js'
+import { createToken, TOKEN_FIELDS } from '../work/token/create.js'
 
 /**
  * The plain functions each resource's tools call: the very ones its commands call

@@ -1,6 +1,6 @@
 import { ENDPOINT_LIST, type Endpoint } from '../api/endpoints.js'
-import type { SandboxTarget } from '../cli/context.js'
 import { usageError } from '../errors.js'
+import type { SandboxTarget } from '../runtime/context.js'
 import { DURATION_FORMS, parseDuration } from '../shared/duration.js'
 import { type Rec, sanitizeText } from '../values.js'
 import { type JsonSchema, objectSchema } from './schema.js'
@@ -13,7 +13,7 @@ import { toolName } from './tools.js'
  * and what was sent to the sandbox (sandbox_requests, read-only), so that an assistant can
  * rehearse a task end to end without the service. Their endpoints are those the declarations
  * offer to agents (`agent: true`); the work is the sandbox commands' own plain functions, which
- * `pay mcp` hands in (src/cli/sandbox/agent-actions.ts): the agent imports nothing of the sandbox.
+ * `pay mcp` hands in (src/work/sandbox/agent-actions.ts): the agent imports nothing of the sandbox.
  */
 
 /** The sandbox commands' plain functions, where the sandbox is (a running one, or pay mcp's own). */

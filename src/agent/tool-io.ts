@@ -1,5 +1,5 @@
 import { Readable, Writable } from 'node:stream'
-import type { IO } from '../cli/io.js'
+import type { IO } from '../runtime/io.js'
 
 /** A stream that keeps what is written to it. */
 class Kept extends Writable {

@@ -198,7 +198,7 @@ export class PayApi {
 
   /**
    * A request to any declared endpoint answered with one record: what a command that sends one
-   * request needs, with no method of its own here (src/resources/endpoint-runs.ts), and `pay
+   * request needs, with no method of its own here (src/work/common/send.ts), and `pay
    * mcp`'s tool of an endpoint no run function serves.
    */
   record(endpoint: Endpoint, call: Call): Promise<Rec> {

@@ -25,7 +25,7 @@ const REASONS: Record<string, string> = {
 
 /**
  * The code of a connection its agent refused before anything was written to it: a new connection
- * to the user's sandbox that could not prove it reaches that sandbox (src/cli/sandbox/proved-agent.ts).
+ * to the user's sandbox that could not prove it reaches that sandbox (src/runtime/sandbox/proved-agent.ts).
  */
 export const UNPROVEN_CONNECTION = 'ERR_PAY_SANDBOX_UNPROVEN'
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
-import type { Target } from '../cli/context.js'
 import { PayError, usageError } from '../errors.js'
+import type { Target } from '../runtime/context.js'
 import { checkPrivatePath, openPrivate, UnsafeFileError, writePrivateAtomic } from '../shared/private-file.js'
 import { csvLine, fromSpreadsheet, parseCsv, toSpreadsheet } from './csv.js'
 import { metaFile, type RunInput, type RunMeta, readMeta, writeMeta } from './meta.js'

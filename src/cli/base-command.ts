@@ -2,6 +2,8 @@ import { Command, type Config, type Interfaces } from '@oclif/core'
 import { usageError } from '../errors.js'
 import { Output } from '../render/output.js'
 import type { Result } from '../render/result.js'
+import type { Env, RunContext } from '../runtime/context.js'
+import { CommandContext } from '../runtime/run-context.js'
 import { sanitizeText } from '../values.js'
 import {
   explainRefusedKey,
@@ -10,10 +12,8 @@ import {
   wantsJsonErrors,
   withoutHintGiven,
 } from './command-errors.js'
-import type { Env, RunContext } from './context.js'
 import { globalFlags, localFlags } from './flags.js'
 import { type Ended, type Invocation, processInvocation } from './main.js'
-import { CommandContext } from './run-context.js'
 
 type CommandFlags<T extends typeof Command, B extends Interfaces.FlagInput> = Interfaces.InferredFlags<
   B & T['flags']
@@ -174,7 +174,7 @@ export abstract class BaseCommand<
       sandboxWhenNone: (this.ctor as typeof BaseCommand).sandboxWhenNone,
     })
     if (base === localFlags) {
-      const { refuseForeignSandbox } = await import('./sandbox/local-profile.js')
+      const { refuseForeignSandbox } = await import('../runtime/sandbox/local-profile.js')
       await refuseForeignSandbox({ profile: given.profile, baseUrl: given['base-url'] }, context)
     }
     return context

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
+import { idProblem, normalizeId } from '../bulk/id-text.js'
 import { usageError } from '../errors.js'
-import { idProblem, normalizeId } from '../resources/ids.js'
 
 const ID = Args.custom<string>({
   ignoreStdin: true,

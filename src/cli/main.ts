@@ -3,10 +3,10 @@ import { format } from 'node:util'
 import { type Command, Config, Help, type Interfaces } from '@oclif/core'
 import { getHelpFlagAdditions, normalizeArgv } from '@oclif/core/help'
 import { Output } from '../render/output.js'
+import type { Env } from '../runtime/context.js'
+import { type IO, ProcessIO } from '../runtime/io.js'
 import { withoutGlobalFlags } from './argv.js'
 import { addIdCompletion } from './completion/scripts.js'
-import type { Env } from './context.js'
-import { type IO, ProcessIO } from './io.js'
 import { commandNotFound } from './not-found.js'
 
 /**

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
-import { API_FLAGS, sendApiRequest } from '../cli/api-call.js'
 import { BaseCommand } from '../cli/base-command.js'
 import { jqFlag } from '../cli/flags.js'
 import type { Result } from '../render/result.js'
+import { API_FLAGS, sendApiRequest } from '../work/api/request.js'
 
 export default class Api extends BaseCommand<typeof Api> {
   static summary = 'Send any request to the service, as pay sends its own'

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { listFlags, outputFlags } from '../cli/flags.js'
-import { history } from '../cli/local/history.js'
 import type { Result } from '../render/result.js'
+import { history } from '../work/history/history.js'
 
 export default class History extends BaseCommand<typeof History> {
   static summary = 'Show the changes pay has sent, newest first'

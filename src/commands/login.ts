@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
-import { login } from '../cli/local/login.js'
 import type { Result } from '../render/result.js'
+import { login } from '../work/login/login.js'
 
 export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Store an API key as a profile'

@@ -2,8 +2,8 @@ import { Flags } from '@oclif/core'
 import { isDecimal } from '../agent/caps.js'
 import { serveMcp } from '../agent/server.js'
 import { BaseCommand } from '../cli/base-command.js'
-import { SANDBOX_ACTIONS } from '../cli/sandbox/agent-actions.js'
 import type { Result } from '../render/result.js'
+import { SANDBOX_ACTIONS } from '../work/sandbox/agent-actions.js'
 
 export default class Mcp extends BaseCommand<typeof Mcp> {
   static summary = 'Serve pay to an AI assistant: an MCP server on stdio'

@@ -2,7 +2,7 @@
  * One table of cases the sandbox and pay's local checks must agree on: the service's e-mail rule
  * (Laravel's `email`, egulias/EmailValidator's RFCValidation), amounts near a decimal, and the
  * fields the service's documentation bounds. test/unit/sandbox/service/field-rules.test.ts runs it
- * against the sandbox over HTTP, test/unit/resources/field-rules.test.ts against pay's rules.
+ * against the sandbox over HTTP, test/unit/work/common/field-rules.test.ts against pay's rules.
  */
 
 /** An address, and whether the service takes it. */

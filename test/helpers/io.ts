@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream'
-import type { IO, Question, Selection } from '../../src/cli/io.js'
 import { Output, type OutputOptions } from '../../src/render/output.js'
+import type { IO, Question, Selection } from '../../src/runtime/io.js'
 
 /** A stream that keeps what was written; a terminal of `columns` columns when `isTTY`. */
 export class Sink extends Writable {

@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core'
-import { createLinksFromCsvFile } from '../../bulk/create.js'
 import { CSV_REPORT_HELP } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, fromCsvFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
 import type { Result } from '../../render/result.js'
-import { createLink } from '../../resources/link-runs.js'
-import { LINK_FIELDS } from '../../resources/links.js'
+import { createLinksFromCsvFile } from '../../work/links/from-csv.js'
+import { LINK_FIELDS } from '../../work/links/links.js'
+import { createLink } from '../../work/links/runs.js'
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Create a payment link'

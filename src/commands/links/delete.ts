@@ -3,7 +3,7 @@ import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { deleteLinks } from '../../resources/link-runs.js'
+import { deleteLinks } from '../../work/links/runs.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static summary = 'Delete payment links'

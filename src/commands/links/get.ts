@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
-import { sendForRecord } from '../../resources/endpoint-runs.js'
+import { sendForRecord } from '../../work/common/send.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static summary = 'Show one payment link'

@@ -1,9 +1,9 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { listLinks } from '../../resources/link-runs.js'
-import { LINK_FILTER_FLAGS } from '../../resources/links.js'
-import { SORT_FLAG } from '../../resources/sort.js'
+import { SORT_FLAG } from '../../work/common/sort.js'
+import { LINK_FILTER_FLAGS } from '../../work/links/links.js'
+import { listLinks } from '../../work/links/runs.js'
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
   static summary = 'List payment links'

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
-import { openLink } from '../../resources/link-runs.js'
+import { openLink } from '../../work/links/runs.js'
 
 export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
   static summary = "Open a payment link's page in the browser"

@@ -5,7 +5,7 @@ import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
 import { qrImageType } from '../../render/qr.js'
 import type { Result } from '../../render/result.js'
-import { linkQr } from '../../resources/link-runs.js'
+import { linkQr } from '../../work/links/runs.js'
 
 export default class LinksQr extends BaseCommand<typeof LinksQr> {
   static summary = "A payment link's page as a QR code"

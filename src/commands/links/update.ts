@@ -2,8 +2,8 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { consentFlags, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
-import { updateLink } from '../../resources/link-runs.js'
-import { LINK_FIELDS } from '../../resources/links.js'
+import { LINK_FIELDS } from '../../work/links/links.js'
+import { updateLink } from '../../work/links/runs.js'
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static summary = 'Change a payment link'

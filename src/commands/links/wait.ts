@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { durationFlag, globalFlagsButTimeout, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
-import { waitForPayment } from '../../resources/link-runs.js'
+import { waitForPayment } from '../../work/links/runs.js'
 
 export default class LinksWait extends BaseCommand<typeof LinksWait, typeof globalFlagsButTimeout> {
   static summary = 'Wait until a payment link is paid, then show it'

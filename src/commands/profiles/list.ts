@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import { profilesList } from '../../cli/local/profiles.js'
 import type { Result } from '../../render/result.js'
+import { profilesList } from '../../work/profiles/profiles.js'
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static summary = 'List profiles'

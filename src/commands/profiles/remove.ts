@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { profilesRemove } from '../../cli/local/profiles.js'
 import type { Result } from '../../render/result.js'
+import { profilesRemove } from '../../work/profiles/profiles.js'
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static summary = 'Remove a stored profile and its key'

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import { profilesShow } from '../../cli/local/profiles.js'
 import type { Result } from '../../render/result.js'
+import { profilesShow } from '../../work/profiles/profiles.js'
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static summary = 'Show one profile (default: the one in use)'

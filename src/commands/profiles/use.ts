@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { profilesUse } from '../../cli/local/profiles.js'
 import type { Result } from '../../render/result.js'
+import { profilesUse } from '../../work/profiles/profiles.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static summary = 'Make a profile the current one'

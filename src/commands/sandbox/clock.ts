@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
-import { aheadText, CLOCK_VIEW } from '../../cli/sandbox/clock.js'
 import { type Result, shown } from '../../render/result.js'
 import { loadLocalStore } from '../../sandbox/index.js'
+import { aheadText, CLOCK_VIEW } from '../../work/sandbox/clock.js'
 
 export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
   static summary = "Show the sandbox clock's time; `advance` or `set` moves it"

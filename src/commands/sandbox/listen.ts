@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
-import { listen } from '../../cli/sandbox/webhooks/listen.js'
 import type { Result } from '../../render/result.js'
+import { listen } from '../../work/sandbox/webhooks/listen.js'
 
 export default class SandboxListen extends BaseCommand<typeof SandboxListen> {
   static summary = "Receive the running sandbox's notifications here, or forward them to your app"

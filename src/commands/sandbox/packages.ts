@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { localFlags, outputFlags } from '../../cli/flags.js'
-import { sandboxKeyFlags, sandboxKeys } from '../../cli/sandbox/keys.js'
-import { PACKAGE_VIEW, sandboxPackages } from '../../cli/sandbox/packages.js'
 import { type Result, shown } from '../../render/result.js'
+import { PACKAGE_VIEW, sandboxPackages } from '../../runtime/sandbox/packages.js'
+import { sandboxKeyFlags, sandboxKeys } from '../../work/sandbox/keys.js'
 
 export default class SandboxPackages extends BaseCommand<typeof SandboxPackages, typeof localFlags> {
   static summary = 'List the packages of the sandbox'

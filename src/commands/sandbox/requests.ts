@@ -2,10 +2,10 @@ import { Flags } from '@oclif/core'
 import { sandboxRequests } from '../../api/sandbox.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
-import { followRequests, runningSandbox } from '../../cli/sandbox/double.js'
-import { REQUEST_VIEW, requestText, requestTsv } from '../../cli/sandbox/double-views.js'
 import { type Result, shown } from '../../render/result.js'
 import type { Rec } from '../../values.js'
+import { followRequests, runningSandbox } from '../../work/sandbox/double.js'
+import { REQUEST_VIEW, requestText, requestTsv } from '../../work/sandbox/double-views.js'
 
 export default class SandboxRequests extends BaseCommand<typeof SandboxRequests> {
   static summary = 'Show what your app sent to the running sandbox'

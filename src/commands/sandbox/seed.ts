@@ -1,14 +1,14 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import {
   readFixtureFile,
   SEEDED_VIEW,
   seededRows,
   seededText,
   seedFixtures,
-} from '../../cli/sandbox/fixtures.js'
-import { type Result, shown } from '../../render/result.js'
+} from '../../work/sandbox/fixtures.js'
 
 export default class SandboxSeed extends BaseCommand<typeof SandboxSeed> {
   static summary = 'Seed the sandbox with named records from a fixture file'

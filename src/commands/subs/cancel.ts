@@ -3,7 +3,7 @@ import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { cancelMany } from '../../resources/subscription-runs.js'
+import { cancelMany } from '../../work/subs/runs.js'
 
 export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   static summary = 'Cancel subscriptions by id: one, or thousands from a file'

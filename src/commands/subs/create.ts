@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { createSubscription } from '../../resources/subscription-runs.js'
-import { SUBSCRIPTION_FIELDS } from '../../resources/subscriptions.js'
+import { createSubscription } from '../../work/subs/runs.js'
+import { SUBSCRIPTION_FIELDS } from '../../work/subs/subscriptions.js'
 
 export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
   static summary = 'Subscribe a customer to a package'

@@ -3,7 +3,7 @@ import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { deleteSubscriptions } from '../../resources/subscription-runs.js'
+import { deleteSubscriptions } from '../../work/subs/runs.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static summary = 'Delete subscriptions (cannot be undone)'

@@ -2,7 +2,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
-import { showSubscription } from '../../resources/subscription-runs.js'
+import { showSubscription } from '../../work/subs/runs.js'
 
 export default class SubsGet extends BaseCommand<typeof SubsGet> {
   static summary = 'Show one subscription with its package and its charges'

@@ -1,10 +1,10 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { CHARGE_FILTER_FLAGS } from '../../resources/charges.js'
-import { SORT_FLAG } from '../../resources/sort.js'
-import { listSubscriptions } from '../../resources/subscription-runs.js'
-import { SUBSCRIPTION_FILTER_FLAGS } from '../../resources/subscriptions.js'
+import { SORT_FLAG } from '../../work/common/sort.js'
+import { CHARGE_FILTER_FLAGS } from '../../work/subs/charges.js'
+import { listSubscriptions } from '../../work/subs/runs.js'
+import { SUBSCRIPTION_FILTER_FLAGS } from '../../work/subs/subscriptions.js'
 
 export default class SubsList extends BaseCommand<typeof SubsList> {
   static summary = 'List subscriptions'

@@ -2,8 +2,8 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
-import { updateSubscription } from '../../resources/subscription-runs.js'
-import { SUBSCRIPTION_CHANGE_FIELDS } from '../../resources/subscriptions.js'
+import { updateSubscription } from '../../work/subs/runs.js'
+import { SUBSCRIPTION_CHANGE_FIELDS } from '../../work/subs/subscriptions.js'
 
 export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
   static summary = "Change a subscription's e-mail, phone or status"

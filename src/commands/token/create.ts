@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
-import { createToken, TOKEN_FIELDS } from '../../resources/tokens.js'
+import { createToken, TOKEN_FIELDS } from '../../work/token/create.js'
 
 export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
   static summary = 'Tokenize a customer'

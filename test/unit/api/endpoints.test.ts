@@ -17,9 +17,9 @@ import {
   type SubscriptionUpdate,
   type TokenInput,
 } from '../../../src/api/types.js'
-import { kindOf } from '../../../src/cli/local/history.js'
 import { PayError } from '../../../src/errors.js'
 import { ROUTES } from '../../../src/sandbox/http/routes.js'
+import { kindOf } from '../../../src/work/history/history.js'
 import { ROOT } from '../../helpers/cli.js'
 import { MANIFEST } from '../../helpers/manifest.js'
 

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { idProblem, normalizeId } from '../../../src/bulk/id-text.js'
 import { collectIds, parseIdList } from '../../../src/bulk/ids.js'
 import { PayError } from '../../../src/errors.js'
-import { idProblem, normalizeId } from '../../../src/resources/ids.js'
 import { tempDir } from '../../helpers/cli.js'
 import { TestIO } from '../../helpers/io.js'
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { changesFrom, sinceMoment } from '../../../src/cli/local/history.js'
 import { Journal, journalFile, journalLines, readJournal } from '../../../src/config/journal.js'
+import { changesFrom, sinceMoment } from '../../../src/work/history/history.js'
 import { tempDir } from '../../helpers/cli.js'
 
 const CONTEXT = {

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { ClockMoveCommand } from '../../../cli/sandbox/clock-command.js'
+import { ClockMoveCommand } from '../../../cli/clock-command.js'
 import { usageError } from '../../../errors.js'
 import type { Result } from '../../../render/result.js'
 import { DURATION_FORMS, parseDuration } from '../../../shared/duration.js'

@@ -1,8 +1,8 @@
 import { setSandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../../cli/flags.js'
-import { runningSandbox } from '../../../cli/sandbox/double.js'
 import { type Result, shown } from '../../../render/result.js'
+import { runningSandbox } from '../../../work/sandbox/double.js'
 
 export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaultsClear> {
   static summary = "Remove the fault rules of the key's business from the running sandbox"

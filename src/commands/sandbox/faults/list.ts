@@ -1,9 +1,9 @@
 import { sandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
-import { runningSandbox } from '../../../cli/sandbox/double.js'
-import { FAULT_VIEW } from '../../../cli/sandbox/double-views.js'
 import { type Result, shown } from '../../../render/result.js'
+import { runningSandbox } from '../../../work/sandbox/double.js'
+import { FAULT_VIEW } from '../../../work/sandbox/double-views.js'
 
 export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsList> {
   static summary = "Show the fault rules of the key's business in the running sandbox"

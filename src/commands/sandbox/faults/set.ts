@@ -2,10 +2,10 @@ import { Args, Flags } from '@oclif/core'
 import { setSandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
-import { readRules, runningSandbox } from '../../../cli/sandbox/double.js'
-import { FAULT_VIEW, rulesText } from '../../../cli/sandbox/double-views.js'
 import { type Result, shown } from '../../../render/result.js'
 import { MAX_SEED } from '../../../sandbox/index.js'
+import { readRules, runningSandbox } from '../../../work/sandbox/double.js'
+import { FAULT_VIEW, rulesText } from '../../../work/sandbox/double-views.js'
 
 export default class SandboxFaultsSet extends BaseCommand<typeof SandboxFaultsSet> {
   static summary = 'Make the running sandbox fail requests on purpose'

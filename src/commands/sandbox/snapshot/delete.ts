@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { localFlags } from '../../../cli/flags.js'
-import { snapshotAction, snapshotNameArg } from '../../../cli/sandbox/snapshots.js'
 import { type Result, shown } from '../../../render/result.js'
+import { snapshotAction, snapshotNameArg } from '../../../work/sandbox/snapshots.js'
 
 export default class SandboxSnapshotDelete extends BaseCommand<
   typeof SandboxSnapshotDelete,

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
-import { addWebhook } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
+import { addWebhook } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksAdd extends BaseCommand<typeof SandboxWebhooksAdd> {
   static summary = "Send the sandbox's payment notifications to a URL (a webhook endpoint)"

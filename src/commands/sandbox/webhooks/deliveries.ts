@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
-import { listDeliveries } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
+import { listDeliveries } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksDeliveries extends BaseCommand<typeof SandboxWebhooksDeliveries> {
   static summary = "Show the notifications sent to the business's webhook endpoints"

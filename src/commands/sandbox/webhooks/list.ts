@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
-import { listWebhooks } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
+import { listWebhooks } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksList extends BaseCommand<typeof SandboxWebhooksList> {
   static summary = "Show the business's signature key and webhook endpoints"

@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { idArg } from '../../../cli/id-arg.js'
-import { removeWebhook } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
+import { removeWebhook } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksRemove extends BaseCommand<typeof SandboxWebhooksRemove> {
   static summary = 'Stop sending notifications to a webhook endpoint'

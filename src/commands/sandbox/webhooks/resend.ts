@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { idArg } from '../../../cli/id-arg.js'
-import { resendDelivery } from '../../../cli/sandbox/webhooks/webhooks.js'
 import type { Result } from '../../../render/result.js'
+import { resendDelivery } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksResend extends BaseCommand<typeof SandboxWebhooksResend> {
   static summary = 'Send a notification again'

@@ -1,0 +1,73 @@
+import { readConfig } from '../../config/file.js'
+import { profileSummaries, removeProfile, useProfile } from '../../config/profiles.js'
+import { usageError } from '../../errors.js'
+import { type Result, shown } from '../../render/result.js'
+import type { View } from '../../render/views.js'
+import type { RunContext } from '../../runtime/context.js'
+
+/** Profiles as `pay profiles list|show` print them (config/profiles.ts keeps them). */
+export const PROFILE_VIEW: View = {
+  noun: 'profile',
+  plural: 'profiles',
+  listColumns: ['name', 'current', 'base_url', 'api_key', 'key_storage'],
+  recordFields: ['name', 'current', 'base_url', 'api_key', 'key_storage', 'built_in'],
+  idField: 'name',
+}
+
+/** `profiles list`: every profile, the built-in one first, keys redacted; what could not be shown on stderr. */
+export async function profilesList(context: RunContext): Promise<Result> {
+  const { profiles, problems } = await profileSummaries(context.builtIn, {
+    env: context.env,
+    keychain: context.keychain,
+  })
+  return [shown.list(profiles, PROFILE_VIEW), ...problems.map(shown.notice)]
+}
+
+/** `profiles show [NAME]`: the profile named, else --profile, PAY_PROFILE, the current one. */
+export async function profilesShow(options: { name?: string }, context: RunContext): Promise<Result> {
+  const name =
+    options.name || context.profile || context.env.PAY_PROFILE || readConfig(context.configDir).current
+  if (name === undefined) {
+    throw usageError('No profile is selected.', 'Name one, or run `pay login` / `pay profiles use NAME`.')
+  }
+  const { profiles, problems } = await profileSummaries(context.builtIn, {
+    env: context.env,
+    only: name,
+    keychain: context.keychain,
+  })
+  const [profile] = profiles
+  if (!profile) throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
+  return [shown.record(profile, PROFILE_VIEW), ...problems.map(shown.notice)]
+}
+
+/** `profiles use NAME`. */
+export async function profilesUse(options: { name: string }, context: RunContext): Promise<Result> {
+  const { name } = options
+  await useProfile(name, context.builtIn, context.configDir)
+  return shown.message(`Current profile: ${name}`, { current: name })
+}
+
+/** `profiles remove NAME`: the profile, then its key in the keychain; an entry left there is said. */
+export async function profilesRemove(options: { name: string }, context: RunContext): Promise<Result> {
+  const { name } = options
+  const removal = await removeProfile(name, context.builtIn, context.configDir, context.keychain)
+  const { keychain } = removal
+  const left =
+    keychain && !keychain.deleted && 'reason' in keychain
+      ? shown.warn(
+          `The key of profile "${name}" is still in the system keychain, which ${keychain.reason}; ` +
+            `delete it there (service "pay", account "${keychain.account}").`,
+        )
+      : undefined
+  let from = ''
+  if (keychain?.deleted) from = ' Its key was deleted from the system keychain.'
+  else if (keychain && 'gone' in keychain) from = ' Its key was no longer in the system keychain.'
+  const summary = {
+    removed: name,
+    was_current: removal.wasCurrent,
+    key_storage: removal.keyStorage,
+    key_deleted: keychain === undefined || keychain.deleted || 'gone' in keychain,
+  }
+  const said = `Removed profile "${name}".${from}${removal.wasCurrent ? ' No profile is current now.' : ''}`
+  return [left, shown.message(said, summary)]
+}

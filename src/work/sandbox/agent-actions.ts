@@ -1,0 +1,31 @@
+import type { SandboxActions } from '../../agent/sandbox-tools.js'
+import { sandboxRequests } from '../../api/sandbox.js'
+import { moveClock } from '../../cli/clock-command.js'
+import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
+import { chargesText } from './clock.js'
+import { runningSandbox, settle } from './double.js'
+import { outcomeText } from './double-views.js'
+
+/**
+ * What `pay mcp` may do on the sandbox profile, handed to its sandbox tools (src/agent imports
+ * nothing of the sandbox): the plain functions of `sandbox pay`, `sandbox clock advance` and
+ * `sandbox requests`, saying what they did in those commands' words.
+ */
+export const SANDBOX_ACTIONS: SandboxActions = {
+  outcomes: OUTCOMES,
+  async pay(where, id, outcome) {
+    const { settled, place, paidBefore } = await settle(where, id, outcome as Outcome)
+    let said = `Paid ${place}: payment link ${settled.link._id as string} is paid.`
+    if (outcome !== 'paid') said = outcomeText(settled, outcome, place)
+    else if (paidBefore) said = `Payment link ${id} was already paid: nothing changed.`
+    return { settled: { ...settled }, said }
+  },
+  async advanceClock(where, duration) {
+    const { moved, place } = await moveClock(where, { advance: duration })
+    return {
+      moved,
+      said: `Sandbox time is now ${String(moved.now)} (${place}): ${chargesText(moved.charges_created)}.`,
+    }
+  },
+  requests: (where, limit) => sandboxRequests(runningSandbox(where, 'sandbox requests').api, { limit }),
+}

@@ -1,0 +1,70 @@
+import type { PayApi } from '../../api/client.js'
+import { actOnIds, type ByIdJob } from '../../bulk/by-id.js'
+import { PayError } from '../../errors.js'
+import type { Result } from '../../render/result.js'
+import { isRecord, plain, type Rec } from '../../values.js'
+import { CANCELLED_STATUS, describeSubscription, isCancelled, SUBSCRIPTION_VIEW } from './subscriptions.js'
+
+/** Cancels one subscription: already cancelled is done; otherwise PUT status=cancel. */
+async function cancelOne(api: PayApi, id: string): Promise<{ status: string; record: Rec }> {
+  // Read again even when the plan read it: it may have been cancelled since.
+  const current = await api.getSubscription(id)
+  if (isCancelled(current)) return { status: 'already_cancelled', record: current }
+  let updated: Rec
+  try {
+    updated = await api.updateSubscription(id, { status: CANCELLED_STATUS })
+  } catch (error) {
+    // The service may have acted on the PUT and only its answer was lost (5xx, reset): report
+    // what the service now holds rather than "failed" for a subscription that is cancelled (unless
+    // no later request can tell: the sandbox is no longer the user's).
+    if (!(error instanceof PayError) || error.kind !== 'unavailable' || error.ends) throw error
+    const after = await api.getSubscription(id).catch(() => undefined)
+    if (after && isCancelled(after)) return { status: 'cancelled', record: after }
+    throw error
+  }
+  if (!isCancelled(updated)) {
+    throw new PayError(`The service answered with status "${plain(updated.status)}", not "cancel".`, {
+      kind: 'unavailable',
+    })
+  }
+  return { status: 'cancelled', record: updated }
+}
+
+/**
+ * `pay subs cancel`: each subscription set to status "cancel" (one already cancelled is done,
+ * not a failure), in the bulk run of by-id.ts.
+ */
+export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<Result> {
+  return actOnIds(
+    {
+      command: 'pay subs cancel',
+      action: 'cancel',
+      done: 'cancelled',
+      acts: 'cancellations',
+      view: SUBSCRIPTION_VIEW,
+      doneStatuses: ['cancelled', 'already_cancelled'],
+      lookUp: {
+        fetch: (id) => api.getSubscription(id),
+        describe: describeSubscription,
+        alreadyDone: (subscription) => (isCancelled(subscription) ? 'already_cancelled' : undefined),
+      },
+      ...SUBSCRIPTION_REPORT,
+      work: (id) => cancelOne(api, id),
+    },
+    job,
+  )
+}
+
+/** What an id report says of a subscription: its customer, package, and the package's price. */
+export const SUBSCRIPTION_REPORT = {
+  columns: ['email', 'package', 'amount', 'currency'],
+  describe: (subscription: Rec) => {
+    const pkg = isRecord(subscription.package) ? subscription.package : {}
+    return {
+      email: plain(subscription.email),
+      package: plain(pkg.name),
+      amount: plain(pkg.amount),
+      currency: plain(pkg.currency),
+    }
+  },
+}

@@ -1,0 +1,146 @@
+import { Flags } from '@oclif/core'
+import type { ListPage } from '../../api/types.js'
+import { durationFlag } from '../../cli/flags.js'
+import { type Shown, shown } from '../../render/result.js'
+import type { View } from '../../render/views.js'
+import { type Duration, shift } from '../../shared/duration.js'
+import { isRecord, plain, type Rec } from '../../values.js'
+
+/**
+ * A subscription's charges: the entries of its `payment_links` (docs/spec/payment-service-api.md 2.4
+ * shows no more than "an array"; the sandbox puts a payment link record per charge there). Read
+ * tolerantly: `paid` and `created_at` are used when an entry has them, and an entry without them
+ * is said to be unknown, never taken as paid or unpaid.
+ */
+
+/** One charge per row: `subs get` shows them under the subscription. */
+export const CHARGE_VIEW: View = {
+  noun: 'charge',
+  plural: 'charges',
+  listColumns: ['date', 'amount', 'paid', 'link_id'],
+  recordFields: ['date', 'amount', 'currency', 'paid', 'link_id'],
+}
+
+/** The charges of a subscription, oldest first as the service lists them: date, amount, paid, link id. */
+export function chargesOf(subscription: Rec): Rec[] {
+  const entries = Array.isArray(subscription.payment_links) ? subscription.payment_links : []
+  return entries.map((entry) => {
+    if (!isRecord(entry)) return { link_id: plain(entry) }
+    const created = typeof entry.created_at === 'string' ? entry.created_at.slice(0, 10) : undefined
+    return {
+      date: created,
+      amount: entry.amount,
+      currency: entry.currency,
+      paid: entry.paid,
+      link_id: entry._id,
+    }
+  })
+}
+
+/** `Charges (12, 3 unpaid)`: the title of the table under a subscription. */
+export function chargesTitle(charges: Rec[]): string {
+  const unpaid = charges.filter((charge) => charge.paid === false).length
+  const unknown = charges.filter((charge) => typeof charge.paid !== 'boolean').length
+  const parts = [String(charges.length), `${unpaid} unpaid`, ...(unknown ? [`${unknown} unknown`] : [])]
+  return `Charges (${parts.join(', ')})`
+}
+
+/** `subs list --unpaid` and `--overdue DURATION`. */
+export const CHARGE_FILTER_FLAGS = {
+  unpaid: Flags.boolean({
+    description:
+      'Only subscriptions with at least one unpaid charge (a payment_links entry with paid false).',
+  }),
+  overdue: durationFlag({
+    description:
+      "Only subscriptions with a charge unpaid for longer than DURATION (30d, 2w, 1mo), measured by the service's " +
+      "clock (its answers' meta.timestamp), not this machine's.",
+  }),
+}
+
+/** `YYYY-MM-DD HH:MM:SS UTC` (the envelope's meta.timestamp), or ISO 8601; NaN when it is neither. */
+function serviceTime(timestamp: string): number {
+  const envelope = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/.exec(timestamp)
+  return Date.parse(envelope ? `${envelope[1]}T${envelope[2]}Z` : timestamp)
+}
+
+/**
+ * The --unpaid/--overdue filter of a list walk. The pages go through `watch`, which keeps each
+ * page's time (its envelope's meta.timestamp) for the records of that page; `notes` says on stderr
+ * what could not be judged.
+ */
+export class ChargeFilter {
+  /** Subscriptions whose entries lack `paid` (or, for --overdue, the `created_at` of an unpaid one). */
+  readonly unjudged: string[] = []
+  private now = Date.now()
+  private clockless = false
+
+  constructor(private readonly overdue: Duration | undefined) {}
+
+  async *watch(pages: AsyncIterable<ListPage>): AsyncGenerator<ListPage> {
+    for await (const page of pages) {
+      const time = page.timestamp === undefined ? Number.NaN : serviceTime(page.timestamp)
+      if (Number.isNaN(time)) {
+        this.clockless = true
+        this.now = Date.now()
+      } else {
+        this.now = time
+      }
+      yield page
+    }
+  }
+
+  /** Whether a subscription has an unpaid charge (older than --overdue); false when it cannot say. */
+  readonly match = (subscription: Rec): boolean => {
+    const entries = subscription.payment_links
+    if (!Array.isArray(entries)) {
+      this.unjudged.push(plain(subscription._id))
+      return false
+    }
+    const before = this.overdue === undefined ? undefined : shift(this.now, this.overdue, -1)
+    let unknown = false
+    for (const entry of entries) {
+      if (!isRecord(entry) || typeof entry.paid !== 'boolean') {
+        unknown = true
+        continue
+      }
+      if (entry.paid) continue
+      if (before === undefined) return true
+      const created = typeof entry.created_at === 'string' ? Date.parse(entry.created_at) : Number.NaN
+      if (Number.isNaN(created)) unknown = true
+      else if (created < before) return true
+    }
+    if (unknown) this.unjudged.push(plain(subscription._id))
+    return false
+  }
+
+  /** On stderr, in every output mode: what could not be judged, and a service that gave no time. */
+  notes(): Shown[] {
+    const notes: Shown[] = []
+    if (this.clockless && this.overdue !== undefined) {
+      notes.push(
+        shown.warn(
+          "The service's answers carried no meta.timestamp: ages were measured by this machine's clock.",
+        ),
+      )
+    }
+    const count = this.unjudged.length
+    if (count === 0) return notes
+    const named = this.unjudged.slice(0, 10).join(', ')
+    const more = count > 10 ? `, and ${count - 10} more` : ''
+    const fields = this.overdue === undefined ? 'paid' : 'paid or created_at'
+    notes.push(
+      shown.warn(
+        `${count} subscription${count === 1 ? '' : 's'} could not be judged (charges without ${fields}), ` +
+          `so ${count === 1 ? 'it is' : 'they are'} not listed: ${named}${more}.`,
+      ),
+    )
+    return notes
+  }
+}
+
+/** The filter --unpaid/--overdue describe; undefined when neither was given. */
+export function chargeFilter(flags: { unpaid?: boolean; overdue?: Duration }): ChargeFilter | undefined {
+  if (!flags.unpaid && flags.overdue === undefined) return undefined
+  return new ChargeFilter(flags.overdue)
+}
