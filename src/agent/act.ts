@@ -1,7 +1,7 @@
-import type { Endpoint } from '../api/endpoints.js'
 import { runBulk } from '../bulk/runner.js'
 import { PayError } from '../errors.js'
 import type { BulkRow } from '../render/bulk-rows.js'
+import type { Endpoint } from '../shared/endpoints.js'
 import type { Rec } from '../values.js'
 import { checkAmounts, checkItems } from './caps.js'
 import { bulkOf, errorAnswer, recordLine } from './results.js'
@@ -157,8 +157,8 @@ async function actByDeclaration(
   const run = await runBulk(
     ids,
     async (id) => {
-      if (endpoint.method === 'DELETE') await api.delete(endpoint, id)
-      else await api.record(endpoint, { id, body })
+      if (endpoint.method === 'DELETE') await api.send(endpoint, { id })
+      else await api.send(endpoint, { id, body })
       return 'done'
     },
     { concurrency: 4 },

@@ -1,13 +1,13 @@
 import type { Command, Config } from '@oclif/core'
-import { commandMap } from '../api/endpoints.js'
 import { type Result, shown } from '../render/result.js'
 import type { View } from '../render/views.js'
+import { ENDPOINTS, type EndpointName } from '../shared/endpoints.js'
 import type { Rec } from '../values.js'
 
 /**
  * `pay commands --json`: every command of pay, from the declarations its help is made of
  * (oclif's manifest: summary, description, flags, arguments, examples), and whether it changes
- * state: it calls an endpoint declared to (src/api/endpoints.ts), or it says so itself (pay's
+ * state: it calls an endpoint declared to (src/shared/endpoints.ts), or it says so itself (pay's
  * own profiles, a sandbox snapshot, `pay api`'s requests).
  */
 
@@ -20,7 +20,7 @@ export const COMMAND_VIEW: View = {
   dropOrder: ['changes_state'],
 }
 
-type Loadable = Command.Loadable & { changesState?: unknown }
+type Loadable = Command.Loadable & { changesState?: unknown; calls?: readonly EndpointName[] }
 
 /** `<%= config.bin %> links list` → `pay links list`. */
 const rendered = (text: string, bin: string) => text.replace(/<%=\s*config\.bin\s*%>/g, bin)
@@ -50,8 +50,8 @@ function argsOf(command: Loadable): Rec[] {
 
 /** Every command of the config, by id as typed, aliases and hidden ones left out. */
 export function commandList(config: Config): Rec[] {
-  const declared = commandMap()
-  const changes = (id: string) => (declared.get(id) ?? []).some((endpoint) => endpoint.changesState)
+  const changes = (command: Loadable) =>
+    (command.calls ?? []).some((name) => ENDPOINTS[name]?.changesState === true)
   const commands = config.commands as Loadable[]
   // oclif lists each alias as a command of its own: it is said under the command it stands for.
   const aliases = new Set(commands.flatMap((command) => command.aliases))
@@ -72,7 +72,7 @@ export function commandList(config: Config): Rec[] {
         flags: flagsOf(command),
         args: argsOf(command),
         examples,
-        changes_state: changes(id) || command.changesState === true,
+        changes_state: changes(command) || command.changesState === true,
       }
     })
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

@@ -1,8 +1,8 @@
 import type { Interfaces } from '@oclif/core'
-import { ENDPOINTS } from '../api/endpoints.js'
 import { formatAmount } from '../render/format.js'
 import type { Result } from '../render/result.js'
 import type { RunContext } from '../runtime/context.js'
+import { ENDPOINTS } from '../shared/endpoints.js'
 import { isRecord, plain, type Rec } from '../values.js'
 import type { FieldValues } from '../work/common/field-set.js'
 import { sendForRecord } from '../work/common/send.js'
@@ -27,7 +27,7 @@ import { createToken, TOKEN_FIELDS } from '../work/token/create.js'
 
 /**
  * The plain functions each resource's tools call: the very ones its commands call
- * (src/resources), given the fields under the API's names and a run context of the tool call.
+ * (src/work), given the fields under the API's names and a run context of the tool call.
  * A tool whose endpoint has none here is served by the endpoint's declaration alone (tools.ts).
  */
 

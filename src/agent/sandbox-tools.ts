@@ -1,18 +1,17 @@
-import { ENDPOINT_LIST, type Endpoint } from '../api/endpoints.js'
 import { usageError } from '../errors.js'
 import type { SandboxTarget } from '../runtime/context.js'
 import { DURATION_FORMS, parseDuration } from '../shared/duration.js'
+import { ENDPOINTS, type EndpointName } from '../shared/endpoints.js'
 import { type Rec, sanitizeText } from '../values.js'
 import { type JsonSchema, objectSchema } from './schema.js'
 import type { Tool, ToolCall } from './tool.js'
-import { toolName } from './tools.js'
 
 /**
  * The sandbox's tools, on the sandbox profile only: the customer's outcome on a link
  * (sandbox_pay), the clock moved forward with the charges it brings (sandbox_clock_advance),
  * and what was sent to the sandbox (sandbox_requests, read-only), so that an assistant can
  * rehearse a task end to end without the service. Their endpoints are those the declarations
- * offer to agents (`agent: true`); the work is the sandbox commands' own plain functions, which
+ * are SANDBOX_TOOL_ENDPOINTS'; the work is the sandbox commands' own plain functions, which
  * `pay mcp` hands in (src/work/sandbox/agent-actions.ts): the agent imports nothing of the sandbox.
  */
 
@@ -116,17 +115,22 @@ const TOOLS: Record<string, (actions: SandboxActions) => SandboxTool> = {
   }),
 }
 
-/** The sandbox's tools, one per name its agent-offered endpoints give (`sandbox pay` → sandbox_pay). */
+/**
+ * The endpoints each sandbox tool sends: what makes it a write (`pay mcp --allow-writes`), and
+ * what `pay mcp` declares it calls (`static calls`).
+ */
+export const SANDBOX_TOOL_ENDPOINTS = {
+  sandbox_pay: ['sandboxPay', 'sandboxCancel', 'sandboxFail'],
+  sandbox_clock_advance: ['sandboxMoveClock'],
+  sandbox_requests: ['sandboxRequests'],
+} as const satisfies Record<string, readonly EndpointName[]>
+
+/** The sandbox's tools (`tools`: the endpoints each sends, a test adds one). */
 export function sandboxTools(
   actions: SandboxActions,
-  endpoints: readonly Endpoint[] = ENDPOINT_LIST,
+  tools: Readonly<Record<string, readonly EndpointName[]>> = SANDBOX_TOOL_ENDPOINTS,
 ): Tool[] {
-  const named = new Map<string, Endpoint[]>()
-  for (const endpoint of endpoints) {
-    if (!endpoint.sandbox || endpoint.agent !== true) continue
-    const name = toolName(endpoint.commands[0])
-    named.set(name, [...(named.get(name) ?? []), endpoint])
-  }
+  const named = new Map(Object.entries(tools).map(([name, sent]) => [name, sent.map((n) => ENDPOINTS[n])]))
   return [...named].map(([name, served]) => {
     const make = TOOLS[name]
     if (!make)

@@ -1,5 +1,5 @@
-import type { Field } from '../api/types.js'
 import type { FieldErrors } from '../errors.js'
+import type { Field } from '../shared/fields.js'
 
 /**
  * The JSON Schemas of the tools' arguments, made from the endpoint declarations' fields (the

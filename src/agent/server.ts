@@ -3,10 +3,10 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import type { Endpoint } from '../api/endpoints.js'
 import { PayError } from '../errors.js'
 import { Output } from '../render/output.js'
 import type { RunContext } from '../runtime/context.js'
+import type { Endpoint } from '../shared/endpoints.js'
 import { sanitizeText } from '../values.js'
 import type { Caps } from './caps.js'
 import { Confirmations } from './confirm.js'
@@ -78,10 +78,9 @@ export class Agent {
     private readonly context: RunContext,
     sandbox: boolean,
   ) {
-    this.tools = [
-      ...serviceTools(options.endpoints),
-      ...(sandbox ? sandboxTools(options.sandbox, options.endpoints) : []),
-    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    this.tools = [...serviceTools(options.endpoints), ...(sandbox ? sandboxTools(options.sandbox) : [])].sort(
+      (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    )
     this.byName = new Map(this.tools.map((tool) => [tool.name, tool]))
     this.confirmations = new Confirmations(() => context.now())
   }

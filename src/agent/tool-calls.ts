@@ -1,7 +1,7 @@
 import type { Interfaces } from '@oclif/core'
-import { type Endpoint, takesIdempotencyKey } from '../api/endpoints.js'
 import { idProblem, normalizeId } from '../bulk/id-text.js'
 import { PayError } from '../errors.js'
+import { type Endpoint, takesIdempotencyKey } from '../shared/endpoints.js'
 import type { Rec } from '../values.js'
 import { walkRecords } from '../work/common/list-walk.js'
 import { checkAmounts } from './caps.js'
@@ -148,7 +148,7 @@ export function listTool(source: ToolSource): Made {
       const start = async () => {
         if (list) return batchesOf(await list(parsed, call.context))
         const { api } = await call.context.api()
-        return walkRecords(api.listPages(endpoint), undefined, { all: true, limitGiven: false }).batches
+        return walkRecords(api.pages(endpoint), undefined, { all: true, limitGiven: false }).batches
       }
       const limit = typeof args.limit === 'number' ? args.limit : PAGE_SIZE
       const cursor = typeof args.cursor === 'string' ? args.cursor : undefined
@@ -166,7 +166,7 @@ export async function fetchRecord(source: ToolSource, id: string, call: ToolCall
   const get = source.runs?.get
   if (get) return recordOf(await get(id, call.context))
   const { api } = await call.context.api()
-  return api.record(source.endpoint, { id })
+  return api.send(source.endpoint, { id })
 }
 
 export function getTool(source: ToolSource): Made {
@@ -184,7 +184,7 @@ export function getTool(source: ToolSource): Made {
       else {
         const { api } = await call.context.api()
         const q = given(args, Object.keys(query.properties)) as Record<string, string | number | boolean>
-        record = await api.record(endpoint, { id, query: q })
+        record = await api.send(endpoint, { id, query: q })
       }
       return recordAnswer(record, capitalised(endpoint.noun), source.runs?.describe ?? describeAny)
     },
@@ -236,7 +236,7 @@ export function createTool(source: ToolSource): Made {
       if (create) record = await recordOf(await create.run(fields, idempotencyKey, call.context))
       else {
         const { api } = await call.context.api()
-        record = await api.record(endpoint, { body: fields, idempotencyKey })
+        record = await api.send(endpoint, { body: fields, idempotencyKey })
       }
       return recordAnswer(record, `Created ${endpoint.noun}`, runs?.describe ?? describeAny)
     },
@@ -273,7 +273,7 @@ export function updateTool(source: ToolSource): Made {
         }
       } else {
         const { api } = await call.context.api()
-        record = await api.record(endpoint, { id, body: changes })
+        record = await api.send(endpoint, { id, body: changes })
       }
       return recordAnswer(
         record,

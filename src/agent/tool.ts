@@ -1,5 +1,5 @@
-import type { Endpoint, Preset } from '../api/endpoints.js'
 import type { RunContext } from '../runtime/context.js'
+import type { Endpoint, Preset } from '../shared/endpoints.js'
 import type { Caps } from './caps.js'
 import type { Confirmations } from './confirm.js'
 import type { Pager } from './pages.js'

@@ -1,28 +1,46 @@
-import { ENDPOINT_LIST, type Endpoint, offeredToAgents, type Preset } from '../api/endpoints.js'
+import {
+  ENDPOINT_LIST,
+  ENDPOINT_NAMES,
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointName,
+  type Preset,
+} from '../shared/endpoints.js'
 import { actTool } from './act.js'
 import { RUNS } from './runs.js'
+import { SANDBOX_TOOL_ENDPOINTS } from './sandbox-tools.js'
 import { objectSchema } from './schema.js'
 import type { Annotations, Shape, Tool, ToolSource } from './tool.js'
 import { createTool, getTool, listTool, updateTool } from './tool-calls.js'
 
 /**
- * `pay mcp`'s tools, made from the endpoint declarations (src/api/endpoints.ts): one per endpoint
- * of the service and per preset (`subs cancel`), named after the first command that calls it
- * (`links create` → `links_create`), its arguments the API's fields with their JSON Schema, its
+ * `pay mcp`'s tools, made from the endpoint table (src/shared/endpoints.ts): one per endpoint of
+ * the service and per preset (Update Subscription's cancel), named by its resource and verb
+ * (`links_create`, `subs_cancel`), its arguments the API's fields with their JSON Schema, its
  * annotations from what the endpoint does. A new endpoint gets its tool without a line here: it
  * is served by the plain functions of its resource (runs.ts) where they have its verb, and by its
  * declaration alone otherwise.
  */
 
-/** `links create` → `links_create`. */
-export const toolName = (command: string) => command.trim().replace(/\s+/g, '_')
+/** The tools' names of the service's resources, as the commands' topics call them. */
+const RESOURCE_NAMES: Readonly<Record<string, string>> = {
+  'payment link': 'links',
+  subscription: 'subs',
+  token: 'token',
+}
+
+/** `payment link` and `create` → `links_create`; a resource of no name here by its plural. */
+export function toolName(noun: string, verb: string): string {
+  const resource = RESOURCE_NAMES[noun] ?? `${noun}s`.replace(/\s+/g, '_')
+  return `${resource}_${verb}`
+}
 
 const plural = (noun: string) => `${noun}s`
 
 /** What a tool does, from its endpoint's method, path and list flag (a preset acts on ids, as a delete does). */
 export function shapeOf(endpoint: Endpoint, preset?: Preset): Shape {
   if (preset || endpoint.method === 'DELETE') return 'act'
-  if (endpoint.list) return 'list'
+  if (endpoint.answer === 'list') return 'list'
   if (endpoint.method === 'GET') return 'get'
   return endpoint.method === 'POST' && !endpoint.path.includes('{id}') ? 'create' : 'update'
 }
@@ -82,7 +100,8 @@ function descriptionOf(source: ToolSource): string {
       )
     case 'update': {
       const presets = (endpoint.presets ?? []).map(
-        (preset) => `${Object.keys(preset.body).join(', ')}: ${toolName(preset.commands[0])}, with its plan`,
+        (preset) =>
+          `${Object.keys(preset.body).join(', ')}: ${toolName(endpoint.noun, preset.verb)}, with its plan`,
       )
       const elsewhere = presets.length > 0 ? ` (${presets.join('; ')})` : ''
       return `${capitalise(verb)} a ${noun} (${request}): only the fields given change${elsewhere}; the answer is the record after.${writes}`
@@ -101,13 +120,13 @@ function descriptionOf(source: ToolSource): string {
 export function serviceTools(endpoints: readonly Endpoint[] = ENDPOINT_LIST): Tool[] {
   const sources: ToolSource[] = []
   for (const endpoint of endpoints) {
-    if (!offeredToAgents(endpoint) || endpoint.sandbox) continue
+    if (endpoint.sandbox) continue
     const runs = RUNS[endpoint.noun]
     const lookUp = endpoints.find(
-      (other) => other.method === 'GET' && other.path === endpoint.path && !other.list,
+      (other) => other.method === 'GET' && other.path === endpoint.path && other.answer === 'record',
     )
     sources.push({
-      name: toolName(endpoint.commands[0]),
+      name: toolName(endpoint.noun, endpoint.verb),
       endpoint,
       shape: shapeOf(endpoint),
       verb: endpoint.verb,
@@ -116,7 +135,7 @@ export function serviceTools(endpoints: readonly Endpoint[] = ENDPOINT_LIST): To
     })
     for (const preset of endpoint.presets ?? []) {
       sources.push({
-        name: toolName(preset.commands[0]),
+        name: toolName(endpoint.noun, preset.verb),
         endpoint,
         preset,
         shape: 'act',
@@ -144,4 +163,10 @@ function toolOf(source: ToolSource): Tool {
     writes: source.endpoint.changesState,
     call: made.call,
   }
+}
+
+/** Every endpoint a tool of `pay mcp` may send: the service's, and those of the sandbox's tools. */
+export function toolEndpoints(): EndpointName[] {
+  const sandbox = new Set<string>(Object.values(SANDBOX_TOOL_ENDPOINTS).flat())
+  return ENDPOINT_NAMES.filter((name) => !ENDPOINTS[name].sandbox || sandbox.has(name))
 }

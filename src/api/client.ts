@@ -1,21 +1,19 @@
 import { PayError } from '../errors.js'
 import { randomUuid } from '../shared/crypto.js'
+import {
+  type ENDPOINTS,
+  type Endpoint,
+  type EndpointName,
+  endpointOf,
+  fillPath,
+  takesIdempotencyKey,
+} from '../shared/endpoints.js'
 import { isRecord, type Rec } from '../values.js'
-import { ENDPOINTS, type Endpoint, pathOf, takesIdempotencyKey } from './endpoints.js'
 import { mayHaveHappened } from './failures.js'
 import { walkPages } from './paging.js'
 import { readDeleted, readPage, readRecord } from './reader.js'
 import { Transport, type TransportOptions } from './transport.js'
-import type {
-  ChangeLog,
-  ChangeStart,
-  CreateOptions,
-  LinkInput,
-  ListPage,
-  SubscriptionInput,
-  SubscriptionUpdate,
-  TokenInput,
-} from './types.js'
+import type { ChangeLog, ChangeStart, ListPage } from './types.js'
 
 /** One request to a declared endpoint. */
 export interface Call {
@@ -28,8 +26,8 @@ export interface Call {
 }
 
 export interface CallOptions {
-  /** Takes a 2xx body that is not JSON (a delete's answer carries nothing pay needs). */
-  anyBody?: boolean
+  /** Reads the answer's whole body, where the endpoint answers more than its declaration says. */
+  read?: (body: unknown) => unknown
   /** What a failure is said as, before the journal hears of it. */
   failure?: (error: unknown) => unknown
   /**
@@ -39,7 +37,21 @@ export interface CallOptions {
   journal?: boolean
 }
 
-/** The endpoints (endpoints.ts), one method each. Answers go through the tolerant reader. */
+/** What an endpoint answers, as its declaration says (`answer`): a record, the items of a list, nothing. */
+export type AnswerOf<E extends Endpoint> = E['answer'] extends 'items'
+  ? Rec[]
+  : E['answer'] extends 'none'
+    ? undefined
+    : Rec
+
+type Named = EndpointName | Endpoint
+type Declared<N extends Named> = N extends EndpointName ? (typeof ENDPOINTS)[N] : N
+
+/**
+ * The client of the service and of the sandbox's controls: every endpoint of the table
+ * (src/shared/endpoints.ts) is sent the one way, by its name (`send`, and `pages` for a list
+ * answered page by page). Answers go through the tolerant reader.
+ */
 export class PayApi {
   readonly transport: Transport
   private readonly changes?: ChangeLog
@@ -53,101 +65,36 @@ export class PayApi {
     return this.transport.origin
   }
 
-  createToken(input: TokenInput, options: CreateOptions = {}): Promise<Rec> {
-    return this.record(ENDPOINTS.createToken, { body: input, ...options })
-  }
-
-  createLink(input: LinkInput, options: CreateOptions = {}): Promise<Rec> {
-    return this.record(ENDPOINTS.createLink, { body: input, ...options })
-  }
-
-  getLink(linkId: string): Promise<Rec> {
-    return this.record(ENDPOINTS.getLink, { id: linkId })
-  }
-
-  /** The payment links, page by page. */
-  linkPages(): AsyncGenerator<ListPage> {
-    return this.listPages(ENDPOINTS.listLinks)
-  }
-
-  updateLink(linkId: string, input: LinkInput): Promise<Rec> {
-    return this.record(ENDPOINTS.updateLink, { id: linkId, body: input })
-  }
-
-  deleteLink(linkId: string): Promise<void> {
-    return this.delete(ENDPOINTS.deleteLink, linkId)
-  }
-
-  createSubscription(input: SubscriptionInput, options: CreateOptions = {}): Promise<Rec> {
-    return this.record(ENDPOINTS.createSubscription, { body: input, ...options })
-  }
-
-  getSubscription(subscriptionId: string): Promise<Rec> {
-    return this.record(ENDPOINTS.getSubscription, { id: subscriptionId })
-  }
-
-  /** The subscriptions, page by page. */
-  subscriptionPages(): AsyncGenerator<ListPage> {
-    return this.listPages(ENDPOINTS.listSubscriptions)
-  }
-
-  updateSubscription(subscriptionId: string, input: SubscriptionUpdate): Promise<Rec> {
-    return this.record(ENDPOINTS.updateSubscription, { id: subscriptionId, body: input })
-  }
-
-  deleteSubscription(subscriptionId: string): Promise<void> {
-    return this.delete(ENDPOINTS.deleteSubscription, subscriptionId)
-  }
-
-  /** The sandbox only: empties the business of the key (`pay sandbox reset` through a running sandbox); answers `{reset, business_id}`. */
-  sandboxReset(): Promise<Rec> {
-    return this.record(ENDPOINTS.sandboxReset, {})
-  }
-
-  /** The sandbox only: its clock, `{now, offset_seconds}` (`pay sandbox clock` through a running sandbox). */
-  sandboxClock(): Promise<Rec> {
-    return this.record(ENDPOINTS.sandboxClock, {})
-  }
-
   /**
-   * The sandbox only: moves its clock (`{advance: "30d"}` or `{to: "2027-01-01"}`) and bills what
-   * came due; answers `{now, charges_created}`.
+   * One request to the endpoint named, its answer read as its declaration says: one record, the
+   * items of a list, or nothing (a delete: any answer, or none, is success). One that changes
+   * state is told to the change log (the journal) before it is sent and again with its outcome:
+   * the status, or the kind of failure. A create is sent once with an Idempotency-Key: when it
+   * fails after it may have reached the service (a timeout, a 5xx, a cut connection), the error
+   * says so and names the key, so that the very same request can be sent again with
+   * --idempotency-key.
    */
-  sandboxMoveClock(move: { advance: string } | { to: string }): Promise<Rec> {
-    return this.record(ENDPOINTS.sandboxMoveClock, { body: move })
-  }
-
-  /**
-   * The sandbox only: seeds the key's business with a fixture file (`pay sandbox seed` through a
-   * running sandbox), all of it or nothing; `once` skips the names seeded before. Answers
-   * `{ids: {NAME: ID}, records: [{name, kind, id, skipped}]}`.
-   */
-  sandboxSeed(fixtures: unknown, once: boolean): Promise<Rec> {
-    return this.record(ENDPOINTS.sandboxSeed, { body: fixtures, query: { once: once || undefined } })
-  }
-
-  /**
-   * One request to `endpoint`, its answer made a result by `read`. One that changes state is told
-   * to the change log (the journal) before it is sent and again with its outcome: the status, or
-   * the kind of failure. A create is sent once with an Idempotency-Key: when it fails after it may
-   * have reached the service (a timeout, a 5xx, a cut connection), the error says so and names the
-   * key, so that the very same request can be sent again with --idempotency-key.
-   */
-  async call<T>(
-    endpoint: Endpoint,
-    call: Call,
-    read: (body: unknown) => T,
+  async send<N extends Named>(
+    named: N,
+    call: Call = {},
     options: CallOptions = {},
-  ): Promise<T> {
+  ): Promise<AnswerOf<Declared<N>>> {
+    const endpoint = endpointOf(named)
     const path = pathOf(endpoint, call.id, call.query)
     const key = takesIdempotencyKey(endpoint) ? (call.idempotencyKey ?? randomUuid()) : undefined
+    const read = (body: unknown): unknown => {
+      if (options.read) return options.read(body)
+      if (endpoint.answer === 'none') return readDeleted(body)
+      if (endpoint.answer === 'items') return readPage(body, endpoint.noun).items
+      return readRecord(body, endpoint.noun)
+    }
     const send = async () => {
       try {
         const response = await this.transport.send(endpoint.method, path, call.body, {
           idempotencyKey: key,
-          anyBody: options.anyBody,
+          anyBody: endpoint.answer === 'none',
         })
-        const result = read(response.body)
+        const result = read(response.body) as AnswerOf<Declared<N>>
         // What a request with no id in its path answers with an id of its own, it created.
         const createdId = call.id === undefined && isRecord(result) ? result._id : undefined
         return { status: response.status, result, id: typeof createdId === 'string' ? createdId : undefined }
@@ -162,6 +109,16 @@ export class PayApi {
     if (call.id !== undefined) start.id = call.id
     if (key !== undefined) start.idempotencyKey = key
     return this.change(start, send)
+  }
+
+  /** A list the service answers page by page (`answer: 'list'`), as the pages arrive. */
+  pages(named: Named): AsyncGenerator<ListPage> {
+    const endpoint = endpointOf(named)
+    return walkPages(this.transport, pathOf(endpoint), async (url) => {
+      const page = readPage((await this.transport.send(endpoint.method, url)).body, endpoint.noun)
+      const value = { items: page.items, more: page.next !== undefined, timestamp: page.timestamp }
+      return { value, next: page.next }
+    })
   }
 
   /**
@@ -195,27 +152,21 @@ export class PayApi {
       throw error
     }
   }
+}
 
-  /**
-   * A request to any declared endpoint answered with one record: what a command that sends one
-   * request needs, with no method of its own here (src/work/common/send.ts), and `pay
-   * mcp`'s tool of an endpoint no run function serves.
-   */
-  record(endpoint: Endpoint, call: Call): Promise<Rec> {
-    return this.call(endpoint, call, (body) => readRecord(body, endpoint.noun))
-  }
-
-  /** A delete: any answer, or none, is success. */
-  delete(endpoint: Endpoint, recordId: string): Promise<void> {
-    return this.call(endpoint, { id: recordId }, readDeleted, { anyBody: true })
-  }
-
-  /** A list of the service, page by page, read by the tolerant reader (`pay mcp`'s tool of a list no run function serves). */
-  listPages(endpoint: Endpoint): AsyncGenerator<ListPage> {
-    return walkPages(this.transport, pathOf(endpoint), async (url) => {
-      const page = readPage((await this.transport.send(endpoint.method, url)).body, endpoint.noun)
-      const value = { items: page.items, more: page.next !== undefined, timestamp: page.timestamp }
-      return { value, next: page.next }
-    })
-  }
+/**
+ * The path of a request: `{id}` as one path segment, then the query's given values. "", "." and
+ * ".." cannot be one: URL resolution would turn DELETE /payment-links/.. into DELETE / (and "" or
+ * "." into the collection).
+ */
+export function pathOf(
+  endpoint: Endpoint,
+  id?: string,
+  query: Record<string, string | number | boolean | undefined> = {},
+): string {
+  const path = fillPath(endpoint, id)
+  if (path === undefined) throw new PayError(`${JSON.stringify(id)} is not a valid id.`, { kind: 'usage' })
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value))
+  return search.size > 0 ? `${path}?${search}` : path
 }

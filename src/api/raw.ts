@@ -1,16 +1,16 @@
 import { PayError } from '../errors.js'
 import { randomUuid } from '../shared/crypto.js'
+import { ENDPOINT_LIST } from '../shared/endpoints.js'
+import type { Method } from '../shared/fields.js'
 import type { Rec } from '../values.js'
 import { pathUnder } from './base-url.js'
 import { MAX_RESPONSE_BYTES } from './body.js'
 import type { PayApi } from './client.js'
-import { ENDPOINT_LIST } from './endpoints.js'
 import { mayHaveHappened } from './failures.js'
 import { walkPages } from './paging.js'
 import { errorFromResponse, parseBody, readJson, readPage } from './reader.js'
 import { carriesIdempotencyKey } from './retry.js'
 import type { RawRequestOptions, RawResponse, Transport } from './transport.js'
-import type { Method } from './types.js'
 
 /**
  * `pay api`'s requests: any method and path on the profile's origin, with the same key, deadline,

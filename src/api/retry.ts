@@ -1,4 +1,4 @@
-import type { Method } from './types.js'
+import type { Method } from '../shared/fields.js'
 
 /**
  * The retry policy of every request pay sends, in one place (docs/design.md, Reliability):

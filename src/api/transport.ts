@@ -1,6 +1,7 @@
 import type http from 'node:http'
 import { PayError } from '../errors.js'
 import { randomUuid } from '../shared/crypto.js'
+import type { Method } from '../shared/fields.js'
 import { sanitizeText } from '../values.js'
 import { checkBaseUrl, urlUnder } from './base-url.js'
 import { ACCEPT_ENCODING, MAX_RESPONSE_BYTES, readBody } from './body.js'
@@ -16,7 +17,6 @@ import {
   retryableStatus,
   retryWait,
 } from './retry.js'
-import type { Method } from './types.js'
 import { exchangeOnce, WireError, type WireResponse } from './wire.js'
 
 /**

@@ -4,6 +4,7 @@ import { Output } from '../render/output.js'
 import type { Result } from '../render/result.js'
 import type { Env, RunContext } from '../runtime/context.js'
 import { CommandContext } from '../runtime/run-context.js'
+import type { EndpointName } from '../shared/endpoints.js'
 import { sanitizeText } from '../values.js'
 import {
   explainRefusedKey,
@@ -59,6 +60,8 @@ export abstract class BaseCommand<
    * sandbox, any request of `pay api`): `pay commands --json` says so, with the declared ones.
    */
   static changesState = false
+  /** The endpoints it sends (src/shared/endpoints.ts): `pay commands`, and the tests' lists, read them. */
+  static calls: readonly EndpointName[] = []
 
   protected flags!: CommandFlags<T, B>
   protected args!: CommandArgs<T>

@@ -39,7 +39,7 @@ export async function moveClock(
   if (where.server) {
     const place = `the sandbox at ${where.target.baseUrl}`
     try {
-      return { moved: await where.api.sandboxMoveClock(body), place }
+      return { moved: await where.api.send('sandboxMoveClock', { body }), place }
     } catch (error) {
       throw refused(error, place)
     }

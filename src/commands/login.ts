@@ -1,9 +1,11 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import type { Result } from '../render/result.js'
+import type { EndpointName } from '../shared/endpoints.js'
 import { login } from '../work/login/login.js'
 
 export default class Login extends BaseCommand<typeof Login> {
+  static calls: readonly EndpointName[] = ['listLinks']
   static summary = 'Store an API key as a profile'
   /** It stores a profile and its key (pay's own state). */
   static changesState = true

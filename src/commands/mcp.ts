@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { isDecimal } from '../agent/caps.js'
 import { serveMcp } from '../agent/server.js'
+import { toolEndpoints } from '../agent/tools.js'
 import { BaseCommand } from '../cli/base-command.js'
 import type { Result } from '../render/result.js'
 import { SANDBOX_ACTIONS } from '../work/sandbox/agent-actions.js'
@@ -23,6 +24,7 @@ export default class Mcp extends BaseCommand<typeof Mcp> {
     '<%= config.bin %> mcp -p live --allow-writes --max-items 20 --max-amount 500',
   ]
 
+  static calls = toolEndpoints()
   static sandboxWhenNone = true
   static changesState = true
 

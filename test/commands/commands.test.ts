@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { commandMap } from '../../src/api/endpoints.js'
+import { commandMap } from '../helpers/endpoints.js'
 import { runInProcess } from '../helpers/in-process.js'
 import { COMMAND_IDS, MANIFEST, typed } from '../helpers/manifest.js'
 

@@ -1,11 +1,27 @@
-import { commandMap, type Endpoint, endpointAt } from '../../src/api/endpoints.js'
-import { commandOf } from './manifest.js'
+import { ENDPOINTS, type Endpoint, type EndpointName, endpointAt } from '../../src/shared/endpoints.js'
+import { commandOf, MANIFEST, typed } from './manifest.js'
 
 /**
- * The endpoint declarations (src/api/endpoints.ts) as the tests read them: which commands call
- * which endpoints (the command map), and which endpoint each request a command sent went to.
- * Lists of commands that tests must cover are taken from here and the manifest, never kept by hand.
+ * The endpoint table (src/shared/endpoints.ts) as the tests read it: which commands call which
+ * endpoints (each command's `static calls`, in the manifest), and which endpoint each request a
+ * command sent went to. Lists of commands that tests must cover are taken from here and the
+ * manifest, never kept by hand.
  */
+
+/** Each command (as typed: `links create`) and the endpoints it declares it calls, in the table's order. */
+export function commandMap(): Map<string, Endpoint[]> {
+  const order = Object.values(ENDPOINTS) as Endpoint[]
+  const map = new Map<string, Endpoint[]>()
+  for (const command of Object.values(MANIFEST.commands)) {
+    const calls = (command.calls ?? []).map((name) => ENDPOINTS[name as EndpointName])
+    if (calls.length === 0) continue
+    map.set(
+      typed(command.id),
+      calls.sort((a, b) => order.indexOf(a) - order.indexOf(b)),
+    )
+  }
+  return map
+}
 
 /** The commands (as the manifest names them: `links:create`) that call an endpoint `which` picks. */
 export function commandsCalling(which: (endpoint: Endpoint) => boolean): string[] {
@@ -23,7 +39,7 @@ export function commandsCalling(which: (endpoint: Endpoint) => boolean): string[
 export function idOnlyCommands(): { command: string; noun: string }[] {
   return [...commandMap()]
     .filter(([, endpoints]) =>
-      endpoints.every((e) => !e.sandbox && e.path.includes('{id}') && !e.body && !e.query),
+      endpoints.every((e: Endpoint) => !e.sandbox && e.path.includes('{id}') && !e.body && !e.query),
     )
     .map(([command, endpoints]) => ({ command, noun: endpoints[0].noun }))
 }
@@ -42,7 +58,7 @@ export function tracedRequests(stderr: string): { method: string; path: string }
 
 /**
  * The requests a command sent that its declarations do not say it sends: to no declared
- * endpoint, or to one whose `commands` (and presets') do not name it. `command` as typed.
+ * endpoint, or to one the command's `static calls` do not name. `command` as typed.
  */
 export function undeclaredRequests(command: string, requests: { method: string; path: string }[]): string[] {
   const calls = commandMap().get(command) ?? []

@@ -129,7 +129,7 @@ const LINK_FLAGS: FlagSpec[] = [
 
 /**
  * Each command that sends a body of its flags to the service: the endpoint declarations
- * (src/api/endpoints.ts) say which, and test/unit/commands/properties.test.ts fails for one
+ * (src/shared/endpoints.ts) say which, and test/unit/commands/properties.test.ts fails for one
  * they declare and this list lacks, or for fields that differ from the declared body's.
  */
 export const COMMANDS: CommandSpec[] = [

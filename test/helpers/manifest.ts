@@ -16,6 +16,9 @@ export interface ManifestCommand {
   aliases: string[]
   hidden?: boolean
   args: Record<string, { name: string }>
+  /** The endpoints it sends, by name (src/shared/endpoints.ts): its `static calls`. */
+  calls?: string[]
+  strict?: boolean
   flags: Record<string, { name: string; char?: string; type: string; allowNo?: boolean; hidden?: boolean }>
 }
 

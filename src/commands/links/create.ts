@@ -4,11 +4,13 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, fromCsvFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { createLinksFromCsvFile } from '../../work/links/from-csv.js'
 import { LINK_FIELDS } from '../../work/links/links.js'
 import { createLink } from '../../work/links/runs.js'
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
+  static calls: readonly EndpointName[] = ['createLink']
   static summary = 'Create a payment link'
   static description =
     'Creates a one-off payment link and prints it, with the payment_url to send the customer. ' +

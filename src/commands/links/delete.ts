@@ -3,9 +3,11 @@ import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { deleteLinks } from '../../work/links/runs.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
+  static calls: readonly EndpointName[] = ['getLink', 'deleteLink']
   static summary = 'Delete payment links'
   static description =
     'Ids come from arguments, --from-file FILE (one per line; or a report pay wrote: its ids, or the ' +

@@ -1,11 +1,13 @@
-import { ENDPOINTS } from '../../api/endpoints.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
+import { ENDPOINTS } from '../../shared/endpoints.js'
 import { sendForRecord } from '../../work/common/send.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
+  static calls: readonly EndpointName[] = ['getLink']
   static summary = 'Show one payment link'
   static examples = [
     '<%= config.bin %> links get 65a1f0c2e4b0a1b2c3d4e5f6',

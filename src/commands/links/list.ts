@@ -1,11 +1,13 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { SORT_FLAG } from '../../work/common/sort.js'
 import { LINK_FILTER_FLAGS } from '../../work/links/links.js'
 import { listLinks } from '../../work/links/runs.js'
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
+  static calls: readonly EndpointName[] = ['listLinks']
   static summary = 'List payment links'
   static description =
     'Lists the payment links of the business, newest first as the service orders them. Without ' +

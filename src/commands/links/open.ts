@@ -2,9 +2,11 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { openLink } from '../../work/links/runs.js'
 
 export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
+  static calls: readonly EndpointName[] = ['getLink']
   static summary = "Open a payment link's page in the browser"
   static description =
     'Prints the payment_url of the link on stdout and opens it in the browser: the BROWSER ' +

@@ -5,9 +5,11 @@ import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
 import { qrImageType } from '../../render/qr.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { linkQr } from '../../work/links/runs.js'
 
 export default class LinksQr extends BaseCommand<typeof LinksQr> {
+  static calls: readonly EndpointName[] = ['getLink']
   static summary = "A payment link's page as a QR code"
   static description =
     'Draws the payment_url of the link as a QR code on the terminal, for the customer to scan, ' +

@@ -2,10 +2,12 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { consentFlags, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { LINK_FIELDS } from '../../work/links/links.js'
 import { updateLink } from '../../work/links/runs.js'
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
+  static calls: readonly EndpointName[] = ['getLink', 'updateLink']
   static summary = 'Change a payment link'
   static description =
     'Fetches the link, applies the flags given and sends the whole link back (the service ' +

@@ -3,9 +3,11 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { durationFlag, globalFlagsButTimeout, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { waitForPayment } from '../../work/links/runs.js'
 
 export default class LinksWait extends BaseCommand<typeof LinksWait, typeof globalFlagsButTimeout> {
+  static calls: readonly EndpointName[] = ['getLink']
   static summary = 'Wait until a payment link is paid, then show it'
   static description =
     'Looks at the link every second at first, then less often (up to every 5 s), and exits 0 with the link ' +

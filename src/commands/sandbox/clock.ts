@@ -2,9 +2,11 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
 import { loadLocalStore } from '../../sandbox/index.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { aheadText, CLOCK_VIEW } from '../../work/sandbox/clock.js'
 
 export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
+  static calls: readonly EndpointName[] = ['sandboxClock']
   static summary = "Show the sandbox clock's time; `advance` or `set` moves it"
   static description =
     'Sandbox time is real time plus an offset kept in the sandbox database, shared by its businesses; every ' +
@@ -24,7 +26,7 @@ export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
     let clock: Record<string, unknown>
     let place: string
     if (where.server) {
-      clock = await where.api.sandboxClock()
+      clock = await where.api.send('sandboxClock')
       place = `the sandbox at ${where.target.baseUrl}`
     } else {
       const { clockIn } = await loadLocalStore()

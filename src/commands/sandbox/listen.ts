@@ -2,9 +2,11 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { listen } from '../../work/sandbox/webhooks/listen.js'
 
 export default class SandboxListen extends BaseCommand<typeof SandboxListen> {
+  static calls: readonly EndpointName[] = ['sandboxWebhooks', 'addSandboxWebhook', 'removeSandboxWebhook']
   static summary = "Receive the running sandbox's notifications here, or forward them to your app"
   static description =
     "Registers an endpoint of its own with the running sandbox for the key's business, for as long as it runs " +

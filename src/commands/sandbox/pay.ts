@@ -4,11 +4,13 @@ import { outputFlags, sandboxGlobalFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { type Result, shown } from '../../render/result.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { LINK_VIEW } from '../../work/links/links.js'
 import { settle } from '../../work/sandbox/double.js'
 import { outcomeText } from '../../work/sandbox/double-views.js'
 
 export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
+  static calls: readonly EndpointName[] = ['getLink', 'sandboxPay', 'sandboxCancel', 'sandboxFail']
   static summary = 'Pay a sandbox payment link as the customer would (or cancel, or fail the payment)'
   static description =
     'Marks the link paid (paid becomes true, updated_at moves; paying twice changes nothing) and prints it; ' +

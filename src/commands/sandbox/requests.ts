@@ -1,13 +1,15 @@
 import { Flags } from '@oclif/core'
-import { sandboxRequests } from '../../api/sandbox.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import type { Rec } from '../../values.js'
+import { sandboxRequests } from '../../work/sandbox/controls.js'
 import { followRequests, runningSandbox } from '../../work/sandbox/double.js'
 import { REQUEST_VIEW, requestText, requestTsv } from '../../work/sandbox/double-views.js'
 
 export default class SandboxRequests extends BaseCommand<typeof SandboxRequests> {
+  static calls: readonly EndpointName[] = ['sandboxRequests']
   static summary = 'Show what your app sent to the running sandbox'
   static description =
     "The last requests of the key's business (the sandbox keeps 1,000 of each), newest last: method, path, " +

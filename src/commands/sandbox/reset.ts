@@ -2,8 +2,10 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
 import { loadLocalStore } from '../../sandbox/index.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
+  static calls: readonly EndpointName[] = ['sandboxReset']
   static summary = 'Empty the sandbox store'
   static description =
     'Deletes sandbox records (tokens, links, subscriptions); seeded packages come back. When a sandbox server ' +
@@ -23,7 +25,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   async run(): Promise<Result> {
     const where = await this.context.sandboxTarget()
     if (where.server) {
-      const done = await where.api.sandboxReset()
+      const done = await where.api.send('sandboxReset')
       const business = typeof done.business_id === 'number' ? done.business_id : null
       return shown.message(
         `The records of business ${business ?? '?'} in the sandbox at ${where.target.baseUrl} are deleted ` +

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import {
   readFixtureFile,
   SEEDED_VIEW,
@@ -11,6 +12,7 @@ import {
 } from '../../work/sandbox/fixtures.js'
 
 export default class SandboxSeed extends BaseCommand<typeof SandboxSeed> {
+  static calls: readonly EndpointName[] = ['sandboxSeed']
   static summary = 'Seed the sandbox with named records from a fixture file'
   static description =
     'FILE (or - for stdin) is JSON: {"tokenizations": [...], "links": [...], "subscriptions": [...]}, each entry ' +

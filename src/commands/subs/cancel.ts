@@ -3,9 +3,11 @@ import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { cancelMany } from '../../work/subs/runs.js'
 
 export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
+  static calls: readonly EndpointName[] = ['getSubscription', 'updateSubscription']
   static summary = 'Cancel subscriptions by id: one, or thousands from a file'
   static description =
     'Sets each subscription to status "cancel" (already cancelled ones count as done). Ids come from ' +

@@ -1,10 +1,12 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { createSubscription } from '../../work/subs/runs.js'
 import { SUBSCRIPTION_FIELDS } from '../../work/subs/subscriptions.js'
 
 export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
+  static calls: readonly EndpointName[] = ['createSubscription']
   static summary = 'Subscribe a customer to a package'
   static description =
     'Creates a subscription (status "created") and prints it with its package. On a terminal, ' +

@@ -3,9 +3,11 @@ import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { deleteSubscriptions } from '../../work/subs/runs.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
+  static calls: readonly EndpointName[] = ['getSubscription', 'deleteSubscription']
   static summary = 'Delete subscriptions (cannot be undone)'
   static description =
     'Deletes the subscriptions outright. To stop billing but keep the record, use `pay subs cancel`. ' +

@@ -2,9 +2,11 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { showSubscription } from '../../work/subs/runs.js'
 
 export default class SubsGet extends BaseCommand<typeof SubsGet> {
+  static calls: readonly EndpointName[] = ['getSubscription']
   static summary = 'Show one subscription with its package and its charges'
   static description =
     'Prints the subscription, then its charges, oldest first: date, amount, paid or not, and the id of the ' +

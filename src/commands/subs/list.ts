@@ -1,12 +1,14 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { listFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { SORT_FLAG } from '../../work/common/sort.js'
 import { CHARGE_FILTER_FLAGS } from '../../work/subs/charges.js'
 import { listSubscriptions } from '../../work/subs/runs.js'
 import { SUBSCRIPTION_FILTER_FLAGS } from '../../work/subs/subscriptions.js'
 
 export default class SubsList extends BaseCommand<typeof SubsList> {
+  static calls: readonly EndpointName[] = ['listSubscriptions']
   static summary = 'List subscriptions'
   static description =
     'Lists the subscriptions of the business. Without filters it reads the first page (--all: ' +

@@ -2,10 +2,12 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { updateSubscription } from '../../work/subs/runs.js'
 import { SUBSCRIPTION_CHANGE_FIELDS } from '../../work/subs/subscriptions.js'
 
 export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
+  static calls: readonly EndpointName[] = ['updateSubscription']
   static summary = "Change a subscription's e-mail, phone or status"
   static description =
     'Only the flags given are sent. To cancel many subscriptions safely use `pay subs cancel`.'

@@ -1,9 +1,11 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, outputFlags } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
+import type { EndpointName } from '../../shared/endpoints.js'
 import { createToken, TOKEN_FIELDS } from '../../work/token/create.js'
 
 export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
+  static calls: readonly EndpointName[] = ['createToken']
   static summary = 'Tokenize a customer'
   static description =
     'Creates a token for a customer and prints it with its activation_url. On a terminal, missing ' +

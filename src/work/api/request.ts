@@ -3,10 +3,10 @@ import { Flags } from '@oclif/core'
 import type { PayApi } from '../../api/client.js'
 import { rawPages, rawRequest } from '../../api/raw.js'
 import { isReservedHeader, type RawResponse } from '../../api/transport.js'
-import { METHODS, type Method } from '../../api/types.js'
 import { usageError } from '../../errors.js'
 import { type Result, type Shown, shown } from '../../render/result.js'
 import type { RunContext } from '../../runtime/context.js'
+import { METHODS, type Method } from '../../shared/fields.js'
 
 /**
  * `pay api`'s flags as a request, as gh api reads them: -f/--raw-field key=value (a string),

@@ -1,10 +1,10 @@
-import { endpointAt } from '../../api/endpoints.js'
 import { normalizeId } from '../../bulk/id-text.js'
 import { type JournalEntry, loadJournal } from '../../config/journal.js'
 import { usageError } from '../../errors.js'
 import { type Result, shown } from '../../render/result.js'
 import type { View } from '../../render/views.js'
 import type { RunContext } from '../../runtime/context.js'
+import { endpointAt } from '../../shared/endpoints.js'
 import type { Rec } from '../../values.js'
 
 /** One change of the journal, its intent and outcome together, as `pay history` shows it. */
@@ -66,7 +66,9 @@ export function kindOf(entry: Pick<JournalEntry, 'command' | 'method' | 'path' |
     // `pay mcp subs_cancel` made the change `pay subs cancel` makes.
     const tool = AGENT_CHANGE.exec(String(entry.command))?.[1]
     const command = tool ? tool.replace(/_/g, ' ') : String(entry.command).replace(/^pay /, '')
-    return endpoint.presets?.find((preset) => preset.commands.includes(command))?.kind ?? endpoint.kind
+    return (
+      endpoint.presets?.find((preset) => command.split(' ').at(-1) === preset.verb)?.kind ?? endpoint.kind
+    )
   }
   const noun = SHORT[entry.resource] ?? entry.resource
   if (entry.command === 'pay subs cancel') return `cancel ${noun}`

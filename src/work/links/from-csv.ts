@@ -214,7 +214,8 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
     async (line) => {
       // Written before the request: a run killed now leaves the key this row was sent with.
       record(line, 'sending', false, null)
-      const link = await api.createLink(LINK_FIELDS.body(byLine.get(line)?.values ?? {}), {
+      const link = await api.send('createLink', {
+        body: LINK_FIELDS.body(byLine.get(line)?.values ?? {}),
         idempotencyKey: keys.get(line),
       })
       created.set(line, link)

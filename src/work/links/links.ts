@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
-import type { LinkInput } from '../../api/types.js'
 import { type FieldErrors, PayError, validationError } from '../../errors.js'
 import { cellText, formatAmount, paint } from '../../render/format.js'
 import type { View } from '../../render/views.js'
+import type { LinkInput } from '../../shared/fields.js'
 import { currencyDigits } from '../../shared/money.js'
 import { isPlainWebUrl, plain, type Rec } from '../../values.js'
 import {

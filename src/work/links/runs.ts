@@ -43,7 +43,10 @@ export async function createLink(
   await LINK_FIELDS.fillMissing(fields, context.io)
   checkAmountDigits(fields)
   const { api } = await context.api()
-  const link = await api.createLink(LINK_FIELDS.body(fields), { idempotencyKey: options.idempotencyKey })
+  const link = await api.send('createLink', {
+    body: LINK_FIELDS.body(fields),
+    idempotencyKey: options.idempotencyKey,
+  })
   const open = async () => {
     context.warnIfPageUnserved(paymentUrlOf(link))
     await showInBrowser(context.out, paymentUrlOf(link), context.env)
@@ -63,7 +66,7 @@ export async function listLinks(
   const match = linkFilter(options, context.now())
   const order = sortOrder(options.sort, LINK_VIEW)
   const { api } = await context.api()
-  const found = walkList(api.linkPages(), match, order, context.listScope)
+  const found = walkList(api.pages('listLinks'), match, order, context.listScope)
   return shown.list(found.batches, LINK_VIEW, found.outcome)
 }
 
@@ -81,7 +84,7 @@ export async function updateLink(
   }
   LINK_FIELDS.check(changes)
   const { api } = await context.api()
-  const current = await api.getLink(id)
+  const current = await api.send('getLink', { id: id })
   const body = mergeLinkUpdate(current, changes)
   checkCurrencyChange(body, changes)
   if (changes.amount !== undefined || changes.currency !== undefined) checkAmountDigits(body)
@@ -97,7 +100,7 @@ export async function updateLink(
       context.io,
     )
   }
-  return shown.record(await api.updateLink(id, body), LINK_VIEW)
+  return shown.record(await api.send('updateLink', { id, body }), LINK_VIEW)
 }
 
 /** `links delete`: ids from arguments, a file or stdin, confirmed, then deleted (bulk/by-id.ts). */
@@ -110,8 +113,8 @@ export async function deleteLinks(
   const deletion = {
     command: 'pay links delete',
     view: LINK_VIEW,
-    remove: (id: string) => api.deleteLink(id),
-    lookUp: { fetch: (id: string) => api.getLink(id), describe: describeLink },
+    remove: (id: string) => api.send('deleteLink', { id: id }),
+    lookUp: { fetch: (id: string) => api.send('getLink', { id: id }), describe: describeLink },
     ...LINK_REPORT,
   }
   return deleteMany(deletion, { ...input, concurrency: options.concurrency, ...workflowOf(context, target) })
@@ -123,7 +126,7 @@ export async function openLink(
   context: RunContext,
 ): Promise<Result> {
   const { api } = await context.api()
-  const url = paymentUrlOf(await api.getLink(options.id))
+  const url = paymentUrlOf(await api.send('getLink', { id: options.id }))
   return [
     shown.text(url, { _id: options.id, payment_url: url }),
     shown.later(async () => {
@@ -141,7 +144,7 @@ export async function linkQr(
 ): Promise<Result> {
   const { id, output: file } = options
   const { api } = await context.api()
-  const url = paymentUrlOf(await api.getLink(id))
+  const url = paymentUrlOf(await api.send('getLink', { id: id }))
   context.warnIfPageUnserved(url)
   if (file === undefined) {
     return shown.text([...qrLines(url, context.io.colour), url].join('\n'), { _id: id, payment_url: url })
@@ -172,7 +175,7 @@ export async function waitForPayment(
   const link = await waitFor({
     what: `payment link ${id} to be paid`,
     short: `link ${id} to be paid`,
-    look: () => api.getLink(id),
+    look: () => api.send('getLink', { id: id }),
     done: (record) => record.paid === true,
     timeout: options.timeout ?? WAIT_TIMEOUT,
     io: context.io,

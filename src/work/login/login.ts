@@ -84,7 +84,7 @@ export async function login(request: LoginRequest, context: RunContext): Promise
 /** One GET with the key: a refused key saves nothing. */
 async function verifyKey(api: PayApi, baseUrl: string): Promise<void> {
   try {
-    await api.linkPages().next()
+    await api.pages('listLinks').next()
   } catch (error) {
     if (error instanceof PayError && error.kind === 'auth') {
       throw new PayError(`${baseUrl} did not accept the key (${error.status}); nothing was saved.`, {

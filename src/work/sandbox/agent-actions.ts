@@ -1,8 +1,8 @@
 import type { SandboxActions } from '../../agent/sandbox-tools.js'
-import { sandboxRequests } from '../../api/sandbox.js'
 import { moveClock } from '../../cli/clock-command.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
 import { chargesText } from './clock.js'
+import { sandboxRequests } from './controls.js'
 import { runningSandbox, settle } from './double.js'
 import { outcomeText } from './double-views.js'
 

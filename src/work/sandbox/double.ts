@@ -4,7 +4,6 @@
  */
 import { Flags } from '@oclif/core'
 import type { PayApi } from '../../api/client.js'
-import { type SettledAnswer, sandboxRequests, sandboxSettle } from '../../api/sandbox.js'
 import { PayError, usageError } from '../../errors.js'
 import type { Output } from '../../render/output.js'
 import type { SandboxTarget, Target } from '../../runtime/context.js'
@@ -19,6 +18,7 @@ import {
   parseFaultRule,
 } from '../../sandbox/index.js'
 import type { Rec } from '../../values.js'
+import { type SettledAnswer, sandboxRequests, sandboxSettle } from './controls.js'
 import { REQUEST_VIEW, requestText, requestTsv } from './double-views.js'
 import { attemptedText } from './webhooks/webhook-views.js'
 
@@ -132,7 +132,7 @@ export async function settle(
   if (where.server) {
     const place = `through the sandbox at ${where.target.baseUrl}`
     // Looked at first, so that paying a paid link says so.
-    const paidBefore = await where.api.getLink(id).then(
+    const paidBefore = await where.api.send('getLink', { id: id }).then(
       (before) => before.paid === true,
       () => false,
     )

@@ -108,7 +108,10 @@ export async function seedFixtures(
     )
   }
   try {
-    return { seeded: await where.api.sandboxSeed(fixtures, once), place }
+    return {
+      seeded: await where.api.send('sandboxSeed', { body: fixtures, query: { once: once || undefined } }),
+      place,
+    }
   } catch (error) {
     if (error instanceof PayError && error.kind === 'validation' && error.errors) {
       throw invalidFixtures(file, error.errors)

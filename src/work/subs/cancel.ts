@@ -8,17 +8,17 @@ import { CANCELLED_STATUS, describeSubscription, isCancelled, SUBSCRIPTION_VIEW 
 /** Cancels one subscription: already cancelled is done; otherwise PUT status=cancel. */
 async function cancelOne(api: PayApi, id: string): Promise<{ status: string; record: Rec }> {
   // Read again even when the plan read it: it may have been cancelled since.
-  const current = await api.getSubscription(id)
+  const current = await api.send('getSubscription', { id: id })
   if (isCancelled(current)) return { status: 'already_cancelled', record: current }
   let updated: Rec
   try {
-    updated = await api.updateSubscription(id, { status: CANCELLED_STATUS })
+    updated = await api.send('updateSubscription', { id, body: { status: CANCELLED_STATUS } })
   } catch (error) {
     // The service may have acted on the PUT and only its answer was lost (5xx, reset): report
     // what the service now holds rather than "failed" for a subscription that is cancelled (unless
     // no later request can tell: the sandbox is no longer the user's).
     if (!(error instanceof PayError) || error.kind !== 'unavailable' || error.ends) throw error
-    const after = await api.getSubscription(id).catch(() => undefined)
+    const after = await api.send('getSubscription', { id: id }).catch(() => undefined)
     if (after && isCancelled(after)) return { status: 'cancelled', record: after }
     throw error
   }
@@ -44,7 +44,7 @@ export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<Result> 
       view: SUBSCRIPTION_VIEW,
       doneStatuses: ['cancelled', 'already_cancelled'],
       lookUp: {
-        fetch: (id) => api.getSubscription(id),
+        fetch: (id) => api.send('getSubscription', { id: id }),
         describe: describeSubscription,
         alreadyDone: (subscription) => (isCancelled(subscription) ? 'already_cancelled' : undefined),
       },

@@ -37,7 +37,8 @@ export async function createSubscription(
   const offered = early?.sandboxPackages?.map(packageChoice)
   await SUBSCRIPTION_FIELDS.fillMissing(fields, context.io, { choices: { package_id: offered ?? [] } })
   const { api } = await context.api()
-  const subscription = await api.createSubscription(SUBSCRIPTION_FIELDS.body(fields), {
+  const subscription = await api.send('createSubscription', {
+    body: SUBSCRIPTION_FIELDS.body(fields),
     idempotencyKey: options.idempotencyKey,
   })
   return shown.record(subscription, SUBSCRIPTION_VIEW)
@@ -46,7 +47,7 @@ export async function createSubscription(
 /** `subs get`: the subscription, then its charges. */
 export async function showSubscription(options: { id: string }, context: RunContext): Promise<Result> {
   const { api } = await context.api()
-  const subscription = await api.getSubscription(options.id)
+  const subscription = await api.send('getSubscription', { id: options.id })
   const charges = chargesOf(subscription)
   return [
     shown.record(subscription, SUBSCRIPTION_VIEW),
@@ -77,7 +78,7 @@ export async function listSubscriptions(
   const match = charges
     ? (record: Rec) => (fields === undefined || fields(record)) && charges.match(record)
     : fields
-  const pages = charges ? charges.watch(api.subscriptionPages()) : api.subscriptionPages()
+  const pages = charges ? charges.watch(api.pages('listSubscriptions')) : api.pages('listSubscriptions')
   const found = walkList(pages, match, order, context.listScope)
   return [shown.list(found.batches, SUBSCRIPTION_VIEW, found.outcome), shown.later(() => charges?.notes())]
 }
@@ -92,7 +93,10 @@ export async function updateSubscription(
     throw usageError('Nothing to change.', 'Give --email, --phone or --status.')
   SUBSCRIPTION_CHANGE_FIELDS.check(changes)
   const { api } = await context.api()
-  const updated = await api.updateSubscription(options.id, SUBSCRIPTION_CHANGE_FIELDS.body(changes))
+  const updated = await api.send('updateSubscription', {
+    id: options.id,
+    body: SUBSCRIPTION_CHANGE_FIELDS.body(changes),
+  })
   return shown.record(updated, SUBSCRIPTION_VIEW)
 }
 
@@ -118,8 +122,11 @@ export async function deleteSubscriptions(options: ByIdOptions, context: RunCont
     command: 'pay subs delete',
     view: SUBSCRIPTION_VIEW,
     irreversible: true,
-    remove: (id: string) => api.deleteSubscription(id),
-    lookUp: { fetch: (id: string) => api.getSubscription(id), describe: describeSubscription },
+    remove: (id: string) => api.send('deleteSubscription', { id: id }),
+    lookUp: {
+      fetch: (id: string) => api.send('getSubscription', { id: id }),
+      describe: describeSubscription,
+    },
     ...SUBSCRIPTION_REPORT,
   }
   return deleteMany(deletion, { ...input, concurrency: options.concurrency, ...workflowOf(context, target) })

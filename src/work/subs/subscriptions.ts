@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
-import type { SubscriptionInput, SubscriptionUpdate } from '../../api/types.js'
 import { formatAmount } from '../../render/format.js'
 import { inWords, type View } from '../../render/views.js'
 import type { Choice } from '../../runtime/io.js'
+import type { SubscriptionInput, SubscriptionUpdate } from '../../shared/fields.js'
 import { isRecord, plain, type Rec, sanitizeText } from '../../values.js'
 import { COMMON_FIELDS, fieldsOf, rules } from '../common/field-set.js'
 import {

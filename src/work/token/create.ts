@@ -1,7 +1,7 @@
-import type { TokenInput } from '../../api/types.js'
 import { type Result, shown } from '../../render/result.js'
 import type { View } from '../../render/views.js'
 import type { RunContext } from '../../runtime/context.js'
+import type { TokenInput } from '../../shared/fields.js'
 import { COMMON_FIELDS, type FieldValues, fieldsOf, rules } from '../common/field-set.js'
 
 /** The fields of `token create` (docs/spec/payment-service-api.md 4.1). */
@@ -48,6 +48,9 @@ export async function createToken(
   if (context.io.canPrompt) await context.api()
   await TOKEN_FIELDS.fillMissing(fields, context.io)
   const { api } = await context.api()
-  const token = await api.createToken(TOKEN_FIELDS.body(fields), { idempotencyKey: options.idempotencyKey })
+  const token = await api.send('createToken', {
+    body: TOKEN_FIELDS.body(fields),
+    idempotencyKey: options.idempotencyKey,
+  })
   return shown.record(token, TOKEN_VIEW)
 }

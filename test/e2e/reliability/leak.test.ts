@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { ENDPOINTS, type EndpointName, endpointAt } from '../../../src/api/endpoints.js'
+import { ENDPOINTS, type EndpointName, endpointAt } from '../../../src/shared/endpoints.js'
 import { type CliResult, expectNoKeyInOutput } from '../../helpers/cli.js'
 import { commandOfArgs, idOnlyCommands, tracedRequests, undeclaredRequests } from '../../helpers/endpoints.js'
 import { CANARY, inModes, type LeakCase, leakEnv, leakEnvironment, MODES } from '../../helpers/leak.js'
@@ -47,7 +47,7 @@ const SCANNED_ELSEWHERE: Record<string, string> = {
 }
 
 /**
- * The endpoints (src/api/endpoints.ts) no success path below sends, and why. Any other endpoint
+ * The endpoints (src/shared/endpoints.ts) no success path below sends, and why. Any other endpoint
  * not in the runs' --debug traces fails the scan: a new endpoint is scanned from the day it is
  * declared, and a command sending to one its declaration does not name fails it too.
  */

@@ -1,30 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent } from '../../../src/agent/server.js'
 import { serviceTools } from '../../../src/agent/tools.js'
-import { ENDPOINT_LIST, type Endpoint } from '../../../src/api/endpoints.js'
-import { field } from '../../../src/api/types.js'
 import { CommandContext } from '../../../src/runtime/run-context.js'
+import { ENDPOINT_LIST, ENDPOINTS, type Endpoint, type EndpointName } from '../../../src/shared/endpoints.js'
+import { field } from '../../../src/shared/fields.js'
 import { SANDBOX_ACTIONS } from '../../../src/work/sandbox/agent-actions.js'
 import { tempDir } from '../../helpers/cli.js'
 import { envelope, type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { TestIO } from '../../helpers/io.js'
+import { MANIFEST } from '../../helpers/manifest.js'
 
 /**
  * pay mcp's tools come from the endpoint declarations (src/agent/tools.ts): a new endpoint is a
- * new tool, named after its command, its arguments its declared fields, its annotations from
+ * new tool, named after its resource and verb, its arguments its declared fields, its annotations from
  * what it does, and served by its declaration alone when its resource has no run function.
  */
 
-const REFUNDS = { list: false, sandbox: false, noun: 'refund' } as const
+const REFUNDS = { answer: 'record', sandbox: false, noun: 'refund' } as const
 const NEW_ENDPOINTS: Endpoint[] = [
   {
     ...REFUNDS,
-    list: true,
+    answer: 'list',
     method: 'GET',
     path: '/refunds',
     verb: 'list',
     changesState: false,
-    commands: ['refunds list'],
   },
   {
     ...REFUNDS,
@@ -38,7 +38,6 @@ const NEW_ENDPOINTS: Endpoint[] = [
       field('amount', 'string', true),
       field('reason', 'string', false),
     ],
-    commands: ['refunds create'],
   },
   {
     ...REFUNDS,
@@ -46,16 +45,15 @@ const NEW_ENDPOINTS: Endpoint[] = [
     path: '/refunds/{id}',
     verb: 'get',
     changesState: false,
-    commands: ['refunds get'],
   },
   {
     ...REFUNDS,
+    answer: 'none',
     method: 'DELETE',
     path: '/refunds/{id}',
     verb: 'delete',
     changesState: true,
     kind: 'delete refund',
-    commands: ['refunds delete'],
   },
 ]
 
@@ -84,21 +82,18 @@ beforeAll(async () => {
 afterAll(() => server?.close())
 
 describe('the tools of the declarations', () => {
-  it('each endpoint of the service is a tool, presets too, named after its first command', () => {
-    expect(serviceTools().map((tool) => tool.name)).toEqual([
-      'token_create',
-      'links_create',
-      'links_update',
-      'links_get',
-      'links_list',
-      'links_delete',
-      'subs_create',
-      'subs_get',
-      'subs_update',
-      'subs_cancel',
-      'subs_delete',
-      'subs_list',
-    ])
+  it('each endpoint of the service is a tool, presets too, named as the command that sends it', () => {
+    const service = ENDPOINT_LIST.filter((endpoint) => !endpoint.sandbox)
+    const tools = serviceTools()
+    expect(tools).toHaveLength(service.length + service.flatMap((endpoint) => endpoint.presets ?? []).length)
+    for (const tool of tools) {
+      // `links_create` is `pay links create`, which declares the endpoint among those it calls.
+      const command = MANIFEST.commands[tool.name.replace('_', ':')]
+      const sent = service.filter((endpoint) =>
+        command?.calls?.some((name: string) => ENDPOINTS[name as EndpointName] === endpoint),
+      )
+      expect([tool.name, sent.length > 0]).toEqual([tool.name, true])
+    }
   })
 
   it('a new declaration is a new tool: its fields, its annotations, and its request sent as declared', async () => {

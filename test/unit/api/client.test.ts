@@ -63,8 +63,8 @@ describe.concurrent('deletes', () => {
     ['204 No Content', noContent()],
   ] as [string, Handler][])('a delete answered with %s is done', async ([, handler], t) => {
     const server = await serve(t, handler)
-    await expect(client(server).deleteLink('lnk 1/x')).resolves.toBeUndefined()
-    await expect(client(server).deleteSubscription('sub_1')).resolves.toBeUndefined()
+    await expect(client(server).send('deleteLink', { id: 'lnk 1/x' })).resolves.toBeUndefined()
+    await expect(client(server).send('deleteSubscription', { id: 'sub_1' })).resolves.toBeUndefined()
     expect(calls(server.requests)).toEqual([
       'DELETE /payment-links/lnk%201%2Fx',
       'DELETE /subscriptions/sub_1',
@@ -73,7 +73,7 @@ describe.concurrent('deletes', () => {
 
   it('a delete answered 200 with success:false fails with its message', async (t) => {
     const server = await serve(t, json(200, { success: false, message: 'Already paid.' }))
-    const error = await rejection(client(server).deleteLink('lnk_1'))
+    const error = await rejection(client(server).send('deleteLink', { id: 'lnk_1' }))
     expect([error.kind, error.message]).toEqual(['general', 'Already paid.'])
   })
 })
@@ -81,8 +81,8 @@ describe.concurrent('deletes', () => {
 describe.concurrent('records', () => {
   it('a record in the envelope or bare, unknown fields kept', async (t) => {
     const server = await serve(t, json(200, envelope({ ...LINK, new_field: [1] })), json(200, LINK))
-    expect(await client(server).getLink('lnk_1')).toEqual({ ...LINK, new_field: [1] })
-    expect(await client(server).getSubscription('sub_1')).toEqual(LINK)
+    expect(await client(server).send('getLink', { id: 'lnk_1' })).toEqual({ ...LINK, new_field: [1] })
+    expect(await client(server).send('getSubscription', { id: 'sub_1' })).toEqual(LINK)
   })
 
   it.for([
@@ -94,7 +94,7 @@ describe.concurrent('records', () => {
     [raw(200, '<html></html>', 'text/html'), 'status 200 with an HTML page'],
   ] as [Handler, string][])('a wrong answer to a get is a clear error (%#)', async ([handler, what], t) => {
     const server = await serve(t, handler)
-    const error = await rejection(client(server).getLink('lnk_1'))
+    const error = await rejection(client(server).send('getLink', { id: 'lnk_1' }))
     expect([error.kind, error.message]).toEqual([
       'unavailable',
       `Unexpected answer from the service: ${what}.`,
@@ -125,15 +125,18 @@ describe.concurrent('lists', () => {
     ['a paginated last page', paginated([a, b], null)],
   ])('reads %s', async ([, body], t) => {
     const server = await serve(t, json(200, body))
-    expect(await list(client(server).linkPages())).toEqual({ items: [a, b], more: false })
-    expect(await list(client(server).subscriptionPages(), true)).toEqual({ items: [a, b], more: false })
+    expect(await list(client(server).pages('listLinks'))).toEqual({ items: [a, b], more: false })
+    expect(await list(client(server).pages('listSubscriptions'), true)).toEqual({
+      items: [a, b],
+      more: false,
+    })
     expect(calls(server.requests)).toEqual(['GET /payment-links', 'GET /subscriptions'])
   })
 
   it('without all: the first page, and whether more exist', async (t) => {
     const server = await serve(t)
     server.script(json(200, paginated([a], `${server.baseUrl}/payment-links?page=2`)))
-    expect(await list(client(server).linkPages())).toEqual({ items: [a], more: true })
+    expect(await list(client(server).pages('listLinks'))).toEqual({ items: [a], more: true })
     expect(calls(server.requests)).toEqual(['GET /payment-links'])
   })
 
@@ -144,7 +147,7 @@ describe.concurrent('lists', () => {
       json(200, paginated([b], '?page=3')),
       json(200, paginated([], null)),
     )
-    expect(await list(client(`${server.baseUrl}/api`).linkPages(), true)).toEqual({
+    expect(await list(client(`${server.baseUrl}/api`).pages('listLinks'), true)).toEqual({
       items: [a, b],
       more: false,
     })
@@ -161,14 +164,14 @@ describe.concurrent('lists', () => {
       json(200, paginated([a], `${server.baseUrl}/payment-links?page=2`)),
       json(200, paginated([b], `${server.baseUrl}/payment-links`)),
     )
-    expect(await list(client(server).linkPages(), true)).toEqual({ items: [a, b], more: false })
+    expect(await list(client(server).pages('listLinks'), true)).toEqual({ items: [a, b], more: false })
     expect(server.requests).toHaveLength(2)
   })
 
   it('with all: a next_page_url on another origin is refused, nothing sent there', async (t) => {
     const other = await serve(t, json(200, [b]))
     const server = await serve(t, json(200, paginated([a], `${other.baseUrl}/payment-links?page=2`)))
-    const error = await rejection(list(client(server).linkPages(), true))
+    const error = await rejection(list(client(server).pages('listLinks'), true))
     expect(error.kind).toBe('unavailable')
     expect(error.message).toBe(
       `The service pointed to ${other.baseUrl}, outside ${server.baseUrl}; not following it.`,
@@ -179,7 +182,7 @@ describe.concurrent('lists', () => {
   it('with all: a bad page fails the whole list', async (t) => {
     const server = await serve(t)
     server.script(json(200, paginated([a], `${server.baseUrl}/payment-links?page=2`)), json(200, { data: 7 }))
-    const error = await rejection(list(client(server).linkPages(), true))
+    const error = await rejection(list(client(server).pages('listLinks'), true))
     expect(error.message).toBe(
       'Unexpected answer from the service: expected a list of payment links, got a number.',
     )
@@ -191,7 +194,7 @@ describe.concurrent('retries', () => {
     'GET answered %i is tried 3 times in all, backing off, then fails as unavailable',
     async (status, t) => {
       const server = await serve(t, json(status, { message: `status ${status}` }))
-      const error = await rejection(client(server, { retryBaseMs: 50 }).getLink('lnk_1'))
+      const error = await rejection(client(server, { retryBaseMs: 50 }).send('getLink', { id: 'lnk_1' }))
       expect([error.kind, error.status, error.message]).toEqual(['unavailable', status, `status ${status}`])
       expect(server.requests).toHaveLength(3)
       const [first, second] = gaps(server)
@@ -209,15 +212,15 @@ describe.concurrent('retries', () => {
     [422, 'validation'],
   ] as const)('GET answered %i is not retried: kind %s', async ([status, kind], t) => {
     const server = await serve(t, json(status, { message: 'no' }), json(200, envelope(LINK)))
-    const error = await rejection(client(server).getLink('lnk_1'))
+    const error = await rejection(client(server).send('getLink', { id: 'lnk_1' }))
     expect([error.kind, error.status]).toEqual([kind, status])
     expect(server.requests).toHaveLength(1)
   })
 
   it('PUT and DELETE are retried after a reset connection and a 502', async (t) => {
     const server = await serve(t, reset(), json(502, {}), json(200, envelope(LINK)), reset(), noContent())
-    expect(await client(server).updateLink('lnk_1', LINK_INPUT)).toEqual(LINK)
-    await client(server).deleteSubscription('sub_1')
+    expect(await client(server).send('updateLink', { id: 'lnk_1', body: LINK_INPUT })).toEqual(LINK)
+    await client(server).send('deleteSubscription', { id: 'sub_1' })
     expect(calls(server.requests)).toEqual([
       'PUT /payment-links/lnk_1',
       'PUT /payment-links/lnk_1',
@@ -231,7 +234,7 @@ describe.concurrent('retries', () => {
 
   it('a body cut off mid-answer is retried on a GET, then reported as cut off', async (t) => {
     const server = await serve(t, cutOff('{"data":{"_id":"lnk_1"'))
-    const error = await rejection(client(server).getLink('lnk_1'))
+    const error = await rejection(client(server).send('getLink', { id: 'lnk_1' }))
     expect(error.message).toBe(
       `The answer from ${server.baseUrl} was cut off: the connection closed before its end.`,
     )
@@ -246,7 +249,7 @@ describe.concurrent('retries', () => {
     ['a redirect', redirect('/elsewhere', 307)],
   ] as [string, Handler][])('POST answered with %s is sent exactly once', async ([, handler], t) => {
     const server = await serve(t, handler, json(200, envelope(LINK)))
-    const error = await rejection(client(server).createLink(LINK_INPUT))
+    const error = await rejection(client(server).send('createLink', { body: LINK_INPUT }))
     expect(error.kind).toBe('unavailable')
     expect(calls(server.requests)).toEqual(['POST /payment-links'])
   })
@@ -254,10 +257,10 @@ describe.concurrent('retries', () => {
   it('a POST carries a fresh UUID Idempotency-Key, only POSTs do', async (t) => {
     const server = await serve(t, json(200, envelope(LINK)))
     const api = client(server)
-    await api.createLink(LINK_INPUT)
-    await api.createSubscription({ package_id: 'p', email: 'a@b.co' })
-    await api.createToken({ email: 'a@b.co', title: 't', description: 'd' })
-    await api.getLink('x')
+    await api.send('createLink', { body: LINK_INPUT })
+    await api.send('createSubscription', { body: { package_id: 'p', email: 'a@b.co' } })
+    await api.send('createToken', { body: { email: 'a@b.co', title: 't', description: 'd' } })
+    await api.send('getLink', { id: 'x' })
     const keys = server.requests.map((r) => r.headers['idempotency-key'])
     expect(keys.slice(0, 3).every((key) => /^[0-9a-f-]{36}$/.test(String(key)))).toBe(true)
     expect(new Set(keys.slice(0, 3)).size).toBe(3)
@@ -271,7 +274,9 @@ describe.concurrent('retries', () => {
       json(503, {}, { 'retry-after': '0' }),
       json(200, envelope(LINK)),
     )
-    expect(await client(server, { retryAfterCapMs: 300, retryBaseMs: 2000 }).getLink('lnk_1')).toEqual(LINK)
+    expect(
+      await client(server, { retryAfterCapMs: 300, retryBaseMs: 2000 }).send('getLink', { id: 'lnk_1' }),
+    ).toEqual(LINK)
     const [capped, zero] = gaps(server)
     expect(capped).toBeGreaterThanOrEqual(280)
     expect(capped).toBeLessThan(1500)
@@ -281,7 +286,7 @@ describe.concurrent('retries', () => {
   it('a wait that would pass the deadline is not started: the last failure at once', async (t) => {
     const server = await serve(t, json(503, { message: 'later' }, { 'retry-after': '2' }))
     const started = Date.now()
-    const error = await rejection(client(server, { timeoutMs: 1500 }).getLink('lnk_1'))
+    const error = await rejection(client(server, { timeoutMs: 1500 }).send('getLink', { id: 'lnk_1' }))
     expect(error.message).toBe('later')
     expect(Date.now() - started).toBeLessThan(1000)
     expect(server.requests).toHaveLength(1)
@@ -292,7 +297,7 @@ describe.concurrent('the deadline', () => {
   it('no answer: the request is abandoned at the deadline, not retried', async (t) => {
     const server = await serve(t, hang())
     const started = Date.now()
-    const error = await rejection(client(server, { timeoutMs: 400 }).getLink('lnk_1'))
+    const error = await rejection(client(server, { timeoutMs: 400 }).send('getLink', { id: 'lnk_1' }))
     expect([error.kind, error.message]).toEqual([
       'unavailable',
       `No answer from ${server.baseUrl} within 0.4 s.`,
@@ -309,7 +314,9 @@ describe.concurrent('the deadline', () => {
       res.end()
     })
     const started = Date.now()
-    const error = await rejection(client(server, { timeoutMs: 500, retryBaseMs: 100 }).getLink('lnk_1'))
+    const error = await rejection(
+      client(server, { timeoutMs: 500, retryBaseMs: 100 }).send('getLink', { id: 'lnk_1' }),
+    )
     const elapsed = Date.now() - started
     expect(error.kind).toBe('unavailable')
     expect(elapsed).toBeLessThan(900)
@@ -324,7 +331,9 @@ describe.concurrent('the key stays secret', () => {
       res.writeHead(302, { location: `/login?token=${request.headers.authorization}` })
       res.end()
     })
-    const error = await rejection(client(server, { debug: (line) => lines.push(line) }).getLink('lnk_1'))
+    const error = await rejection(
+      client(server, { debug: (line) => lines.push(line) }).send('getLink', { id: 'lnk_1' }),
+    )
     expect(error.message).toBe(
       `The service answered 302 with a redirect to ${server.baseUrl}; pay does not follow redirects.`,
     )
@@ -340,7 +349,7 @@ describe.concurrent('the key stays secret', () => {
       res.writeHead(422, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ message: `Bad ${auth}`, errors: { key: [`${auth} is revoked`] } }))
     })
-    const error = await rejection(client(server).createLink(LINK_INPUT))
+    const error = await rejection(client(server).send('createLink', { body: LINK_INPUT }))
     expect([error.kind, error.status, error.message, error.errors]).toEqual([
       'validation',
       422,

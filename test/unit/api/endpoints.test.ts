@@ -1,14 +1,16 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, expectTypeOf, it } from 'vitest'
+import { pathOf } from '../../../src/api/client.js'
+import { PayError } from '../../../src/errors.js'
+import { ROUTES } from '../../../src/sandbox/http/routes.js'
 import {
   ENDPOINT_LIST,
   ENDPOINTS,
   type Endpoint,
   type EndpointName,
   endpointAt,
-  pathOf,
-} from '../../../src/api/endpoints.js'
+} from '../../../src/shared/endpoints.js'
 import {
   type Field,
   LINK_FIELDS,
@@ -16,16 +18,15 @@ import {
   type SubscriptionInput,
   type SubscriptionUpdate,
   type TokenInput,
-} from '../../../src/api/types.js'
-import { PayError } from '../../../src/errors.js'
-import { ROUTES } from '../../../src/sandbox/http/routes.js'
+} from '../../../src/shared/fields.js'
 import { kindOf } from '../../../src/work/history/history.js'
 import { ROOT } from '../../helpers/cli.js'
+import { commandMap } from '../../helpers/endpoints.js'
 import { MANIFEST } from '../../helpers/manifest.js'
 
 /**
- * The endpoint declarations of the client (src/api/endpoints.ts): the same endpoints as the
- * sandbox serves and as the spec states, well formed, and the journal's kinds they give.
+ * The endpoint table (src/shared/endpoints.ts): the same endpoints as the sandbox serves and as
+ * the spec states, well formed, and the journal's kinds they give.
  */
 
 /**
@@ -114,7 +115,7 @@ describe('each declaration', () => {
         changesState: endpoint.changesState,
         kind: endpoint.kind !== undefined,
         body: endpoint.body !== undefined && !['POST', 'PUT'].includes(method),
-        list: endpoint.list && (method !== 'GET' || route.includes('{id}')),
+        list: endpoint.answer === 'list' && (method !== 'GET' || route.includes('{id}')),
       }).toEqual({
         route,
         sandbox: route.startsWith('/_sandbox/'),
@@ -124,19 +125,20 @@ describe('each declaration', () => {
         list: false,
       })
     }
-    expect(ENDPOINT_LIST.filter((endpoint) => endpoint.list).map((endpoint) => endpoint.path)).toEqual([
-      '/payment-links',
-      '/subscriptions',
-    ])
+    // The service's lists are the collections it answers page by page.
+    for (const endpoint of ENDPOINT_LIST.filter((endpoint) => endpoint.answer === 'list'))
+      expect([endpoint.path, endpoint.sandbox, endpoint.verb]).toEqual([endpoint.path, false, 'list'])
   })
 
-  it('names commands of the manifest, each endpoint at least one', () => {
-    const commands = new Set(Object.keys(MANIFEST.commands).map((id) => id.replace(/:/g, ' ')))
-    for (const endpoint of ENDPOINT_LIST) {
-      const named = [...endpoint.commands, ...(endpoint.presets ?? []).flatMap((preset) => preset.commands)]
-      expect([endpoint.path, named.length > 0]).toEqual([endpoint.path, true])
-      expect(named.filter((command) => !commands.has(command))).toEqual([])
-    }
+  it('is called by a command, and every command calls only endpoints of the table', () => {
+    const called = new Set([...commandMap()].flatMap(([, endpoints]) => endpoints))
+    for (const endpoint of ENDPOINT_LIST)
+      expect([endpoint.path, called.has(endpoint)]).toEqual([endpoint.path, true])
+    for (const command of Object.values(MANIFEST.commands))
+      expect([command.id, (command.calls ?? []).filter((name) => !(name in ENDPOINTS))]).toEqual([
+        command.id,
+        [],
+      ])
   })
 })
 
@@ -208,41 +210,21 @@ describe('the journal’s kinds come from the declarations', () => {
   /**
    * The endpoints that changed state when `pay history` named changes by hand (the method's verb and
    * the noun): their kinds must stay what it printed, so old journals read the same. An endpoint
-   * declared later names its own kind.
+   * declared later names its own kind. (Data of pay's past: test/fixtures/kinds-named-by-hand.json.)
    */
-  const NAMED_BY_HAND: readonly EndpointName[] = [
-    'createToken',
-    'createLink',
-    'updateLink',
-    'deleteLink',
-    'createSubscription',
-    'updateSubscription',
-    'deleteSubscription',
-    'sandboxReset',
-    'sandboxMoveClock',
-    'sandboxSeed',
-    'setSandboxFaults',
-    'clearSandboxFaults',
-    'sandboxPay',
-    'sandboxCancel',
-    'sandboxFail',
-  ]
+  const NAMED_BY_HAND = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'test/fixtures/kinds-named-by-hand.json'), 'utf8'),
+  ) as EndpointName[]
 
   it('each change of each command: its endpoint’s kind (a preset’s for its command), as history printed it before', () => {
     const seen: string[][] = []
-    for (const endpoint of NAMED_BY_HAND.map((name): Endpoint => ENDPOINTS[name])) {
-      for (const command of endpoint.commands) {
+    for (const [command, endpoints] of commandMap()) {
+      for (const endpoint of endpoints.filter((e) => NAMED_BY_HAND.some((name) => ENDPOINTS[name] === e))) {
         const change = entry(endpoint, command)
-        expect([command, kindOf(change)]).toEqual([command, endpoint.kind])
+        const preset = endpoint.presets?.find((p) => command.split(' ').at(-1) === p.verb)
+        expect([command, kindOf(change)]).toEqual([command, preset?.kind ?? endpoint.kind])
         expect(kindOf(change)).toBe(kindBefore(change))
         seen.push([command, kindOf(change)])
-      }
-      for (const preset of endpoint.presets ?? []) {
-        for (const command of preset.commands) {
-          const change = entry(endpoint, command)
-          expect([command, kindOf(change), kindBefore(change)]).toEqual([command, preset.kind, preset.kind])
-          seen.push([command, kindOf(change)])
-        }
       }
     }
     expect(seen).toContainEqual(['subs cancel', 'cancel sub'])

@@ -67,11 +67,10 @@ describe('cancelSubscriptions', () => {
     let reads = 0
     // The second read is the second id's: Ctrl-C lands while it is in flight.
     const interrupting = Object.assign(Object.create(api) as PayApi, {
-      getSubscription: (id: string) => {
-        reads += 1
-        if (reads === 2) testIO.interrupt()
-        return api.getSubscription(id)
-      },
+      send: ((name, call) => {
+        if (name === 'getSubscription' && ++reads === 2) testIO.interrupt()
+        return api.send(name, call)
+      }) as PayApi['send'],
     })
     const error = await cancelSubscriptions(interrupting, {
       ids,

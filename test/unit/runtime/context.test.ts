@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENDPOINTS } from '../../../src/api/endpoints.js'
 import { PayError } from '../../../src/errors.js'
 import { CommandContext, type ContextOptions } from '../../../src/runtime/run-context.js'
+import { ENDPOINTS } from '../../../src/shared/endpoints.js'
 import { sendForRecord } from '../../../src/work/common/send.js'
 import { createLink, listLinks } from '../../../src/work/links/runs.js'
 import { tempDir } from '../../helpers/cli.js'

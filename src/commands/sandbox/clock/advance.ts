@@ -3,8 +3,10 @@ import { ClockMoveCommand } from '../../../cli/clock-command.js'
 import { usageError } from '../../../errors.js'
 import type { Result } from '../../../render/result.js'
 import { DURATION_FORMS, parseDuration } from '../../../shared/duration.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
 
 export default class SandboxClockAdvance extends ClockMoveCommand<typeof SandboxClockAdvance> {
+  static calls: readonly EndpointName[] = ['sandboxMoveClock']
   static summary = 'Move the sandbox clock forward, and charge the subscriptions that come due'
   static description =
     'Moves sandbox time forward by DURATION: 12h, 30d, 2w, 3mo, 1y (months and years are calendar ones: ' +

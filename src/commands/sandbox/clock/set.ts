@@ -3,8 +3,10 @@ import { ClockMoveCommand } from '../../../cli/clock-command.js'
 import { usageError } from '../../../errors.js'
 import type { Result } from '../../../render/result.js'
 import { POINT_FORMS, parsePoint } from '../../../shared/duration.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
 
 export default class SandboxClockSet extends ClockMoveCommand<typeof SandboxClockSet> {
+  static calls: readonly EndpointName[] = ['sandboxMoveClock']
   static summary = 'Set the sandbox clock to a later date or time, and charge what comes due'
   static description =
     'Moves sandbox time forward to DATE (2027-01-01: midnight UTC) or DATETIME (2027-01-01T09:30:00Z; UTC ' +

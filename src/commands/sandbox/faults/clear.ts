@@ -1,10 +1,12 @@
-import { setSandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
+import { setSandboxFaults } from '../../../work/sandbox/controls.js'
 import { runningSandbox } from '../../../work/sandbox/double.js'
 
 export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaultsClear> {
+  static calls: readonly EndpointName[] = ['clearSandboxFaults']
   static summary = "Remove the fault rules of the key's business from the running sandbox"
   static description =
     'Every request is answered normally again. Acts through the sandbox serving the profile (--profile, else ' +

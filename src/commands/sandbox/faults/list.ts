@@ -1,11 +1,13 @@
-import { sandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
+import { sandboxFaults } from '../../../work/sandbox/controls.js'
 import { runningSandbox } from '../../../work/sandbox/double.js'
 import { FAULT_VIEW } from '../../../work/sandbox/double-views.js'
 
 export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsList> {
+  static calls: readonly EndpointName[] = ['sandboxFaults']
   static summary = "Show the fault rules of the key's business in the running sandbox"
   static description =
     'Each rule with the requests it matched, those it faulted, and for xN how many it will still fault. Acts ' +

@@ -1,13 +1,15 @@
 import { Args, Flags } from '@oclif/core'
-import { setSandboxFaults } from '../../../api/sandbox.js'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
 import { MAX_SEED } from '../../../sandbox/index.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
+import { setSandboxFaults } from '../../../work/sandbox/controls.js'
 import { readRules, runningSandbox } from '../../../work/sandbox/double.js'
 import { FAULT_VIEW, rulesText } from '../../../work/sandbox/double-views.js'
 
 export default class SandboxFaultsSet extends BaseCommand<typeof SandboxFaultsSet> {
+  static calls: readonly EndpointName[] = ['setSandboxFaults']
   static summary = 'Make the running sandbox fail requests on purpose'
   static description =
     "Replaces the fault rules of the key's business in the running sandbox (each business has its own). A rule " +

@@ -2,9 +2,11 @@ import { Args } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import type { Result } from '../../../render/result.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
 import { addWebhook } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksAdd extends BaseCommand<typeof SandboxWebhooksAdd> {
+  static calls: readonly EndpointName[] = ['addSandboxWebhook']
   static summary = "Send the sandbox's payment notifications to a URL (a webhook endpoint)"
   static description =
     "Adds a webhook endpoint to the key's business: every payment attempt (a paid or failed payment, on the " +

@@ -2,9 +2,11 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
 import type { Result } from '../../../render/result.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
 import { listDeliveries } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksDeliveries extends BaseCommand<typeof SandboxWebhooksDeliveries> {
+  static calls: readonly EndpointName[] = ['sandboxDeliveries']
   static summary = "Show the notifications sent to the business's webhook endpoints"
   static description =
     'Each notification to an endpoint (a delivery), newest last: its state (pending, delivered, failed), the ' +

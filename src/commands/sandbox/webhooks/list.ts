@@ -1,9 +1,11 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import type { Result } from '../../../render/result.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
 import { listWebhooks } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksList extends BaseCommand<typeof SandboxWebhooksList> {
+  static calls: readonly EndpointName[] = ['sandboxWebhooks']
   static summary = "Show the business's signature key and webhook endpoints"
   static description =
     "The signature key of the key's business (what your app checks a notification's hash with) and the " +

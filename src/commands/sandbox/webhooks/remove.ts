@@ -2,9 +2,11 @@ import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { idArg } from '../../../cli/id-arg.js'
 import type { Result } from '../../../render/result.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
 import { removeWebhook } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksRemove extends BaseCommand<typeof SandboxWebhooksRemove> {
+  static calls: readonly EndpointName[] = ['removeSandboxWebhook']
   static summary = 'Stop sending notifications to a webhook endpoint'
   static description =
     "Removes endpoint ID of the key's business; its deliveries still pending fail, saying the endpoint was " +

@@ -2,9 +2,11 @@ import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { idArg } from '../../../cli/id-arg.js'
 import type { Result } from '../../../render/result.js'
+import type { EndpointName } from '../../../shared/endpoints.js'
 import { resendDelivery } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksResend extends BaseCommand<typeof SandboxWebhooksResend> {
+  static calls: readonly EndpointName[] = ['resendSandboxDelivery']
   static summary = 'Send a notification again'
   static description =
     'Makes delivery ID pending again with 3 more attempts, the first at once: the same body, byte for byte ' +

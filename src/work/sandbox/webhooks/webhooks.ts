@@ -4,13 +4,7 @@
  * $PAY_SANDBOX_DIR, as `sandbox pay` and `sandbox seed` do. A resend with no server makes its
  * first attempt before the command ends and says what came of it.
  */
-import {
-  addSandboxWebhook,
-  removeSandboxWebhook,
-  resendSandboxDelivery,
-  sandboxDeliveries,
-  sandboxWebhooks,
-} from '../../../api/sandbox.js'
+
 import { PayError, validationError } from '../../../errors.js'
 import type { Output } from '../../../render/output.js'
 import { type Result, shown } from '../../../render/result.js'
@@ -19,6 +13,13 @@ import type { IO } from '../../../runtime/io.js'
 import { followStopper } from '../../../runtime/stop.js'
 import { loadLocalStore } from '../../../sandbox/index.js'
 import type { Rec } from '../../../values.js'
+import {
+  addSandboxWebhook,
+  removeSandboxWebhook,
+  resendSandboxDelivery,
+  sandboxDeliveries,
+  sandboxWebhooks,
+} from '../controls.js'
 import { runningSandbox } from '../double.js'
 import {
   attemptedText,

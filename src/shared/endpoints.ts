@@ -1,4 +1,3 @@
-import { PayError } from '../errors.js'
 import {
   type Field,
   field,
@@ -7,15 +6,24 @@ import {
   SUBSCRIPTION_FIELDS,
   SUBSCRIPTION_UPDATE_FIELDS,
   TOKEN_FIELDS,
-} from './types.js'
+} from './fields.js'
 
 /**
- * Every endpoint pay's client calls, each declared once: the service's eleven
- * (docs/spec/payment-service-api.md section 4) and the sandbox's own controls. PayApi's methods
- * send them (client.ts, sandbox.ts), `pay history` names a change by its endpoint's `kind`, and
- * the tests take from here which commands and requests they must cover. The sandbox keeps its
- * own route table: test/unit/api/endpoints.test.ts checks that both hold the same endpoints.
+ * Every endpoint of the service (docs/spec/payment-service-api.md section 4) and of the sandbox's
+ * own controls, each declared once: its method and path, its body and query fields with their
+ * rules (fields.ts), and what it answers. This is the one place a path is written. The client
+ * sends them by name (src/api/client.ts), the sandbox's router serves them by name
+ * (src/sandbox/http/routes.ts), `pay mcp` makes its tools of them (src/agent/tools.ts), the
+ * commands name those they call (`static calls`), and the tests take their lists from here;
+ * test/unit/api/endpoints.test.ts checks the table against the spec.
  */
+
+/**
+ * What an endpoint answers, as the client reads it: `record` one record (the envelope's data),
+ * `list` a list the service answers page by page (next_page_url), `items` a list answered at once,
+ * `none` nothing pay needs (a delete: any body, or 204).
+ */
+export type AnswerKind = 'record' | 'list' | 'items' | 'none'
 
 interface EndpointBase {
   readonly method: Method
@@ -25,30 +33,24 @@ interface EndpointBase {
   readonly noun: string
   /** What it does to it: `create`, `get`, `list`, `update`, `delete`, `pay`. */
   readonly verb: string
-  /** A list the service answers page by page (next_page_url). */
-  readonly list: boolean
+  readonly answer: AnswerKind
   /** The sandbox's own (`/_sandbox/…`, not in the spec): only a sandbox answers it. */
   readonly sandbox: boolean
   /** The request body's fields; none for a request without a body. */
   readonly body?: readonly Field[]
   /** The query's fields. */
   readonly query?: readonly Field[]
-  /** The commands that call it, as typed (`links create`): the command map. */
-  readonly commands: readonly string[]
   /**
-   * The same request with a fixed body, made by commands of their own: `subs cancel` sends
-   * Update Subscription with `{"status": "cancel"}`, a cancel in the journal.
+   * The same request with a fixed body, a change of its own: Update Subscription with
+   * `{"status": "cancel"}` is a cancel (`pay subs cancel`, the journal's `cancel sub`).
    */
   readonly presets?: readonly Preset[]
-  /** One of the sandbox's own that `pay mcp` offers as a tool on the sandbox profile (as every service one). */
-  readonly agent?: boolean
 }
 
 export interface Preset {
   readonly verb: string
   readonly kind: string
   readonly body: Readonly<Record<string, string>>
-  readonly commands: readonly string[]
 }
 
 /**
@@ -61,12 +63,12 @@ export type Endpoint = EndpointBase &
     | { readonly changesState: false; readonly kind?: never }
   )
 
-const service = { list: false, sandbox: false } as const
-const own = { list: false, sandbox: true } as const
+const service = { sandbox: false, answer: 'record' } as const
+const own = { sandbox: true, answer: 'record' } as const
 const LINK = { ...service, noun: 'payment link' } as const
 const SUB = { ...service, noun: 'subscription' } as const
 
-/** What each outcome of `sandbox pay` asks of the sandbox: the customer pays, cancels, or fails. */
+/** Each outcome of a customer's payment attempt, played by the sandbox. */
 const settle = (verb: 'pay' | 'cancel' | 'fail') =>
   ({
     ...own,
@@ -76,14 +78,7 @@ const settle = (verb: 'pay' | 'cancel' | 'fail') =>
     verb,
     changesState: true,
     kind: 'create sandbox payment',
-    commands: ['sandbox pay'],
-    agent: true,
   }) as const
-
-/** The sandbox's notifications: its webhook endpoints (`/_sandbox/webhooks`) and their deliveries. */
-const hooks = (method: Method, path: string, noun: string, verb: string, commands: string[]) =>
-  ({ ...own, method, path: `/_sandbox/webhooks${path}`, noun, verb, commands }) as const
-const LISTEN = 'sandbox listen'
 
 export const ENDPOINTS = {
   createToken: {
@@ -95,7 +90,6 @@ export const ENDPOINTS = {
     changesState: true,
     kind: 'create token',
     body: TOKEN_FIELDS,
-    commands: ['token create'],
   },
   createLink: {
     ...LINK,
@@ -105,7 +99,6 @@ export const ENDPOINTS = {
     changesState: true,
     kind: 'create link',
     body: LINK_FIELDS,
-    commands: ['links create'],
   },
   updateLink: {
     ...LINK,
@@ -115,42 +108,24 @@ export const ENDPOINTS = {
     changesState: true,
     kind: 'update link',
     body: LINK_FIELDS,
-    commands: ['links update'],
   },
-  getLink: {
-    ...LINK,
-    method: 'GET',
-    path: '/payment-links/{id}',
-    verb: 'get',
-    changesState: false,
-    commands: [
-      'links get',
-      'links update',
-      'links delete',
-      'links open',
-      'links qr',
-      'links wait',
-      'sandbox pay',
-    ],
-  },
+  getLink: { ...LINK, method: 'GET', path: '/payment-links/{id}', verb: 'get', changesState: false },
   listLinks: {
     ...LINK,
-    list: true,
+    answer: 'list',
     method: 'GET',
     path: '/payment-links',
     verb: 'list',
     changesState: false,
-    // `login` reads one page to check the key.
-    commands: ['links list', 'login'],
   },
   deleteLink: {
     ...LINK,
+    answer: 'none',
     method: 'DELETE',
     path: '/payment-links/{id}',
     verb: 'delete',
     changesState: true,
     kind: 'delete link',
-    commands: ['links delete'],
   },
   createSubscription: {
     ...SUB,
@@ -160,16 +135,8 @@ export const ENDPOINTS = {
     changesState: true,
     kind: 'create sub',
     body: SUBSCRIPTION_FIELDS,
-    commands: ['subs create'],
   },
-  getSubscription: {
-    ...SUB,
-    method: 'GET',
-    path: '/subscriptions/{id}',
-    verb: 'get',
-    changesState: false,
-    commands: ['subs get', 'subs cancel', 'subs delete'],
-  },
+  getSubscription: { ...SUB, method: 'GET', path: '/subscriptions/{id}', verb: 'get', changesState: false },
   updateSubscription: {
     ...SUB,
     method: 'PUT',
@@ -178,26 +145,24 @@ export const ENDPOINTS = {
     changesState: true,
     kind: 'update sub',
     body: SUBSCRIPTION_UPDATE_FIELDS,
-    commands: ['subs update'],
-    presets: [{ verb: 'cancel', kind: 'cancel sub', body: { status: 'cancel' }, commands: ['subs cancel'] }],
+    presets: [{ verb: 'cancel', kind: 'cancel sub', body: { status: 'cancel' } }],
   },
   deleteSubscription: {
     ...SUB,
+    answer: 'none',
     method: 'DELETE',
     path: '/subscriptions/{id}',
     verb: 'delete',
     changesState: true,
     kind: 'delete sub',
-    commands: ['subs delete'],
   },
   listSubscriptions: {
     ...SUB,
-    list: true,
+    answer: 'list',
     method: 'GET',
     path: '/subscriptions',
     verb: 'list',
     changesState: false,
-    commands: ['subs list'],
   },
   // The sandbox's own: each acts on the business of the key only. Their kinds are the ones
   // `pay history` has always printed for them (the method's verb and the noun).
@@ -209,7 +174,6 @@ export const ENDPOINTS = {
     verb: 'reset',
     changesState: true,
     kind: 'create sandbox store',
-    commands: ['sandbox reset'],
   },
   sandboxClock: {
     ...own,
@@ -218,7 +182,6 @@ export const ENDPOINTS = {
     noun: 'sandbox clock',
     verb: 'get',
     changesState: false,
-    commands: ['sandbox clock'],
   },
   sandboxMoveClock: {
     ...own,
@@ -230,8 +193,6 @@ export const ENDPOINTS = {
     kind: 'create sandbox clock',
     // One of the two: `30d` (a duration) or `2027-01-01` (a later date or date-time).
     body: [field('advance', 'string', false), field('to', 'string', false)],
-    commands: ['sandbox clock advance', 'sandbox clock set'],
-    agent: true,
   },
   sandboxSeed: {
     ...own,
@@ -249,7 +210,6 @@ export const ENDPOINTS = {
     ],
     // Skips the names seeded before.
     query: [field('once', 'boolean', false)],
-    commands: ['sandbox seed'],
   },
   sandboxFaults: {
     ...own,
@@ -258,7 +218,6 @@ export const ENDPOINTS = {
     noun: 'sandbox faults',
     verb: 'list',
     changesState: false,
-    commands: ['sandbox faults list'],
   },
   setSandboxFaults: {
     ...own,
@@ -270,7 +229,6 @@ export const ENDPOINTS = {
     kind: 'create sandbox faults',
     // Each rule `METHOD PATH EFFECT [xN|P%] [after]`; `seed` for their P% draws.
     body: [field('rules', 'string[]', true), field('seed', 'integer', false)],
-    commands: ['sandbox faults set'],
   },
   clearSandboxFaults: {
     ...own,
@@ -280,10 +238,10 @@ export const ENDPOINTS = {
     verb: 'clear',
     changesState: true,
     kind: 'delete sandbox faults',
-    commands: ['sandbox faults clear'],
   },
   sandboxRequests: {
     ...own,
+    answer: 'items',
     method: 'GET',
     path: '/_sandbox/requests',
     noun: 'sandbox requests',
@@ -295,19 +253,25 @@ export const ENDPOINTS = {
       field('limit', 'integer', false),
       field('wait', 'integer', false),
     ],
-    commands: ['sandbox requests'],
-    agent: true,
   },
   sandboxPay: settle('pay'),
   sandboxCancel: settle('cancel'),
   sandboxFail: settle('fail'),
   // `{signature_key, endpoints}`; adding a URL there already answers its endpoint; `lease_seconds`: listen's.
   sandboxWebhooks: {
-    ...hooks('GET', '', 'sandbox webhooks', 'list', ['sandbox webhooks list', LISTEN]),
+    ...own,
+    method: 'GET',
+    path: '/_sandbox/webhooks',
+    noun: 'sandbox webhooks',
+    verb: 'list',
     changesState: false,
   },
   addSandboxWebhook: {
-    ...hooks('POST', '', 'sandbox webhook', 'add', ['sandbox webhooks add', LISTEN]),
+    ...own,
+    method: 'POST',
+    path: '/_sandbox/webhooks',
+    noun: 'sandbox webhook',
+    verb: 'add',
     changesState: true,
     kind: 'create sandbox webhook',
     body: [
@@ -318,17 +282,30 @@ export const ENDPOINTS = {
     ],
   },
   removeSandboxWebhook: {
-    ...hooks('DELETE', '/{id}', 'sandbox webhook', 'remove', ['sandbox webhooks remove', LISTEN]),
+    ...own,
+    method: 'DELETE',
+    path: '/_sandbox/webhooks/{id}',
+    noun: 'sandbox webhook',
+    verb: 'remove',
     changesState: true,
     kind: 'delete sandbox webhook',
   },
   sandboxDeliveries: {
-    ...hooks('GET', '/deliveries', 'sandbox deliveries', 'list', ['sandbox webhooks deliveries']),
+    ...own,
+    answer: 'items',
+    method: 'GET',
+    path: '/_sandbox/webhooks/deliveries',
+    noun: 'sandbox deliveries',
+    verb: 'list',
     changesState: false,
     query: [field('limit', 'integer', false)],
   },
   resendSandboxDelivery: {
-    ...hooks('POST', '/deliveries/{id}/resend', 'sandbox delivery', 'resend', ['sandbox webhooks resend']),
+    ...own,
+    method: 'POST',
+    path: '/_sandbox/webhooks/deliveries/{id}/resend',
+    noun: 'sandbox delivery',
+    verb: 'resend',
     changesState: true,
     kind: 'create sandbox delivery',
   },
@@ -336,30 +313,26 @@ export const ENDPOINTS = {
 
 export type EndpointName = keyof typeof ENDPOINTS
 
+/** Every endpoint's name, in the order declared. */
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[]
+
 /** Every endpoint, in the order declared. */
 export const ENDPOINT_LIST: readonly Endpoint[] = Object.values(ENDPOINTS)
 
-/** `pay mcp` has a tool of it (src/agent): every endpoint of the service, and those of the sandbox that say so. */
-export const offeredToAgents = (endpoint: Endpoint) => !endpoint.sandbox || endpoint.agent === true
+/** The endpoint of a name, or of a declaration a test makes (a new endpoint tried before it is in the table). */
+export const endpointOf = (endpoint: EndpointName | Endpoint): Endpoint =>
+  typeof endpoint === 'string' ? ENDPOINTS[endpoint] : endpoint
 
-/** The command that serves the tools (`pay mcp`): it calls each endpoint offered to agents. */
-export const AGENT_COMMAND = 'mcp'
+/** The name of a declared endpoint. */
+export const nameOf = (endpoint: Endpoint): EndpointName | undefined =>
+  ENDPOINT_NAMES.find((name) => ENDPOINTS[name] === endpoint)
 
-/** The command map: each command (as typed) and the endpoints it calls, presets included. */
-export function commandMap(): Map<string, Endpoint[]> {
-  const map = new Map<string, Endpoint[]>()
-  for (const endpoint of ENDPOINT_LIST) {
-    const presets = (endpoint.presets ?? []).flatMap((preset) => preset.commands)
-    const commands = [...endpoint.commands, ...presets, ...(offeredToAgents(endpoint) ? [AGENT_COMMAND] : [])]
-    for (const command of commands) map.set(command, [...(map.get(command) ?? []), endpoint])
-  }
-  return map
-}
+const escaped = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
 
 const patterns = new Map(
   ENDPOINT_LIST.map((endpoint) => [
     endpoint,
-    new RegExp(`^${endpoint.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', '[^/]+')}$`),
+    new RegExp(`^${escaped(endpoint.path).replace('{id}', '[^/]+')}$`),
   ]),
 )
 
@@ -374,24 +347,16 @@ export function endpointAt(method: string, path: string): Endpoint | undefined {
 /** The service's creates: sent once with an Idempotency-Key, which the service honours. */
 export const takesIdempotencyKey = (endpoint: Endpoint) => endpoint.method === 'POST' && !endpoint.sandbox
 
+/** Its path names one record: `{id}`. */
+export const takesId = (endpoint: Endpoint) => endpoint.path.includes('{id}')
+
 /**
- * The path of a request: `{id}` as one path segment, then the query's given values. "", "." and
- * ".." cannot be one: URL resolution would turn DELETE /payment-links/.. into DELETE / (and "" or
- * "." into the collection).
+ * The path with `{id}` as one path segment (percent-encoded), and no query: a request's.
+ * Undefined for "", "." and "..", which cannot be one: URL resolution would turn
+ * DELETE /payment-links/.. into DELETE / (and "" or "." into the collection).
  */
-export function pathOf(
-  endpoint: Endpoint,
-  id?: string,
-  query: Record<string, string | number | boolean | undefined> = {},
-): string {
-  let path = endpoint.path
-  if (id !== undefined) {
-    if (id === '' || id === '.' || id === '..') {
-      throw new PayError(`${JSON.stringify(id)} is not a valid id.`, { kind: 'usage' })
-    }
-    path = path.replace('{id}', encodeURIComponent(id))
-  }
-  const search = new URLSearchParams()
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value))
-  return search.size > 0 ? `${path}?${search}` : path
+export function fillPath(endpoint: Endpoint, id?: string): string | undefined {
+  if (id === undefined) return endpoint.path
+  if (id === '' || id === '.' || id === '..') return undefined
+  return endpoint.path.replace('{id}', encodeURIComponent(id))
 }
