@@ -4,7 +4,7 @@ import type { BulkRow } from '../render/bulk-rows.js'
 import type { Endpoint } from '../shared/endpoints.js'
 import type { Rec } from '../values.js'
 import { checkAmounts, checkItems } from './caps.js'
-import { bulkOf, errorAnswer, recordLine } from './results.js'
+import { errorAnswer, recordLine } from './results.js'
 import { describeAny } from './runs.js'
 import type { ToolCall, ToolSource } from './tool.js'
 import { capitalised, fetchRecord, given, ID, idOf, type Made, plural, RECORD_OUT } from './tool-calls.js'
@@ -120,8 +120,11 @@ export function actTool(source: ToolSource): Made {
       const act = runs?.act?.[verb]
       let rows: BulkRow[]
       let failure: PayError | undefined
-      if (act) ({ rows, failure } = await bulkOf(await act(ids, call.agreed)))
-      else rows = await actByDeclaration(endpoint, preset?.body, ids, call)
+      if (act) {
+        const outcome = await act(ids, call.agreed)
+        rows = outcome.rows as BulkRow[]
+        failure = outcome.failure
+      } else rows = await actByDeclaration(endpoint, preset?.body, ids, call)
       const done = rows.filter((row) => row.ok).length
       const summary = `${capitalised(verb)}: ${done} of ${rows.length} done.`
       failure ??=

@@ -1,40 +1,37 @@
-import type { Interfaces } from '@oclif/core'
+import type { BulkOutcome } from '../render/bulk-rows.js'
 import { formatAmount } from '../render/format.js'
-import type { Result } from '../render/result.js'
 import type { RunContext } from '../runtime/context.js'
-import { ENDPOINTS } from '../shared/endpoints.js'
 import { isRecord, plain, type Rec } from '../values.js'
 import type { FieldValues } from '../work/common/field-set.js'
-import { sendForRecord } from '../work/common/send.js'
-import { describeLink, LINK_FIELDS, LINK_FILTER_FLAGS } from '../work/links/links.js'
-import { createLink, deleteLinks, listLinks, updateLink } from '../work/links/runs.js'
-import { CHARGE_FILTER_FLAGS } from '../work/subs/charges.js'
-import {
-  cancelMany,
-  createSubscription,
-  deleteSubscriptions,
-  listSubscriptions,
-  showSubscription,
-  updateSubscription,
-} from '../work/subs/runs.js'
-import {
-  describeSubscription,
-  SUBSCRIPTION_CHANGE_FIELDS,
-  SUBSCRIPTION_FIELDS,
-  SUBSCRIPTION_FILTER_FLAGS,
-} from '../work/subs/subscriptions.js'
+import type { RecordWalk } from '../work/common/list-walk.js'
+import type { OptionSpecs } from '../work/common/options.js'
+import { createLink } from '../work/links/create.js'
+import { deleteLinks } from '../work/links/delete.js'
+import { LINK_FIELDS } from '../work/links/fields.js'
+import { LINK_FILTERS } from '../work/links/filters.js'
+import { listLinks } from '../work/links/list.js'
+import { updateLink } from '../work/links/update.js'
+import { describeLink } from '../work/links/view.js'
+import { cancelMany } from '../work/subs/cancel.js'
+import { createSubscription } from '../work/subs/create.js'
+import { deleteSubscriptions } from '../work/subs/delete.js'
+import { SUBSCRIPTION_CHANGE_FIELDS, SUBSCRIPTION_FIELDS } from '../work/subs/fields.js'
+import { SUBSCRIPTION_FILTERS } from '../work/subs/filters.js'
+import { showSubscription } from '../work/subs/get.js'
+import { listSubscriptions } from '../work/subs/list.js'
+import { updateSubscription } from '../work/subs/update.js'
+import { describeSubscription } from '../work/subs/view.js'
 import { createToken, TOKEN_FIELDS } from '../work/token/create.js'
 
 /**
- * The plain functions each resource's tools call: the very ones its commands call
- * (src/work), given the fields under the API's names and a run context of the tool call.
- * A tool whose endpoint has none here is served by the endpoint's declaration alone (tools.ts).
+ * The plain functions each resource's tools call: the very ones its commands call (src/work),
+ * given the fields under the API's names and a run context of the tool call, and answering the
+ * same data. A tool whose endpoint has none here is served by the endpoint's declaration alone
+ * (tools.ts).
  */
 
 /** How many requests a delete or cancel keeps in flight, as the commands do by default. */
 const CONCURRENCY = 4
-
-type Flags = Interfaces.FlagInput
 
 /** The fields of a request body: their help (for the schemas), and values made as flags make them (`usd` → `USD`). */
 interface Fields {
@@ -49,18 +46,18 @@ export interface ResourceRuns {
   planItem(record: Rec): Rec
   /** The amount a record stands for (what --max-amount caps). */
   amountOf(record: Rec): { amount: unknown; currency: unknown }
-  /** The list's filters, as the list command's flags declare them (each parsed as the flag parses it). */
-  filters: Flags
-  list(filters: Record<string, unknown>, context: RunContext): Promise<Result>
-  get(id: string, context: RunContext): Promise<Result>
+  /** The list's filters, as its work declares them (each parsed by parseOptions). */
+  filters: OptionSpecs
+  list(filters: Record<string, unknown>, context: RunContext): Promise<RecordWalk>
+  get(id: string, context: RunContext): Promise<Rec>
   /** Per verb of the endpoint (create, update): its body's fields and the run function. */
   create?: {
     fields: Fields
-    run(fields: FieldValues, idempotencyKey: string | undefined, context: RunContext): Promise<Result>
+    run(fields: FieldValues, idempotencyKey: string | undefined, context: RunContext): Promise<Rec>
   }
-  update?: { fields: Fields; run(id: string, changes: FieldValues, context: RunContext): Promise<Result> }
+  update?: { fields: Fields; run(id: string, changes: FieldValues, context: RunContext): Promise<Rec> }
   /** Per verb of what acts on ids (delete, cancel): the bulk run function. */
-  act: Record<string, (ids: string[], context: RunContext) => Promise<Result>>
+  act: Record<string, (ids: string[], context: RunContext) => Promise<BulkOutcome>>
 }
 
 const linkRuns: ResourceRuns = {
@@ -75,9 +72,9 @@ const linkRuns: ResourceRuns = {
     email: link.email,
   }),
   amountOf: (link) => ({ amount: link.amount, currency: link.currency }),
-  filters: LINK_FILTER_FLAGS,
+  filters: LINK_FILTERS,
   list: (filters, context) => listLinks(filters, context),
-  get: (id, context) => sendForRecord(ENDPOINTS.getLink, { id }, context),
+  get: async (id, context) => (await context.api()).api.send('getLink', { id }),
   create: {
     fields: LINK_FIELDS,
     run: (fields, idempotencyKey, context) =>
@@ -110,9 +107,9 @@ const subscriptionRuns: ResourceRuns = {
     amount: packageOf(subscription).amount,
     currency: packageOf(subscription).currency,
   }),
-  filters: { ...SUBSCRIPTION_FILTER_FLAGS, ...CHARGE_FILTER_FLAGS },
+  filters: SUBSCRIPTION_FILTERS,
   list: (filters, context) => listSubscriptions(filters, context),
-  get: (id, context) => showSubscription({ id }, context),
+  get: async (id, context) => (await showSubscription({ id }, context)).subscription,
   create: {
     fields: SUBSCRIPTION_FIELDS,
     run: (fields, idempotencyKey, context) =>

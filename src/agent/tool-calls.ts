@@ -1,11 +1,11 @@
-import type { Interfaces } from '@oclif/core'
 import { idProblem, normalizeId } from '../bulk/id-text.js'
 import { PayError } from '../errors.js'
 import { type Endpoint, takesIdempotencyKey } from '../shared/endpoints.js'
 import type { Rec } from '../values.js'
 import { walkRecords } from '../work/common/list-walk.js'
+import { type OptionSpecs, parseOptions } from '../work/common/options.js'
 import { checkAmounts } from './caps.js'
-import { type Answer, batchesOf, recordAnswer, recordLine, recordOf } from './results.js'
+import { type Answer, recordAnswer, recordLine } from './results.js'
 import { describeAny } from './runs.js'
 import { fieldSchema, type JsonSchema } from './schema.js'
 import type { ToolCall, ToolSource } from './tool.js'
@@ -71,45 +71,39 @@ function bodyProperties(
 export const given = (args: Record<string, unknown>, names: string[]) =>
   Object.fromEntries(names.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]))
 
-/** A list command's filter flags as the tool's arguments: `--created-after` is `created_after`. */
-function filterProperties(flags: Interfaces.FlagInput): Record<string, JsonSchema> {
+/** A list's filters (its work's options) as the tool's arguments: `--created-after` is `created_after`. */
+function filterProperties(options: OptionSpecs): Record<string, JsonSchema> {
   const properties: Record<string, JsonSchema> = {}
-  for (const [name, flag] of Object.entries(flags)) {
-    if (flag.hidden) continue
-    const opposite = flag.type === 'boolean' && flag.allowNo ? ' false: the opposite.' : ''
-    const description = `${flag.description ?? ''}${opposite}`.trim()
+  for (const [name, option] of Object.entries(options)) {
+    const opposite = option.kind === 'boolean' && option.allowNo ? ' false: the opposite.' : ''
+    const description = `${option.description}${opposite}`.trim()
     properties[name.replace(/-/g, '_')] =
-      flag.type === 'boolean'
+      option.kind === 'boolean'
         ? { type: 'boolean', description }
-        : { type: 'string', description, ...(flag.options ? { enum: flag.options } : {}) }
+        : {
+            type: 'string',
+            description,
+            ...(option.kind === 'text' && option.options ? { enum: [...option.options] } : {}),
+          }
   }
   return properties
 }
 
-/** The filters given, each parsed as its flag parses it (a duration, a number), under the flag's name. */
-async function parseFilters(
-  flags: Interfaces.FlagInput,
-  args: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const parsed: Record<string, unknown> = {}
-  for (const [name, flag] of Object.entries(flags)) {
-    const value = args[name.replace(/-/g, '_')]
-    if (value === undefined) continue
-    if (flag.type === 'boolean' || !flag.parse) {
-      parsed[name] = value
-      continue
-    }
-    try {
-      parsed[name] = await flag.parse(String(value), {} as never, flag as never)
-    } catch (error) {
-      const field = name.replace(/-/g, '_')
-      throw new PayError(`The ${field} filter cannot be read.`, {
-        kind: 'usage',
-        errors: { [field]: [(error as Error).message] },
-      })
-    }
+/** The filters given, each parsed as its option says (a duration, a boolean), under the option's name. */
+function parseFilters(options: OptionSpecs, args: Record<string, unknown>): Record<string, unknown> {
+  const byOption = Object.fromEntries(
+    Object.keys(options).map((name) => [name, args[name.replace(/-/g, '_')]]),
+  )
+  try {
+    return parseOptions(options, byOption)
+  } catch (error) {
+    const field =
+      Object.keys(options).find((name) => (error as Error).message.startsWith(`--${name}`)) ?? 'filter'
+    throw new PayError(`The ${field.replace(/-/g, '_')} filter cannot be read.`, {
+      kind: 'usage',
+      errors: { [field.replace(/-/g, '_')]: [(error as Error).message] },
+    })
   }
-  return parsed
 }
 
 export function listTool(source: ToolSource): Made {
@@ -144,9 +138,9 @@ export function listTool(source: ToolSource): Made {
     },
     async call(args, call) {
       const chosen = given(args, names)
-      const parsed = list && runs?.filters ? await parseFilters(runs.filters, chosen) : chosen
+      const parsed = list && runs?.filters ? parseFilters(runs.filters, chosen) : chosen
       const start = async () => {
-        if (list) return batchesOf(await list(parsed, call.context))
+        if (list) return (await list(parsed, call.context)).batches
         const { api } = await call.context.api()
         return walkRecords(api.pages(endpoint), undefined, { all: true, limitGiven: false }).batches
       }
@@ -164,7 +158,7 @@ export function listTool(source: ToolSource): Made {
 /** The record the tool of a `get` answers: its resource's run function, or the declaration's request. */
 export async function fetchRecord(source: ToolSource, id: string, call: ToolCall): Promise<Rec> {
   const get = source.runs?.get
-  if (get) return recordOf(await get(id, call.context))
+  if (get) return get(id, call.context)
   const { api } = await call.context.api()
   return api.send(source.endpoint, { id })
 }
@@ -233,7 +227,7 @@ export function createTool(source: ToolSource): Made {
       if ('amount' in fields)
         checkAmounts(call.caps, [{ amount: fields.amount, currency: fields.currency }], `a ${endpoint.noun}`)
       let record: Rec
-      if (create) record = await recordOf(await create.run(fields, idempotencyKey, call.context))
+      if (create) record = await create.run(fields, idempotencyKey, call.context)
       else {
         const { api } = await call.context.api()
         record = await api.send(endpoint, { body: fields, idempotencyKey })
@@ -267,7 +261,7 @@ export function updateTool(source: ToolSource): Made {
       let record: Rec
       if (update && id !== undefined) {
         try {
-          record = await recordOf(await update.run(id, changes, call.context))
+          record = await update.run(id, changes, call.context)
         } catch (error) {
           throw needsAPerson(error, call)
         }

@@ -1,12 +1,12 @@
 import { usageError } from '../errors.js'
-import { type Result, type Shown, shown } from '../render/result.js'
+import type { BulkOutcome } from '../render/bulk-rows.js'
 import type { View } from '../render/views.js'
 import type { Rec } from '../values.js'
 import { agree, type LookUp, type WorkflowContext } from './consent.js'
 import { shellWord } from './ids.js'
 import { idsInput, type RunInput, sameTarget } from './meta.js'
 import { lastRows, type ReadReport, Report, type ReportTarget, reportTime } from './report.js'
-import { type BulkResult, bulkOutcome, countsLine, runWorkflow, summary } from './runner.js'
+import { type BulkResult, bulkOutcome, countsLine, runWorkflow } from './runner.js'
 
 /** What one bulk command does to each id (cancel, delete), and how it speaks of it. */
 export interface ByIdAction {
@@ -49,7 +49,7 @@ export interface ByIdJob extends WorkflowContext {
  * each result is written to the report the moment it is known; one result per id; a summary
  * whose counts the exit code agrees with.
  */
-export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<Result> {
+export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<BulkOutcome> {
   const { out } = job
   Report.check(job.report)
   const { todo, doneBefore, all, input } = resumeFrom(action, job)
@@ -65,9 +65,9 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<Result
     const noun = doneBefore === 1 ? action.view.noun : action.view.plural
     out.notice(`Skipping ${doneBefore} ${noun} recorded done in ${job.resume.file}.`)
   }
-  if (todo.length === 0) return shown.nothing(`Nothing to ${action.action}.`)
+  if (todo.length === 0) return { rows: [], nothing: `Nothing to ${action.action}.` }
   const agreed = await agree(todo, action, job, action.lookUp)
-  if (!agreed) return
+  if (!agreed) return { rows: [], planOnly: true }
 
   const reportTo = job.resume ? { file: job.resume.file, mode: 'append' as const } : job.report
   const spec = { command: action.command, columns: [...BASE_COLUMNS, ...action.columns], key: 'id' as const }
@@ -90,21 +90,21 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<Result
   const unwritten = report?.finish(all, runOutcome(run, problem?.exitCode))
 
   const earlier = doneBefore > 0 ? `; ${doneBefore} done in an earlier run` : ''
-  return [
-    { kind: 'bulk', rows: run.results },
-    summary(job, `${countsLine(run.results, action.doneStatuses, words)}${earlier}.`),
-    reportWritten(report, unwritten),
-    problem ? shown.fail(problem) : undefined,
-  ]
+  return {
+    rows: run.results,
+    summary: `${countsLine(run.results, action.doneStatuses, words)}${earlier}.`,
+    report: reportWritten(report, unwritten),
+    failure: problem,
+  }
 }
 
 /** Where the report went, or why part of it could not be written. */
 export function reportWritten(
   report: { file: string } | undefined,
   unwritten: string | undefined,
-): Shown | undefined {
-  if (unwritten) return shown.warn(unwritten)
-  return report ? shown.log(`Report written to ${report.file}`) : undefined
+): BulkOutcome['report'] {
+  if (unwritten) return { unwritten }
+  return report ? { written: report.file } : undefined
 }
 
 /** The columns every id report starts with. */

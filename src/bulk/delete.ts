@@ -1,6 +1,6 @@
-import type { Result } from '../render/result.js'
+import type { BulkOutcome } from '../render/bulk-rows.js'
 import type { View } from '../render/views.js'
-import { plain, type Rec } from '../values.js'
+import type { Rec } from '../values.js'
 import { actOnIds, type ByIdJob } from './by-id.js'
 import type { LookUp } from './consent.js'
 
@@ -22,7 +22,7 @@ export interface Deletion {
  * deleted. With a report, each record is read before it is deleted (unless the plan read it),
  * so that the report says what was deleted: its e-mail, amount and currency.
  */
-export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<Result> {
+export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<BulkOutcome> {
   return actOnIds(
     {
       ...deletion,
@@ -38,15 +38,4 @@ export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<Result> {
     },
     job,
   )
-}
-
-/** What an id report says of a payment link: its customer, title and amount. */
-export const LINK_REPORT = {
-  columns: ['email', 'title', 'amount', 'currency'],
-  describe: (link: Rec) => ({
-    email: plain(link.email),
-    title: plain(link.title),
-    amount: plain(link.amount),
-    currency: plain(link.currency),
-  }),
 }

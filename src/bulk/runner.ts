@@ -2,8 +2,6 @@ import { PayError } from '../errors.js'
 import type { BulkRow } from '../render/bulk-rows.js'
 import type { Output } from '../render/output.js'
 import { ProgressBar } from '../render/progress.js'
-import { type Shown, shown } from '../render/result.js'
-import { wrapText } from '../render/table/table.js'
 
 /** One id's outcome, as printed by --json: `{id, ok, status, error}`. */
 export type BulkResult = BulkRow
@@ -214,11 +212,6 @@ export function countsLine(results: BulkResult[], done: string[], words: RunWord
   const parts = [...done, ...otherDone].map((status) => `${count(status)} ${status.replace(/_/g, ' ')}`)
   parts.push(`${notOk.length} not ${words.done}${notOk.length > 0 ? ` (${countsText(notOk, [])})` : ''}`)
   return `Of ${results.length} ${results.length === 1 ? words.noun : words.plural}: ${parts.join(', ')}`
-}
-
-/** The summary line of a run on stderr: wrapped at spaces on a terminal, one line in a log. */
-export function summary(job: { io: { stderrIsTerminal: boolean; width: number } }, line: string): Shown {
-  return shown.log(job.io.stderrIsTerminal ? wrapText(line, job.io.width) : line)
 }
 
 /** What the one bulk engine needs of the terminal: Ctrl-C, and stderr for the progress bar and its words. */

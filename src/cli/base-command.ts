@@ -72,6 +72,11 @@ export abstract class BaseCommand<
   /** What the command does, with this.context; it returns what it produced, which the base prints. */
   abstract run(): Promise<Result>
 
+  /** Prints what was produced so far, before the command goes on (a page opened once its address is out). */
+  protected show(result: Result): Promise<void> {
+    return this.context.show(result)
+  }
+
   /** The run's context, once the command line is parsed. */
   protected get context(): RunContext {
     if (!this.made) throw new Error('The run context is made once the command line is parsed.')

@@ -1,5 +1,7 @@
-import { Flags } from '@oclif/core'
+import { Flags, type Interfaces } from '@oclif/core'
 import { DURATION_FORMS, type Duration, parseDuration } from '../shared/duration.js'
+import type { FieldSet, FieldSpec } from '../work/common/field-set.js'
+import type { OptionSpec, OptionSpecs } from '../work/common/options.js'
 
 const seconds = Flags.custom<number>({
   parse: async (input) => {
@@ -234,3 +236,49 @@ export const durationFlag = Flags.custom<Duration>({
     return duration
   },
 })
+
+type FlagOfField<S extends FieldSpec> = S extends { boolean: true }
+  ? Interfaces.BooleanFlag<boolean>
+  : Interfaces.OptionFlag<string | undefined>
+
+/** The flags of a request body's fields (src/work/common/field-set.ts): `--email`, `--send-email/--no-send-email`. */
+export function fieldFlags<S extends Record<string, FieldSpec>>(
+  fields: FieldSet<S, never> | { specs: S },
+): { [K in keyof S]: FlagOfField<S[K]> } {
+  return Object.fromEntries(
+    Object.entries(fields.specs).map(([flag, spec]) => [
+      flag,
+      spec.boolean
+        ? Flags.boolean({ description: spec.description, allowNo: true })
+        : Flags.string({ description: spec.description }),
+    ]),
+  ) as { [K in keyof S]: FlagOfField<S[K]> }
+}
+
+type FlagOfOption<S extends OptionSpec> = S['kind'] extends 'boolean'
+  ? Interfaces.BooleanFlag<boolean | undefined>
+  : S['kind'] extends 'duration'
+    ? Interfaces.OptionFlag<Duration | undefined>
+    : Interfaces.OptionFlag<string | undefined>
+
+/**
+ * The flags of a work function's options (src/work/common/options.ts): a filter's text, a yes/no
+ * (`--paid/--no-paid`), a duration parsed as parseOption parses it for `pay mcp` too.
+ */
+export function optionFlags<S extends OptionSpecs>(specs: S): { [K in keyof S]: FlagOfOption<S[K]> } {
+  return Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => {
+      if (spec.kind === 'boolean')
+        return [name, Flags.boolean({ description: spec.description, allowNo: spec.allowNo ?? false })]
+      if (spec.kind === 'duration') return [name, durationFlag({ description: spec.description })]
+      return [
+        name,
+        Flags.string({
+          description: spec.description,
+          ...(spec.helpValue ? { helpValue: spec.helpValue } : {}),
+          ...(spec.options ? { options: [...spec.options] } : {}),
+        }),
+      ]
+    }),
+  ) as { [K in keyof S]: FlagOfOption<S[K]> }
+}

@@ -1,5 +1,7 @@
-import { sanitizeText } from '../values.js'
+import type { FieldErrors, PayError } from '../errors.js'
+import { type Rec, sanitizeText } from '../values.js'
 import { sanitizeCell } from './format.js'
+import type { View } from './views.js'
 
 /** One id's outcome in a bulk run, as printed by --json: `{id, ok, status, error}`. */
 export interface BulkRow {
@@ -29,4 +31,29 @@ export function bulkRows(results: BulkRow[], colour: boolean): string[][] {
     return colour ? `\u001b[${colourFor(r)}m${text}\u001b[39m` : text
   }
   return results.map((r) => [sanitizeText(r.id), paint(r), sanitizeText(r.error ?? '')])
+}
+
+/**
+ * What a bulk run came to (`links delete`, `subs cancel`, `links create --from-csv`): one result
+ * per id or row, then the words under them. The base command prints it; `pay mcp` reads it.
+ */
+export interface BulkOutcome {
+  /** One result per id (`{id, ok, status, error}`), or per row of a create, in the input's order. */
+  rows: BulkRow[] | Rec[]
+  /** The rows are a create's, shown as a list in this view (not as ID, RESULT, ERROR). */
+  rowsView?: View
+  /** Rows the service refused, with its field errors, said under their line on stderr. */
+  refused?: { line: number; errors: FieldErrors }[]
+  /** The counts in words, which the exit code agrees with: `Of 3 subscriptions: 2 cancelled, …`. */
+  summary?: string
+  /** Where the report went, or what of it could not be written (a warning). */
+  report?: { written: string } | { unwritten: string }
+  /** A warning after the summary (rows whose POST may have reached the service). */
+  warning?: string
+  /** The run's exit: interrupted, stopped, some not done; undefined when all is done. */
+  failure?: PayError
+  /** Nothing was left to do: said instead of results (`[]` under --json). */
+  nothing?: string
+  /** A dry run: the plan was shown, nothing was sent, nothing more to print. */
+  planOnly?: boolean
 }

@@ -271,6 +271,11 @@ export class Output {
     this.stderr.write(`${text}\n`)
   }
 
+  /** A bulk run's summary line on stderr: wrapped at spaces on a terminal, one line in a log. */
+  summary(line: string): void {
+    this.log(this.screen.stderrIsTerminal ? wrapText(line, this.screen.width) : line)
+  }
+
   /** Exact data as JSON on stdout (pretty), or what --jq makes of it. */
   data(value: unknown): void {
     if (this.jq) return this.filtered(JSON.stringify(value))

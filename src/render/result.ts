@@ -1,7 +1,7 @@
 import type { RawResponse } from '../api/transport.js'
 import type { PayError } from '../errors.js'
 import { plain, type Rec } from '../values.js'
-import { type BulkRow, bulkIds, bulkTsv } from './bulk-rows.js'
+import { type BulkOutcome, type BulkRow, bulkIds, bulkTsv } from './bulk-rows.js'
 import { lookup } from './format.js'
 import type { ListOutcome, Output } from './output.js'
 import { pickColumns } from './table/columns.js'
@@ -27,8 +27,8 @@ export type Shown =
       view: View
       show: { text: (record: Rec) => string; tsv: (record: Rec) => string }
     }
-  /** Per-id results of a bulk run. */
-  | { kind: 'bulk'; rows: BulkRow[] }
+  /** What a bulk run came to: its results, the words under them, its exit. */
+  | { kind: 'bulk'; outcome: BulkOutcome }
   /** A bulk run given nothing to do: `[]` under --json and a word on stderr. */
   | { kind: 'nothing'; message: string }
   /** A document as it came (`pay api`). */
@@ -64,6 +64,7 @@ export type Result = Shown | Result[] | undefined
 export const shown = {
   record: (record: Rec, view: View, json?: unknown): Shown => ({ kind: 'record', record, view, json }),
   related: (title: string, records: Rec[], view: View): Shown => ({ kind: 'related', title, records, view }),
+  bulk: (outcome: BulkOutcome): Shown => ({ kind: 'bulk', outcome }),
   list: (records: Rec[] | AsyncIterable<Rec[]>, view: View, outcome?: () => ListOutcome): Shown => ({
     kind: 'list',
     records,
@@ -134,7 +135,7 @@ async function printOne(out: Output, item: Shown): Promise<void> {
     case 'entries':
       return out.entries(item.records, item.view, item.show)
     case 'bulk':
-      return out.bulk(item.rows)
+      return printBulk(out, item.outcome)
     case 'nothing':
       return out.nothingToDo(item.message)
     case 'document':
@@ -200,9 +201,19 @@ export function printsOnStdout(out: Output, item: Shown, text: string, records: 
       const line = out.stdout.isTTY ? item.show.text : item.show.tsv
       return !out.quiet && item.records.some((record) => line(record).includes(text))
     }
-    case 'bulk':
-      if (out.json) return inJson(item.rows)
-      return (out.quiet ? bulkIds(item.rows) : bulkTsv(item.rows)).includes(text)
+    case 'bulk': {
+      const { rows, rowsView } = item.outcome
+      if (rowsView)
+        return printsOnStdout(
+          out,
+          { kind: 'list', records: rows as Rec[], view: rowsView },
+          text,
+          rows as Rec[],
+        )
+      if (out.json) return inJson(rows)
+      const results = rows as BulkRow[]
+      return (out.quiet ? bulkIds(results) : bulkTsv(results)).includes(text)
+    }
     case 'document':
     case 'data':
       return inJson(item.kind === 'data' ? item.json : item.value)
@@ -215,4 +226,24 @@ export function printsOnStdout(out: Output, item: Shown, text: string, records: 
     default:
       return false
   }
+}
+
+/** A bulk run's results, then its words on stderr (refused rows, summary, report, warning), then its exit. */
+function printBulk(out: Output, outcome: BulkOutcome): void {
+  if (outcome.nothing !== undefined) return out.nothingToDo(outcome.nothing)
+  if (outcome.planOnly) return
+  if (outcome.rowsView) out.list(outcome.rows as Rec[], outcome.rowsView)
+  else out.bulk(outcome.rows as BulkRow[])
+  if (outcome.refused && outcome.refused.length > 0) {
+    const count = outcome.refused.length
+    out.log(`The service refused ${count === 1 ? 'a row' : `${count} rows`}:`)
+    out.invalidRows(outcome.refused)
+  }
+  if (outcome.summary) out.summary(outcome.summary)
+  if (outcome.report) {
+    if ('unwritten' in outcome.report) out.warn(outcome.report.unwritten)
+    else out.log(`Report written to ${outcome.report.written}`)
+  }
+  if (outcome.warning) out.warn(outcome.warning)
+  if (outcome.failure) throw outcome.failure
 }

@@ -1,4 +1,5 @@
 import type { IdChanges, IdKind } from '../../config/id-cache.js'
+import type { BulkRow } from '../../render/bulk-rows.js'
 import type { Shown } from '../../render/result.js'
 import { plain, type Rec } from '../../values.js'
 
@@ -20,9 +21,11 @@ export class SeenIds {
     else if (item.kind === 'list') this.add(item.view.noun, records ?? [])
     else if (item.kind === 'related') this.add(item.view.noun, item.records)
     else if (item.kind === 'bulk') {
+      const { rows, rowsView } = item.outcome
+      if (rowsView) return this.add(rowsView.noun, rows as Rec[])
       const kind = DELETES[command]
       if (kind === undefined) return
-      for (const row of item.rows)
+      for (const row of rows as BulkRow[])
         if (row.status === 'deleted' || row.status === 'not_found') this.changes.gone[kind].push(row.id)
     }
   }

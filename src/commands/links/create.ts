@@ -1,13 +1,15 @@
 import { Flags } from '@oclif/core'
 import { CSV_REPORT_HELP } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
-import { createFlags, fromCsvFlags, outputFlags } from '../../cli/flags.js'
+import { createFlags, fieldFlags, fromCsvFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
+import { createLink } from '../../work/links/create.js'
+import { LINK_FIELDS } from '../../work/links/fields.js'
 import { createLinksFromCsvFile } from '../../work/links/from-csv.js'
-import { LINK_FIELDS } from '../../work/links/links.js'
-import { createLink } from '../../work/links/runs.js'
+import { openPaymentPage } from '../../work/links/page.js'
+import { LINK_VIEW, paymentUrlOf } from '../../work/links/view.js'
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static calls: readonly EndpointName[] = ['createLink']
@@ -31,7 +33,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   ]
 
   static flags = {
-    ...LINK_FIELDS.flags,
+    ...fieldFlags(LINK_FIELDS),
     ...createFlags,
     open: Flags.boolean({
       description: 'Open the payment page in the browser once the link is created.',
@@ -45,11 +47,15 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     const { flags } = this
     const fields = LINK_FIELDS.fromFlags(flags)
     if (flags['from-csv'] === undefined) {
-      return createLink({ fields, idempotencyKey: flags['idempotency-key'], open: flags.open }, this.context)
+      const link = await createLink({ fields, idempotencyKey: flags['idempotency-key'] }, this.context)
+      if (!flags.open) return shown.record(link, LINK_VIEW)
+      await this.show(shown.record(link, LINK_VIEW))
+      await openPaymentPage(paymentUrlOf(link), this.context)
+      return undefined
     }
     if (Object.keys(fields).length > 0 || flags['idempotency-key']) {
       throw usageError('--from-csv takes the fields from the file: give no field flags with it.')
     }
-    return createLinksFromCsvFile({ ...flags, source: flags['from-csv'] }, this.context)
+    return shown.bulk(await createLinksFromCsvFile({ ...flags, source: flags['from-csv'] }, this.context))
   }
 }

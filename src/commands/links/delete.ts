@@ -2,9 +2,9 @@ import { Args } from '@oclif/core'
 import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { deleteLinks } from '../../work/links/runs.js'
+import { deleteLinks } from '../../work/links/delete.js'
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static calls: readonly EndpointName[] = ['getLink', 'deleteLink']
@@ -35,6 +35,6 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static flags = byIdFlags('deleted')
 
   async run(): Promise<Result> {
-    return deleteLinks({ ...this.flags, ids: this.positionals }, this.context)
+    return shown.bulk(await deleteLinks({ ...this.flags, ids: this.positionals }, this.context))
   }
 }

@@ -1,10 +1,10 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { ENDPOINTS } from '../../shared/endpoints.js'
-import { sendForRecord } from '../../work/common/send.js'
+import { sendTo } from '../../work/common/send.js'
+import { LINK_VIEW } from '../../work/links/view.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static calls: readonly EndpointName[] = ['getLink']
@@ -21,6 +21,6 @@ export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return sendForRecord(ENDPOINTS.getLink, { id: this.args.id }, this.context)
+    return shown.record(await sendTo('getLink', { id: this.args.id }, this.context), LINK_VIEW)
   }
 }

@@ -1,10 +1,11 @@
 import { BaseCommand } from '../../cli/base-command.js'
-import { listFlags, outputFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { listFlags, optionFlags, outputFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
 import { SORT_FLAG } from '../../work/common/sort.js'
-import { LINK_FILTER_FLAGS } from '../../work/links/links.js'
-import { listLinks } from '../../work/links/runs.js'
+import { LINK_FILTERS } from '../../work/links/filters.js'
+import { listLinks } from '../../work/links/list.js'
+import { LINK_VIEW } from '../../work/links/view.js'
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
   static calls: readonly EndpointName[] = ['listLinks']
@@ -25,9 +26,10 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
     '<%= config.bin %> links list --sort -amount --format csv > links.csv',
   ]
 
-  static flags = { ...LINK_FILTER_FLAGS, ...SORT_FLAG, ...listFlags, ...outputFlags }
+  static flags = { ...optionFlags(LINK_FILTERS), ...SORT_FLAG, ...listFlags, ...outputFlags }
 
   async run(): Promise<Result> {
-    return listLinks(this.flags, this.context)
+    const found = await listLinks(this.flags, this.context)
+    return shown.list(found.batches, LINK_VIEW, found.outcome)
   }
 }

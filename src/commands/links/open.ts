@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { idArg } from '../../cli/id-arg.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { openLink } from '../../work/links/runs.js'
+import { openPaymentPage, paymentPage } from '../../work/links/page.js'
 
 export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
   static calls: readonly EndpointName[] = ['getLink']
@@ -31,6 +31,10 @@ export default class LinksOpen extends BaseCommand<typeof LinksOpen> {
   }
 
   async run(): Promise<Result> {
-    return openLink({ id: this.args.id, browser: this.flags.browser }, this.context)
+    const page = await paymentPage({ id: this.args.id }, this.context)
+    await this.show(shown.text(page.payment_url, page))
+    if (this.flags.browser) await openPaymentPage(page.payment_url, this.context)
+    else this.context.warnIfPageUnserved(page.payment_url)
+    return undefined
   }
 }

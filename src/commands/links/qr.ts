@@ -3,10 +3,10 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { needs } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { usageError } from '../../errors.js'
-import { qrImageType } from '../../render/qr.js'
-import type { Result } from '../../render/result.js'
+import { qrImageType, qrLines } from '../../render/qr.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { linkQr } from '../../work/links/runs.js'
+import { paymentPage, writePaymentQr } from '../../work/links/page.js'
 
 export default class LinksQr extends BaseCommand<typeof LinksQr> {
   static calls: readonly EndpointName[] = ['getLink']
@@ -37,6 +37,15 @@ export default class LinksQr extends BaseCommand<typeof LinksQr> {
   }
 
   async run(): Promise<Result> {
-    return linkQr({ id: this.args.id, output: this.flags.output, force: this.flags.force }, this.context)
+    const { id } = this.args
+    const { output, force } = this.flags
+    if (output !== undefined) {
+      const written = await writePaymentQr({ id, output, force }, this.context)
+      return shown.message(`Wrote the QR code of ${written.payment_url} to ${output}.`, written)
+    }
+    const page = await paymentPage({ id }, this.context)
+    this.context.warnIfPageUnserved(page.payment_url)
+    const lines = [...qrLines(page.payment_url, this.context.io.colour), page.payment_url]
+    return shown.text(lines.join('\n'), page)
   }
 }

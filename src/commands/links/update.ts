@@ -1,10 +1,11 @@
 import { BaseCommand } from '../../cli/base-command.js'
-import { consentFlags, outputFlags } from '../../cli/flags.js'
+import { consentFlags, fieldFlags, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { LINK_FIELDS } from '../../work/links/links.js'
-import { updateLink } from '../../work/links/runs.js'
+import { LINK_FIELDS } from '../../work/links/fields.js'
+import { updateLink } from '../../work/links/update.js'
+import { LINK_VIEW } from '../../work/links/view.js'
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static calls: readonly EndpointName[] = ['getLink', 'updateLink']
@@ -22,9 +23,13 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static args = {
     id: idArg('Payment link id (_id), or its payment URL (…?id=ID).'),
   }
-  static flags = { ...LINK_FIELDS.flags, yes: consentFlags('changed').yes, ...outputFlags }
+  static flags = { ...fieldFlags(LINK_FIELDS), yes: consentFlags('changed').yes, ...outputFlags }
 
   async run(): Promise<Result> {
-    return updateLink({ id: this.args.id, changes: LINK_FIELDS.fromFlags(this.flags) }, this.context)
+    const link = await updateLink(
+      { id: this.args.id, changes: LINK_FIELDS.fromFlags(this.flags) },
+      this.context,
+    )
+    return shown.record(link, LINK_VIEW)
   }
 }

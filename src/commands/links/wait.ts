@@ -2,9 +2,10 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { durationFlag, globalFlagsButTimeout, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { waitForPayment } from '../../work/links/runs.js'
+import { LINK_VIEW } from '../../work/links/view.js'
+import { waitForPayment } from '../../work/links/wait.js'
 
 export default class LinksWait extends BaseCommand<typeof LinksWait, typeof globalFlagsButTimeout> {
   static calls: readonly EndpointName[] = ['getLink']
@@ -46,6 +47,7 @@ export default class LinksWait extends BaseCommand<typeof LinksWait, typeof glob
   }
 
   async run(): Promise<Result> {
-    return waitForPayment({ id: this.args.id, timeout: this.flags.timeout }, this.context)
+    const link = await waitForPayment({ id: this.args.id, timeout: this.flags.timeout }, this.context)
+    return shown.record(link, LINK_VIEW)
   }
 }

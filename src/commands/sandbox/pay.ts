@@ -5,7 +5,7 @@ import { idArg } from '../../cli/id-arg.js'
 import { type Result, shown } from '../../render/result.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { LINK_VIEW } from '../../work/links/links.js'
+import { LINK_VIEW } from '../../work/links/view.js'
 import { settle } from '../../work/sandbox/double.js'
 import { outcomeText } from '../../work/sandbox/double-views.js'
 

@@ -2,9 +2,9 @@ import { Args } from '@oclif/core'
 import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { cancelMany } from '../../work/subs/runs.js'
+import { cancelMany } from '../../work/subs/cancel.js'
 
 export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   static calls: readonly EndpointName[] = ['getSubscription', 'updateSubscription']
@@ -38,6 +38,6 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
   static flags = byIdFlags('cancelled')
 
   async run(): Promise<Result> {
-    return cancelMany({ ...this.flags, ids: this.positionals }, this.context)
+    return shown.bulk(await cancelMany({ ...this.flags, ids: this.positionals }, this.context))
   }
 }

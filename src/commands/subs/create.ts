@@ -1,9 +1,10 @@
 import { BaseCommand } from '../../cli/base-command.js'
-import { createFlags, outputFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { createFlags, fieldFlags, outputFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { createSubscription } from '../../work/subs/runs.js'
-import { SUBSCRIPTION_FIELDS } from '../../work/subs/subscriptions.js'
+import { createSubscription } from '../../work/subs/create.js'
+import { SUBSCRIPTION_FIELDS } from '../../work/subs/fields.js'
+import { SUBSCRIPTION_VIEW } from '../../work/subs/view.js'
 
 export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
   static calls: readonly EndpointName[] = ['createSubscription']
@@ -18,10 +19,14 @@ export default class SubsCreate extends BaseCommand<typeof SubsCreate> {
     '<%= config.bin %> subs create --package-id 6a1b2c3d4e5f6a7b8c9d0e1f --email jane@example.com --phone "+44 20 7946 0000" --json',
   ]
 
-  static flags = { ...SUBSCRIPTION_FIELDS.flags, ...createFlags, ...outputFlags }
+  static flags = { ...fieldFlags(SUBSCRIPTION_FIELDS), ...createFlags, ...outputFlags }
 
   async run(): Promise<Result> {
     const fields = SUBSCRIPTION_FIELDS.fromFlags(this.flags)
-    return createSubscription({ fields, idempotencyKey: this.flags['idempotency-key'] }, this.context)
+    const subscription = await createSubscription(
+      { fields, idempotencyKey: this.flags['idempotency-key'] },
+      this.context,
+    )
+    return shown.record(subscription, SUBSCRIPTION_VIEW)
   }
 }

@@ -2,9 +2,9 @@ import { Args } from '@oclif/core'
 import { idReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { byIdFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { deleteSubscriptions } from '../../work/subs/runs.js'
+import { deleteSubscriptions } from '../../work/subs/delete.js'
 
 export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static calls: readonly EndpointName[] = ['getSubscription', 'deleteSubscription']
@@ -33,6 +33,6 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static flags = byIdFlags('deleted')
 
   async run(): Promise<Result> {
-    return deleteSubscriptions({ ...this.flags, ids: this.positionals }, this.context)
+    return shown.bulk(await deleteSubscriptions({ ...this.flags, ids: this.positionals }, this.context))
   }
 }

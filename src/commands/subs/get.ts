@@ -1,9 +1,11 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { showSubscription } from '../../work/subs/runs.js'
+import { CHARGE_VIEW, chargesTitle } from '../../work/subs/charges.js'
+import { showSubscription } from '../../work/subs/get.js'
+import { SUBSCRIPTION_VIEW } from '../../work/subs/view.js'
 
 export default class SubsGet extends BaseCommand<typeof SubsGet> {
   static calls: readonly EndpointName[] = ['getSubscription']
@@ -26,6 +28,10 @@ export default class SubsGet extends BaseCommand<typeof SubsGet> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return showSubscription({ id: this.args.id }, this.context)
+    const { subscription, charges } = await showSubscription({ id: this.args.id }, this.context)
+    return [
+      shown.record(subscription, SUBSCRIPTION_VIEW),
+      shown.related(chargesTitle(charges), charges, CHARGE_VIEW),
+    ]
   }
 }

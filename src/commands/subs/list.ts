@@ -1,11 +1,11 @@
 import { BaseCommand } from '../../cli/base-command.js'
-import { listFlags, outputFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { listFlags, optionFlags, outputFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
 import { SORT_FLAG } from '../../work/common/sort.js'
-import { CHARGE_FILTER_FLAGS } from '../../work/subs/charges.js'
-import { listSubscriptions } from '../../work/subs/runs.js'
-import { SUBSCRIPTION_FILTER_FLAGS } from '../../work/subs/subscriptions.js'
+import { SUBSCRIPTION_FILTERS } from '../../work/subs/filters.js'
+import { listSubscriptions } from '../../work/subs/list.js'
+import { SUBSCRIPTION_VIEW } from '../../work/subs/view.js'
 
 export default class SubsList extends BaseCommand<typeof SubsList> {
   static calls: readonly EndpointName[] = ['listSubscriptions']
@@ -29,14 +29,17 @@ export default class SubsList extends BaseCommand<typeof SubsList> {
   ]
 
   static flags = {
-    ...SUBSCRIPTION_FILTER_FLAGS,
-    ...CHARGE_FILTER_FLAGS,
+    ...optionFlags(SUBSCRIPTION_FILTERS),
     ...SORT_FLAG,
     ...listFlags,
     ...outputFlags,
   }
 
   async run(): Promise<Result> {
-    return listSubscriptions(this.flags, this.context)
+    const found = await listSubscriptions(this.flags, this.context)
+    return [
+      shown.list(found.batches, SUBSCRIPTION_VIEW, found.outcome),
+      shown.later(() => found.warnings().map(shown.warn)),
+    ]
   }
 }

@@ -1,10 +1,11 @@
 import { BaseCommand } from '../../cli/base-command.js'
-import { outputFlags } from '../../cli/flags.js'
+import { fieldFlags, outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { updateSubscription } from '../../work/subs/runs.js'
-import { SUBSCRIPTION_CHANGE_FIELDS } from '../../work/subs/subscriptions.js'
+import { SUBSCRIPTION_CHANGE_FIELDS } from '../../work/subs/fields.js'
+import { updateSubscription } from '../../work/subs/update.js'
+import { SUBSCRIPTION_VIEW } from '../../work/subs/view.js'
 
 export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
   static calls: readonly EndpointName[] = ['updateSubscription']
@@ -19,10 +20,13 @@ export default class SubsUpdate extends BaseCommand<typeof SubsUpdate> {
   static args = {
     id: idArg('Subscription id (_id).'),
   }
-  static flags = { ...SUBSCRIPTION_CHANGE_FIELDS.flags, ...outputFlags }
+  static flags = { ...fieldFlags(SUBSCRIPTION_CHANGE_FIELDS), ...outputFlags }
 
   async run(): Promise<Result> {
     const changes = SUBSCRIPTION_CHANGE_FIELDS.fromFlags(this.flags)
-    return updateSubscription({ id: this.args.id, changes }, this.context)
+    return shown.record(
+      await updateSubscription({ id: this.args.id, changes }, this.context),
+      SUBSCRIPTION_VIEW,
+    )
   }
 }

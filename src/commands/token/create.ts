@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js'
-import { createFlags, outputFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { createFlags, fieldFlags, outputFlags } from '../../cli/flags.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { createToken, TOKEN_FIELDS } from '../../work/token/create.js'
+import { createToken, TOKEN_FIELDS, TOKEN_VIEW } from '../../work/token/create.js'
 
 export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
   static calls: readonly EndpointName[] = ['createToken']
@@ -16,10 +16,13 @@ export default class TokenCreate extends BaseCommand<typeof TokenCreate> {
     '<%= config.bin %> token create --email jane@example.com --title Card --description Billing --redirect-url https://shop.example/done --json',
   ]
 
-  static flags = { ...TOKEN_FIELDS.flags, ...createFlags, ...outputFlags }
+  static flags = { ...fieldFlags(TOKEN_FIELDS), ...createFlags, ...outputFlags }
 
   async run(): Promise<Result> {
     const fields = TOKEN_FIELDS.fromFlags(this.flags)
-    return createToken({ fields, idempotencyKey: this.flags['idempotency-key'] }, this.context)
+    return shown.record(
+      await createToken({ fields, idempotencyKey: this.flags['idempotency-key'] }, this.context),
+      TOKEN_VIEW,
+    )
   }
 }

@@ -1,4 +1,3 @@
-import { Flags, type Interfaces } from '@oclif/core'
 import { type FieldErrors, PayError, validationError } from '../../errors.js'
 import { type Choice, type IO, notATerminal } from '../../runtime/io.js'
 import { amountNearMiss } from '../../shared/money.js'
@@ -91,7 +90,7 @@ interface BooleanFieldSpec {
   boolean: true
 }
 
-type FieldSpec = TextFieldSpec | BooleanFieldSpec
+export type FieldSpec = TextFieldSpec | BooleanFieldSpec
 
 /** Field specs that several request bodies share. */
 export const COMMON_FIELDS = {
@@ -110,10 +109,6 @@ export const COMMON_FIELDS = {
   phone: { field: 'phone_no', description: 'Customer phone number.' },
 } satisfies Record<string, TextFieldSpec>
 
-type FlagFor<S extends FieldSpec> = S extends BooleanFieldSpec
-  ? Interfaces.BooleanFlag<boolean>
-  : Interfaces.OptionFlag<string | undefined>
-
 /** Values under the service's field names, only those given. */
 export type FieldValues = Record<string, string | boolean | undefined>
 
@@ -122,22 +117,12 @@ export type FieldValues = Record<string, string | boolean | undefined>
  * asked for.
  */
 export class FieldSet<S extends Record<string, FieldSpec>, T extends object = FieldValues> {
-  readonly flags: { [K in keyof S]: FlagFor<S[K]> }
-
   constructor(
-    private readonly specs: S,
+    /** Each flag's spec, by flag name (the oclif adapter makes the flags of them: src/cli/flags.ts). */
+    readonly specs: S,
     /** Rules over several fields, checked once each field they read has passed its own. */
     private readonly relations: Relation[] = [],
-  ) {
-    this.flags = Object.fromEntries(
-      Object.entries(specs).map(([flag, spec]) => [
-        flag,
-        spec.boolean
-          ? Flags.boolean({ description: spec.description, allowNo: true })
-          : Flags.string({ description: spec.description }),
-      ]),
-    ) as { [K in keyof S]: FlagFor<S[K]> }
-  }
+  ) {}
 
   /** Every flag of the set, as typed: `--email`, `--phone`. */
   get flagNames(): string[] {

@@ -1,8 +1,8 @@
-import { Flags } from '@oclif/core'
 import { usageError } from '../../errors.js'
 import { lookup } from '../../render/format.js'
 import { parseDuration, parsePoint, shift } from '../../shared/duration.js'
 import { plain, type Rec } from '../../values.js'
+import type { OptionSpecs } from './options.js'
 
 /** One client-side list filter: a flag's value compared with a field of each record. */
 interface Filter {
@@ -69,18 +69,20 @@ export function containsText(fields: string[], text: string | undefined): Match 
 }
 
 /** --created-after and --created-before of the list commands. */
-export const CREATED_FLAGS = {
-  'created-after': Flags.string({
+export const CREATED_OPTIONS = {
+  'created-after': {
+    kind: 'text',
     description:
       'Only records created at or after this: a date (2026-11-01), a date and time, or a span back (7d).',
     helpValue: 'DATE',
-  }),
-  'created-before': Flags.string({
+  },
+  'created-before': {
+    kind: 'text',
     description:
       'Only records created before this: a date (2026-12-01), a date and time, or a span back (24h).',
     helpValue: 'DATE',
-  }),
-}
+  },
+} as const satisfies OptionSpecs
 
 /**
  * A moment a flag names: a date (midnight UTC), a date and time (UTC unless a zone is given), or

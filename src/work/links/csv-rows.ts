@@ -3,7 +3,7 @@ import { lastRows, type ReadReport } from '../../bulk/report.js'
 import { type FieldErrors, type PayError, usageError } from '../../errors.js'
 import { sha256Hex } from '../../shared/crypto.js'
 import type { FieldValues } from '../common/field-set.js'
-import { checkAmountDigits, LINK_FIELDS } from './links.js'
+import { checkAmountDigits, LINK_FIELDS } from './fields.js'
 
 /**
  * The rows of a `links create --from-csv` file, each checked before anything is sent, and what

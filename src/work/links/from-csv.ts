@@ -12,15 +12,15 @@ import {
   reasonOf,
   runWorkflow,
   type Skipped,
-  summary,
 } from '../../bulk/runner.js'
 import { type FieldErrors, PayError, usageError, validationError } from '../../errors.js'
-import { type Result, shown } from '../../render/result.js'
+import type { BulkOutcome } from '../../render/bulk-rows.js'
 import { type RunContext, workflowOf } from '../../runtime/context.js'
 import { randomUuid } from '../../shared/crypto.js'
 import { plain, type Rec, sanitizeText } from '../../values.js'
 import { type InputRow, previousRun, readRows } from './csv-rows.js'
-import { CREATE_RESULT_VIEW, describeLink, LINK_FIELDS, LINK_VIEW } from './links.js'
+import { LINK_FIELDS } from './fields.js'
+import { CREATE_RESULT_VIEW, describeLink, LINK_VIEW } from './view.js'
 
 export interface CsvCreateJob extends WorkflowContext {
   /** The CSV text, and where it came from (a file name, or "stdin"). */
@@ -64,7 +64,7 @@ export async function createLinksFromCsvFile(
     'retry-unknown'?: boolean
   } & Parameters<typeof reportOptions>[0],
   context: RunContext,
-): Promise<Result> {
+): Promise<BulkOutcome> {
   const input = await readCsvInput(options.source, context.io)
   const { api, target } = await context.api()
   return createLinksFromCsv(api, {
@@ -116,7 +116,7 @@ interface RowResult extends Rec {
  * have reached the service is `unknown`, sent again (with the same key) only on --retry-unknown,
  * and counted (exit 7) until it is.
  */
-export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promise<Result> {
+export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promise<BulkOutcome> {
   const { out, io } = job
   Report.check(job.report)
   if (job.resume) checkResumeTarget(COMMAND, job.resume, job.target)
@@ -143,7 +143,7 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
         ` in ${job.resume.file}.`,
     )
   }
-  if (todo.length + held.length + invalid.length === 0) return shown.nothing('Nothing to create.')
+  if (todo.length + held.length + invalid.length === 0) return { rows: [], nothing: 'Nothing to create.' }
   if (todo.length > 0) {
     const plan = {
       action: 'create',
@@ -162,10 +162,10 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
               ),
             ],
     }
-    if (!(await confirmPlan(plan, job.consent, out, io))) return
+    if (!(await confirmPlan(plan, job.consent, out, io))) return { rows: [], planOnly: true }
   } else if (job.consent.dryRun) {
     out.stderr.write('Nothing to send. Dry run: nothing was changed.\n')
-    return
+    return { rows: [], planOnly: true }
   }
 
   const reportTo = job.resume ? { file: job.resume.file, mode: 'append' as const } : job.report
@@ -243,24 +243,19 @@ export async function createLinksFromCsv(api: PayApi, job: CsvCreateJob): Promis
   )
   const earlier = job.resume && previous.created > 0 ? `; ${previous.created} created in an earlier run` : ''
   const unknown = results.filter((r) => r.status === 'unknown').length
-  return [
-    shown.list(results, CREATE_RESULT_VIEW),
-    refused.length > 0
-      ? [
-          shown.log(`The service refused ${refused.length === 1 ? 'a row' : `${refused.length} rows`}:`),
-          { kind: 'invalid', rows: refused },
-        ]
-      : undefined,
-    summary(job, `${countsLine(run.results, ['created'], words)}${earlier}.`),
-    reportWritten(report, unwritten),
-    unknown > 0
-      ? shown.warn(
-          `${unknown} ${unknown === 1 ? 'row' : 'rows'} may have been created all the same (unknown). ` +
-            'Check with `pay links list`; resume with --resume REPORT --retry-unknown to send them again with the same Idempotency-Key.',
-        )
-      : undefined,
-    problem ? shown.fail(problem) : undefined,
-  ]
+  return {
+    rows: results,
+    rowsView: CREATE_RESULT_VIEW,
+    refused,
+    summary: `${countsLine(run.results, ['created'], words)}${earlier}.`,
+    report: reportWritten(report, unwritten),
+    warning:
+      unknown > 0
+        ? `${unknown} ${unknown === 1 ? 'row' : 'rows'} may have been created all the same (unknown). ` +
+          'Check with `pay links list`; resume with --resume REPORT --retry-unknown to send them again with the same Idempotency-Key.'
+        : undefined,
+    failure: problem,
+  }
 }
 
 /** A row that failed the local checks, sent with --skip-invalid: reported, never sent. */

@@ -1,9 +1,12 @@
 import type { PayApi } from '../../api/client.js'
 import { actOnIds, type ByIdJob } from '../../bulk/by-id.js'
+import { type IdFlags, idInput } from '../../bulk/ids.js'
 import { PayError } from '../../errors.js'
-import type { Result } from '../../render/result.js'
+import type { BulkOutcome } from '../../render/bulk-rows.js'
+import { type RunContext, workflowOf } from '../../runtime/context.js'
 import { isRecord, plain, type Rec } from '../../values.js'
-import { CANCELLED_STATUS, describeSubscription, isCancelled, SUBSCRIPTION_VIEW } from './subscriptions.js'
+import { CANCELLED_STATUS, isCancelled } from './fields.js'
+import { describeSubscription, SUBSCRIPTION_VIEW } from './view.js'
 
 /** Cancels one subscription: already cancelled is done; otherwise PUT status=cancel. */
 async function cancelOne(api: PayApi, id: string): Promise<{ status: string; record: Rec }> {
@@ -34,7 +37,7 @@ async function cancelOne(api: PayApi, id: string): Promise<{ status: string; rec
  * `pay subs cancel`: each subscription set to status "cancel" (one already cancelled is done,
  * not a failure), in the bulk run of by-id.ts.
  */
-export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<Result> {
+export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<BulkOutcome> {
   return actOnIds(
     {
       command: 'pay subs cancel',
@@ -67,4 +70,18 @@ export const SUBSCRIPTION_REPORT = {
       currency: plain(pkg.currency),
     }
   },
+}
+
+/** What the bulk commands by id take: the ids (arguments; --from-file, -), the report, the concurrency. */
+export type ByIdOptions = IdFlags & { ids: string[]; concurrency: number }
+
+/** `subs cancel`: ids from arguments, a file or stdin, each subscription set to status "cancel". */
+export async function cancelMany(options: ByIdOptions, context: RunContext): Promise<BulkOutcome> {
+  const input = await idInput(options.ids, options, context.io, 'subscription')
+  const { api, target } = await context.api()
+  return cancelSubscriptions(api, {
+    ...input,
+    concurrency: options.concurrency,
+    ...workflowOf(context, target),
+  })
 }

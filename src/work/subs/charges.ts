@@ -1,7 +1,4 @@
-import { Flags } from '@oclif/core'
 import type { ListPage } from '../../api/types.js'
-import { durationFlag } from '../../cli/flags.js'
-import { type Shown, shown } from '../../render/result.js'
 import type { View } from '../../render/views.js'
 import { type Duration, shift } from '../../shared/duration.js'
 import { isRecord, plain, type Rec } from '../../values.js'
@@ -45,19 +42,6 @@ export function chargesTitle(charges: Rec[]): string {
   return `Charges (${parts.join(', ')})`
 }
 
-/** `subs list --unpaid` and `--overdue DURATION`. */
-export const CHARGE_FILTER_FLAGS = {
-  unpaid: Flags.boolean({
-    description:
-      'Only subscriptions with at least one unpaid charge (a payment_links entry with paid false).',
-  }),
-  overdue: durationFlag({
-    description:
-      "Only subscriptions with a charge unpaid for longer than DURATION (30d, 2w, 1mo), measured by the service's " +
-      "clock (its answers' meta.timestamp), not this machine's.",
-  }),
-}
-
 /** `YYYY-MM-DD HH:MM:SS UTC` (the envelope's meta.timestamp), or ISO 8601; NaN when it is neither. */
 function serviceTime(timestamp: string): number {
   const envelope = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/.exec(timestamp)
@@ -66,7 +50,7 @@ function serviceTime(timestamp: string): number {
 
 /**
  * The --unpaid/--overdue filter of a list walk. The pages go through `watch`, which keeps each
- * page's time (its envelope's meta.timestamp) for the records of that page; `notes` says on stderr
+ * page's time (its envelope's meta.timestamp) for the records of that page; `warnings` says
  * what could not be judged.
  */
 export class ChargeFilter {
@@ -114,14 +98,12 @@ export class ChargeFilter {
     return false
   }
 
-  /** On stderr, in every output mode: what could not be judged, and a service that gave no time. */
-  notes(): Shown[] {
-    const notes: Shown[] = []
+  /** What could not be judged, and a service that gave no time: warnings once the walk is done. */
+  warnings(): string[] {
+    const notes: string[] = []
     if (this.clockless && this.overdue !== undefined) {
       notes.push(
-        shown.warn(
-          "The service's answers carried no meta.timestamp: ages were measured by this machine's clock.",
-        ),
+        "The service's answers carried no meta.timestamp: ages were measured by this machine's clock.",
       )
     }
     const count = this.unjudged.length
@@ -130,10 +112,8 @@ export class ChargeFilter {
     const more = count > 10 ? `, and ${count - 10} more` : ''
     const fields = this.overdue === undefined ? 'paid' : 'paid or created_at'
     notes.push(
-      shown.warn(
-        `${count} subscription${count === 1 ? '' : 's'} could not be judged (charges without ${fields}), ` +
-          `so ${count === 1 ? 'it is' : 'they are'} not listed: ${named}${more}.`,
-      ),
+      `${count} subscription${count === 1 ? '' : 's'} could not be judged (charges without ${fields}), ` +
+        `so ${count === 1 ? 'it is' : 'they are'} not listed: ${named}${more}.`,
     )
     return notes
   }

@@ -1,7 +1,7 @@
-import { type Result, shown } from '../../render/result.js'
 import type { View } from '../../render/views.js'
 import type { RunContext } from '../../runtime/context.js'
 import type { TokenInput } from '../../shared/fields.js'
+import type { Rec } from '../../values.js'
 import { COMMON_FIELDS, type FieldValues, fieldsOf, rules } from '../common/field-set.js'
 
 /** The fields of `token create` (docs/spec/payment-service-api.md 4.1). */
@@ -37,20 +37,16 @@ export const TOKEN_VIEW: View = {
   lastResort: ['title', 'email'],
 }
 
-/** `token create`: the fields given, the required ones asked for on a terminal (cli/context.ts: the run). */
+/** `token create`: the fields given, the required ones asked for on a terminal; the token as answered. */
 export async function createToken(
   options: { fields: FieldValues; idempotencyKey?: string },
   context: RunContext,
-): Promise<Result> {
+): Promise<Rec> {
   const fields = { ...options.fields }
   TOKEN_FIELDS.check(fields)
   // On a terminal, a missing key or a refused base URL is reported before any question.
   if (context.io.canPrompt) await context.api()
   await TOKEN_FIELDS.fillMissing(fields, context.io)
   const { api } = await context.api()
-  const token = await api.send('createToken', {
-    body: TOKEN_FIELDS.body(fields),
-    idempotencyKey: options.idempotencyKey,
-  })
-  return shown.record(token, TOKEN_VIEW)
+  return api.send('createToken', { body: TOKEN_FIELDS.body(fields), idempotencyKey: options.idempotencyKey })
 }

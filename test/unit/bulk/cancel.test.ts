@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PayApi } from '../../../src/api/client.js'
 import { PayError } from '../../../src/errors.js'
-import { print } from '../../../src/render/result.js'
+import { print, shown } from '../../../src/render/result.js'
 import { cancelSubscriptions } from '../../../src/work/subs/cancel.js'
 import { type TestIOOptions, testOutput } from '../../helpers/io.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
@@ -34,7 +34,7 @@ function job(ids: string[], io: TestIOOptions & { yes?: boolean; json?: boolean 
         consent: { yes: io.yes ?? false, dryRun: false },
         out,
         io: testIO,
-      }).then((result) => print(out, result)),
+      }).then((outcome) => print(out, shown.bulk(outcome))),
   }
 }
 
@@ -81,7 +81,7 @@ describe('cancelSubscriptions', () => {
       io: testIO,
     })
       // The workflow returns what it produced; the base command prints it (src/render/result.ts).
-      .then((result) => print(out, result))
+      .then((outcome) => print(out, shown.bulk(outcome)))
       .catch((thrown: unknown) => thrown)
     expect(error).toBeInstanceOf(PayError)
     expect([(error as PayError).message, (error as PayError).exitCode]).toEqual([

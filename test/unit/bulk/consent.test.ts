@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { agree, confirmPlan, type Plan } from '../../../src/bulk/consent.js'
 import { PayError } from '../../../src/errors.js'
 import type { Rec } from '../../../src/values.js'
-import { describeLink, LINK_VIEW } from '../../../src/work/links/links.js'
+import { describeLink, LINK_VIEW } from '../../../src/work/links/view.js'
 import { testOutput } from '../../helpers/io.js'
 
 const plan = (ids: string[]): Plan => ({

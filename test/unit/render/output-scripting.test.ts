@@ -4,7 +4,7 @@ import type { RawResponse } from '../../../src/api/transport.js'
 import { PayError } from '../../../src/errors.js'
 import { JqProgram } from '../../../src/render/jq.js'
 import { Output } from '../../../src/render/output.js'
-import { LINK_VIEW } from '../../../src/work/links/links.js'
+import { LINK_VIEW } from '../../../src/work/links/view.js'
 import { TestIO, testOutput } from '../../helpers/io.js'
 
 const LINKS = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LINK_VIEW } from '../../../src/work/links/links.js'
+import { LINK_VIEW } from '../../../src/work/links/view.js'
 import { testOutput } from '../../helpers/io.js'
 import { get } from '../../helpers/pages.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { rules } from '../../../../src/work/common/field-set.js'
-import { LINK_FIELDS } from '../../../../src/work/links/links.js'
+import { LINK_FIELDS } from '../../../../src/work/links/fields.js'
 import { TOKEN_FIELDS } from '../../../../src/work/token/create.js'
 import {
   AMOUNT_CASES,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ListPage } from '../../../../src/api/types.js'
 import { walkRecords } from '../../../../src/work/common/list-walk.js'
-import { subscriptionFilter } from '../../../../src/work/subs/subscriptions.js'
+import { subscriptionFilter } from '../../../../src/work/subs/filters.js'
 
 /** Pages of `size` records numbered from 0; counts the pages read. */
 function pagesOf(total: number, size: number) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { containsText, createdWithin, momentOf } from '../../../../src/work/common/filters.js'
 import { sortOrder, sortRecords } from '../../../../src/work/common/sort.js'
-import { LINK_VIEW } from '../../../../src/work/links/links.js'
-import { SUBSCRIPTION_VIEW } from '../../../../src/work/subs/subscriptions.js'
+import { LINK_VIEW } from '../../../../src/work/links/view.js'
+import { SUBSCRIPTION_VIEW } from '../../../../src/work/subs/view.js'
 
 /** --sort, --search and --created-after/--created-before as the list functions apply them. */
 

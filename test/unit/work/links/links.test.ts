@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PayError } from '../../../../src/errors.js'
-import { LINK_FIELDS, linkFilter, mergeLinkUpdate } from '../../../../src/work/links/links.js'
+import { LINK_FIELDS, mergeLinkUpdate } from '../../../../src/work/links/fields.js'
+import { linkFilter } from '../../../../src/work/links/filters.js'
 import { TestIO } from '../../../helpers/io.js'
 
 const CURRENT = {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shown } from '../../../../src/render/result.js'
 import { CommandContext } from '../../../../src/runtime/run-context.js'
 import { parseDuration } from '../../../../src/shared/duration.js'
-import { listSubscriptions } from '../../../../src/work/subs/runs.js'
+import { listSubscriptions } from '../../../../src/work/subs/list.js'
+import { SUBSCRIPTION_VIEW } from '../../../../src/work/subs/view.js'
 import { tempDir } from '../../../helpers/cli.js'
 import { envelope, type FakeServer, sendJson, startFakeServer } from '../../../helpers/fake-server.js'
 import { TestIO } from '../../../helpers/io.js'
@@ -48,7 +50,11 @@ async function overdue(duration: string, baseUrl = fake.baseUrl) {
     env,
     output: { json: true },
   })
-  await context.show(await listSubscriptions({ overdue: parseDuration(duration) }, context))
+  const found = await listSubscriptions({ overdue: parseDuration(duration) }, context)
+  await context.show([
+    shown.list(found.batches, SUBSCRIPTION_VIEW, found.outcome),
+    shown.later(() => found.warnings().map(shown.warn)),
+  ])
   await context.close()
   return { ids: JSON.parse(io.stdout.text).map((sub: { _id: string }) => sub._id), stderr: io.stderr.text }
 }

@@ -1,18 +1,9 @@
-import { Flags } from '@oclif/core'
 import { formatAmount } from '../../render/format.js'
-import { inWords, type View } from '../../render/views.js'
 import type { Choice } from '../../runtime/io.js'
 import type { SubscriptionInput, SubscriptionUpdate } from '../../shared/fields.js'
-import { isRecord, plain, type Rec, sanitizeText } from '../../values.js'
+import { plain, type Rec, sanitizeText } from '../../values.js'
 import { COMMON_FIELDS, fieldsOf, rules } from '../common/field-set.js'
-import {
-  allOf,
-  CREATED_FLAGS,
-  canonicalStatus,
-  createdWithin,
-  matchesAll,
-  type Statuses,
-} from '../common/filters.js'
+import type { Statuses } from '../common/filters.js'
 
 /** The fields of `subs create` (docs/spec/payment-service-api.md 4.7). */
 export const SUBSCRIPTION_FIELDS = fieldsOf<SubscriptionInput>()({
@@ -69,72 +60,8 @@ export function packageChoice(pkg: Rec): Choice {
   return { name: sanitizeText([...what, plain(pkg._id)].filter(Boolean).join(' · ')), value: plain(pkg._id) }
 }
 
-export const SUBSCRIPTION_VIEW: View = {
-  noun: 'subscription',
-  plural: 'subscriptions',
-  listColumns: [
-    '_id',
-    'status',
-    'email',
-    'package.name',
-    'package.amount',
-    'package.frequency',
-    'created_at',
-  ],
-  recordFields: [
-    '_id',
-    'status',
-    'email',
-    'phone_no',
-    'package_id',
-    'package.name',
-    'package.amount',
-    'package.frequency',
-    'package.date_charge_start',
-    'created_at',
-    'updated_at',
-  ],
-  dropOrder: ['created_at', 'package.frequency'],
-  lastResort: ['package.name', 'email'],
-  words: { status: { cancel: 'cancelled' } },
-}
-
-/** The client-side filters of `subs list`. */
-export const SUBSCRIPTION_FILTER_FLAGS = {
-  status: Flags.string({
-    description: 'Only subscriptions with this status: created, cancel (or cancelled); any case.',
-  }),
-  email: Flags.string({ description: 'Only subscriptions of this customer e-mail; any case.' }),
-  ...CREATED_FLAGS,
-}
-
-/** The filter the flags describe (`now` for a span such as 7d); undefined when none was given. */
-export function subscriptionFilter(
-  flags: { status?: string; email?: string; 'created-after'?: string; 'created-before'?: string },
-  now = Date.now(),
-) {
-  const fields = matchesAll([
-    { field: 'status', value: canonicalStatus(flags.status, SUBSCRIPTION_STATUSES) },
-    { field: 'email', value: flags.email },
-  ])
-  return allOf(fields, createdWithin(flags, now))
-}
-
 /** The status Update Subscription accepts to cancel (docs/spec/payment-service-api.md 3). */
 export const CANCELLED_STATUS = 'cancel'
 
 export const isCancelled = (subscription: Rec) =>
   plain(subscription.status).toLowerCase() === CANCELLED_STATUS
-
-/** One line for a confirmation: e-mail · package · amount [status] (not yet sanitised). */
-export function describeSubscription(subscription: Rec): string {
-  const pkg = isRecord(subscription.package) ? subscription.package : {}
-  const what = [
-    plain(subscription.email),
-    plain(pkg.name),
-    pkg.amount === undefined ? '' : formatAmount(pkg.amount, pkg.currency),
-  ]
-    .filter((part) => part !== '')
-    .join(' · ')
-  return `${what}  [${plain(inWords(subscription, SUBSCRIPTION_VIEW).status)}]`
-}

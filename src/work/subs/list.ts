@@ -1,0 +1,31 @@
+import type { RunContext } from '../../runtime/context.js'
+import type { Rec } from '../../values.js'
+import { type RecordWalk, walkList } from '../common/list-walk.js'
+import { sortOrder } from '../common/sort.js'
+import { chargeFilter } from './charges.js'
+import { type SubscriptionFilters, subscriptionFilter } from './filters.js'
+import { SUBSCRIPTION_VIEW } from './view.js'
+
+/** The walk of `subs list`, and, once it is spent, what could not be judged by its charges. */
+export interface SubscriptionWalk extends RecordWalk {
+  warnings(): string[]
+}
+
+/**
+ * `subs list`: filtered by fields, by when they were created and by charges (unpaid, overdue),
+ * sorted by `sort` (`-FIELD`: descending), as much as the list scope says.
+ */
+export async function listSubscriptions(
+  options: SubscriptionFilters & { sort?: string },
+  context: RunContext,
+): Promise<SubscriptionWalk> {
+  const fields = subscriptionFilter(options, context.now())
+  const charges = chargeFilter(options)
+  const order = sortOrder(options.sort, SUBSCRIPTION_VIEW)
+  const { api } = await context.api()
+  const match = charges
+    ? (record: Rec) => (fields === undefined || fields(record)) && charges.match(record)
+    : fields
+  const pages = charges ? charges.watch(api.pages('listSubscriptions')) : api.pages('listSubscriptions')
+  return { ...walkList(pages, match, order, context.listScope), warnings: () => charges?.warnings() ?? [] }
+}

@@ -1,0 +1,48 @@
+import { formatAmount } from '../../render/format.js'
+import { inWords, type View } from '../../render/views.js'
+import { isRecord, plain, type Rec } from '../../values.js'
+
+/** How subscriptions are shown: a table's columns, a record's fields, one line for a plan. */
+
+export const SUBSCRIPTION_VIEW: View = {
+  noun: 'subscription',
+  plural: 'subscriptions',
+  listColumns: [
+    '_id',
+    'status',
+    'email',
+    'package.name',
+    'package.amount',
+    'package.frequency',
+    'created_at',
+  ],
+  recordFields: [
+    '_id',
+    'status',
+    'email',
+    'phone_no',
+    'package_id',
+    'package.name',
+    'package.amount',
+    'package.frequency',
+    'package.date_charge_start',
+    'created_at',
+    'updated_at',
+  ],
+  dropOrder: ['created_at', 'package.frequency'],
+  lastResort: ['package.name', 'email'],
+  words: { status: { cancel: 'cancelled' } },
+}
+
+/** One line for a confirmation: e-mail · package · amount [status] (not yet sanitised). */
+export function describeSubscription(subscription: Rec): string {
+  const pkg = isRecord(subscription.package) ? subscription.package : {}
+  const what = [
+    plain(subscription.email),
+    plain(pkg.name),
+    pkg.amount === undefined ? '' : formatAmount(pkg.amount, pkg.currency),
+  ]
+    .filter((part) => part !== '')
+    .join(' · ')
+  return `${what}  [${plain(inWords(subscription, SUBSCRIPTION_VIEW).status)}]`
+}
