@@ -98,3 +98,17 @@ export const usageError = (message: string, hint?: string) => new PayError(messa
 
 export const validationError = (errors: FieldErrors, message = 'The given data was invalid.') =>
   new PayError(message, { kind: 'validation', errors })
+
+/**
+ * Anything thrown, as a PayError: one as it is, a question the person cancelled (Ctrl-C at a
+ * prompt) as `cancelled`, anything else as a general error with its message. (The oclif adapter
+ * reads its own parse errors first: src/cli/command-errors.ts.)
+ */
+export function asPayError(thrown: unknown): PayError {
+  if (thrown instanceof PayError) return thrown
+  const error = thrown instanceof Error ? thrown : new Error(String(thrown))
+  if (error.name === 'ExitPromptError' || error.name === 'AbortPromptError') {
+    return new PayError('Cancelled.', { kind: 'cancelled' })
+  }
+  return new PayError(error.message || String(error), { kind: 'general' })
+}

@@ -1,5 +1,4 @@
 import type { Command, Config } from '@oclif/core'
-import { type Result, shown } from '../render/result.js'
 import type { View } from '../render/views.js'
 import { ENDPOINTS, type EndpointName } from '../shared/endpoints.js'
 import type { Rec } from '../values.js'
@@ -77,6 +76,3 @@ export function commandList(config: Config): Rec[] {
     })
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
-
-/** `pay commands`: the list, shown in the mode asked (a table, TSV, or --json). */
-export const listCommands = (config: Config): Result => shown.list(commandList(config), COMMAND_VIEW)

@@ -1,5 +1,4 @@
-import { toPayError } from '../cli/command-errors.js'
-import { EXIT_MEANINGS, PayError } from '../errors.js'
+import { asPayError, EXIT_MEANINGS } from '../errors.js'
 import { type Rec, sanitizeText } from '../values.js'
 
 /**
@@ -30,10 +29,7 @@ export const recordAnswer = (record: Rec, said: string, describe?: (record: Rec)
  * with its kind, the exit code and its meaning, the status, and each field's messages.
  */
 export function errorAnswer(thrown: unknown): Answer {
-  const error =
-    thrown instanceof PayError
-      ? thrown
-      : toPayError(thrown instanceof Error ? thrown : new Error(String(thrown)))
+  const error = asPayError(thrown)
   const fields = Object.entries(error.errors ?? {}).map(
     ([field, messages]) =>
       `  ${field}: ${(Array.isArray(messages) ? messages : [String(messages)]).join(' ')}`,

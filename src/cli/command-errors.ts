@@ -1,6 +1,6 @@
 import { Errors } from '@oclif/core'
-import type { Credentials } from '../config/credentials.js'
-import { PayError, usageError } from '../errors.js'
+import { asPayError, PayError, usageError } from '../errors.js'
+import type { SentWith } from '../runtime/context.js'
 import { globalFlags } from './flags.js'
 import { closest } from './suggest.js'
 
@@ -8,9 +8,6 @@ import { closest } from './suggest.js'
  * Errors through one place: whatever a command threw, as the PayError the base command prints
  * (render/error-text.ts) and exits with; and what the command line says that it cannot mean.
  */
-
-/** The credentials a command's requests went out with, to explain a refused key. */
-export type SentWith = Credentials & { inProcess: boolean }
 
 const SANDBOX_KEYS_HINT =
   'The sandbox running there was started with its own --key values: send one of them with ' +
@@ -99,10 +96,6 @@ export function toPayError(error: Error, commandId?: string, flags: string[] = [
   }
   const flagParse = /^Parsing --(\S+) \n\t([\s\S]*?)\nSee more help with --help$/.exec(error.message ?? '')
   if (flagParse) return new PayError(`--${flagParse[1]}: ${flagParse[2]}`, { kind: 'usage', hint: help })
-  if (error instanceof PayError) return error
-  if (error.name === 'ExitPromptError' || error.name === 'AbortPromptError') {
-    return new PayError('Cancelled.', { kind: 'cancelled' })
-  }
   if (error instanceof Errors.CLIError && (error as Errors.CLIError).oclif?.exit === 2) {
     // oclif's note on flags that take many values does not hold for pay's (one value each).
     const message = error.message
@@ -113,5 +106,5 @@ export function toPayError(error: Error, commandId?: string, flags: string[] = [
       hint: help,
     })
   }
-  return new PayError(error.message || String(error), { kind: 'general' })
+  return asPayError(error)
 }

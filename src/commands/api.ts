@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { jqFlag } from '../cli/flags.js'
-import type { Result } from '../render/result.js'
+import { type Result, type Shown, shown } from '../render/result.js'
 import { API_FLAGS, sendApiRequest } from '../work/api/request.js'
 
 export default class Api extends BaseCommand<typeof Api> {
@@ -48,6 +48,12 @@ export default class Api extends BaseCommand<typeof Api> {
       headers: flags.header,
       input: flags.input,
     }
-    return sendApiRequest({ ...request, include: flags.include, paginate: flags.paginate }, this.context)
+    const got = await sendApiRequest({ ...request, paginate: flags.paginate }, this.context)
+    const heads: Shown[] = flags.include ? got.responses.map((response) => ({ kind: 'head', response })) : []
+    return [
+      ...heads,
+      got.body ? { kind: 'document', value: got.body.value } : undefined,
+      got.error ? shown.fail(got.error) : undefined,
+    ]
   }
 }

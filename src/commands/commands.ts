@@ -1,7 +1,7 @@
-import { listCommands } from '../agent/commands.js'
+import { COMMAND_VIEW, commandList } from '../agent/commands.js'
 import { BaseCommand } from '../cli/base-command.js'
 import { outputFlags } from '../cli/flags.js'
-import type { Result } from '../render/result.js'
+import { type Result, shown } from '../render/result.js'
 
 export default class Commands extends BaseCommand<typeof Commands> {
   static summary = 'List the commands of pay: flags, arguments, examples, and whether each changes state'
@@ -21,6 +21,6 @@ export default class Commands extends BaseCommand<typeof Commands> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return listCommands(this.config)
+    return shown.list(commandList(this.config), COMMAND_VIEW)
   }
 }

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
 import { listFlags, outputFlags } from '../cli/flags.js'
-import type { Result } from '../render/result.js'
+import { type Result, shown } from '../render/result.js'
 import { history } from '../work/history/history.js'
 
 export default class History extends BaseCommand<typeof History> {
@@ -32,6 +32,7 @@ export default class History extends BaseCommand<typeof History> {
   }
 
   async run(): Promise<Result> {
-    return history({ since: this.flags.since, id: this.flags.id }, this.context)
+    const found = await history({ since: this.flags.since, id: this.flags.id }, this.context)
+    return shown.list(found.changes, found.view, found.outcome)
   }
 }

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
-import type { Result } from '../render/result.js'
+import { type Result, shown } from '../render/result.js'
 import type { EndpointName } from '../shared/endpoints.js'
-import { login } from '../work/login/login.js'
+import { login, loginWords } from '../work/login/login.js'
 
 export default class Login extends BaseCommand<typeof Login> {
   static calls: readonly EndpointName[] = ['listLinks']
@@ -46,6 +46,8 @@ export default class Login extends BaseCommand<typeof Login> {
       insecureStorage: this.flags['insecure-storage'],
       verify: this.flags.verify,
     }
-    return login(request, this.context)
+    const outcome = await login(request, this.context)
+    const { notices, warnings, said } = loginWords(outcome)
+    return [...notices.map(shown.notice), ...warnings.map(shown.warn), shown.message(said, outcome.summary)]
   }
 }

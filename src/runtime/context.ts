@@ -1,4 +1,5 @@
 import type { PayApi } from '../api/client.js'
+import type { Credentials } from '../config/credentials.js'
 import type { KeychainOptions } from '../config/keychain.js'
 import type { BuiltInProfile } from '../config/profiles.js'
 import type { Output } from '../render/output.js'
@@ -16,6 +17,9 @@ import type { IO } from './io.js'
 
 /** The environment of the run, read once: nothing else reads process.env. */
 export type Env = Readonly<Record<string, string | undefined>>
+
+/** The credentials a command's requests went out with, to explain a refused key. */
+export type SentWith = Credentials & { inProcess: boolean }
 
 /** Where the command's requests go, for confirmations and messages. */
 export interface Target {

@@ -2,8 +2,6 @@ import type http from 'node:http'
 import { checkBaseUrl } from '../api/base-url.js'
 import { PayApi } from '../api/client.js'
 import type { ChangeLog } from '../api/types.js'
-import type { SentWith } from '../cli/command-errors.js'
-import { SeenIds } from '../cli/completion/seen.js'
 import { type Credentials, resolveCredentials } from '../config/credentials.js'
 import { configDir } from '../config/file.js'
 import { rememberIds } from '../config/id-cache.js'
@@ -24,6 +22,7 @@ import type {
   RunContext,
   RunPart,
   SandboxTarget,
+  SentWith,
   Target,
 } from './context.js'
 import type { IO } from './io.js'
@@ -43,6 +42,7 @@ import {
   unservedWarning,
 } from './sandbox/profile.js'
 import { provedAgent } from './sandbox/proved-agent.js'
+import { SeenIds } from './seen-ids.js'
 
 /** How many records a list shows on a terminal when --limit is not given. */
 const DEFAULT_LIST_LIMIT = 30

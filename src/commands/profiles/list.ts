@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
-import { profilesList } from '../../work/profiles/profiles.js'
+import { type Result, shown } from '../../render/result.js'
+import { PROFILE_VIEW, profilesList } from '../../work/profiles/profiles.js'
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static summary = 'List profiles'
@@ -13,6 +13,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return profilesList(this.context)
+    const { profiles, problems } = await profilesList(this.context)
+    return [shown.list(profiles, PROFILE_VIEW), ...problems.map(shown.notice)]
   }
 }

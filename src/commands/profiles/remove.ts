@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import { profilesRemove } from '../../work/profiles/profiles.js'
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
@@ -15,6 +15,10 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static args = { name: Args.string({ description: 'Profile name.', required: true, ignoreStdin: true }) }
 
   async run(): Promise<Result> {
-    return profilesRemove({ name: this.args.name }, this.context)
+    const removed = await profilesRemove({ name: this.args.name }, this.context)
+    return [
+      removed.warning ? shown.warn(removed.warning) : undefined,
+      shown.message(removed.said, removed.summary),
+    ]
   }
 }

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
-import { profilesShow } from '../../work/profiles/profiles.js'
+import { type Result, shown } from '../../render/result.js'
+import { PROFILE_VIEW, profilesShow } from '../../work/profiles/profiles.js'
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static summary = 'Show one profile (default: the one in use)'
@@ -14,6 +14,7 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return profilesShow({ name: this.args.name }, this.context)
+    const { profile, problems } = await profilesShow({ name: this.args.name }, this.context)
+    return [shown.record(profile, PROFILE_VIEW), ...problems.map(shown.notice)]
   }
 }

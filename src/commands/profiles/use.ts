@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import { profilesUse } from '../../work/profiles/profiles.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
@@ -11,6 +11,7 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static args = { name: Args.string({ description: 'Profile name.', required: true, ignoreStdin: true }) }
 
   async run(): Promise<Result> {
-    return profilesUse({ name: this.args.name }, this.context)
+    const used = await profilesUse({ name: this.args.name }, this.context)
+    return shown.message(`Current profile: ${used.current}`, used)
   }
 }

@@ -3,8 +3,7 @@ import { Flags } from '@oclif/core'
 import type { PayApi } from '../../api/client.js'
 import { rawPages, rawRequest } from '../../api/raw.js'
 import { isReservedHeader, type RawResponse } from '../../api/transport.js'
-import { usageError } from '../../errors.js'
-import { type Result, type Shown, shown } from '../../render/result.js'
+import { type PayError, usageError } from '../../errors.js'
 import type { RunContext } from '../../runtime/context.js'
 import { METHODS, type Method } from '../../shared/fields.js'
 
@@ -256,47 +255,45 @@ function headersOf(lines: string[]): Record<string, string> {
 }
 
 /**
- * Sends `pay api`'s request and says what to show: each answer's head with -i (on stderr), then
- * the body as it came; with --paginate every page's items as one array. A failed status is
+ * What `pay api` got: each answer's response (its head, for -i), the body as it came (with
+ * --paginate every page's items as one array), and the error a failed status means, to be
  * thrown once its body is shown (its exit code is the status's).
  */
+export interface ApiOutcome {
+  responses: RawResponse[]
+  body?: { value: unknown }
+  error?: PayError
+}
+
+/** Sends `pay api`'s request; with --paginate, each page of a list until the last or a failure. */
 export async function callApi(
   api: PayApi,
   request: ApiRequest,
-  options: { include: boolean; paginate: boolean },
-): Promise<Result> {
-  const head = (response: RawResponse): Shown | undefined =>
-    options.include ? { kind: 'head', response } : undefined
+  options: { paginate: boolean },
+): Promise<ApiOutcome> {
   if (options.paginate) {
-    const shownSoFar: Result[] = []
+    const responses: RawResponse[] = []
     const items: unknown[] = []
     for await (const page of rawPages(api, request.path, request.headers)) {
-      shownSoFar.push(head(page.response))
-      if (page.error) {
-        const body: Shown | undefined = page.json ? { kind: 'document', value: page.json.value } : undefined
-        return [...shownSoFar, body, shown.fail(page.error)]
-      }
+      responses.push(page.response)
+      if (page.error) return { responses, body: page.json, error: page.error }
       items.push(...(page.items ?? []))
     }
-    return [...shownSoFar, { kind: 'document', value: items }]
+    return { responses, body: { value: items } }
   }
   const answer = await rawRequest(api, request.method, request.path, {
     body: request.body,
     headers: request.headers,
   })
-  return [
-    head(answer.response),
-    answer.json ? { kind: 'document', value: answer.json.value } : undefined,
-    answer.error ? shown.fail(answer.error) : undefined,
-  ]
+  return { responses: [answer.response], body: answer.json, error: answer.error }
 }
 
 /** `pay api`: the request the flags describe, sent with the run's client (context.ts), and its answer. */
 export async function sendApiRequest(
-  options: ApiRequestFlags & { include: boolean; paginate: boolean },
+  options: ApiRequestFlags & { paginate: boolean },
   context: RunContext,
-): Promise<Result> {
+): Promise<ApiOutcome> {
   const request = await apiRequest(options, context.io)
   const { api } = await context.api()
-  return callApi(api, request, { include: options.include, paginate: options.paginate })
+  return callApi(api, request, { paginate: options.paginate })
 }

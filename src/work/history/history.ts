@@ -1,7 +1,7 @@
 import { normalizeId } from '../../bulk/id-text.js'
 import { type JournalEntry, loadJournal } from '../../config/journal.js'
 import { usageError } from '../../errors.js'
-import { type Result, shown } from '../../render/result.js'
+import type { ListOutcome } from '../../render/output.js'
 import type { View } from '../../render/views.js'
 import type { RunContext } from '../../runtime/context.js'
 import { endpointAt } from '../../shared/endpoints.js'
@@ -166,7 +166,7 @@ function isCalendarDay(year: number, month: number, day: number): boolean {
 export async function history(
   options: { since?: string; id?: string },
   context: RunContext,
-): Promise<Result> {
+): Promise<{ changes: Rec[]; view: View; outcome: () => ListOutcome }> {
   const file = context.journalFile
   if (file === undefined) throw usageError('The journal is off (PAY_JOURNAL=0).')
   const since = options.since === undefined ? undefined : sinceMoment(options.since, context.now())
@@ -189,5 +189,9 @@ export async function history(
     filtered: false,
     asked: { takesAll, all, limitGiven },
   })
-  return shown.list(picked, picked.some((change) => change.via) ? HISTORY_VIA_VIEW : HISTORY_VIEW, outcome)
+  return {
+    changes: picked,
+    view: picked.some((change) => change.via) ? HISTORY_VIA_VIEW : HISTORY_VIEW,
+    outcome,
+  }
 }

@@ -3,7 +3,6 @@ import type { PayApi } from '../../api/client.js'
 import { readConfig } from '../../config/file.js'
 import { PROFILE_NAME, redactKey, saveProfile, storedProfile } from '../../config/profiles.js'
 import { PayError, usageError } from '../../errors.js'
-import { type Result, shown } from '../../render/result.js'
 import type { RunContext } from '../../runtime/context.js'
 import { type IO, notATerminal } from '../../runtime/io.js'
 
@@ -16,13 +15,30 @@ export interface LoginRequest {
   verify: boolean
 }
 
+/** What `pay login` saved, and what there is to say of where the key went. */
+export interface LoginOutcome {
+  /** `{profile, base_url, api_key (redacted), key_storage, current, verified}`: what --json prints. */
+  summary: {
+    profile: string
+    base_url: string
+    api_key: string
+    key_storage: string
+    current: true
+    verified: boolean
+  }
+  /** No system keychain: the key went to this config file, in plain text. */
+  plainTextFile?: string
+  /** The profile's old key left in the system keychain, which refused to delete it. */
+  staleKeychainEntry?: { account: string; reason: string }
+}
+
 /**
  * `pay login`: the profile's name checked, its base URL (given, stored, or asked), the key read
  * (masked on a terminal, or from stdin), checked with one GET unless --no-verify, then saved
  * (src/config/profiles.ts); what was saved, and where the key went, as the result. The base URL:
  * --base-url, else PAY_BASE_URL, else the profile's, else asked on a terminal.
  */
-export async function login(request: LoginRequest, context: RunContext): Promise<Result> {
+export async function login(request: LoginRequest, context: RunContext): Promise<LoginOutcome> {
   const { name } = request
   const builtIn = context.builtIn.name
   if (name === builtIn) {
@@ -49,36 +65,35 @@ export async function login(request: LoginRequest, context: RunContext): Promise
     { apiKey, baseUrl, insecureStorage: request.insecureStorage, keychain: context.keychain },
     context.configDir,
   )
-  const said: Result[] = []
-  // Said in every output mode: a key in plain text is never a surprise. (--debug says why.)
-  if (saved.noKeychain !== undefined)
-    said.push(shown.notice(`no system keychain: key stored in plain text in ${saved.file}`))
-  if (saved.staleKeychainEntry) {
-    const { account, reason } = saved.staleKeychainEntry
-    said.push(
-      shown.warn(
-        `The old key of profile "${name}" is still in the system keychain, which ${reason}; ` +
-          `delete it there (service "pay", account "${account}").`,
-      ),
-    )
-  }
   const summary = {
     profile: name,
     base_url: baseUrl,
     api_key: redactKey(apiKey),
     key_storage: saved.storage,
-    current: true,
+    current: true as const,
     verified: request.verify,
   }
-  const where = saved.storage === 'keychain' ? 'in the system keychain' : 'in the config file'
-  const verified = request.verify ? ', key verified' : ''
-  return [
-    ...said,
-    shown.message(
-      `Saved profile "${name}" (key ${summary.api_key} ${where}, ${baseUrl})${verified}. It is now the current profile.`,
-      summary,
-    ),
-  ]
+  return {
+    summary,
+    ...(saved.noKeychain !== undefined ? { plainTextFile: saved.file } : {}),
+    ...(saved.staleKeychainEntry ? { staleKeychainEntry: saved.staleKeychainEntry } : {}),
+  }
+}
+
+/** What `pay login` says of what it saved, and, said in every output mode, of where the key went. */
+export function loginWords(outcome: LoginOutcome): { notices: string[]; warnings: string[]; said: string } {
+  const { summary, plainTextFile, staleKeychainEntry } = outcome
+  const notices = plainTextFile ? [`no system keychain: key stored in plain text in ${plainTextFile}`] : []
+  const warnings = staleKeychainEntry
+    ? [
+        `The old key of profile "${summary.profile}" is still in the system keychain, which ${staleKeychainEntry.reason}; ` +
+          `delete it there (service "pay", account "${staleKeychainEntry.account}").`,
+      ]
+    : []
+  const where = summary.key_storage === 'keychain' ? 'in the system keychain' : 'in the config file'
+  const verified = summary.verified ? ', key verified' : ''
+  const said = `Saved profile "${summary.profile}" (key ${summary.api_key} ${where}, ${summary.base_url})${verified}. It is now the current profile.`
+  return { notices, warnings, said }
 }
 
 /** One GET with the key: a refused key saves nothing. */

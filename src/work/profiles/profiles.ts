@@ -1,9 +1,9 @@
 import { readConfig } from '../../config/file.js'
 import { profileSummaries, removeProfile, useProfile } from '../../config/profiles.js'
 import { usageError } from '../../errors.js'
-import { type Result, shown } from '../../render/result.js'
 import type { View } from '../../render/views.js'
 import type { RunContext } from '../../runtime/context.js'
+import type { Rec } from '../../values.js'
 
 /** Profiles as `pay profiles list|show` print them (config/profiles.ts keeps them). */
 export const PROFILE_VIEW: View = {
@@ -15,16 +15,15 @@ export const PROFILE_VIEW: View = {
 }
 
 /** `profiles list`: every profile, the built-in one first, keys redacted; what could not be shown on stderr. */
-export async function profilesList(context: RunContext): Promise<Result> {
-  const { profiles, problems } = await profileSummaries(context.builtIn, {
-    env: context.env,
-    keychain: context.keychain,
-  })
-  return [shown.list(profiles, PROFILE_VIEW), ...problems.map(shown.notice)]
+export async function profilesList(context: RunContext): Promise<{ profiles: Rec[]; problems: string[] }> {
+  return profileSummaries(context.builtIn, { env: context.env, keychain: context.keychain })
 }
 
 /** `profiles show [NAME]`: the profile named, else --profile, PAY_PROFILE, the current one. */
-export async function profilesShow(options: { name?: string }, context: RunContext): Promise<Result> {
+export async function profilesShow(
+  options: { name?: string },
+  context: RunContext,
+): Promise<{ profile: Rec; problems: string[] }> {
   const name =
     options.name || context.profile || context.env.PAY_PROFILE || readConfig(context.configDir).current
   if (name === undefined) {
@@ -37,27 +36,30 @@ export async function profilesShow(options: { name?: string }, context: RunConte
   })
   const [profile] = profiles
   if (!profile) throw usageError(`There is no profile named "${name}".`, 'See `pay profiles list`.')
-  return [shown.record(profile, PROFILE_VIEW), ...problems.map(shown.notice)]
+  return { profile, problems }
 }
 
 /** `profiles use NAME`. */
-export async function profilesUse(options: { name: string }, context: RunContext): Promise<Result> {
-  const { name } = options
-  await useProfile(name, context.builtIn, context.configDir)
-  return shown.message(`Current profile: ${name}`, { current: name })
+export async function profilesUse(
+  options: { name: string },
+  context: RunContext,
+): Promise<{ current: string }> {
+  await useProfile(options.name, context.builtIn, context.configDir)
+  return { current: options.name }
 }
 
 /** `profiles remove NAME`: the profile, then its key in the keychain; an entry left there is said. */
-export async function profilesRemove(options: { name: string }, context: RunContext): Promise<Result> {
+export async function profilesRemove(
+  options: { name: string },
+  context: RunContext,
+): Promise<{ summary: Rec; said: string; warning?: string }> {
   const { name } = options
   const removal = await removeProfile(name, context.builtIn, context.configDir, context.keychain)
   const { keychain } = removal
-  const left =
+  const warning =
     keychain && !keychain.deleted && 'reason' in keychain
-      ? shown.warn(
-          `The key of profile "${name}" is still in the system keychain, which ${keychain.reason}; ` +
-            `delete it there (service "pay", account "${keychain.account}").`,
-        )
+      ? `The key of profile "${name}" is still in the system keychain, which ${keychain.reason}; ` +
+        `delete it there (service "pay", account "${keychain.account}").`
       : undefined
   let from = ''
   if (keychain?.deleted) from = ' Its key was deleted from the system keychain.'
@@ -69,5 +71,5 @@ export async function profilesRemove(options: { name: string }, context: RunCont
     key_deleted: keychain === undefined || keychain.deleted || 'gone' in keychain,
   }
   const said = `Removed profile "${name}".${from}${removal.wasCurrent ? ' No profile is current now.' : ''}`
-  return [left, shown.message(said, summary)]
+  return { summary, said, ...(warning ? { warning } : {}) }
 }

@@ -8,7 +8,7 @@ import { runInProcess } from '../../../helpers/in-process.js'
 
 /**
  * What completion will offer: the ids a command printed or made, for the profile its requests
- * went with, kept when it ends (src/cli/completion/seen.ts); and what pay adds to oclif's scripts.
+ * went with, kept when it ends (src/runtime/seen-ids.ts); and what pay adds to oclif's scripts.
  */
 
 describe('the ids a run printed are kept for its profile', () => {

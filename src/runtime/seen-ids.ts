@@ -1,7 +1,7 @@
-import type { IdChanges, IdKind } from '../../config/id-cache.js'
-import type { BulkRow } from '../../render/bulk-rows.js'
-import type { Shown } from '../../render/result.js'
-import { plain, type Rec } from '../../values.js'
+import type { IdChanges, IdKind } from '../config/id-cache.js'
+import type { BulkRow } from '../render/bulk-rows.js'
+import type { Shown } from '../render/result.js'
+import { plain, type Rec } from '../values.js'
 
 /**
  * The ids a run printed or made, for the completion cache (config/id-cache.ts): the records of
