@@ -7,24 +7,65 @@ const part = (...names) => `^src/(${names.join('|')})/`
 const SHARED = '^src/shared/'
 /** The one module of the sandbox its client may import (rule the-sandbox-has-one-entry). */
 const SANDBOX_ENTRY = '^src/sandbox/index\\.ts$'
+/** The parts that use the sandbox: the built-in profile's connection, and the sandbox commands' work. */
+const SANDBOX_USERS = ['^src/runtime/sandbox/', '^src/work/sandbox/', '^src/commands/sandbox/']
+/** The entry points: a command, pay's entry and completion (bin/run.js), the library pay-cli/sandbox. */
+const ENTRIES = [part('commands'), '^src/cli/(argv|main|completion/complete)\\.ts$', '^src/sandbox/library\\.ts$']
 
 module.exports = {
   forbidden: [
     {
       name: 'shared-is-ground',
       comment:
-        'src/shared holds what the client and the service both use (currency decimals, durations, the XDG and ' +
-        'sandbox directories, private files). Every part may import it, so it imports nothing of pay.',
+        'src/shared holds what the client and the service both use (the endpoint table, currency decimals, ' +
+        'durations, the XDG and sandbox directories, private files). Every part may import it, so it imports ' +
+        'nothing of pay.',
       severity: 'error',
       from: { path: SHARED },
       to: { path: '^src/', pathNot: SHARED },
     },
     {
+      name: 'nothing-below-cli-imports-it',
+      comment:
+        'src/cli is the oclif adapter, the top: entry, base command, flags, exit codes, completion. What the ' +
+        'parts below need of a run (the context, IO, stop, browser, wait) is src/runtime.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [part('cli', 'commands')] },
+      to: { path: part('cli') },
+    },
+    {
+      name: 'runtime-is-below-the-parts-that-act',
+      comment:
+        "A run's context, IO and connection are below every part that acts: the runtime imports no command, " +
+        'no work, no bulk workflow, no agent and nothing of the oclif adapter.',
+      severity: 'error',
+      from: { path: part('runtime') },
+      to: { path: part('cli', 'commands', 'work', 'bulk', 'agent') },
+    },
+    {
+      name: 'work-is-below-its-callers',
+      comment:
+        "Each command's work (src/work/<noun>) is called by its command and by pay mcp: it imports neither, " +
+        'nor the oclif adapter.',
+      severity: 'error',
+      from: { path: part('work') },
+      to: { path: part('cli', 'commands', 'agent') },
+    },
+    {
+      name: 'work-returns-data',
+      comment:
+        'A work function returns data (a record, a walk of a list, a bulk outcome), never presentation: ' +
+        'the command renders it with src/render/result.ts, and pay mcp reads the same data.',
+      severity: 'error',
+      from: { path: part('work') },
+      to: { path: '^src/render/result\\.ts$' },
+    },
+    {
       name: 'api-is-independent',
-      comment: 'The API client knows nothing of the screen, the terminal, profiles, the sandbox or the commands.',
+      comment: 'The API client knows nothing of the screen, the terminal, profiles, the sandbox, runs or commands.',
       severity: 'error',
       from: { path: part('api') },
-      to: { path: part('render', 'cli', 'config', 'sandbox', 'resources', 'bulk', 'commands') },
+      to: { path: part('render', 'cli', 'config', 'sandbox', 'runtime', 'work', 'bulk', 'agent', 'commands') },
     },
     {
       name: 'sandbox-stands-alone',
@@ -36,29 +77,30 @@ module.exports = {
       to: { path: '^src/', pathNot: [part('sandbox'), SHARED] },
     },
     {
-      name: 'only-cli-and-commands-import-the-sandbox',
+      name: 'only-the-sandbox-users-import-it',
       comment:
-        'The in-process sandbox is for `-p sandbox` and the sandbox commands: no other part of the client ' +
-        '(render, config, api, resources, bulk, agent, errors.ts, values.ts) imports it.',
+        "The in-process sandbox is for `-p sandbox` (src/runtime/sandbox) and the sandbox commands' work: " +
+        'no other part of the client (the other nouns, render, config, api, bulk, agent) imports it.',
       severity: 'error',
-      from: { path: '^src/', pathNot: [part('sandbox', 'cli', 'commands')] },
+      from: { path: '^src/', pathNot: [part('sandbox'), ...SANDBOX_USERS] },
       to: { path: part('sandbox') },
     },
     {
       name: 'the-sandbox-has-one-entry',
       comment:
-        'The CLI reaches the sandbox through src/sandbox/index.ts alone (its constants, and lazy loaders of the ' +
-        'server and the local store), never its internals.',
+        'The client reaches the sandbox through src/sandbox/index.ts alone (its constants, and lazy loaders of ' +
+        'the server and the local store), never its internals.',
       severity: 'error',
-      from: { path: part('cli', 'commands') },
+      from: { path: SANDBOX_USERS },
       to: { path: part('sandbox'), pathNot: SANDBOX_ENTRY },
     },
     {
       name: 'render-is-the-screen-only',
-      comment: 'Rendering knows nothing of profiles, the sandbox, the terminal object, the workflows or the commands.',
+      comment:
+        'Rendering knows nothing of profiles, the sandbox, runs, the workflows, the agent or the commands.',
       severity: 'error',
       from: { path: part('render') },
-      to: { path: part('config', 'sandbox', 'cli', 'resources', 'bulk', 'commands') },
+      to: { path: part('config', 'sandbox', 'cli', 'runtime', 'work', 'bulk', 'agent', 'commands') },
     },
     {
       name: 'render-uses-api-types-only',
@@ -70,25 +112,25 @@ module.exports = {
     {
       name: 'config-is-independent',
       comment:
-        "pay's own files (profiles, keys, the journal) know nothing of the client, the screen, the sandbox or the commands.",
+        "pay's own files (profiles, keys, the journal) know nothing of the client, the screen, the sandbox, runs or the commands.",
       severity: 'error',
       from: { path: part('config') },
-      to: { path: part('api', 'render', 'sandbox', 'cli', 'resources', 'bulk', 'commands') },
+      to: { path: part('api', 'render', 'sandbox', 'cli', 'runtime', 'work', 'bulk', 'agent', 'commands') },
     },
     {
-      name: 'bulk-is-not-config',
+      name: 'bulk-is-an-engine',
       comment:
-        "The bulk engine writes its reports through src/shared's private files: it knows nothing of profiles, " +
-        'keys or the journal.',
+        "The bulk engine runs any workflow by id or by row: it knows nothing of a noun's work, of profiles " +
+        "(its reports are src/shared's private files), of the agent or of the oclif adapter.",
       severity: 'error',
       from: { path: part('bulk') },
-      to: { path: part('config') },
+      to: { path: part('config', 'work', 'agent', 'cli', 'commands') },
     },
     {
       name: 'agent-calls-no-command',
       comment:
-        '`pay mcp` (src/agent) calls the plain functions the commands call, never a command, and no sandbox: ' +
-        'the sandbox profile reaches it through src/cli.',
+        '`pay mcp` (src/agent) calls the plain functions the commands call (src/work), never a command, and no ' +
+        "sandbox: the sandbox tools reach it through the sandbox commands' work.",
       severity: 'error',
       from: { path: part('agent') },
       to: { path: part('commands', 'sandbox') },
@@ -120,23 +162,10 @@ module.exports = {
         'bin/run.js calls through the bundle, cli/completion/complete.ts, which it calls for <TAB>, ' +
         'or the library pay-cli/sandbox, sandbox/library.ts); one that is not is dead code.',
       severity: 'error',
-      from: {
-        path: [
-          part('commands'),
-          '^src/cli/(argv|main|completion/complete)\\.ts$',
-          '^src/sandbox/library\\.ts$',
-        ],
-      },
-      to: {
-        path: '^src/',
-        pathNot: [
-          part('commands'),
-          '^src/cli/(argv|main|completion/complete)\\.ts$',
-          '^src/sandbox/library\\.ts$',
-        ],
-        reachable: false,
-      },
+      from: { path: ENTRIES },
+      to: { path: '^src/', pathNot: ENTRIES, reachable: false },
     },
+    // --- inside src/sandbox: its layers ---
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

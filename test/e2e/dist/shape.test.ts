@@ -36,13 +36,13 @@ describe('the shape of src (npm run lint)', () => {
     expect(
       await offences({
         'src/render/format.ts': 'export const home = process.env.HOME',
-        'src/cli/io.ts': 'process.stdout.write = () => true',
+        'src/runtime/io.ts': 'process.stdout.write = () => true',
         // Words in a comment are not code.
-        'src/cli/wait.ts': '// process.env and stream.write = are named here only',
+        'src/runtime/wait.ts': '// process.env and stream.write = are named here only',
         'src/sandbox/constants.ts': 'export const port = process.env.PAY_SANDBOX_PORT',
       }),
     ).toEqual([
-      "src/cli/io.ts:1: replaces a stream's write (print what was produced instead)",
+      "src/runtime/io.ts:1: replaces a stream's write (print what was produced instead)",
       "src/render/format.ts:1: reads process.env (the run's environment is the run context's: env)",
       "src/sandbox/constants.ts:1: reads process.env (the run's environment is the run context's: env)",
     ])
