@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SANDBOX_TOOL_ENDPOINTS } from '../../src/agent/sandbox-tools.js'
 import { tempDir } from '../helpers/cli.js'
+import { serviceToolNames } from '../helpers/endpoints.js'
 import { runInProcess } from '../helpers/in-process.js'
 import { mcpInProcess } from '../helpers/mcp.js'
 import { keysHidden, threeProfiles } from '../helpers/profiles.js'
@@ -19,30 +21,18 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox?.close())
 
-const SERVICE_TOOLS = [
-  'links_create',
-  'links_delete',
-  'links_get',
-  'links_list',
-  'links_update',
-  'subs_cancel',
-  'subs_create',
-  'subs_delete',
-  'subs_get',
-  'subs_list',
-  'subs_update',
-  'token_create',
-]
+const SERVICE_TOOLS = serviceToolNames()
+const ALL_TOOLS = [...SERVICE_TOOLS, ...Object.keys(SANDBOX_TOOL_ENDPOINTS)].sort()
 
 describe('pay mcp in process', () => {
   it('with no profile set up serves the built-in sandbox, read-only, and says so on stderr', async () => {
     const mcp = await mcpInProcess([])
     const { tools } = await mcp.client.listTools()
-    expect(tools.map((tool) => tool.name)).toEqual(
-      [...SERVICE_TOOLS, 'sandbox_clock_advance', 'sandbox_pay', 'sandbox_requests'].sort(),
-    )
+    expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS)
     expect(mcp.stderr()).toMatch(
-      /^pay mcp: 15 tools for profile "sandbox" at http:\/\/127\.0\.0\.1:\d+ \(sandbox, in-process\), read-only \(--allow-writes allows changes\)\.\n$/,
+      new RegExp(
+        `^pay mcp: ${ALL_TOOLS.length} tools for profile "sandbox" at http://127\\.0\\.0\\.1:\\d+ \\(sandbox, in-process\\), read-only \\(--allow-writes allows changes\\)\\.\\n$`,
+      ),
     )
     const refused = await mcp.call('links_create', { ...VALID_LINK })
     expect(refused.isError).toBe(true)
@@ -68,7 +58,7 @@ describe('pay mcp in process', () => {
     }
     const current = await chosen([], {})
     expect(current.said).toBe(
-      'pay mcp: 12 tools for profile "mid" at https://mid.example, read-only (--allow-writes allows changes).\n',
+      `pay mcp: ${SERVICE_TOOLS.length} tools for profile "mid" at https://mid.example, read-only (--allow-writes allows changes).\n`,
     )
     expect(current.instructions).toContain('as profile "mid" at https://mid.example.')
     expect((await chosen([], { PAY_PROFILE: 'zeta' })).said).toContain(

@@ -69,3 +69,22 @@ export function undeclaredRequests(command: string, requests: { method: string; 
     })
     .map(({ method, path }) => `${command}: ${method} ${path}`)
 }
+
+/**
+ * The tools `pay mcp` serves for the service, as the commands name them: for each endpoint of the
+ * service (and each preset), the command that calls it and ends in its verb (`links create` sends
+ * createLink, `subs cancel` the cancel of Update Subscription), `_` for its space. Sorted.
+ */
+export function serviceToolNames(): string[] {
+  const names: string[] = []
+  for (const endpoint of Object.values(ENDPOINTS) as Endpoint[]) {
+    if (endpoint.sandbox) continue
+    for (const verb of [endpoint.verb, ...(endpoint.presets ?? []).map((preset) => preset.verb)]) {
+      const command = [...commandMap()].find(
+        ([name, calls]) => calls.includes(endpoint) && name.split(' ').at(-1) === verb && name.includes(' '),
+      )
+      if (command) names.push(command[0].replace(' ', '_'))
+    }
+  }
+  return names.sort()
+}

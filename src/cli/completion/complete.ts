@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { configDir, configPath } from '../../config/file.js'
 import { cachedIds, type IdKind } from '../../config/id-cache.js'
+import { ENDPOINTS, type EndpointName, takesId } from '../../shared/endpoints.js'
 
 /**
  * `pay __complete ids|fish -- WORD…`: what <TAB> completes, from pay's manifest and the cache of
@@ -27,6 +28,10 @@ interface ManifestFlag {
 
 interface ManifestCommand {
   id: string
+  args?: Record<string, { name: string }>
+  /** The endpoints it calls, by name (src/shared/endpoints.ts). */
+  calls?: string[]
+  strict?: boolean
   summary?: string
   description?: string
   hidden?: boolean
@@ -49,20 +54,29 @@ export function loadCommandMap(root: string): CommandMap {
   }
 }
 
-/** The commands whose arguments are ids, the kind of id, and whether they take several. */
-const ID_ARGS: Record<string, { kind: IdKind; many: boolean; profile?: string }> = {
-  'links:get': { kind: 'links', many: false },
-  'links:wait': { kind: 'links', many: false },
-  'links:open': { kind: 'links', many: false },
-  'links:qr': { kind: 'links', many: false },
-  'links:update': { kind: 'links', many: false },
-  'links:delete': { kind: 'links', many: true },
-  'subs:get': { kind: 'subscriptions', many: false },
-  'subs:update': { kind: 'subscriptions', many: false },
-  'subs:cancel': { kind: 'subscriptions', many: true },
-  'subs:delete': { kind: 'subscriptions', many: true },
-  // Its profile is the built-in sandbox unless one is named (RunContext.sandboxTarget).
-  'sandbox:pay': { kind: 'links', many: false, profile: 'sandbox' },
+/** The kind of id each noun of the endpoint table has in the id cache. */
+const ID_KINDS: Readonly<Record<string, IdKind>> = { 'payment link': 'links', subscription: 'subscriptions' }
+
+/**
+ * What a command takes as its argument `id`, from the manifest: the kind of id of the first
+ * endpoint it calls that names one record (`{id}`), several when it takes a list of them
+ * (`strict: false`), and, for the sandbox's commands, the sandbox's profile unless one is named
+ * (RunContext.sandboxTarget). Undefined when its argument is no id of a record.
+ */
+export function idArgOf(
+  command: ManifestCommand,
+): { kind: IdKind; many: boolean; profile?: string } | undefined {
+  if (!command.args?.id) return undefined
+  const named = (command.calls ?? [])
+    .map((name) => ENDPOINTS[name as EndpointName])
+    .find((e) => e && takesId(e))
+  const kind = named && ID_KINDS[named.noun]
+  if (!kind) return undefined
+  return {
+    kind,
+    many: command.strict === false,
+    ...(command.id.startsWith('sandbox:') ? { profile: 'sandbox' } : {}),
+  }
 }
 
 /** The global flags that take a value, as they may come before the command (cli/argv.ts). */
@@ -198,7 +212,7 @@ export function idsToComplete(
   map: CommandMap,
 ): string[] | undefined {
   const line = readLine(words, map)
-  const takes = line.command && ID_ARGS[line.command.id]
+  const takes = line.command && idArgOf(line.command)
   if (!takes || line.current.startsWith('-')) return undefined
   const at = position(line)
   if (at.valueFor) return undefined

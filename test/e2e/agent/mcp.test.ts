@@ -1,12 +1,16 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { SANDBOX_TOOL_ENDPOINTS } from '../../../src/agent/sandbox-tools.js'
 import { runCli, tempDir } from '../../helpers/cli.js'
+import { serviceToolNames } from '../../helpers/endpoints.js'
 import { type McpSession, mcpProcess } from '../../helpers/mcp.js'
 import { startReceiver } from '../../helpers/receiver.js'
 import { startTestSandbox, type TestSandbox, trustSandbox, VALID_LINK } from '../../helpers/sandbox.js'
 import { addEndpoint } from '../../helpers/webhooks.js'
 
+/** Every tool on the sandbox profile: the service's, as its commands name them, and the sandbox's. */
+const ALL_TOOLS = [...serviceToolNames(), ...Object.keys(SANDBOX_TOOL_ENDPOINTS)].sort()
 /**
  * `pay mcp` as an assistant's client runs it: bin/run.js over stdio, driven by the MCP SDK's own
  * client (StdioClientTransport), against a real sandbox on loopback that the run's sandbox
@@ -47,7 +51,7 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
     expect(instructions).toContain('Changes are allowed (pay mcp --allow-writes)')
     expect(instructions).toContain('  5 not_found: not found (404)')
     expect(mcp.stderr()).toContain(
-      `pay mcp: 15 tools for profile "sandbox" at ${sandbox.baseUrl}, changes allowed`,
+      `pay mcp: ${ALL_TOOLS.length} tools for profile "sandbox" at ${sandbox.baseUrl}, changes allowed`,
     )
     expect(mcp.stderr()).toContain(
       'Using the API key from PAY_API_KEY (sk_l…1e9d) instead of profile "sandbox"',
@@ -55,23 +59,7 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
 
     const { tools } = await mcp.client.listTools()
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]))
-    expect(Object.keys(byName).sort()).toEqual([
-      'links_create',
-      'links_delete',
-      'links_get',
-      'links_list',
-      'links_update',
-      'sandbox_clock_advance',
-      'sandbox_pay',
-      'sandbox_requests',
-      'subs_cancel',
-      'subs_create',
-      'subs_delete',
-      'subs_get',
-      'subs_list',
-      'subs_update',
-      'token_create',
-    ])
+    expect(Object.keys(byName).sort()).toEqual(ALL_TOOLS)
     expect(byName.links_create.inputSchema.required).toEqual(['email', 'currency', 'amount', 'title'])
     expect(Object.keys(byName.links_create.inputSchema.properties ?? {})).toEqual([
       'email',

@@ -9,6 +9,7 @@ import {
 import { rememberIds } from '../../../../src/config/id-cache.js'
 import { ROOT, tempDir } from '../../../helpers/cli.js'
 import { writeConfig } from '../../../helpers/config-files.js'
+import { MANIFEST } from '../../../helpers/manifest.js'
 
 /**
  * What <TAB> completes (`pay __complete`): read from the manifest and the id cache of the
@@ -34,10 +35,17 @@ function env(current?: string) {
 describe('ids to complete (bash and zsh)', () => {
   it('every command that takes an id, from the cache of the current profile, filtered by what was typed', () => {
     const e = env('live')
-    for (const command of ['get', 'wait', 'open', 'qr', 'update', 'delete', 'rm'])
-      expect([command, idsToComplete(['links', command, ''], e, map)]).toEqual([command, LIVE])
-    for (const command of ['get', 'update', 'cancel', 'delete'])
-      expect([command, idsToComplete(['subs', command, ''], e, map)]).toEqual([command, SUBS])
+    // Every command of links and subs whose argument is an id, aliases too (from the manifest).
+    const cached: Record<string, string[]> = { links: LIVE, subs: SUBS }
+    const takingIds = Object.values(MANIFEST.commands).filter(
+      (command) => command.args.id && command.id.split(':')[0] in cached,
+    )
+    expect(takingIds.length).toBeGreaterThan(8)
+    for (const command of takingIds)
+      for (const id of [command.id, ...command.aliases]) {
+        const words = id.split(':')
+        expect([id, idsToComplete([...words, ''], e, map)]).toEqual([id, cached[words[0]]])
+      }
     expect(idsToComplete(['links', 'get', 'AA'], e, map)).toEqual(['aa11', 'aa22'])
   })
 
