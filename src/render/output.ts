@@ -1,77 +1,34 @@
-import type { RawResponse } from '../api/transport.js'
-import type { FieldErrors, PayError } from '../errors.js'
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { type BulkRow, bulkIds, bulkRows, bulkTsv } from './bulk-rows.js'
 import { csvTable } from './csv.js'
-import { errorJson, errorText, invalidRowsText } from './error-text.js'
-import { flagForField } from './flag-names.js'
 import { cellText, lookup, sanitizeCell, tsvCell } from './format.js'
 import type { JqProgram } from './jq.js'
 import { toJson, toJsonLine } from './json.js'
-import { type ListOutcome, listNotesText } from './list-notes.js'
-import { drained, type Screen, type Stream } from './screen.js'
+import { drained, type Screen } from './screen.js'
 import { dropRank, pickColumns, withCurrencies } from './table/columns.js'
-import {
-  drawTable,
-  fieldKind,
-  layOut,
-  type TableColumn,
-  visibleLength,
-  wrapMessage,
-  wrapText,
-} from './table/table.js'
+import { drawTable, fieldKind, layOut, type TableColumn, visibleLength, wrapText } from './table/table.js'
 import { columnHeader, inWords, type View } from './views.js'
+import { type OutputOptions, Words } from './words.js'
 
 export type { ListOutcome } from './list-notes.js'
-
-export interface OutputOptions {
-  /** --json: data as JSON, and errors as JSON on stderr. */
-  json?: boolean
-  /** --jq: data through this jq program (data as JSON, errors as chosen with --json). */
-  jq?: JqProgram
-  /** --jsonl: lists as one JSON record per line. */
-  jsonl?: boolean
-  /** --format csv: lists as CSV, with a header row (csv.ts). */
-  csv?: boolean
-  quiet?: boolean
-  columns?: string[]
-  /** A 422's fields are shown as sent (`pay api`), not as the flags that set them. */
-  fieldsAsSent?: boolean
-}
+export type { OutputOptions } from './words.js'
 
 /**
  * The one place that writes what a command produced. stdout gets data only (JSON, a table,
- * TSV or ids); messages, warnings and errors go to stderr.
+ * TSV or ids); messages, warnings and errors go to stderr (words.ts).
  */
-export class Output {
-  /** Data is printed as JSON: --json, --jq or --jsonl. */
-  readonly json: boolean
-  /** Errors are printed as JSON (--json). */
-  readonly jsonErrors: boolean
+export class Output extends Words {
   readonly jq?: JqProgram
   readonly jsonl: boolean
   readonly csv: boolean
-  readonly quiet: boolean
   readonly columns?: string[]
-  private readonly fieldLabel: (field: string) => string
-  readonly stdout: Stream
-  readonly stderr: Stream
 
-  constructor(
-    private readonly screen: Screen,
-    options: OutputOptions = {},
-  ) {
+  constructor(screen: Screen, options: OutputOptions = {}) {
+    super(screen, options)
     this.jq = options.jq
     this.jsonl = options.jsonl ?? false
     this.csv = options.csv ?? false
-    // --jq implies --json, for errors too: a script reading JSON gets its errors as JSON.
-    this.jsonErrors = (options.json ?? false) || this.jq !== undefined
-    this.json = this.jsonErrors || this.jsonl
-    this.quiet = options.quiet ?? false
     this.columns = options.columns
-    this.fieldLabel = options.fieldsAsSent ? (field) => field : flagForField
-    this.stdout = screen.stdout
-    this.stderr = screen.stderr
   }
 
   /** Colour on stdout, for cellText. */
@@ -211,14 +168,6 @@ export class Output {
   }
 
   /**
-   * Under a list, on stderr (also with --json: scripts log stderr): how far a filter searched
-   * when it took more than one request, and how to see what was left out.
-   */
-  listNotes(found: ListOutcome, view: View): void {
-    this.stderr.write(this.said(listNotesText(found, view)))
-  }
-
-  /**
    * Records that are shown as they come rather than as a table (`sandbox requests`, its
    * `--follow`): under --json one array, or with `lines` one JSON line each (--jq on each); with
    * -q their ids; on a terminal `show.text`, piped `show.tsv`.
@@ -266,16 +215,6 @@ export class Output {
     this.stdout.write(`${toJsonLine(value)}\n`)
   }
 
-  /** A line on stderr as it is (the caller sanitised it: a request log line, a summary). */
-  log(text: string): void {
-    this.stderr.write(`${text}\n`)
-  }
-
-  /** A bulk run's summary line on stderr: wrapped at spaces on a terminal, one line in a log. */
-  summary(line: string): void {
-    this.log(this.screen.stderrIsTerminal ? wrapText(line, this.screen.width) : line)
-  }
-
   /** Exact data as JSON on stdout (pretty), or what --jq makes of it. */
   data(value: unknown): void {
     if (this.jq) return this.filtered(JSON.stringify(value))
@@ -289,13 +228,6 @@ export class Output {
   document(value: unknown): void {
     if (this.jq) return this.filtered(JSON.stringify(value))
     this.stdout.write(`${this.isTerminal ? toJson(value) : toJsonLine(value)}\n`)
-  }
-
-  /** The status line and headers of an answer (`pay api -i`), on stderr (stdout carries the body). */
-  responseHead(response: RawResponse): void {
-    const status = `HTTP/${response.httpVersion} ${response.status} ${response.statusMessage}`.trimEnd()
-    const lines = [status, ...response.headers.map(([name, value]) => `${name}: ${value}`)]
-    this.stderr.write(`${lines.map((line) => sanitizeText(line)).join('\n')}\n\n`)
   }
 
   /** Records one a line (--jsonl): compact JSON, or with --jq the program run on each. */
@@ -327,44 +259,6 @@ export class Output {
   ids(records: Rec[], view: View): void {
     const field = view.idField ?? '_id'
     this.stdout.write(records.map((record) => `${sanitizeText(plain(record[field]))}\n`).join(''))
-  }
-
-  /** A message for the person at the terminal (stderr), sanitised; silent under --json and --quiet. */
-  note(message: string): void {
-    if (this.json || this.quiet) return
-    this.stderr.write(this.said(`${sanitizeText(message)}\n`))
-  }
-
-  /** A line on stderr, sanitised, in every output mode: what must not go unseen, worded as it is. */
-  notice(message: string): void {
-    this.stderr.write(this.said(`${sanitizeText(message)}\n`))
-  }
-
-  /** A warning on stderr, shown even under --json (scripts log stderr). */
-  warn(message: string): void {
-    const text = this.said(`Warning: ${sanitizeText(message)}\n`)
-    this.stderr.write(
-      this.screen.stderrColour ? text.replace(/^Warning:/, '\u001b[33mWarning:\u001b[39m') : text,
-    )
-  }
-
-  /** An error on stderr: one clean message, field errors under their flags, or JSON under --json. */
-  error(error: PayError): void {
-    this.stderr.write(
-      this.jsonErrors
-        ? errorJson(error)
-        : errorText(error, this.fieldLabel, this.screen.stderrColour, (text) => this.said(text)),
-    )
-  }
-
-  /** Rows of an input file that failed local checks: each line number, its fields under their flags. */
-  invalidRows(rows: { line: number; errors: FieldErrors }[]): void {
-    this.stderr.write(this.said(invalidRowsText(rows, this.fieldLabel)))
-  }
-
-  /** Words for stderr: on a terminal, wrapped at spaces to its width rather than folded mid-word. */
-  private said(text: string): string {
-    return this.screen.stderrIsTerminal ? wrapMessage(text, this.screen.width) : text
   }
 
   /** The columns --columns names (columns.ts), or `defaults`. */
