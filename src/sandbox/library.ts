@@ -13,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { argumentsOf, FIXTURES_TAKEN, isPlainObject, RULES_TAKEN } from './arguments.js'
 import { OUTCOMES, type Outcome, SANDBOX_KEY } from './constants.js'
+import type { PackageRecord } from './domain/records.js'
 import { MAX_SEED } from './double/faults.js'
 import type { RecordedRequest } from './double/recorded-requests.js'
 import { RECORDED_PER_BUSINESS } from './double/recorded-requests.js'
@@ -33,7 +34,6 @@ import {
 } from './local-store.js'
 import type { DeliveryRecord } from './notify/outbox.js'
 import { isWebhookUrl } from './notify/url.js'
-import type { PackageRecord } from './service/records.js'
 
 export { SandboxArgumentError } from './arguments.js'
 export { ClockRefused } from './billing/billing.js'
@@ -42,6 +42,7 @@ export { type FaultList, FaultRuleError, type FaultRuleState } from './double/fa
 export type { RecordedRequest } from './double/recorded-requests.js'
 /** The name of RecordedRequest in earlier versions of the library. */
 export type JournalEntry = RecordedRequest
+export type { PackageRecord } from './domain/records.js'
 export type { FaultControl } from './double/test-double.js'
 export {
   FixturesInvalid,
@@ -52,7 +53,6 @@ export {
 } from './local-store.js'
 export type { AttemptRecord, DeliveryRecord, EndpointRecord } from './notify/outbox.js'
 export { verifyWebhook } from './notify/signature.js'
-export type { PackageRecord } from './service/records.js'
 export { SANDBOX_KEY }
 
 export interface StartSandboxOptions {

@@ -5,6 +5,7 @@
  * through the entry (index.ts, loadLocalStore) only when it needs it.
  */
 export { ClockRefused, clockIn, moveClockIn } from './billing/clock.js'
+export { businessOf } from './domain/business.js'
 export {
   checkFixtures,
   FixtureSyntaxError,
@@ -24,7 +25,6 @@ export {
   settleNotifyingIn,
   webhooksIn,
 } from './notify/local.js'
-export { businessOf } from './service/business.js'
 export { resetSandbox } from './store/local.js'
 export {
   deleteSnapshot,

@@ -1,5 +1,5 @@
-import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
-import type { PackageRecord, SubscriptionRecord } from '../../src/sandbox/service/records.js'
+import { businessIdOf, keyHash } from '../../src/sandbox/domain/business.js'
+import type { PackageRecord, SubscriptionRecord } from '../../src/sandbox/domain/records.js'
 import type { SandboxStore } from '../../src/sandbox/store/store.js'
 import { KEY_A } from './sandbox.js'
 

@@ -1,7 +1,7 @@
 /**
- * The sandbox clock and what it bills. Sandbox time is real time plus an offset kept in
- * the database (one clock per database, shared by its businesses and every process on it). When
- * sandbox time reaches a subscription's charge date (schedule.ts), a payment link is made for the
+ * What the sandbox clock bills, and its moves. Sandbox time is real time plus an offset kept in
+ * the database (store/clock.ts reads it). When
+ * sandbox time reaches a subscription's charge date (store/schedule.ts), a payment link is made for the
  * charge: by `advance`/`set` (moveClock), or, as real time passes, by the next request that uses
  * the store (catchUp). Billing is set-based SQL in one transaction, and a (subscription, date) is
  * charged once whatever runs at the same time: the charges table's UNIQUE constraint refuses a
@@ -17,10 +17,12 @@ import {
   shift,
   truncate,
 } from '../../shared/duration.js'
-import type { PaymentLinkRecord, SubscriptionRecord } from '../service/records.js'
-import type { Checked, RequestBody } from '../service/rules.js'
-import type { BusinessKey, SandboxStore } from '../store/store.js'
-import { BILLING } from './schedule.js'
+import type { BusinessKey } from '../domain/business.js'
+import type { PaymentLinkRecord, SubscriptionRecord } from '../domain/records.js'
+import type { Checked, RequestBody } from '../domain/rules.js'
+import { clockOffset, clockState, sandboxNow } from '../store/clock.js'
+import { BILLING } from '../store/schedule.js'
+import type { SandboxStore } from '../store/store.js'
 
 const DAY_MS = 86_400_000
 
@@ -34,44 +36,6 @@ export const MAX_CHARGES_PER_MOVE = 1_000_000
 /** `YYYY-MM-DD` of an instant, in UTC. */
 // Stryker disable next-line MethodExpression: the statements only compare it with dates, which its time after them does not change
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10)
-
-/** What the clock and the schedules say, as read at a billing version of the store. */
-interface BillingState {
-  version: number
-  offset: number
-  /** The first date (`YYYY-MM-DD`) a charge is due; null when nothing is scheduled. */
-  nextDue: string | null
-}
-
-const states = new WeakMap<SandboxStore, BillingState>()
-
-/**
- * The clock's offset and the first due date, read again only when the store's billing version
- * moved (another process committed, or this one wrote the clock or the schedules): a request
- * whose store has not changed reads nothing.
- */
-function stateOf(store: SandboxStore): BillingState {
-  const version = store.billingVersion()
-  const known = states.get(store)
-  if (known?.version === version) return known
-  const row = store.statement(BILLING.state, 'get') as { offset_ms: number | null; next_due: string | null }
-  const state = { version, offset: Number(row.offset_ms ?? 0), nextDue: row.next_due }
-  states.set(store, state)
-  return state
-}
-
-const offsetOf = (store: SandboxStore): number => stateOf(store).offset
-
-/** Sandbox time, in milliseconds since the epoch. */
-export function sandboxNow(store: SandboxStore): number {
-  return Date.now() + offsetOf(store)
-}
-
-/** The clock as `GET /_sandbox/clock` answers it. */
-export function readClock(store: SandboxStore): { now: string; offset_seconds: number } {
-  const offset = offsetOf(store)
-  return { now: new Date(Date.now() + offset).toISOString(), offset_seconds: Math.round(offset / 1000) }
-}
 
 /**
  * Makes every charge due on or before the day of `now`, inside a write transaction; how many.
@@ -105,10 +69,10 @@ function bill(
  * Bills what came due while real time passed, before a request uses the store (the routes with
  * the rule `bills`, http/routes.ts: every answer of the API shows the charges of its time);
  * `origin` is where the new links' payment pages are served. Costs no read when nothing is due
- * and the store has not changed since the last look (stateOf). Returns sandbox time.
+ * and the store has not changed since the last look (store/clock.ts). Returns sandbox time.
  */
 export function catchUp(store: SandboxStore, origin: string): number {
-  const { offset, nextDue } = stateOf(store)
+  const { offset, nextDue } = clockState(store)
   const now = Date.now() + offset
   if (nextDue === null || nextDue > dayOf(now)) return now
   return store.write(() => {
@@ -181,7 +145,7 @@ export function moveClock(
   most = MAX_CHARGES_PER_MOVE,
 ): { now: string; charges_created: number } {
   return store.write(() => {
-    const offset = offsetOf(store)
+    const offset = clockOffset(store)
     const now = Date.now() + offset
     let target: number
     if ('advance' in move) {

@@ -3,8 +3,9 @@
  * the same billing as `GET/POST /_sandbox/clock` (billing.ts), on the database in `dir`.
  */
 
+import { readClock } from '../store/clock.js'
 import { inStore } from '../store/local.js'
-import { applyClockMove, ClockRefused, readClock } from './billing.js'
+import { applyClockMove, ClockRefused } from './billing.js'
 
 /** The clock of the store in `dir`: `{now, offset_seconds}`. */
 export function clockIn(dir: string): { now: string; offset_seconds: number } {

@@ -4,10 +4,11 @@
  * through a running server. Each acts on the caller's business only, but the clock, which is the
  * whole store's.
  */
-import { applyClockMove, readClock, sandboxNow } from '../billing/billing.js'
+import { applyClockMove } from '../billing/billing.js'
 import type { Outcome } from '../constants.js'
 import type { KeyContext, ScopedContext } from '../http/context.js'
 import { HttpError, type Reply, success, VALIDATION_MESSAGE, valid } from '../http/reply.js'
+import { readClock, sandboxNow } from '../store/clock.js'
 import { type FaultRule, MAX_SEED, parseFaultRule } from './faults.js'
 import { seedFixtures } from './fixtures.js'
 import { settleLink } from './outcomes.js'

@@ -12,13 +12,14 @@
  * service's plugins mark an order failed on any notification but paid or pending, while the
  * customer may still come back and pay. An action on a paid link changes nothing and tells nothing.
  */
-import { sandboxNow } from '../billing/billing.js'
 import { OUTCOMES, type Outcome } from '../constants.js'
+import type { BusinessKey } from '../domain/business.js'
+import { laterIso, type PaymentLinkRecord } from '../domain/records.js'
 import { type Dispatch, notifyAttempt } from '../notify/outbox.js'
 import { returnAddress, withQuery } from '../pages/html.js'
-import { laterIso, type PaymentLinkRecord } from '../service/records.js'
+import { sandboxNow } from '../store/clock.js'
 import { inStore } from '../store/local.js'
-import type { BusinessKey, SandboxStore } from '../store/store.js'
+import type { SandboxStore } from '../store/store.js'
 
 export const isOutcome = (value: unknown): value is Outcome => OUTCOMES.includes(value as Outcome)
 

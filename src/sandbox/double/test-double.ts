@@ -7,9 +7,9 @@
 import http from 'node:http'
 import type { Socket } from 'node:net'
 import { redactSecrets } from '../../shared/key-forms.js'
+import type { Business } from '../domain/business.js'
+import type { RequestBody } from '../domain/rules.js'
 import { HttpError, type Reply } from '../http/reply.js'
-import type { Business } from '../service/business.js'
-import type { RequestBody } from '../service/rules.js'
 import {
   FAULT_HEADER,
   type Fault,

@@ -5,10 +5,10 @@
  * the business whose records alone it may act on.
  */
 import type http from 'node:http'
+import type { Business } from '../domain/business.js'
+import type { RequestBody } from '../domain/rules.js'
 import type { TestDouble } from '../double/test-double.js'
 import type { Notifier } from '../notify/notifier.js'
-import type { Business } from '../service/business.js'
-import type { RequestBody } from '../service/rules.js'
 import type { SandboxStore } from '../store/store.js'
 
 export interface RequestContext {

@@ -9,7 +9,8 @@
  * same key (Stripe does the same).
  */
 import { createHash } from 'node:crypto'
-import type { BusinessKey, SandboxStore } from '../store/store.js'
+import type { BusinessKey } from '../domain/business.js'
+import type { SandboxStore } from '../store/store.js'
 import { HttpError, type Reply, VALIDATION_MESSAGE } from './reply.js'
 
 /** How long a key is remembered (Stripe: at least 24 hours). */

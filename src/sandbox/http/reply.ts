@@ -2,8 +2,8 @@
  * What a handler answers, and the answers every route shares: the API's envelope, Laravel's 422,
  * and what went wrong as a status (a thrown HttpError, a store that is busy or broken).
  */
-import { envelopeTimestamp } from '../service/records.js'
-import type { Checked } from '../service/rules.js'
+import { envelopeTimestamp } from '../domain/records.js'
+import type { Checked } from '../domain/rules.js'
 import { StoreBusyError, StoreCorruptError, StoreVersionError } from '../store/errors.js'
 
 export interface Reply {

@@ -5,7 +5,7 @@
 import type http from 'node:http'
 import { holdsSecret } from '../../shared/key-forms.js'
 import { MAX_BODY_BYTES } from '../constants.js'
-import type { RequestBody } from '../service/rules.js'
+import type { RequestBody } from '../domain/rules.js'
 import { readCapped } from './body.js'
 import { HttpError } from './reply.js'
 

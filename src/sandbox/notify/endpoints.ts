@@ -5,9 +5,9 @@
  * acting on a sandbox directory with no server (local.ts).
  */
 
+import { newObjectId } from '../domain/records.js'
+import type { Checked, RequestBody } from '../domain/rules.js'
 import { WEBHOOK_EVENTS } from '../double/webhook-faults.js'
-import { newObjectId } from '../service/records.js'
-import type { Checked, RequestBody } from '../service/rules.js'
 import type { SandboxStore } from '../store/store.js'
 import {
   abandonDeliveries,

@@ -6,9 +6,9 @@
  * in the outbox for the next sandbox on the directory.
  */
 import type { Outcome } from '../constants.js'
+import { keyHash } from '../domain/business.js'
+import type { Checked, RequestBody } from '../domain/rules.js'
 import { type Settled, settleLink } from '../double/outcomes.js'
-import { keyHash } from '../service/business.js'
-import type { Checked, RequestBody } from '../service/rules.js'
 import { inStore } from '../store/local.js'
 import { SandboxStore } from '../store/store.js'
 import { addEndpoint, checkEndpoint, removeEndpoint, type Webhooks, webhooksOf } from './endpoints.js'

@@ -6,7 +6,7 @@
  * `sanitize_text_field` leave as it is: no surrounding spaces, tags, line breaks or `%XX`.
  */
 import { decimalText } from '../../shared/money.js'
-import { newObjectId, nowIso, type PaymentLinkRecord } from '../service/records.js'
+import { newObjectId, nowIso, type PaymentLinkRecord } from '../domain/records.js'
 import { hashOf } from './signature.js'
 
 export const PAYMENT_CREATED = 'payment.created'

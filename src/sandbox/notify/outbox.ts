@@ -13,8 +13,8 @@
  * never due again.
  */
 import { randomBytes } from 'node:crypto'
+import { newObjectId, nowIso } from '../domain/records.js'
 import type { FaultEffect } from '../double/faults.js'
-import { newObjectId, nowIso } from '../service/records.js'
 import type { SandboxStore } from '../store/store.js'
 import { notificationText, PAYMENT_CREATED, type PaymentAttempt } from './notification.js'
 

@@ -2,8 +2,9 @@
  * The notifications of a running sandbox (http/server.ts): its notifier, the endpoints it starts
  * with, and what its caller may ask of them (the signature keys, the deliveries).
  */
+
+import { type Business, businessOf } from '../domain/business.js'
 import { WEBHOOK_EVENTS } from '../double/webhook-faults.js'
-import { type Business, businessOf } from '../service/business.js'
 import type { SandboxStore } from '../store/store.js'
 import { addEndpoint, webhooksOf } from './endpoints.js'
 import { type Attempted, type DeliveryLimits, Notifier, type NotifierOptions } from './notifier.js'

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 // The amount as pay shows it, in its tables too: the one currency-decimals rule.
 import { amountText } from '../../shared/money.js'
 import type { ChargeOfLink } from '../billing/billing.js'
-import type { PaymentLinkRecord } from '../service/records.js'
+import type { PaymentLinkRecord } from '../domain/records.js'
 
 /** An answer of the customer pages: HTML (or a bare redirect), with its headers. */
 export interface PageReply {

@@ -6,7 +6,7 @@
 
 import { amountText } from '../../shared/money.js'
 import type { ChargeOfLink } from '../billing/billing.js'
-import type { PaymentLinkRecord, TokenizationRecord } from '../service/records.js'
+import type { PaymentLinkRecord, TokenizationRecord } from '../domain/records.js'
 import {
   amountHtml,
   amountLabel,

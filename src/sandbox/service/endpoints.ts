@@ -4,17 +4,17 @@
  * before one runs: here is only what the endpoint does with the caller's records.
  */
 import { withCharges } from '../billing/billing.js'
-import type { ScopedContext } from '../http/context.js'
-import { HttpError, type Reply, success, successJson, valid } from '../http/reply.js'
-import { buildLink, buildSubscription, newLink, newSubscription, newTokenization } from './build.js'
-import { laterIso } from './records.js'
+import { buildLink, buildSubscription, newLink, newSubscription, newTokenization } from '../domain/build.js'
+import { laterIso } from '../domain/records.js'
 import {
   checkNewSubscription,
   checkPaymentLink,
   checkSubscriptionChanges,
   checkTokenization,
   type PaymentLinkInput,
-} from './rules.js'
+} from '../domain/rules.js'
+import type { ScopedContext } from '../http/context.js'
+import { HttpError, type Reply, success, successJson, valid } from '../http/reply.js'
 
 const DEFAULT_PER_PAGE = 50
 const MAX_PER_PAGE = 500

@@ -4,7 +4,7 @@
  * change to the tables is one more entry at the end of MIGRATIONS (never an edit of an earlier
  * one: a database out there has run it).
  */
-import { scheduleRows } from '../billing/schedule.js'
+import { scheduleRows } from './schedule.js'
 
 /** What a migration may use of a connection. */
 export interface Executor {

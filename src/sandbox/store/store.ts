@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import type Libsql from 'libsql'
-import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from '../service/records.js'
+import type { BusinessKey } from '../domain/business.js'
+import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from '../domain/records.js'
 import { dumpStore } from './database.js'
 import { isBusy } from './errors.js'
 import { errorCode } from './files.js'
 import type { LegacyStore } from './legacy.js'
 import { BUSINESS_TABLES, type Listed, RESOURCE_TABLES, type ResourceTable, STATEMENTS } from './schema.js'
 import { Transactions } from './transactions.js'
-
-/** The business behind an API key, as the store knows it. */
-export interface BusinessKey {
-  /** sha256 of the API key: the only form in which a key reaches the database. */
-  keyHash: string
-  businessId: number
-}
 
 type RecordOf<T extends ResourceTable> = T extends 'tokenizations'
   ? TokenizationRecord

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { businessOf, keyHash, PACKAGE_SLUGS } from '../../../../src/sandbox/domain/business.js'
 import {
   checkFixtures,
   FixtureSyntaxError,
@@ -6,7 +7,6 @@ import {
   seedFixtures,
   seedIn,
 } from '../../../../src/sandbox/double/fixtures.js'
-import { businessOf, keyHash, PACKAGE_SLUGS } from '../../../../src/sandbox/service/business.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import {
   clientFor,

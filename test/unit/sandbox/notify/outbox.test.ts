@@ -1,5 +1,7 @@
 import os from 'node:os'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { businessOf } from '../../../../src/sandbox/domain/business.js'
+import type { PaymentLinkRecord } from '../../../../src/sandbox/domain/records.js'
 import { addEndpoint } from '../../../../src/sandbox/notify/endpoints.js'
 import {
   type Claimed,
@@ -12,8 +14,6 @@ import {
   releaseDeadLeases,
   signatureKeyOf,
 } from '../../../../src/sandbox/notify/outbox.js'
-import { businessOf } from '../../../../src/sandbox/service/business.js'
-import type { PaymentLinkRecord } from '../../../../src/sandbox/service/records.js'
 import { restoreSnapshot, saveSnapshot } from '../../../../src/sandbox/store/snapshots.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { deadPid } from '../../../helpers/processes.js'

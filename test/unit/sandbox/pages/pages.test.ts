@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { businessIdOf, keyHash } from '../../../../src/sandbox/domain/business.js'
 import { fromThisOrigin } from '../../../../src/sandbox/pages/customer-pages.js'
 import { escapeHtml, maskEmail, withQuery } from '../../../../src/sandbox/pages/html.js'
-import { businessIdOf, keyHash } from '../../../../src/sandbox/service/business.js'
 import { inStore } from '../../../../src/sandbox/store/local.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { amountText } from '../../../../src/shared/money.js'

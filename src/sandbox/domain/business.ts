@@ -1,6 +1,12 @@
 import { sha256Hex } from '../../shared/crypto.js'
-import type { BusinessKey } from '../store/store.js'
 import type { PackageRecord } from './records.js'
+
+/** The business behind an API key, as the store knows it. */
+export interface BusinessKey {
+  /** sha256 of the API key: the only form in which a key reaches the database. */
+  keyHash: string
+  businessId: number
+}
 
 /** How a key is stored: only its hash ever reaches the store file. */
 export const keyHash = (key: string): string => sha256Hex(key)
