@@ -14,9 +14,9 @@
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { moveClock, withCharges } from '../../src/sandbox/billing/billing.js'
 import { businessIdOf, keyHash, seededPackages } from '../../src/sandbox/domain/business.js'
 import { newObjectId, nowIso, type SubscriptionRecord } from '../../src/sandbox/domain/records.js'
+import { moveClock, withCharges } from '../../src/sandbox/handlers/billing/billing.js'
 import { sandboxNow } from '../../src/sandbox/store/clock.js'
 import { SandboxStore } from '../../src/sandbox/store/store.js'
 

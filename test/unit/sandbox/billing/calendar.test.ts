@@ -5,7 +5,7 @@ import {
   MAX_CHARGES_PER_MOVE,
   moveClock,
   withCharges,
-} from '../../../../src/sandbox/billing/billing.js'
+} from '../../../../src/sandbox/handlers/billing/billing.js'
 import { readClock } from '../../../../src/sandbox/store/clock.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import {

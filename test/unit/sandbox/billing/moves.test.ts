@@ -4,7 +4,7 @@ import {
   ClockRefused,
   moveClock,
   withCharges,
-} from '../../../../src/sandbox/billing/billing.js'
+} from '../../../../src/sandbox/handlers/billing/billing.js'
 import { readClock } from '../../../../src/sandbox/store/clock.js'
 import { BILLING } from '../../../../src/sandbox/store/schedule.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'

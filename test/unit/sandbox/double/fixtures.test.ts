@@ -6,7 +6,7 @@ import {
   parseFixtures,
   seedFixtures,
   seedIn,
-} from '../../../../src/sandbox/double/fixtures.js'
+} from '../../../../src/sandbox/handlers/double/fixtures.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import {
   clientFor,

@@ -2,18 +2,18 @@ import os from 'node:os'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { businessOf } from '../../../../src/sandbox/domain/business.js'
 import type { PaymentLinkRecord } from '../../../../src/sandbox/domain/records.js'
-import { addEndpoint } from '../../../../src/sandbox/notify/endpoints.js'
+import { notifyAttempt } from '../../../../src/sandbox/handlers/notify/attempts.js'
+import { addEndpoint } from '../../../../src/sandbox/handlers/notify/endpoints.js'
 import {
   type Claimed,
   claimDue,
   type Dispatch,
   listDeliveries,
-  notifyAttempt,
   OUTBOX,
   recordAttempt,
   releaseDeadLeases,
   signatureKeyOf,
-} from '../../../../src/sandbox/notify/outbox.js'
+} from '../../../../src/sandbox/handlers/notify/outbox.js'
 import { restoreSnapshot, saveSnapshot } from '../../../../src/sandbox/store/snapshots.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { deadPid } from '../../../helpers/processes.js'

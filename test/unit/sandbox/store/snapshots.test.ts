@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keyHash } from '../../../../src/sandbox/domain/business.js'
-import { seedIn } from '../../../../src/sandbox/double/fixtures.js'
+import { seedIn } from '../../../../src/sandbox/handlers/double/fixtures.js'
 import {
   deleteSnapshot,
   listSnapshots,

@@ -3,8 +3,8 @@
  * the same billing as `GET/POST /_sandbox/clock` (billing.ts), on the database in `dir`.
  */
 
-import { readClock } from '../store/clock.js'
-import { inStore } from '../store/local.js'
+import { readClock } from '../../store/clock.js'
+import { inStore } from '../../store/local.js'
 import { applyClockMove, ClockRefused } from './billing.js'
 
 /** The clock of the store in `dir`: `{now, offset_seconds}`. */

@@ -16,13 +16,13 @@ import {
   parsePoint,
   shift,
   truncate,
-} from '../../shared/duration.js'
-import type { BusinessKey } from '../domain/business.js'
-import type { PaymentLinkRecord, SubscriptionRecord } from '../domain/records.js'
-import type { Checked, RequestBody } from '../domain/rules.js'
-import { clockOffset, clockState, sandboxNow } from '../store/clock.js'
-import { BILLING } from '../store/schedule.js'
-import type { SandboxStore } from '../store/store.js'
+} from '../../../shared/duration.js'
+import type { BusinessKey } from '../../domain/business.js'
+import type { PaymentLinkRecord, SubscriptionRecord } from '../../domain/records.js'
+import type { Checked, RequestBody } from '../../domain/rules.js'
+import { clockOffset, clockState, sandboxNow } from '../../store/clock.js'
+import { BILLING } from '../../store/schedule.js'
+import type { SandboxStore } from '../../store/store.js'
 
 const DAY_MS = 86_400_000
 

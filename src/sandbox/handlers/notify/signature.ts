@@ -6,7 +6,7 @@
  * Only `data` is signed (not `event` nor `trigger_at`), as there.
  */
 
-import { nodeCrypto } from '../../shared/crypto.js'
+import { nodeCrypto } from '../../../shared/crypto.js'
 
 /** The keys of `data` the plugins require before they check the hash (a notification without one is refused). */
 export const REQUIRED_KEYS = [

@@ -6,10 +6,12 @@
  */
 import http from 'node:http'
 import type { Socket } from 'node:net'
-import { redactSecrets } from '../../shared/key-forms.js'
-import type { Business } from '../domain/business.js'
-import type { RequestBody } from '../domain/rules.js'
-import { HttpError, type Reply } from '../http/reply.js'
+import { redactSecrets } from '../../../shared/key-forms.js'
+import { Refusal, type Reply } from '../../domain/answers.js'
+import type { Business } from '../../domain/business.js'
+import type { RequestBody } from '../../domain/rules.js'
+import { PAYMENT_CREATED } from '../notify/notification.js'
+import type { DeliveryFault } from '../notify/outbox.js'
 import {
   FAULT_HEADER,
   type Fault,
@@ -29,6 +31,7 @@ import {
   RecordedRequests,
   redactPath,
 } from './recorded-requests.js'
+import { isWebhookEffect, WEBHOOK_METHOD, webhookPath } from './webhook-faults.js'
 
 /** What the server learns of a request as it goes, for the request log and the recorded requests. */
 export interface Trail {
@@ -115,7 +118,7 @@ export class TestDouble {
     if (trail.caller && recorded) this.record(request, response, trail)
     // A fault by header needs a key: without one, anyone reaching the port could hold its connections.
     if (faults && !trail.caller && request.headers[FAULT_HEADER] !== undefined) {
-      throw new HttpError(
+      throw new Refusal(
         401,
         "Unauthenticated: the Pay-Sandbox-Fault header is honoured only with one of the sandbox's API keys.",
         {},
@@ -143,7 +146,7 @@ export class TestDouble {
       try {
         return parseFaultHeader(Array.isArray(asked) ? asked.join(' ') : asked)
       } catch (error) {
-        throw new HttpError(400, (error as Error).message)
+        throw new Refusal(400, (error as Error).message)
       }
     }
     return caller && this.faults.active ? this.faults.pick(caller.businessId, method, path) : undefined
@@ -254,6 +257,12 @@ export class TestDouble {
       const length = Number(request.headers['content-length'] ?? (body === undefined ? 0 : Number.NaN))
       this.recorded.record(business, length <= LAZY_BODY_BYTES ? recording : recording())
     })
+  }
+
+  /** The fault a notification of `business` gets from its WEBHOOK rules, if any (notify carries it out). */
+  notificationFault(business: number): DeliveryFault | undefined {
+    const fault = this.faults.pick(business, WEBHOOK_METHOD, webhookPath(PAYMENT_CREATED))
+    return fault && isWebhookEffect(fault.effect) ? { effect: fault.effect, label: fault.label } : undefined
   }
 
   /** Faults of every business, for the code that started the sandbox. */

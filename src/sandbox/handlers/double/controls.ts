@@ -1,18 +1,20 @@
 /**
- * The sandbox's own controls (`/_sandbox/…`, not in docs/spec/), each a handler of the route table
- * (http/routes.ts): what `pay sandbox reset|clock|seed|faults|requests|pay` and the library do
- * through a running server. Each acts on the caller's business only, but the clock, which is the
- * whole store's.
+ * The test double's controls (`/_sandbox/…`, not in docs/spec/), each a handler of the route table
+ * (http/routes.ts): what `pay sandbox reset|seed|faults|requests|pay` and the library do through a
+ * running server, each on the caller's business only. (The clock's are billing's:
+ * handlers/billing/controls.ts; the notifications' notify's: handlers/notify/controls.ts.)
  */
-import { applyClockMove } from '../billing/billing.js'
-import type { Outcome } from '../constants.js'
-import type { KeyContext, ScopedContext } from '../http/context.js'
-import { HttpError, type Reply, success, VALIDATION_MESSAGE, valid } from '../http/reply.js'
-import { readClock, sandboxNow } from '../store/clock.js'
+import type { Outcome } from '../../constants.js'
+import { invalid, Refusal, type Reply, success, valid } from '../../domain/answers.js'
+import { sandboxNow } from '../../store/clock.js'
+import type { ScopedContext } from '../context.js'
 import { type FaultRule, MAX_SEED, parseFaultRule } from './faults.js'
 import { seedFixtures } from './fixtures.js'
-import { settleLink } from './outcomes.js'
 import { RECORDED_PER_BUSINESS } from './recorded-requests.js'
+import type { TestDouble } from './test-double.js'
+
+/** The context of a control that acts on the server's test double. */
+type DoubleContext = ScopedContext & { double: TestDouble }
 
 /** The longest a `GET /_sandbox/requests?wait=` holds its answer. */
 const MAX_WAIT_SECONDS = 30
@@ -23,15 +25,6 @@ export function resetBusiness({ store, caller }: ScopedContext): Reply {
   return success({ reset: true, business_id: caller.businessId }, sandboxNow(store))
 }
 
-/** `GET /_sandbox/clock`: sandbox time, and how far it is ahead of real time. */
-export const showClock = ({ store, now }: KeyContext): Reply => success(readClock(store), now)
-
-/** `POST /_sandbox/clock` `{"advance": "30d"}` or `{"to": "2027-01-01"}`: the clock moved, what came due billed. */
-export function moveClock({ store, body, checkoutOrigin }: KeyContext): Reply {
-  const moved = valid(applyClockMove(store, body, checkoutOrigin))
-  return success(moved, Date.parse(moved.now))
-}
-
 /**
  * `POST /_sandbox/seed[?once=true]`: the caller's business seeded with the fixtures sent, all or
  * nothing: `{ids, records}`; `once` skips the names seeded before.
@@ -39,9 +32,7 @@ export function moveClock({ store, body, checkoutOrigin }: KeyContext): Reply {
 export function seed({ store, caller, body, query, checkoutOrigin, now }: ScopedContext): Reply {
   const once = query.get('once')
   if (once !== null && !['true', 'false', '1', '0'].includes(once)) {
-    throw new HttpError(422, VALIDATION_MESSAGE, {
-      errors: { once: ['The once field must be true or false.'] },
-    })
+    throw invalid({ once: ['The once field must be true or false.'] })
   }
   const seeded = valid(
     seedFixtures(store, caller, body, { once: once === 'true' || once === '1', origin: checkoutOrigin }),
@@ -50,11 +41,11 @@ export function seed({ store, caller, body, query, checkoutOrigin, now }: Scoped
 }
 
 /** `GET /_sandbox/faults`: the caller's rules, with what each did so far. */
-export const listFaults = ({ double, caller, now }: ScopedContext): Reply =>
+export const listFaults = ({ double, caller, now }: DoubleContext): Reply =>
   success(double.faults.list(caller.businessId), now)
 
 /** `POST /_sandbox/faults` `{"rules": [RULE, …], "seed"?: N}`: the caller's rules replaced; 422 naming a rule that cannot be read. */
-export function setFaults({ double, caller, body, now }: ScopedContext): Reply {
+export function setFaults({ double, caller, body, now }: DoubleContext): Reply {
   const errors: Record<string, string[]> = {}
   const { rules, seed } = body as { rules?: unknown; seed?: unknown }
   let parsed: FaultRule[] = []
@@ -80,13 +71,13 @@ export function setFaults({ double, caller, body, now }: ScopedContext): Reply {
   ) {
     errors.seed = [`The seed must be an integer from 0 to ${MAX_SEED}.`]
   }
-  if (Object.keys(errors).length > 0) throw new HttpError(422, VALIDATION_MESSAGE, { errors })
+  if (Object.keys(errors).length > 0) throw invalid(errors)
   double.faults.set(caller.businessId, parsed, seed as number | undefined)
   return success(double.faults.list(caller.businessId), now)
 }
 
 /** `DELETE /_sandbox/faults`: no rule left for the caller. */
-export function clearFaults({ double, caller, now }: ScopedContext): Reply {
+export function clearFaults({ double, caller, now }: DoubleContext): Reply {
   double.faults.set(caller.businessId, [])
   return success(double.faults.list(caller.businessId), now)
 }
@@ -95,7 +86,7 @@ export function clearFaults({ double, caller, now }: ScopedContext): Reply {
  * `GET /_sandbox/requests?after=SEQ&limit=N&wait=SECONDS`: the caller's recorded requests, newest
  * last; `wait` holds an empty answer until one comes.
  */
-export async function listRequests({ double, caller, query, now }: ScopedContext): Promise<Reply> {
+export async function listRequests({ double, caller, query, now }: DoubleContext): Promise<Reply> {
   const errors: Record<string, string[]> = {}
   const number = (name: string, min: number, max: number, integer = true) => {
     const text = query.get(name)
@@ -109,7 +100,7 @@ export async function listRequests({ double, caller, query, now }: ScopedContext
   const after = number('after', 0, Number.MAX_SAFE_INTEGER)
   const limit = number('limit', 1, RECORDED_PER_BUSINESS)
   const wait = number('wait', 0, MAX_WAIT_SECONDS, false)
-  if (Object.keys(errors).length > 0) throw new HttpError(422, VALIDATION_MESSAGE, { errors })
+  if (Object.keys(errors).length > 0) throw invalid(errors)
   const business = caller.businessId
   // Waiting without a cursor waits for what comes next.
   const from = after ?? (wait ? double.recorded.last(business) : undefined)
@@ -118,9 +109,9 @@ export async function listRequests({ double, caller, query, now }: ScopedContext
 }
 
 /** The customer's outcome on the caller's link: the link, and where the customer would be sent. */
-function settle({ store, caller, id, now, notifier }: ScopedContext, outcome: Outcome): Reply {
-  const settled = settleLink(store, id, outcome, caller, notifier)
-  if (!settled) throw new HttpError(404, 'Payment link not found.')
+function settle({ payments, caller, id, now }: ScopedContext, outcome: Outcome): Reply {
+  const settled = payments.settle(id, outcome, caller)
+  if (!settled) throw new Refusal(404, 'Payment link not found.')
   const reply = success(settled.link, now)
   return {
     ...reply,

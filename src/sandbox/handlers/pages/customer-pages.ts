@@ -19,16 +19,16 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type http from 'node:http'
+import { isOutcome } from '../../domain/payment.js'
+import { nowIso } from '../../domain/records.js'
+import { returnAddress, withQuery } from '../../domain/redirect.js'
+import { sandboxNow } from '../../store/clock.js'
+import { StoreBusyError } from '../../store/errors.js'
+import type { SandboxStore } from '../../store/store.js'
 import { chargeOfLink } from '../billing/billing.js'
-import { nowIso } from '../domain/records.js'
-import { isOutcome, settleLink } from '../double/outcomes.js'
-import { readCapped } from '../http/body.js'
-import type { RequestContext } from '../http/context.js'
-import { allowHeader } from '../http/reply.js'
-import { sandboxNow } from '../store/clock.js'
-import { StoreBusyError } from '../store/errors.js'
-import type { SandboxStore } from '../store/store.js'
-import { escapeHtml, messagePage, type PageReply, returnAddress, seeOther, state, withQuery } from './html.js'
+import { readCapped } from '../body.js'
+import type { RequestContext } from '../context.js'
+import { escapeHtml, messagePage, type PageReply, seeOther, state } from './html.js'
 import {
   activatedPage,
   activationPage,
@@ -98,15 +98,6 @@ export const preparePages = (store: SandboxStore) => void store.secret('pages')
 const sign = (store: SandboxStore, fields: unknown[]): string =>
   createHmac('sha256', store.secret('pages')).update(JSON.stringify(fields)).digest('base64url')
 
-/** A path under /checkout that no route of the pages' declares (http/routes.ts). */
-export const pageNotFound = () => messagePage(404, 'Page not found', ['There is no page at this address.'])
-
-/** A page's path with another method than the pages take (GET, POST). */
-export const pageMethodNotAllowed = (allowed: readonly string[]) =>
-  messagePage(405, 'Method not allowed', ['This page can only be viewed or submitted.'], {
-    Allow: allowHeader(allowed),
-  })
-
 /** Forms that cannot be read, and a store that cannot answer, as pages. */
 async function guarded(handle: () => Promise<PageReply>): Promise<PageReply> {
   try {
@@ -136,7 +127,7 @@ export const servePaymentPage = (context: RequestContext) => guarded(() => payme
 /** `GET|POST /checkout/tokens/{token}/activate`: the activation page, and its button. */
 export const serveActivationPage = (context: RequestContext) => guarded(() => activation(context))
 
-async function payment({ store, method, query, request, notifier }: RequestContext): Promise<PageReply> {
+async function payment({ store, payments, method, query, request }: RequestContext): Promise<PageReply> {
   const id = query.get('id') ?? ''
   const pageUrl = `/checkout/pay?id=${encodeURIComponent(id)}`
   const form = method === 'POST' ? await readForm(request) : undefined
@@ -161,7 +152,7 @@ async function payment({ store, method, query, request, notifier }: RequestConte
     )
     return paymentPage(link, current, 409, notice, charge)
   }
-  const settled = settleLink(store, link._id, outcome, undefined, notifier)
+  const settled = payments.settle(link._id, outcome)
   if (!settled) return linkNotFound()
   if (settled.redirect_to !== null) return seeOther(settled.redirect_to)
   return settled.outcome === 'paid'

@@ -3,24 +3,31 @@
  * route table (http/routes.ts), which reads the request, checks the key and bills what came due
  * before one runs: here is only what the endpoint does with the caller's records.
  */
-import { withCharges } from '../billing/billing.js'
-import { buildLink, buildSubscription, newLink, newSubscription, newTokenization } from '../domain/build.js'
-import { laterIso } from '../domain/records.js'
+
+import { Refusal, type Reply, success, successJson, valid } from '../../domain/answers.js'
+import {
+  buildLink,
+  buildSubscription,
+  newLink,
+  newSubscription,
+  newTokenization,
+} from '../../domain/build.js'
+import { laterIso } from '../../domain/records.js'
 import {
   checkNewSubscription,
   checkPaymentLink,
   checkSubscriptionChanges,
   checkTokenization,
   type PaymentLinkInput,
-} from '../domain/rules.js'
-import type { ScopedContext } from '../http/context.js'
-import { HttpError, type Reply, success, successJson, valid } from '../http/reply.js'
+} from '../../domain/rules.js'
+import { withCharges } from '../billing/billing.js'
+import type { ScopedContext } from '../context.js'
 
 const DEFAULT_PER_PAGE = 50
 const MAX_PER_PAGE = 500
 
-const linkNotFound = () => new HttpError(404, 'Payment link not found.')
-const subscriptionNotFound = () => new HttpError(404, 'Subscription not found.')
+const linkNotFound = () => new Refusal(404, 'Payment link not found.')
+const subscriptionNotFound = () => new Refusal(404, 'Subscription not found.')
 
 const EDITABLE_LINK_FIELDS = [
   'email',

@@ -5,22 +5,19 @@
  * reference sends ""), and every value the sandbox makes is one the plugins' `trim` and
  * `sanitize_text_field` leave as it is: no surrounding spaces, tags, line breaks or `%XX`.
  */
-import { decimalText } from '../../shared/money.js'
-import { newObjectId, nowIso, type PaymentLinkRecord } from '../domain/records.js'
+import { decimalText } from '../../../shared/money.js'
+import type { PaymentAttempt } from '../../domain/payment.js'
+import { newObjectId, nowIso } from '../../domain/records.js'
 import { hashOf } from './signature.js'
 
 export const PAYMENT_CREATED = 'payment.created'
 
+/** The events a notification can be: the service sends one. */
+export const WEBHOOK_EVENTS = [PAYMENT_CREATED] as const
+
 /** `payment_status`: 1 paid, 2 pending, anything else failed (the plugins' reading). A failed attempt is 3. */
 export const PAID = 1
 export const FAILED = 3
-
-/** What the customer's attempt came to, and when (sandbox time, milliseconds since the epoch). */
-export interface PaymentAttempt {
-  link: PaymentLinkRecord
-  paid: boolean
-  at: number
-}
 
 /**
  * `d-m-Y h:i:s a` (PHP's date format) in UTC: `24-11-2026 05:10:25 pm`, as the service writes

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../../shared/key-forms.js'
+import { redactSecrets } from '../../../shared/key-forms.js'
 
 /**
  * The recorded requests: what each business sent, for `GET /_sandbox/requests` and `pay sandbox

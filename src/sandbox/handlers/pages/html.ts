@@ -1,13 +1,13 @@
 /**
- * The HTML of the customer pages (customer-pages.ts, templates.ts; double/outcomes.ts's return
- * address): text escaped for HTML, amounts as pay shows them, the address the customer goes back to, and the document every page is: one
- * card, one inline style sheet allowed by its hash, headers that let nothing else load.
+ * The HTML of the customer pages (customer-pages.ts, templates.ts): text escaped for HTML, amounts
+ * as pay shows them, and the document every page is: one card, one inline style sheet allowed by
+ * its hash, headers that let nothing else load.
  */
 import { createHash } from 'node:crypto'
 // The amount as pay shows it, in its tables too: the one currency-decimals rule.
-import { amountText } from '../../shared/money.js'
+import { amountText } from '../../../shared/money.js'
+import type { PaymentLinkRecord } from '../../domain/records.js'
 import type { ChargeOfLink } from '../billing/billing.js'
-import type { PaymentLinkRecord } from '../domain/records.js'
 
 /** An answer of the customer pages: HTML (or a bare redirect), with its headers. */
 export interface PageReply {
@@ -68,45 +68,6 @@ export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@')
   if (at <= 0) return '•••'
   return `${email.slice(0, 1)}•••${email.slice(at)}`
-}
-
-// --- Where the customer goes back to -----------------------------------------------------------
-
-/** A `redirect_url` the customer may be sent to: an absolute http(s) URL; else undefined. */
-export function returnAddress(redirectUrl: string | undefined): URL | undefined {
-  if (redirectUrl === undefined) return undefined
-  let url: URL
-  try {
-    url = new URL(redirectUrl)
-  } catch {
-    return undefined
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined
-}
-
-/**
- * `url` with `added` in its query: its own parameters are kept as written, in order, but those
- * named like one added (which would contradict it) are left out; the fragment is kept.
- */
-export function withQuery(url: URL, added: Record<string, string>): string {
-  const result = new URL(url.href)
-  const names = new Set(Object.keys(added))
-  const own = result.search
-    .slice(1)
-    .split('&')
-    .filter((part) => {
-      if (part === '') return false
-      const rawName = part.split('=')[0].replace(/\+/g, ' ')
-      let name: string
-      try {
-        name = decodeURIComponent(rawName)
-      } catch {
-        name = rawName
-      }
-      return !names.has(name)
-    })
-  result.search = [...own, new URLSearchParams(added).toString()].join('&')
-  return result.href
 }
 
 // --- The document ------------------------------------------------------------------------------

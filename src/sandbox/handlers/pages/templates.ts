@@ -4,9 +4,10 @@
  * that say what went wrong. Built on html.ts.
  */
 
-import { amountText } from '../../shared/money.js'
+import { amountText } from '../../../shared/money.js'
+import type { PaymentLinkRecord, TokenizationRecord } from '../../domain/records.js'
+import { returnAddress } from '../../domain/redirect.js'
 import type { ChargeOfLink } from '../billing/billing.js'
-import type { PaymentLinkRecord, TokenizationRecord } from '../domain/records.js'
 import {
   amountHtml,
   amountLabel,
@@ -21,7 +22,6 @@ import {
   messagePage,
   type PageReply,
   render,
-  returnAddress,
   state,
 } from './html.js'
 
@@ -180,6 +180,13 @@ export const misdirectedPage = (accepted: string): PageReply =>
     ],
     { Connection: 'close' },
   )
+
+/** A path under /checkout that no route of the pages' declares (http/routes.ts). */
+export const pageNotFound = () => messagePage(404, 'Page not found', ['There is no page at this address.'])
+
+/** A page's path with another method than the pages take (GET, POST); `allow` the Allow header's value. */
+export const pageMethodNotAllowed = (allow: string) =>
+  messagePage(405, 'Method not allowed', ['This page can only be viewed or submitted.'], { Allow: allow })
 
 export const tokenNotFound = () =>
   messagePage(404, 'Activation link not found', [

@@ -5,10 +5,10 @@
  * acting on a sandbox directory with no server (local.ts).
  */
 
-import { newObjectId } from '../domain/records.js'
-import type { Checked, RequestBody } from '../domain/rules.js'
-import { WEBHOOK_EVENTS } from '../double/webhook-faults.js'
-import type { SandboxStore } from '../store/store.js'
+import { newObjectId } from '../../domain/records.js'
+import type { Checked, RequestBody } from '../../domain/rules.js'
+import type { SandboxStore } from '../../store/store.js'
+import { WEBHOOK_EVENTS } from './notification.js'
 import {
   abandonDeliveries,
   type EndpointRecord,

@@ -3,10 +3,10 @@
  * with, and what its caller may ask of them (the signature keys, the deliveries).
  */
 
-import { type Business, businessOf } from '../domain/business.js'
-import { WEBHOOK_EVENTS } from '../double/webhook-faults.js'
-import type { SandboxStore } from '../store/store.js'
+import { type Business, businessOf } from '../../domain/business.js'
+import type { SandboxStore } from '../../store/store.js'
 import { addEndpoint, webhooksOf } from './endpoints.js'
+import { WEBHOOK_EVENTS } from './notification.js'
 import { type Attempted, type DeliveryLimits, Notifier, type NotifierOptions } from './notifier.js'
 import { type DeliveryRecord, type EndpointRecord, listDeliveries } from './outbox.js'
 import { isWebhookUrl } from './url.js'

@@ -13,10 +13,8 @@
  * never due again.
  */
 import { randomBytes } from 'node:crypto'
-import { newObjectId, nowIso } from '../domain/records.js'
-import type { FaultEffect } from '../double/faults.js'
-import type { SandboxStore } from '../store/store.js'
-import { notificationText, PAYMENT_CREATED, type PaymentAttempt } from './notification.js'
+import { nowIso } from '../../domain/records.js'
+import type { SandboxStore } from '../../store/store.js'
 
 /** Attempts a notification gets (the service's: three in all), and again after each resend. */
 export const ATTEMPTS = 3
@@ -61,13 +59,25 @@ export interface Claimed {
   budget: number
 }
 
+/**
+ * What a fault may do to a notification: deliver it twice (the same body byte for byte), make its
+ * first attempt wait, or never send it. The test double's WEBHOOK rules (handlers/double/) say when.
+ */
+export type DeliveryEffect = { kind: 'duplicate' } | { kind: 'delay'; ms: number } | { kind: 'drop' }
+
+/** The fault a notification gets, and how its rule names it (`duplicate x2`). */
+export interface DeliveryFault {
+  effect: DeliveryEffect
+  label: string
+}
+
 /** What a payment attempt's notifications need of the process making them. */
 export interface Dispatch {
   /** Who attempts the new deliveries first: they are leased to it as they are written. */
   owner: string
   leaseMs: number
-  /** The fault a notification to an endpoint gets, if any (the WEBHOOK rules of a running sandbox). */
-  fault?(businessId: number): { effect: FaultEffect; label: string } | undefined
+  /** The fault a notification to an endpoint gets, if any (the WEBHOOK rules of a running sandbox's test double). */
+  fault?(businessId: number): DeliveryFault | undefined
   /** Given the deliveries leased to `owner`, once the transaction that wrote them committed. */
   take(claimed: Claimed[]): void
   /**
@@ -135,7 +145,7 @@ export interface EndpointRow {
   expires_at: number | null
 }
 
-const get = (store: SandboxStore, sql: string, ...parameters: unknown[]) =>
+export const get = (store: SandboxStore, sql: string, ...parameters: unknown[]) =>
   store.statement(sql, 'get', ...parameters) as Record<string, unknown> | undefined
 const all = (store: SandboxStore, sql: string, ...parameters: unknown[]) =>
   store.statement(sql, 'all', ...parameters) as Record<string, unknown>[]
@@ -149,7 +159,7 @@ const endpointRowOf = (row: Record<string, unknown>): EndpointRow => ({
   expires_at: row.expires_at === null ? null : Number(row.expires_at),
 })
 
-const claimedOf = (row: Record<string, unknown>): Claimed => ({
+export const claimedOf = (row: Record<string, unknown>): Claimed => ({
   seq: Number(row.seq),
   id: String(row.id),
   url: String(row.url),
@@ -189,70 +199,6 @@ export function endpointById(store: SandboxStore, keyHash: string, id: string): 
   const found = get(store, OUTBOX.endpointById, id, keyHash)
   const row = found && endpointRowOf(found)
   return row && (row.expires_at === null || row.expires_at > Date.now()) ? row : undefined
-}
-
-/**
- * Writes the notifications of a payment attempt on a link of the business of `keyHash` (null: the
- * business that owns the link), one delivery per live endpoint that takes `payment.created`, in
- * the transaction under way. Deliveries due now are leased to `how.owner` (and returned), unless a
- * fault delays or drops them; `duplicate` writes the same body twice. Without `how` they wait,
- * unleased, for a sandbox's next look at the outbox.
- */
-export function notifyAttempt(
-  store: SandboxStore,
-  attempt: PaymentAttempt,
-  keyHash: string | null,
-  how?: Dispatch,
-): Claimed[] {
-  const owner =
-    keyHash ??
-    (get(store, OUTBOX.ownerOfLink, attempt.link._id, attempt.link.business_id)?.key_hash as string)
-  if (owner === undefined) return []
-  const now = Date.now()
-  const endpoints = endpointRows(store, owner, now).filter(
-    (row) => row.enabled === 1 && (JSON.parse(row.events) as string[]).includes(PAYMENT_CREATED),
-  )
-  if (endpoints.length === 0) return []
-  const body = notificationText(attempt, signatureKeyOf(store, owner))
-  const created = nowIso(now)
-  const claimed: Claimed[] = []
-  for (const endpoint of endpoints) {
-    const fault = how?.fault?.(attempt.link.business_id)
-    const effect = fault?.effect
-    const dropped = effect?.kind === 'drop'
-    const due = dropped ? null : now + (effect?.kind === 'delay' ? effect.ms : 0)
-    const leased = how !== undefined && due === now && (how.leasing?.() ?? true)
-    const attempts = dropped
-      ? [
-          {
-            time: created,
-            status: null,
-            error: `not sent: a fault of the pay sandbox [WEBHOOK ${fault?.label}]`,
-          },
-        ]
-      : []
-    for (let copy = effect?.kind === 'duplicate' ? 2 : 1; copy > 0; copy--) {
-      const row = get(
-        store,
-        OUTBOX.addDelivery,
-        owner,
-        newObjectId(),
-        endpoint.id,
-        endpoint.url,
-        PAYMENT_CREATED,
-        attempt.link._id,
-        body,
-        dropped ? 'failed' : 'pending',
-        JSON.stringify(attempts),
-        due,
-        leased ? now + (how?.leaseMs ?? 0) : null,
-        leased ? how?.owner : null,
-        created,
-      )
-      if (leased && row) claimed.push(claimedOf(row))
-    }
-  }
-  return claimed
 }
 
 /** Up to `limit` deliveries due at `now`, leased to `owner` for `leaseMs`, in one write transaction. */

@@ -14,9 +14,9 @@
  * and field (`links[2].amount`); a valid one is seeded in one transaction. Names are kept (table
  * `seeded`), so that seeding `once` skips the names a business has already.
  */
-import { newLink, newSubscription, newTokenization } from '../domain/build.js'
-import { type Business, businessOf, PACKAGE_SLUGS } from '../domain/business.js'
-import type { PackageRecord } from '../domain/records.js'
+import { newLink, newSubscription, newTokenization } from '../../domain/build.js'
+import { type Business, businessOf, PACKAGE_SLUGS } from '../../domain/business.js'
+import type { PackageRecord } from '../../domain/records.js'
 import {
   type Checked,
   checkNewSubscription,
@@ -27,10 +27,10 @@ import {
   type PaymentLinkInput,
   type RequestBody,
   type TokenizationInput,
-} from '../domain/rules.js'
-import { sandboxNow } from '../store/clock.js'
-import { inStore } from '../store/local.js'
-import type { SandboxStore } from '../store/store.js'
+} from '../../domain/rules.js'
+import { sandboxNow } from '../../store/clock.js'
+import { inStore } from '../../store/local.js'
+import type { SandboxStore } from '../../store/store.js'
 
 /** A fixture file: each section a list of entries, each the API's request fields plus `name`. */
 export interface Fixtures {

@@ -3,18 +3,22 @@
  * sandbox pay` do when no sandbox of the user's runs. Each opens the store of `dir` for the
  * business of `key`, acts, and closes it; what makes a notification (paying, failing, a resend)
  * also makes its first attempt before it returns, and tells what came of it: what is left waits
- * in the outbox for the next sandbox on the directory.
+ * in the outbox for the next sandbox on the directory. Paying here is the payment transition
+ * (domain/payment.ts) with notify subscribed to it (attempts.ts), as in a server.
  */
-import type { Outcome } from '../constants.js'
-import { keyHash } from '../domain/business.js'
-import type { Checked, RequestBody } from '../domain/rules.js'
-import { type Settled, settleLink } from '../double/outcomes.js'
-import { inStore } from '../store/local.js'
-import { SandboxStore } from '../store/store.js'
+import type { Outcome } from '../../constants.js'
+import { keyHash } from '../../domain/business.js'
+import { Payments, type Settled } from '../../domain/payment.js'
+import type { Checked, RequestBody } from '../../domain/rules.js'
+import { sandboxNow } from '../../store/clock.js'
+import { inStore } from '../../store/local.js'
+import { SandboxStore } from '../../store/store.js'
+import { notifyPayments } from './attempts.js'
 import { addEndpoint, checkEndpoint, removeEndpoint, type Webhooks, webhooksOf } from './endpoints.js'
 import { type Attempted, Notifier } from './notifier.js'
 import {
   type DeliveryRecord,
+  type Dispatch,
   deliveryOf,
   type EndpointRecord,
   listDeliveries,
@@ -44,13 +48,25 @@ async function withNotifier<T>(
   }
 }
 
+/** The payment transition on `store`, its attempts notified (handed to `dispatch` when there is one). */
+const notifyingPayments = (store: SandboxStore, dispatch?: Dispatch) =>
+  notifyPayments(new Payments(store, () => sandboxNow(store)), store, dispatch)
+
 /** The customer's outcome on link `linkId` of the store in `dir` (whichever business owns it), notified. */
 export const settleNotifyingIn = (
   dir: string,
   linkId: string,
   outcome: Outcome,
 ): Promise<Notified<Settled | undefined>> =>
-  withNotifier(dir, (store, notifier) => settleLink(store, linkId, outcome, undefined, notifier))
+  withNotifier(dir, (store, notifier) => notifyingPayments(store, notifier).settle(linkId, outcome))
+
+/**
+ * The customer's outcome on link `linkId` of the store in `dir`, whichever business owns it; its
+ * notifications wait in the outbox for a sandbox (the library's controls beside its server, and tests).
+ */
+export function settleLinkIn(dir: string, linkId: string, outcome: Outcome): Settled | undefined {
+  return inStore(dir, (store) => notifyingPayments(store).settle(linkId, outcome))
+}
 
 export const webhooksIn = (dir: string, key: string): Webhooks =>
   inStore(dir, (store) => webhooksOf(store, keyHash(key)))

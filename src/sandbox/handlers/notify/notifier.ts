@@ -8,7 +8,7 @@
  * closes: what is left stays in the outbox for the next sandbox on the directory.
  */
 import os from 'node:os'
-import type { SandboxStore } from '../store/store.js'
+import type { SandboxStore } from '../../store/store.js'
 import {
   type AttemptRecord,
   type Claimed,

@@ -2,10 +2,11 @@
  * `/_sandbox/webhooks`: the caller's signature key, webhook endpoints and deliveries, each a
  * handler of the route table (http/routes.ts), on the caller's business only (`key scoped`).
  */
-import type { ScopedContext } from '../http/context.js'
-import { HttpError, type Reply, success, VALIDATION_MESSAGE, valid } from '../http/reply.js'
+
+import { invalid, Refusal, type Reply, success, valid } from '../../domain/answers.js'
+import type { ScopedContext } from '../context.js'
 import { addEndpoint, checkEndpoint, removeEndpoint, webhooksOf } from './endpoints.js'
-import { listDeliveries as deliveriesOf, resendDelivery as resend } from './outbox.js'
+import { type Dispatch, listDeliveries as deliveriesOf, resendDelivery as resend } from './outbox.js'
 
 /** The most deliveries one answer holds. */
 export const MAX_DELIVERIES = 1000
@@ -24,7 +25,7 @@ export const addWebhook = ({ store, caller, body, now }: ScopedContext): Reply =
 /** `DELETE /_sandbox/webhooks/{id}`: the endpoint removed; its pending deliveries fail, saying so. */
 export function removeWebhook({ store, caller, id, now }: ScopedContext): Reply {
   const removed = removeEndpoint(store, caller.keyHash, id)
-  if (!removed) throw new HttpError(404, 'Webhook endpoint not found.')
+  if (!removed) throw new Refusal(404, 'Webhook endpoint not found.')
   return success(removed, now)
 }
 
@@ -33,9 +34,7 @@ export function listDeliveries({ store, caller, query, now }: ScopedContext): Re
   const text = query.get('limit')
   const limit = text === null ? MAX_DELIVERIES : Number(text)
   if (!/^\d+$/.test(text ?? '0') || limit < 1 || limit > MAX_DELIVERIES) {
-    throw new HttpError(422, VALIDATION_MESSAGE, {
-      errors: { limit: [`The limit must be an integer from 1 to ${MAX_DELIVERIES}.`] },
-    })
+    throw invalid({ limit: [`The limit must be an integer from 1 to ${MAX_DELIVERIES}.`] })
   }
   return success(deliveriesOf(store, caller.keyHash, limit), now)
 }
@@ -44,11 +43,17 @@ export function listDeliveries({ store, caller, query, now }: ScopedContext): Re
  * `POST /_sandbox/webhooks/deliveries/{id}/resend`: the delivery due again, with three more
  * attempts, the first at once (the same body); 409 while an attempt of it is under way.
  */
-export function resendDelivery({ store, caller, id, notifier, now }: ScopedContext): Reply {
+export function resendDelivery({
+  store,
+  caller,
+  id,
+  notifier,
+  now,
+}: ScopedContext & { notifier: Dispatch }): Reply {
   const resent = resend(store, caller.keyHash, id, notifier)
-  if (resent === undefined) throw new HttpError(404, 'Delivery not found.')
+  if (resent === undefined) throw new Refusal(404, 'Delivery not found.')
   if (resent === 'busy') {
-    throw new HttpError(409, 'The delivery is being attempted now: resend it once that attempt has ended.')
+    throw new Refusal(409, 'The delivery is being attempted now: resend it once that attempt has ended.')
   }
   return success(resent.delivery, now)
 }

@@ -12,14 +12,18 @@
  * WEBHOOK rule, nor a notification by a request's rule. This module imports nothing of faults.ts
  * (which imports it): what it needs of the grammar is handed to it.
  */
-import { parseDuration } from '../../shared/duration.js'
+import { parseDuration } from '../../../shared/duration.js'
+import { WEBHOOK_EVENTS } from '../notify/notification.js'
+import type { DeliveryEffect } from '../notify/outbox.js'
 
 export const WEBHOOK_METHOD = 'WEBHOOK'
 
-/** The events a notification can be: the service sends one. */
-export const WEBHOOK_EVENTS = ['payment.created'] as const
+/** What a WEBHOOK rule does to a notification: notify carries it out (handlers/notify/outbox.ts). */
+export type WebhookEffect = DeliveryEffect
 
-export type WebhookEffect = { kind: 'duplicate' } | { kind: 'delay'; ms: number } | { kind: 'drop' }
+/** Whether a rule's effect is one of a notification's (only WEBHOOK rules match a notification). */
+export const isWebhookEffect = (effect: { kind: string }): effect is WebhookEffect =>
+  effect.kind === 'duplicate' || effect.kind === 'delay' || effect.kind === 'drop'
 
 /** The longest delay a rule may give: ten minutes, as a request's latency. */
 const MAX_DELAY_MS = 600_000
