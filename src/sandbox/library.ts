@@ -14,7 +14,7 @@ import path from 'node:path'
 import { argumentsOf, FIXTURES_TAKEN, isPlainObject, RULES_TAKEN } from './arguments.js'
 import { OUTCOMES, type Outcome, SANDBOX_KEY } from './constants.js'
 import type { PackageRecord } from './domain/records.js'
-import { MAX_SEED } from './handlers/double/faults.js'
+import { MAX_SEED } from './handlers/double/fault-sets.js'
 import type { RecordedRequest } from './handlers/double/recorded-requests.js'
 import { RECORDED_PER_BUSINESS } from './handlers/double/recorded-requests.js'
 import type { FaultControl } from './handlers/double/test-double.js'
@@ -38,7 +38,8 @@ import {
 export { SandboxArgumentError } from './arguments.js'
 export type { Outcome } from './constants.js'
 export { ClockRefused } from './handlers/billing/billing.js'
-export { type FaultList, FaultRuleError, type FaultRuleState } from './handlers/double/faults.js'
+export type { FaultList, FaultRuleState } from './handlers/double/fault-sets.js'
+export { FaultRuleError } from './handlers/double/faults.js'
 export type { RecordedRequest } from './handlers/double/recorded-requests.js'
 /** The name of RecordedRequest in earlier versions of the library. */
 export type JournalEntry = RecordedRequest

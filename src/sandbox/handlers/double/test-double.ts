@@ -12,15 +12,13 @@ import type { Business } from '../../domain/business.js'
 import type { RequestBody } from '../../domain/rules.js'
 import { PAYMENT_CREATED } from '../notify/notification.js'
 import type { DeliveryFault } from '../notify/outbox.js'
+import { type FaultList, FaultSets, MAX_SEED } from './fault-sets.js'
 import {
   FAULT_HEADER,
   type Fault,
-  type FaultList,
   type FaultRule,
   FaultRuleError,
-  FaultSets,
   MAX_LATENCY_MS,
-  MAX_SEED,
   parseFaultHeader,
   parseFaultRule,
 } from './faults.js'

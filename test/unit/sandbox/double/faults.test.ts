@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { FaultSets } from '../../../../src/sandbox/handlers/double/fault-sets.js'
 import {
   FaultRuleError,
-  FaultSets,
   parseFaultHeader,
   parseFaultRule,
 } from '../../../../src/sandbox/handlers/double/faults.js'
