@@ -15,7 +15,7 @@ export const FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly']
 
 let counter = 0
 
-/** A subscription record as the API makes it (src/sandbox/service/build.ts), with a package of this schedule. */
+/** A subscription record as the API makes it (src/sandbox/domain/build.ts), with a package of this schedule. */
 export function subscriptionRecord(
   schedule: { frequency: string; date_charge_start: string; amount?: number; name?: string },
   createdAt: string,

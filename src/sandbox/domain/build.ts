@@ -1,6 +1,6 @@
 /**
  * The records the service makes (spec 2.2-2.4), built from a checked request: for the API's create
- * endpoints (endpoints.ts) and for fixtures (double/fixtures.ts), so that a seeded record is the one the API
+ * endpoints (handlers/service/endpoints.ts) and for fixtures (handlers/double/fixtures.ts), so that a seeded record is the one the API
  * would have made from the same fields.
  */
 import {

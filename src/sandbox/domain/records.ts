@@ -87,7 +87,7 @@ function randomHex(bytes: number): string {
   return pool.toString('hex', used - bytes, used)
 }
 
-/** `now` (sandbox time, billing/billing.ts: milliseconds since the epoch) as a record's timestamp. */
+/** `now` (sandbox time, store/clock.ts: milliseconds since the epoch) as a record's timestamp. */
 export const nowIso = (now = Date.now()): string => new Date(now).toISOString()
 
 /** A timestamp for a change: now, but always later than `previous` so that a change is visible. */

@@ -43,17 +43,17 @@ export interface SandboxOptions {
   /** How many connections it keeps and how long it waits for requests (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>
   /**
-   * Fixtures (double/fixtures.ts) seeded into the first key's business once bound, before any request is
+   * Fixtures (handlers/double/fixtures.ts) seeded into the first key's business once bound, before any request is
    * answered; `once` skips the names seeded before. Invalid ones: FixturesInvalid, nothing kept,
    * the server closed.
    */
   seed?: { fixtures: unknown; once?: boolean }
   /**
-   * Fault rules every business starts with (double/faults.ts; a bad one throws FaultRuleError), and the
+   * Fault rules every business starts with (handlers/double/faults.ts; a bad one throws FaultRuleError), and the
    * seed of their `P%` draws (default: a random one, which `faults.list().seed` tells).
    */
   faults?: { rules?: readonly string[]; seed?: number }
-  /** Its notifications: endpoints to start with, how it delivers (notify/running.ts). */
+  /** Its notifications: endpoints to start with, how it delivers (handlers/notify/running.ts). */
   webhooks?: WebhookOptions
 }
 
@@ -69,11 +69,11 @@ export interface RunningSandbox {
   notices: Notice[]
   /** What the `seed` option seeded. */
   seeded?: Seeded
-  /** Fault rules, set, cleared and listed while it runs (double/test-double.ts). */
+  /** Fault rules, set, cleared and listed while it runs (handlers/double/test-double.ts). */
   faults: FaultControl
   /** What the business of `key` (default: the first key) sent, newest last (`GET /_sandbox/requests`). */
   requests(options?: { key?: string; after?: number; limit?: number }): RecordedRequest[]
-  /** Signature keys, endpoints and deliveries (notify/). */
+  /** Signature keys, endpoints and deliveries (handlers/notify/). */
   webhooks: RunningWebhooks
   /** The customer's outcome on a link (whichever business owns it), notified through this sandbox (its faults). */
   settle(linkId: string, outcome: Outcome): Settled | undefined

@@ -1,6 +1,7 @@
 /**
- * The calendar of subscription charges, in SQL: the schema (store/schema.ts, version 3) schedules
- * every subscription with it and billing.ts bills with it, set-based, in the database.
+ * The calendar of subscription charges, in SQL: the schema (schema.ts, version 3) schedules every
+ * subscription with it and billing (handlers/billing/billing.ts) bills with it, set-based, in the
+ * database; the clock's statements are here too (clock.ts reads sandbox time with them).
  *
  * A subscription's charge dates are its package's `date_charge_start` (the anchor), then every
  * period of its `frequency`: `daily` and `weekly` add days; `monthly`, `quarterly` and `yearly` add
@@ -96,7 +97,7 @@ const SCHEDULE = columnsOf('s.')
 const SCHEDULES = columnsOf('schedules.')
 
 /**
- * Billing, in one transaction (billing.ts): the statements, run in this order with `:today` the
+ * Billing, in one transaction (handlers/billing/billing.ts): the statements, run in this order with `:today` the
  * sandbox's date and `:before` the last charge's seq before they ran. Frozen, not `as const`:
  * StrykerJS mutates nothing under a type assertion, and `npm run test:mutation` mutates this SQL.
  */
@@ -129,7 +130,7 @@ export const BILLING = Object.freeze({
    * A payment link for each charge just made: the package's amount and currency, the
    * subscription's email and phone_no, a title naming the package and the period, the
    * subscription's _id as reference, dated at the charge's date; Active and unpaid. The fields in
-   * the order the API gives a link's (service/build.ts, buildLink).
+   * the order the API gives a link's (domain/build.ts, buildLink).
    */
   links: `
     INSERT INTO payment_links (business, id, record)

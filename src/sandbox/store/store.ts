@@ -41,8 +41,9 @@ export interface RememberedAnswer {
  */
 export class SandboxStore extends Transactions {
   /**
-   * Runs one statement of another part of the sandbox (billing/billing.ts: the clock and charges) on the
-   * connection in use, inside the transaction under way if there is one.
+   * Runs one statement of another part of the sandbox (sandbox time, store/clock.ts; billing; the
+   * outbox of the notifications; the seeded names) on the connection in use, inside the transaction
+   * under way if there is one.
    */
   statement(sql: string, mode: 'get' | 'all' | 'run', ...parameters: unknown[]): unknown {
     return this.run(sql, mode, ...parameters)
@@ -242,7 +243,7 @@ export class SandboxStore extends Transactions {
         if (business === undefined) db.exec(`DELETE FROM ${table}`)
         else this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
       }
-      // Of every business: no business and no schedule left either (billing/). Of one: its
+      // Of every business: no business and no schedule left either (handlers/billing/). Of one: its
       // schedules went with its subscriptions (a trigger), and the clock, the whole database's,
       // stays where it is while another business has records.
       if (business === undefined) db.exec('DELETE FROM businesses; DELETE FROM schedules')

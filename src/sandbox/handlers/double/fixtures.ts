@@ -8,7 +8,7 @@
  *                       "status": "cancel"}]}
  *
  * Each entry is the API's request fields plus a `name` of its own, checked by the API's own rules
- * (service/rules.ts), plus: a link may say `"paid": true`; a subscription names its package by the seeded
+ * (domain/rules.ts), plus: a link may say `"paid": true`; a subscription names its package by the seeded
  * slug (`"package": "monthly"`) or id (`package` or the API's `package_id`) and may say
  * `"status": "cancel"`. A file with any invalid entry is refused whole, its errors named by entry
  * and field (`links[2].amount`); a valid one is seeded in one transaction. Names are kept (table

@@ -1,5 +1,5 @@
 /**
- * Fault rules for the sandbox's notifications (notify/), so that an app's webhook handler meets
+ * Fault rules for the sandbox's notifications (handlers/notify/), so that an app's webhook handler meets
  * what a real service's deliveries do: `WEBHOOK EVENT EFFECT [xN|P%]`, where
  * - EVENT is `payment.created` (the one event the service sends);
  * - EFFECT is `duplicate` (the notification is delivered twice, the same body byte for byte),

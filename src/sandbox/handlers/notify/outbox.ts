@@ -22,7 +22,7 @@ export const ATTEMPTS = 3
 export type DeliveryState = 'pending' | 'delivered' | 'failed'
 
 // The records the API answers are types, not interfaces, so that they are assignable to
-// Record<string, unknown> (service/records.ts does the same).
+// Record<string, unknown> (domain/records.ts does the same).
 
 /** One attempt as the API shows it: when (real time), the HTTP status, or what went wrong. */
 export type AttemptRecord = {

@@ -213,7 +213,7 @@ const dayText = (day: string) =>
     timeZone: 'UTC',
   })
 
-/** A charge of a subscription (billing/billing.ts) names its package and the period it pays for. */
+/** A charge of a subscription (handlers/billing/billing.ts) names its package and the period it pays for. */
 export function linkDetails(link: PaymentLinkRecord, charge?: ChargeOfLink): string {
   const rows: [string, string][] = []
   if (charge) {

@@ -53,7 +53,7 @@ export function paymentPage(
       `<input type="hidden" name="currency" value="${escapeValue(link.currency)}">`,
       `<button type="submit" name="outcome" value="paid">Pay ${escapeHtml(amountText(link.amount, link.currency))} <bdi>${escapeHtml(link.currency)}</bdi></button>`,
       '<p class="fine">Test mode: paying marks this link paid. No card is asked for and no money moves.</p>',
-      // The outcomes an app must handle besides a payment (double/outcomes.ts): the link stays unpaid.
+      // The outcomes an app must handle besides a payment (domain/payment.ts): the link stays unpaid.
       '<fieldset class="others">',
       '<legend>Test mode: the customer’s other outcomes</legend>',
       '<div class="row"><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',

@@ -11,7 +11,7 @@ import { type Receiver, startReceiver } from '../../../helpers/receiver.js'
 import { KEY_A, tempDir } from '../../../helpers/sandbox.js'
 
 /**
- * The notifier (src/sandbox/notify/notifier.ts): what a payment makes is attempted once the
+ * The notifier (src/sandbox/handlers/notify/notifier.ts): what a payment makes is attempted once the
  * request is answered; a sandbox answering a burst of requests lets its notifications wait in the
  * outbox until the burst is over; a sandbox for one command attempts what it made before it closes.
  */

@@ -20,7 +20,7 @@ import { deadPid } from '../../../helpers/processes.js'
 import { KEY_A, tempDir } from '../../../helpers/sandbox.js'
 
 /**
- * The outbox in the store (src/sandbox/notify/outbox.ts): its statements' plans, a delivery
+ * The outbox in the store (src/sandbox/handlers/notify/outbox.ts): its statements' plans, a delivery
  * claimed by one process of two, leases, what an attempt's outcome makes of a delivery, and what
  * a reset and a snapshot keep.
  */
