@@ -19,7 +19,10 @@ export interface Reply {
 /** What a handler returns: the answer, or a promise of it (a request that waits). */
 export type Answer = Reply | Promise<Reply>
 
-/** A request answered with something other than 200: thrown by handlers, sent by the server as `{message, ...extra}`. */
+/**
+ * A request answered with something other than 200: thrown by handlers, sent by the server as
+ * `{message, ...extra}` with its headers.
+ */
 export class Refusal extends Error {
   constructor(
     readonly status: number,

@@ -1,7 +1,7 @@
 /**
  * The records the service makes (spec 2.2-2.4), built from a checked request: for the API's create
- * endpoints (handlers/service/endpoints.ts) and for fixtures (handlers/double/fixtures.ts), so that a seeded record is the one the API
- * would have made from the same fields.
+ * endpoints (handlers/service/endpoints.ts) and for fixtures (handlers/double/fixtures.ts), so
+ * that a seeded record is the one the API would have made from the same fields.
  */
 import {
   newObjectId,

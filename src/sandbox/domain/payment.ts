@@ -70,7 +70,10 @@ function returnTo(link: PaymentLinkRecord, outcome: Outcome): string | null {
   return back ? withQuery(back, { id: link._id, status: outcome }) : null
 }
 
-/** The payment transition on the links of `ledger`, at the time `now` gives, with what subscribes to its attempts. */
+/**
+ * The payment transition on the links of `ledger`, at the sandbox time `now` gives, with what
+ * subscribes to its attempts.
+ */
 export class Payments {
   private readonly listeners: AttemptListener[] = []
 

@@ -43,14 +43,15 @@ export interface SandboxOptions {
   /** How many connections it keeps and how long it waits for requests (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>
   /**
-   * Fixtures (handlers/double/fixtures.ts) seeded into the first key's business once bound, before any request is
-   * answered; `once` skips the names seeded before. Invalid ones: FixturesInvalid, nothing kept,
-   * the server closed.
+   * Fixtures (handlers/double/fixtures.ts) seeded into the first key's business once bound, before
+   * any request is answered; `once` skips the names seeded before. Invalid ones: FixturesInvalid,
+   * nothing kept, the server closed.
    */
   seed?: { fixtures: unknown; once?: boolean }
   /**
-   * Fault rules every business starts with (handlers/double/faults.ts; a bad one throws FaultRuleError), and the
-   * seed of their `P%` draws (default: a random one, which `faults.list().seed` tells).
+   * Fault rules every business starts with (handlers/double/faults.ts; a bad one throws
+   * FaultRuleError), and the seed of their `P%` draws (default: a random one, which
+   * `faults.list().seed` tells).
    */
   faults?: { rules?: readonly string[]; seed?: number }
   /** Its notifications: endpoints to start with, how it delivers (handlers/notify/running.ts). */

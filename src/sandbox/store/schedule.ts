@@ -97,9 +97,10 @@ const SCHEDULE = columnsOf('s.')
 const SCHEDULES = columnsOf('schedules.')
 
 /**
- * Billing, in one transaction (handlers/billing/billing.ts): the statements, run in this order with `:today` the
- * sandbox's date and `:before` the last charge's seq before they ran. Frozen, not `as const`:
- * StrykerJS mutates nothing under a type assertion, and `npm run test:mutation` mutates this SQL.
+ * Billing, in one transaction (handlers/billing/billing.ts): the statements, run in this order
+ * with `:today` the sandbox's date and `:before` the last charge's seq before they ran. Frozen, not
+ * `as const`: StrykerJS mutates nothing under a type assertion, and `npm run test:mutation` mutates
+ * this SQL.
  */
 export const BILLING = Object.freeze({
   /** Whether anything is due: one look in the index on `due`. */

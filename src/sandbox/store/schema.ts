@@ -118,7 +118,8 @@ const VERSION_2: Migration = {
 }
 
 /**
- * Version 3: the sandbox clock and the charges of subscriptions (schedule.ts, clock.ts, handlers/billing/billing.ts).
+ * Version 3: the sandbox clock and the charges of subscriptions (schedule.ts, clock.ts,
+ * handlers/billing/billing.ts).
  * - `clock`: one row, the offset of sandbox time from real time in milliseconds (0: real time).
  * - `schedules`: one row per subscription that bills (not cancelled, a known frequency, a real
  *   `date_charge_start`): its period (`months` or `days`), its anchor, and the number and date of
@@ -180,9 +181,9 @@ const VERSION_3: Migration = {
 }
 
 /**
- * Version 4: the names of seeded records (`pay sandbox seed`, handlers/double/fixtures.ts): one row per (business,
- * name), the kind and `_id` of the record the name was last seeded as, so that `--once` skips the
- * names a business has already. Emptied with the business's records by a reset.
+ * Version 4: the names of seeded records (`pay sandbox seed`, handlers/double/fixtures.ts): one row
+ * per (business, name), the kind and `_id` of the record the name was last seeded as, so that
+ * `--once` skips the names a business has already. Emptied with the business's records by a reset.
  */
 const VERSION_4: Migration = {
   summary: 'the names of seeded records',
