@@ -166,6 +166,103 @@ module.exports = {
       to: { path: '^src/', pathNot: ENTRIES, reachable: false },
     },
     // --- inside src/sandbox: its layers ---
+    // domain -> store -> handlers -> http, each importing only the layers before it, under the
+    // entries (index.ts, library.ts, local-store.ts, arguments.ts); constants.ts is a leaf any of
+    // them may import. The handlers' folders import one another only as SANDBOX_HANDLER_USES says,
+    // and the files of handlers/ itself (what a handler is given) none of them. With these, no
+    // folder of src/sandbox can import one that imports it back; scripts/check-folders.mjs checks
+    // that for every folder. CONTRIBUTING.md, Layout and borders.
+    ...(() => {
+      const sandbox = (...names) => `^src/sandbox/(${names.join('|')})/`
+      const handler = (...names) => `^src/sandbox/handlers/(${names.join('|')})/`
+      /** Each handler folder, and the other handler folders it may import (and why). */
+      const SANDBOX_HANDLER_USES = {
+        service: { uses: ['billing'], why: 'a subscription is answered with its charges (withCharges)' },
+        pages: { uses: ['billing'], why: 'the payment page shows the charge a link is for' },
+        double: { uses: ['notify'], why: "its WEBHOOK rules name notify's events and what it does to a delivery" },
+        billing: { uses: [], why: 'it bills on the store alone' },
+        notify: { uses: [], why: 'it writes, attempts and shows notifications on the store alone' },
+      }
+      const handlers = Object.keys(SANDBOX_HANDLER_USES)
+      return [
+        {
+          name: 'sandbox-constants-are-a-leaf',
+          comment:
+            'src/sandbox/constants.ts is what every layer and the CLI may know of the sandbox: it imports nothing.',
+          severity: 'error',
+          from: { path: '^src/sandbox/constants\\.ts$' },
+          to: { path: '^src/' },
+        },
+        {
+          name: 'sandbox-entries-are-on-top',
+          comment:
+            "The sandbox's entries (index.ts for the CLI, library.ts for pay-cli/sandbox, local-store.ts, " +
+            'arguments.ts) stand on its layers; no layer imports them.',
+          severity: 'error',
+          from: { path: sandbox('domain', 'store', 'handlers', 'http') },
+          to: { path: '^src/sandbox/[^/]+\\.ts$', pathNot: '^src/sandbox/constants\\.ts$' },
+        },
+        {
+          name: 'sandbox-domain-is-the-ground',
+          comment:
+            'The domain (records, rules, answers, businesses, the payment transition) knows no store, handler ' +
+            'or http: what the transition needs of the store it names as an interface (PaymentLedger).',
+          severity: 'error',
+          from: { path: sandbox('domain') },
+          to: { path: sandbox('store', 'handlers', 'http') },
+        },
+        {
+          name: 'sandbox-store-is-below-the-handlers',
+          comment:
+            'The store (the database, its tables and statements, sandbox time) knows no handler and no http.',
+          severity: 'error',
+          from: { path: sandbox('store') },
+          to: { path: sandbox('handlers', 'http') },
+        },
+        {
+          name: 'sandbox-handlers-are-below-http',
+          comment:
+            'A handler answers in the shapes of domain/answers.ts and takes the context of handlers/context.ts: ' +
+            'it imports nothing of http (the server, the routes, the guard).',
+          severity: 'error',
+          from: { path: sandbox('handlers') },
+          to: { path: sandbox('http') },
+        },
+        {
+          name: 'sandbox-handlers-ground-is-below-them',
+          comment:
+            'The files of handlers/ itself (the context a handler is given, the body reader) import no ' +
+            "handler's folder.",
+          severity: 'error',
+          from: { path: '^src/sandbox/handlers/[^/]+\\.ts$' },
+          to: { path: '^src/sandbox/handlers/[^/]+/' },
+        },
+        ...handlers.map((name) => ({
+          name: `sandbox-handlers-${name}`,
+          comment:
+            `handlers/${name} imports ` +
+            (SANDBOX_HANDLER_USES[name].uses.length === 0
+              ? 'no other handler'
+              : `no other handler but ${SANDBOX_HANDLER_USES[name].uses.join(', ')}`) +
+            `: ${SANDBOX_HANDLER_USES[name].why}.`,
+          severity: 'error',
+          from: { path: handler(name) },
+          to: {
+            path: '^src/sandbox/handlers/[^/]+/',
+            pathNot: handler(name, ...SANDBOX_HANDLER_USES[name].uses),
+          },
+        })),
+        {
+          name: 'sandbox-handlers-unlisted',
+          comment:
+            'A handler folder that SANDBOX_HANDLER_USES does not list imports no other handler folder until it ' +
+            'is listed there, with what it may use.',
+          severity: 'error',
+          from: { path: '^src/sandbox/handlers/([^/]+)/', pathNot: handler(...handlers) },
+          to: { path: '^src/sandbox/handlers/[^/]+/', pathNot: '^src/sandbox/handlers/$1/' },
+        },
+      ]
+    })(),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

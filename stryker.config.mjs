@@ -14,8 +14,9 @@ export default {
     'src/api/reader.ts',
     'src/render/table/width.ts',
     'src/bulk/report.ts',
-    'src/sandbox/billing/schedule.ts',
-    'src/sandbox/billing/billing.ts',
+    'src/sandbox/store/schedule.ts',
+    'src/sandbox/store/clock.ts',
+    'src/sandbox/handlers/billing/billing.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine is shared: one test process, unless `--concurrency N` says otherwise.

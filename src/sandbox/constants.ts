@@ -6,6 +6,6 @@ export const DEFAULT_SANDBOX_PORT = 4010
 /** The largest JSON body a request may carry (413 past it): `pay sandbox seed` checks it before sending. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-/** What the customer may do on a payment page in test mode (double/outcomes.ts). */
+/** What the customer may do on a payment page in test mode (domain/payment.ts). */
 export const OUTCOMES = ['paid', 'cancelled', 'failed'] as const
 export type Outcome = (typeof OUTCOMES)[number]

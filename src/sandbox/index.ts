@@ -8,13 +8,14 @@
 import type { RunningSandbox, SandboxOptions } from './http/server.js'
 
 export { DEFAULT_SANDBOX_PORT, MAX_BODY_BYTES, OUTCOMES, type Outcome, SANDBOX_KEY } from './constants.js'
-export { FAULT_GRAMMAR, type FaultList, MAX_SEED, parseFaultRule } from './double/faults.js'
+export { listPackages } from './domain/business.js'
+export { type FaultList, MAX_SEED } from './handlers/double/fault-sets.js'
+export { FAULT_GRAMMAR, parseFaultRule } from './handlers/double/faults.js'
+export type { Attempted } from './handlers/notify/notifier.js'
+export type { DeliveryRecord, EndpointRecord } from './handlers/notify/outbox.js'
+export { verifyWebhook } from './handlers/notify/signature.js'
+export { isWebhookUrl } from './handlers/notify/url.js'
 export type { RequestLogEntry, RunningSandbox, SandboxOptions } from './http/server.js'
-export type { Attempted } from './notify/notifier.js'
-export type { DeliveryRecord, EndpointRecord } from './notify/outbox.js'
-export { verifyWebhook } from './notify/signature.js'
-export { isWebhookUrl } from './notify/url.js'
-export { listPackages } from './service/business.js'
 export type { Notice } from './store/legacy.js'
 
 /** Serves the sandbox from the store in `options.dir` until `close()` (http/server.ts). */

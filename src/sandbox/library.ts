@@ -13,10 +13,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { argumentsOf, FIXTURES_TAKEN, isPlainObject, RULES_TAKEN } from './arguments.js'
 import { OUTCOMES, type Outcome, SANDBOX_KEY } from './constants.js'
-import { MAX_SEED } from './double/faults.js'
-import type { RecordedRequest } from './double/recorded-requests.js'
-import { RECORDED_PER_BUSINESS } from './double/recorded-requests.js'
-import type { FaultControl } from './double/test-double.js'
+import type { PackageRecord } from './domain/records.js'
+import { MAX_SEED } from './handlers/double/fault-sets.js'
+import type { RecordedRequest } from './handlers/double/recorded-requests.js'
+import { RECORDED_PER_BUSINESS } from './handlers/double/recorded-requests.js'
+import type { FaultControl } from './handlers/double/test-double.js'
+import type { DeliveryRecord } from './handlers/notify/outbox.js'
+import { isWebhookUrl } from './handlers/notify/url.js'
 import { startSandbox as serve } from './http/server.js'
 import {
   clockIn,
@@ -31,18 +34,19 @@ import {
   saveSnapshot,
   seedIn,
 } from './local-store.js'
-import type { DeliveryRecord } from './notify/outbox.js'
-import { isWebhookUrl } from './notify/url.js'
-import type { PackageRecord } from './service/records.js'
 
 export { SandboxArgumentError } from './arguments.js'
-export { ClockRefused } from './billing/billing.js'
 export type { Outcome } from './constants.js'
-export { type FaultList, FaultRuleError, type FaultRuleState } from './double/faults.js'
-export type { RecordedRequest } from './double/recorded-requests.js'
+export { ClockRefused } from './handlers/billing/billing.js'
+export type { FaultList, FaultRuleState } from './handlers/double/fault-sets.js'
+export { FaultRuleError } from './handlers/double/faults.js'
+export type { RecordedRequest } from './handlers/double/recorded-requests.js'
 /** The name of RecordedRequest in earlier versions of the library. */
 export type JournalEntry = RecordedRequest
-export type { FaultControl } from './double/test-double.js'
+export type { PackageRecord } from './domain/records.js'
+export type { FaultControl } from './handlers/double/test-double.js'
+export type { AttemptRecord, DeliveryRecord, EndpointRecord } from './handlers/notify/outbox.js'
+export { verifyWebhook } from './handlers/notify/signature.js'
 export {
   FixturesInvalid,
   type Seeded,
@@ -50,9 +54,6 @@ export {
   SnapshotError,
   type SnapshotInfo,
 } from './local-store.js'
-export type { AttemptRecord, DeliveryRecord, EndpointRecord } from './notify/outbox.js'
-export { verifyWebhook } from './notify/signature.js'
-export type { PackageRecord } from './service/records.js'
 export { SANDBOX_KEY }
 
 export interface StartSandboxOptions {

@@ -4,7 +4,10 @@
  * opens the store of `dir`, acts in one transaction and closes it. The CLI loads this module
  * through the entry (index.ts, loadLocalStore) only when it needs it.
  */
-export { ClockRefused, clockIn, moveClockIn } from './billing/clock.js'
+
+export { businessOf } from './domain/business.js'
+export type { Settled } from './domain/payment.js'
+export { ClockRefused, clockIn, moveClockIn } from './handlers/billing/clock.js'
 export {
   checkFixtures,
   FixtureSyntaxError,
@@ -13,19 +16,18 @@ export {
   parseFixtures,
   type Seeded,
   seedIn,
-} from './double/fixtures.js'
-export { linkPaidIn, type Settled, settleLinkIn } from './double/outcomes.js'
+} from './handlers/double/fixtures.js'
 export {
   addWebhookIn,
   deliveriesIn,
   type Notified,
   removeWebhookIn,
   resendIn,
+  settleLinkIn,
   settleNotifyingIn,
   webhooksIn,
-} from './notify/local.js'
-export { businessOf } from './service/business.js'
-export { resetSandbox } from './store/local.js'
+} from './handlers/notify/local.js'
+export { linkPaidIn, resetSandbox } from './store/local.js'
 export {
   deleteSnapshot,
   listSnapshots,

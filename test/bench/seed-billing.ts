@@ -14,9 +14,10 @@
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { moveClock, sandboxNow, withCharges } from '../../src/sandbox/billing/billing.js'
-import { businessIdOf, keyHash, seededPackages } from '../../src/sandbox/service/business.js'
-import { newObjectId, nowIso, type SubscriptionRecord } from '../../src/sandbox/service/records.js'
+import { businessIdOf, keyHash, seededPackages } from '../../src/sandbox/domain/business.js'
+import { newObjectId, nowIso, type SubscriptionRecord } from '../../src/sandbox/domain/records.js'
+import { moveClock, withCharges } from '../../src/sandbox/handlers/billing/billing.js'
+import { sandboxNow } from '../../src/sandbox/store/clock.js'
 import { SandboxStore } from '../../src/sandbox/store/store.js'
 
 const { positionals, values } = parseArgs({

@@ -10,8 +10,8 @@
  * one the bench gets).
  */
 import { parseArgs } from 'node:util'
-import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
-import { newObjectId } from '../../src/sandbox/service/records.js'
+import { businessIdOf, keyHash } from '../../src/sandbox/domain/business.js'
+import { newObjectId } from '../../src/sandbox/domain/records.js'
 import { SandboxStore } from '../../src/sandbox/store/store.js'
 
 const { values } = parseArgs({

@@ -1,5 +1,5 @@
-import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
-import type { PackageRecord, SubscriptionRecord } from '../../src/sandbox/service/records.js'
+import { businessIdOf, keyHash } from '../../src/sandbox/domain/business.js'
+import type { PackageRecord, SubscriptionRecord } from '../../src/sandbox/domain/records.js'
 import type { SandboxStore } from '../../src/sandbox/store/store.js'
 import { KEY_A } from './sandbox.js'
 
@@ -15,7 +15,7 @@ export const FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly']
 
 let counter = 0
 
-/** A subscription record as the API makes it (src/sandbox/service/build.ts), with a package of this schedule. */
+/** A subscription record as the API makes it (src/sandbox/domain/build.ts), with a package of this schedule. */
 export function subscriptionRecord(
   schedule: { frequency: string; date_charge_start: string; amount?: number; name?: string },
   createdAt: string,

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { keyHash } from '../../src/sandbox/service/business.js'
+import { keyHash } from '../../src/sandbox/domain/business.js'
 import type { LegacyStore } from '../../src/sandbox/store/legacy.js'
 import { ROOT } from './cli.js'
 import type { Json } from './links.js'

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { businessIdOf, keyHash } from '../../src/sandbox/service/business.js'
+import { businessIdOf, keyHash } from '../../src/sandbox/domain/business.js'
 import { inStore } from '../../src/sandbox/store/local.js'
 import type { FakeServer } from './fake-server.js'
 import type { TestSandbox } from './sandbox.js'

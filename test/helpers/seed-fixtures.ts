@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { keyHash } from '../../src/sandbox/service/business.js'
+import { keyHash } from '../../src/sandbox/domain/business.js'
 import { tempDir } from './cli.js'
 import { KEY_A, readStore } from './sandbox.js'
 

@@ -11,8 +11,9 @@ it.each([
   ['src/api/reader.ts', () => import('../../src/api/reader.js')],
   ['src/render/table/width.ts', () => import('../../src/render/table/width.js')],
   ['src/bulk/report.ts', () => import('../../src/bulk/report.js')],
-  ['src/sandbox/billing/schedule.ts', () => import('../../src/sandbox/billing/schedule.js')],
-  ['src/sandbox/billing/billing.ts', () => import('../../src/sandbox/billing/billing.js')],
+  ['src/sandbox/store/schedule.ts', () => import('../../src/sandbox/store/schedule.js')],
+  ['src/sandbox/store/clock.ts', () => import('../../src/sandbox/store/clock.js')],
+  ['src/sandbox/handlers/billing/billing.ts', () => import('../../src/sandbox/handlers/billing/billing.js')],
 ])('%s loads', async (_, load) => {
   expect(Object.keys(await load()).length).toBeGreaterThan(0)
 })

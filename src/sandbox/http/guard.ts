@@ -6,6 +6,8 @@
 import type http from 'node:http'
 import type { Socket } from 'node:net'
 import os from 'node:os'
+import type { Reply } from '../domain/answers.js'
+import { misdirectedPage } from '../handlers/pages/templates.js'
 
 /** The names of the loopback interface, as a `Host` header writes them. */
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]']
@@ -76,6 +78,38 @@ export class Addresses {
   describe(): string {
     return `127.0.0.1, localhost or [::1]${this.names.size > LOOPBACK_NAMES.length ? ' (or the address it was started on)' : ''}, port ${this.port}`
   }
+}
+
+/** The first path segment of a customer page: those answer HTML, everything else JSON. */
+const isPagePath = (rawUrl: string) => /^\/checkout(?:[/?#]|$)/.test(rawUrl)
+
+/**
+ * Before any route: a request must name this sandbox in its Host (421 otherwise: a page of
+ * another name rebound to this address), and an API request that a web page of another origin
+ * sent is refused (403). The customer pages check the origin of their forms themselves.
+ */
+export function refusal(request: http.IncomingMessage, addresses: Addresses): Reply | undefined {
+  const page = isPagePath(request.url ?? '/')
+  // Node keeps the first of several Host lines; a request with more than one names no one host.
+  const hosts = request.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length
+  if (hosts !== 1 || addresses.allowedHost(request.headers.host) === undefined) {
+    if (page) return misdirectedPage(addresses.describe())
+    return {
+      status: 421,
+      body: {
+        message: `Misdirected request: this sandbox answers only requests addressed to it as ${addresses.describe()}.`,
+      },
+      headers: { Connection: 'close' },
+    }
+  }
+  const origin = request.headers.origin
+  if (!page && origin !== undefined && !addresses.allowedOrigin(origin)) {
+    return {
+      status: 403,
+      body: { message: 'This sandbox does not answer API requests from web pages of another origin.' },
+    }
+  }
+  return undefined
 }
 
 /** How many connections the sandbox keeps, and how long it waits for each part of a request. */

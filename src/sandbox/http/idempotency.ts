@@ -9,8 +9,9 @@
  * same key (Stripe does the same).
  */
 import { createHash } from 'node:crypto'
-import type { BusinessKey, SandboxStore } from '../store/store.js'
-import { HttpError, type Reply, VALIDATION_MESSAGE } from './reply.js'
+import { invalid, type Reply } from '../domain/answers.js'
+import type { BusinessKey } from '../domain/business.js'
+import type { SandboxStore } from '../store/store.js'
 
 /** How long a key is remembered (Stripe: at least 24 hours). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -49,8 +50,7 @@ export const keptKey = (key: string) => `sha256:${createHash('sha256').update(ke
  * A 422 in the shape of docs/spec/payment-service-api.md 7, the key named as a field (pay shows it under
  * --idempotency-key).
  */
-const refused = (message: string) =>
-  new HttpError(422, VALIDATION_MESSAGE, { errors: { idempotency_key: [message] } })
+const refused = (message: string) => invalid({ idempotency_key: [message] })
 
 interface IdempotentRequest {
   business: BusinessKey

@@ -1,64 +1,17 @@
 /**
- * What a handler answers, and the answers every route shares: the API's envelope, Laravel's 422,
- * and what went wrong as a status (a thrown HttpError, a store that is busy or broken).
+ * The server's side of the answers (the shapes are domain/answers.ts): what went wrong as a status
+ * (a thrown Refusal, a store that is busy or broken), and the answer to a method a path does not
+ * take.
  */
-import { envelopeTimestamp } from '../service/records.js'
-import type { Checked } from '../service/rules.js'
+import { Refusal, type Reply } from '../domain/answers.js'
 import { StoreBusyError, StoreCorruptError, StoreVersionError } from '../store/errors.js'
-
-export interface Reply {
-  status: number
-  /** Sent as JSON. */
-  body?: unknown
-  /** Sent as it is instead (the customer pages' HTML), with its Content-Type among the headers. */
-  text?: string
-  headers?: Record<string, string>
-}
-
-/** What a handler returns: the answer, or a promise of it (a request that waits). */
-export type Answer = Reply | Promise<Reply>
-
-/** A request answered with something other than 200: thrown by handlers, sent by the server. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message)
-  }
-}
-
-export const VALIDATION_MESSAGE = 'The given data was invalid.'
-
-/** The envelope of an answer, stamped with sandbox time (`now`, billing/billing.ts). */
-export const success = (data: unknown, now: number): Reply => {
-  const meta = { timestamp: envelopeTimestamp(new Date(now)), timezone: 'UTC' }
-  return { status: 200, body: { success: true, data, errors: null, meta } }
-}
-
-/**
- * The same envelope around data that is JSON already (a record as the store keeps it): the record
- * is serialised once, not again for the answer.
- */
-export const successJson = (data: string, now: number): Reply => {
-  const meta = JSON.stringify({ timestamp: envelopeTimestamp(new Date(now)), timezone: 'UTC' })
-  return { status: 200, text: `{"success":true,"data":${data},"errors":null,"meta":${meta}}` }
-}
-
-/** The value of a body that passed its checks; else Laravel's 422 body (no success, no meta), thrown. */
-export function valid<T>(checked: Checked<T>): T {
-  if (!checked.ok) throw new HttpError(422, VALIDATION_MESSAGE, { errors: checked.errors })
-  return checked.value
-}
 
 /** An answer's text without the sandbox directory's local path: `$PAY_SANDBOX_DIR` instead. */
 const withoutPath = (text: string, dir: string) => text.split(dir).join('$PAY_SANDBOX_DIR')
 
-/** What went wrong, as an answer: an HttpError as it says, the store's errors as 500 or 503. */
+/** What went wrong, as an answer: a Refusal as it says, the store's errors as 500 or 503. */
 export function errorReply(error: unknown, dir: string): Reply {
-  if (error instanceof HttpError) {
+  if (error instanceof Refusal) {
     return { status: error.status, body: { message: error.message, ...error.extra }, headers: error.headers }
   }
   if (error instanceof StoreCorruptError || error instanceof StoreVersionError) {
@@ -83,9 +36,9 @@ export function errorReply(error: unknown, dir: string): Reply {
 export const allowHeader = (allowed: readonly string[]) =>
   allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ')
 
-export function methodNotAllowed(allowed: readonly string[]): HttpError {
+export function methodNotAllowed(allowed: readonly string[]): Refusal {
   const list = allowHeader(allowed)
-  return new HttpError(
+  return new Refusal(
     405,
     `The method is not supported for this route. Supported methods: ${list}.`,
     {},

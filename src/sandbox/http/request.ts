@@ -5,9 +5,9 @@
 import type http from 'node:http'
 import { holdsSecret } from '../../shared/key-forms.js'
 import { MAX_BODY_BYTES } from '../constants.js'
-import type { RequestBody } from '../service/rules.js'
-import { readCapped } from './body.js'
-import { HttpError } from './reply.js'
+import { Refusal } from '../domain/answers.js'
+import type { RequestBody } from '../domain/rules.js'
+import { readCapped } from '../handlers/body.js'
 
 /**
  * How deep a JSON body may nest. The API's bodies are flat objects; a deeper one is refused once
@@ -85,28 +85,23 @@ function isJsonMediaType(contentType: string): boolean {
 export async function readJsonBody(request: http.IncomingMessage): Promise<RequestBody> {
   const contentType = request.headers['content-type']
   if (contentType !== undefined && !isJsonMediaType(contentType)) {
-    throw new HttpError(415, 'The request body must be JSON, sent with Content-Type: application/json.')
+    throw new Refusal(415, 'The request body must be JSON, sent with Content-Type: application/json.')
   }
   const tooLarge = () =>
-    new HttpError(
-      413,
-      `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
-      {},
-      { Connection: 'close' },
-    )
+    new Refusal(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, {}, { Connection: 'close' })
   const text = (await readCapped(request, MAX_BODY_BYTES, tooLarge)).toString('utf8').replace(/^\uFEFF/, '')
   if (text.trim() === '') return {}
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch {
-    throw new HttpError(400, 'Malformed JSON body.')
+    throw new Refusal(400, 'Malformed JSON body.')
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new HttpError(400, 'The JSON body must be an object.')
+    throw new Refusal(400, 'The JSON body must be an object.')
   }
   if (jsonDepth(text) > MAX_JSON_DEPTH) {
-    throw new HttpError(400, `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.`)
+    throw new Refusal(400, `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.`)
   }
   return parsed as RequestBody
 }

@@ -6,44 +6,46 @@
  *
  * The rules, in the order they are written:
  * - `key`: needs one of the sandbox's API keys (401 without); the handler gets the request's JSON
- *   body (POST, PUT), its decoded `{id}`, its addresses and its time (KeyContext);
+ *   body (POST, PUT), its decoded `{id}`, its addresses and its time (KeyContext, handlers/context.ts);
  * - `scoped`: acts on the caller's business only; only such a handler gets the caller (ScopedContext);
  * - `idempotent`: a POST whose Idempotency-Key is honoured (idempotency.ts): sent again with the
  *   key, it is answered as the first time and does nothing;
- * - `bills`: billing catches up before it runs (billing/billing.ts), so its answer shows the
+ * - `bills`: billing catches up before it runs (handlers/billing/billing.ts), so its answer shows the
  *   charges of its time; `real-time`: its time is real time (reset must run on a store whose clock
  *   it cannot read); neither: the sandbox clock as it stands;
- * - `faults`: fault rules and the Pay-Sandbox-Fault header reach it (double/faults.ts);
+ * - `faults`: fault rules and the Pay-Sandbox-Fault header reach it (handlers/double/faults.ts);
  * - `recorded`: a request with one of the sandbox's keys is kept among the recorded requests of its
  *   business (`GET /_sandbox/requests`).
- * A route without `key` is public and gets the bare RequestContext.
+ * A route without `key` is public and gets the bare RequestContext. Any handler may also take
+ * what is the server's own (context.ts: its test double, its notifier, its secret).
  *
  * A path no route declares is answered by its prefix (routeOf): under /checkout a page (404, or
  * 405 for a page's path and another method), under /_sandbox/ JSON, anything else as the API
  * answers a path it does not know, which is kept among the recorded requests and may be faulted
  * like the API's routes: a client's mistyped path is what a test wants to see.
  */
+
+import type { Answer } from '../domain/answers.js'
+import { moveClock, showClock } from '../handlers/billing/controls.js'
 import {
   cancelLink,
   clearFaults,
   failLink,
   listFaults,
   listRequests,
-  moveClock,
   payLink,
   resetBusiness,
   seed,
   setFaults,
-  showClock,
-} from '../double/controls.js'
+} from '../handlers/double/controls.js'
 import {
   addWebhook,
   listDeliveries,
   listWebhooks,
   removeWebhook,
   resendDelivery,
-} from '../notify/controls.js'
-import { serveActivationPage, servePaymentPage } from '../pages/customer-pages.js'
+} from '../handlers/notify/controls.js'
+import { serveActivationPage, servePaymentPage } from '../handlers/pages/customer-pages.js'
 import {
   createLink,
   createSubscription,
@@ -56,10 +58,9 @@ import {
   listSubscriptions,
   updateLink,
   updateSubscription,
-} from '../service/endpoints.js'
-import type { KeyContext, RequestContext, ScopedContext } from './context.js'
+} from '../handlers/service/endpoints.js'
+import type { ServedKey, ServedRequest, ServedScoped } from './context.js'
 import { health } from './health.js'
-import type { Answer } from './reply.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -75,9 +76,9 @@ export type Time = 'bills' | 'real-time' | 'clock'
 
 /** How a route's handler is called: the context its rules give it. */
 export type Handling =
-  | { key: false; scoped: false; handler: (context: RequestContext) => Answer }
-  | { key: true; scoped: false; handler: (context: KeyContext) => Answer }
-  | { key: true; scoped: true; handler: (context: ScopedContext) => Answer }
+  | { key: false; scoped: false; handler: (context: ServedRequest) => Answer }
+  | { key: true; scoped: false; handler: (context: ServedKey) => Answer }
+  | { key: true; scoped: true; handler: (context: ServedScoped) => Answer }
 
 export type Route = Handling & {
   method: Method
@@ -105,10 +106,10 @@ export function route(
   p: string,
   k: Kind,
   r: `key scoped${string}`,
-  h: Handler<ScopedContext>,
+  h: Handler<ServedScoped>,
 ): Route
-export function route(m: Method, p: string, k: Kind, r: `key${string}`, h: Handler<KeyContext>): Route
-export function route(m: Method, p: string, k: Kind, r: '', h: Handler<RequestContext>): Route
+export function route(m: Method, p: string, k: Kind, r: `key${string}`, h: Handler<ServedKey>): Route
+export function route(m: Method, p: string, k: Kind, r: '', h: Handler<ServedRequest>): Route
 export function route(
   method: Method,
   path: string,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type Libsql from 'libsql'
-import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from '../service/records.js'
+import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from '../domain/records.js'
 import { errorCode, freeName } from './files.js'
 import { type Listed, STATEMENTS } from './schema.js'
 

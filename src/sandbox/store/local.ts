@@ -13,6 +13,11 @@ export function inStore<T>(dir: string, body: (store: SandboxStore) => T): T {
   }
 }
 
+/** Whether link `linkId` of the store in `dir` is paid (`pay sandbox pay` says when paying changes nothing). */
+export function linkPaidIn(dir: string, linkId: string): boolean {
+  return inStore(dir, (store) => store.findLink(linkId)?.paid === true)
+}
+
 /**
  * Empties the store in `dir`. A store that cannot be opened (corrupt, or from a newer pay) is set
  * aside first, never deleted: returns where it was kept.

@@ -4,7 +4,7 @@
  * change to the tables is one more entry at the end of MIGRATIONS (never an edit of an earlier
  * one: a database out there has run it).
  */
-import { scheduleRows } from '../billing/schedule.js'
+import { scheduleRows } from './schedule.js'
 
 /** What a migration may use of a connection. */
 export interface Executor {
@@ -118,7 +118,8 @@ const VERSION_2: Migration = {
 }
 
 /**
- * Version 3: the sandbox clock and the charges of subscriptions (billing/schedule.ts, billing/billing.ts).
+ * Version 3: the sandbox clock and the charges of subscriptions (schedule.ts, clock.ts,
+ * handlers/billing/billing.ts).
  * - `clock`: one row, the offset of sandbox time from real time in milliseconds (0: real time).
  * - `schedules`: one row per subscription that bills (not cancelled, a known frequency, a real
  *   `date_charge_start`): its period (`months` or `days`), its anchor, and the number and date of
@@ -180,9 +181,9 @@ const VERSION_3: Migration = {
 }
 
 /**
- * Version 4: the names of seeded records (`pay sandbox seed`, double/fixtures.ts): one row per (business,
- * name), the kind and `_id` of the record the name was last seeded as, so that `--once` skips the
- * names a business has already. Emptied with the business's records by a reset.
+ * Version 4: the names of seeded records (`pay sandbox seed`, handlers/double/fixtures.ts): one row
+ * per (business, name), the kind and `_id` of the record the name was last seeded as, so that
+ * `--once` skips the names a business has already. Emptied with the business's records by a reset.
  */
 const VERSION_4: Migration = {
   summary: 'the names of seeded records',
@@ -200,7 +201,7 @@ const VERSION_4: Migration = {
 }
 
 /**
- * Version 5: the sandbox's notifications (notify/).
+ * Version 5: the sandbox's notifications (handlers/notify/).
  * - `signature_keys`: each business's key for the hash of its notifications, by the sha256 of its
  *   API key (like `businesses`, but kept by a reset: an app under test is configured with it).
  * - `webhook_endpoints`: where a business's notifications go, by the same hash, each URL once;

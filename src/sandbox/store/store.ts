@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import type Libsql from 'libsql'
-import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from '../service/records.js'
+import type { BusinessKey } from '../domain/business.js'
+import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from '../domain/records.js'
 import { dumpStore } from './database.js'
 import { isBusy } from './errors.js'
 import { errorCode } from './files.js'
 import type { LegacyStore } from './legacy.js'
 import { BUSINESS_TABLES, type Listed, RESOURCE_TABLES, type ResourceTable, STATEMENTS } from './schema.js'
 import { Transactions } from './transactions.js'
-
-/** The business behind an API key, as the store knows it. */
-export interface BusinessKey {
-  /** sha256 of the API key: the only form in which a key reaches the database. */
-  keyHash: string
-  businessId: number
-}
 
 type RecordOf<T extends ResourceTable> = T extends 'tokenizations'
   ? TokenizationRecord
@@ -47,8 +41,9 @@ export interface RememberedAnswer {
  */
 export class SandboxStore extends Transactions {
   /**
-   * Runs one statement of another part of the sandbox (billing/billing.ts: the clock and charges) on the
-   * connection in use, inside the transaction under way if there is one.
+   * Runs one statement of another part of the sandbox (sandbox time, store/clock.ts; billing; the
+   * outbox of the notifications; the seeded names) on the connection in use, inside the transaction
+   * under way if there is one.
    */
   statement(sql: string, mode: 'get' | 'all' | 'run', ...parameters: unknown[]): unknown {
     return this.run(sql, mode, ...parameters)
@@ -248,7 +243,7 @@ export class SandboxStore extends Transactions {
         if (business === undefined) db.exec(`DELETE FROM ${table}`)
         else this.run(STATEMENTS.removeAll(table), 'run', business.keyHash)
       }
-      // Of every business: no business and no schedule left either (billing/). Of one: its
+      // Of every business: no business and no schedule left either (handlers/billing/). Of one: its
       // schedules went with its subscriptions (a trigger), and the clock, the whole database's,
       // stays where it is while another business has records.
       if (business === undefined) db.exec('DELETE FROM businesses; DELETE FROM schedules')

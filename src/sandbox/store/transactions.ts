@@ -216,7 +216,7 @@ export class Transactions {
   /**
    * A number that changes whenever sandbox time or what is due may have changed: another
    * connection committed, or this one wrote the clock, the schedules or the charges. Billing keeps
-   * what it read under it (billing/billing.ts), so a request reads the clock only when it moved.
+   * what it read under it (store/clock.ts), so a request reads the clock only when it moved.
    */
   billingVersion(): number {
     // In a transaction no other connection can have committed since it began (which read it).

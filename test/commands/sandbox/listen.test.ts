@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { verifyWebhook } from '../../../src/sandbox/notify/signature.js'
+import { verifyWebhook } from '../../../src/sandbox/handlers/notify/signature.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import type { TestIO } from '../../helpers/io.js'
 import { type Receiver, startReceiver } from '../../helpers/receiver.js'

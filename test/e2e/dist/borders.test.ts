@@ -47,7 +47,7 @@ describe('the import borders (npm run lint)', () => {
   it('fail on each kind of forbidden import', async () => {
     const dir = copyWith({
       'src/api/client.ts': "import '../render/format.js'",
-      'src/sandbox/service/records.ts': "import '../../values.js'",
+      'src/sandbox/domain/records.ts': "import '../../values.js'",
       'src/shared/xdg.ts': "import '../errors.js'",
       'src/render/format.ts':
         "import '../config/profiles.js'\nimport { PayApi } from '../api/client.js'\nexport const client = PayApi",
@@ -83,7 +83,7 @@ describe('the import borders (npm run lint)', () => {
       'render-is-the-screen-only: src/render/format.ts → src/config/profiles.ts',
       'render-uses-api-types-only: src/render/format.ts → src/api/client.ts',
       'runtime-is-below-the-parts-that-act: src/runtime/wait.ts → src/work/links/view.ts',
-      'sandbox-stands-alone: src/sandbox/service/records.ts → src/values.ts',
+      'sandbox-stands-alone: src/sandbox/domain/records.ts → src/values.ts',
       'shared-is-ground: src/shared/xdg.ts → src/errors.ts',
       'the-sandbox-has-one-entry: src/runtime/sandbox/profile.ts → src/sandbox/store/store.ts',
       'work-is-below-its-callers: src/work/links/view.ts → src/cli/flags.ts',
@@ -91,33 +91,60 @@ describe('the import borders (npm run lint)', () => {
       'work-returns-data: src/work/links/create.ts → src/render/result.ts',
     ])
   })
-})
 
-describe('no cycle between folders (npm run lint: scripts/check-folders.mjs)', () => {
-  /** What check-folders.mjs says of the copy `dir`: its exit code and the cycles it names. */
-  async function folderCycles(dir: string): Promise<{ code: number; cycles: string[] }> {
-    fs.cpSync(path.join(ROOT, 'scripts/check-folders.mjs'), path.join(dir, 'scripts/check-folders.mjs'))
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'))
-    const result = await run(process.execPath, [path.join(dir, 'scripts/check-folders.mjs')], {
-      cwd: dir,
-      maxBuffer: 64 * 1024 * 1024,
-    }).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => error,
-    )
-    return { code: result.code, cycles: result.stderr.split('\n').filter((line) => /^src\S*: /.test(line)) }
-  }
-
-  it('hold in the tree as it is', async () => {
-    expect(await folderCycles(copyWith({}))).toEqual({ code: 0, cycles: [] })
+  it('keep the sandbox in layers: domain, store, handlers, http, under its entries', async () => {
+    const dir = copyWith({
+      'src/sandbox/constants.ts': "import './domain/records.js'",
+      'src/sandbox/http/health.ts': "import '../local-store.js'",
+      'src/sandbox/domain/redirect.ts': "import '../store/files.js'",
+      'src/sandbox/store/files.ts': "import '../handlers/notify/url.js'",
+      'src/sandbox/handlers/pages/html.ts': "import '../../http/reply.js'",
+      'src/sandbox/handlers/body.ts': "import './billing/clock.js'",
+      'src/sandbox/handlers/service/endpoints.ts': "import '../notify/url.js'",
+      'src/sandbox/handlers/pages/templates.ts': "import '../double/webhook-faults.js'",
+      'src/sandbox/handlers/double/fixtures.ts': "import '../billing/clock.js'",
+      'src/sandbox/handlers/billing/clock.ts': "import '../service/endpoints.js'",
+      'src/sandbox/handlers/notify/post.ts': "import '../double/webhook-faults.js'",
+      'src/sandbox/handlers/planted/planted.ts': "import '../notify/url.js'",
+    })
+    expect(await violations(dir)).toEqual([
+      'no-dead-modules: src/sandbox/handlers/planted/planted.ts → src/sandbox/handlers/planted/planted.ts',
+      'sandbox-constants-are-a-leaf: src/sandbox/constants.ts → src/sandbox/domain/records.ts',
+      'sandbox-domain-is-the-ground: src/sandbox/domain/redirect.ts → src/sandbox/store/files.ts',
+      'sandbox-entries-are-on-top: src/sandbox/http/health.ts → src/sandbox/local-store.ts',
+      'sandbox-handlers-are-below-http: src/sandbox/handlers/pages/html.ts → src/sandbox/http/reply.ts',
+      'sandbox-handlers-billing: src/sandbox/handlers/billing/clock.ts → src/sandbox/handlers/service/endpoints.ts',
+      'sandbox-handlers-double: src/sandbox/handlers/double/fixtures.ts → src/sandbox/handlers/billing/clock.ts',
+      'sandbox-handlers-ground-is-below-them: src/sandbox/handlers/body.ts → src/sandbox/handlers/billing/clock.ts',
+      'sandbox-handlers-notify: src/sandbox/handlers/notify/post.ts → src/sandbox/handlers/double/webhook-faults.ts',
+      'sandbox-handlers-pages: src/sandbox/handlers/pages/templates.ts → src/sandbox/handlers/double/webhook-faults.ts',
+      'sandbox-handlers-service: src/sandbox/handlers/service/endpoints.ts → src/sandbox/handlers/notify/url.ts',
+      'sandbox-handlers-unlisted: src/sandbox/handlers/planted/planted.ts → src/sandbox/handlers/notify/url.ts',
+      'sandbox-store-is-below-the-handlers: src/sandbox/store/files.ts → src/sandbox/handlers/notify/url.ts',
+    ])
   })
 
-  it('fail on two folders that import each other through different modules', async () => {
-    // No module cycle (render/table/width.ts is not imported back), yet render and bulk are one tangle.
-    const dir = copyWith({ 'src/render/table/width.ts': "import '../../bulk/csv.js'" })
-    expect(await folderCycles(dir)).toEqual({
+  it('find a cycle between folders that neither a module cycle nor a layer shows (scripts/check-folders.mjs)', async () => {
+    const check = (dir: string) =>
+      run(process.execPath, [path.join(ROOT, 'scripts/check-folders.mjs')], { cwd: dir }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+      )
+    // The tree as it is passes: `npm run lint` runs the script on it.
+    const dir = copyWith({
+      'src/sandbox/domain/left/one.ts': "import '../right/two.js'\nexport const one = 1",
+      'src/sandbox/domain/right/two.ts': "import '../left/three.js'\nexport const two = 2",
+      'src/sandbox/domain/left/three.ts': 'export const three = 3',
+    })
+    expect(await check(dir)).toEqual({
       code: 1,
-      cycles: ['src: the folders bulk, render import one another in a cycle:'],
+      stderr: [
+        'src/sandbox/domain: a cycle between left, right',
+        '  left → right: src/sandbox/domain/left/one.ts → src/sandbox/domain/right/two.ts',
+        '  right → left: src/sandbox/domain/right/two.ts → src/sandbox/domain/left/three.ts',
+        '1 folder cycle offence(s): see scripts/check-folders.mjs.',
+        '',
+      ].join('\n'),
     })
   })
 })

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
-import { keyHash, listPackages } from '../../../src/sandbox/service/business.js'
+import { keyHash, listPackages } from '../../../src/sandbox/domain/business.js'
 import type { Json } from '../../helpers/links.js'
 import { exited, killStarted } from '../../helpers/processes.js'
 import {

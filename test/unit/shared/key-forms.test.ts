@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Redactor } from '../../../src/api/redact.js'
-import { redactPath } from '../../../src/sandbox/double/recorded-requests.js'
+import { redactPath } from '../../../src/sandbox/handlers/double/recorded-requests.js'
 import { loggedPath } from '../../../src/sandbox/http/request.js'
 import { holdsSecret, redactSecrets } from '../../../src/shared/key-forms.js'
 import { findCanary } from '../../helpers/leak.js'

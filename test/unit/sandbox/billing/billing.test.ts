@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type Libsql from 'libsql'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BILLING } from '../../../../src/sandbox/billing/schedule.js'
+import { BILLING } from '../../../../src/sandbox/store/schedule.js'
 import { DURATION_FORMS } from '../../../../src/shared/duration.js'
 import { BROWSER_SAME_ORIGIN, card, formFields, get, post } from '../../../helpers/pages.js'
 import {

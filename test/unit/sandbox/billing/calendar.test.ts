@@ -4,9 +4,9 @@ import {
   ClockRefused,
   MAX_CHARGES_PER_MOVE,
   moveClock,
-  readClock,
   withCharges,
-} from '../../../../src/sandbox/billing/billing.js'
+} from '../../../../src/sandbox/handlers/billing/billing.js'
+import { readClock } from '../../../../src/sandbox/store/clock.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import {
   BUSINESS_A,

@@ -3,10 +3,10 @@ import {
   applyClockMove,
   ClockRefused,
   moveClock,
-  readClock,
   withCharges,
-} from '../../../../src/sandbox/billing/billing.js'
-import { BILLING } from '../../../../src/sandbox/billing/schedule.js'
+} from '../../../../src/sandbox/handlers/billing/billing.js'
+import { readClock } from '../../../../src/sandbox/store/clock.js'
+import { BILLING } from '../../../../src/sandbox/store/schedule.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { BUSINESS_A, chargeDates, subscribe } from '../../../helpers/billing.js'
 import { tempDir } from '../../../helpers/sandbox.js'

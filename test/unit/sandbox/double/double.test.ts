@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FaultRuleError } from '../../../../src/sandbox/double/faults.js'
+import { FaultRuleError } from '../../../../src/sandbox/handlers/double/faults.js'
 import { startSandbox } from '../../../../src/sandbox/http/server.js'
 import { formFields } from '../../../helpers/pages.js'
 import {

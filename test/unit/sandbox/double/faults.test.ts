@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest'
+import { FaultSets } from '../../../../src/sandbox/handlers/double/fault-sets.js'
 import {
   FaultRuleError,
-  FaultSets,
   parseFaultHeader,
   parseFaultRule,
-} from '../../../../src/sandbox/double/faults.js'
+} from '../../../../src/sandbox/handlers/double/faults.js'
 import {
   keptBody,
   RecordedRequests,
   redactBody,
   redactPath,
   redactText,
-} from '../../../../src/sandbox/double/recorded-requests.js'
+} from '../../../../src/sandbox/handlers/double/recorded-requests.js'
 
 /**
  * Fault rules as written, read and picked, and the redaction of what is recorded of a request.

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { businessOf, keyHash, PACKAGE_SLUGS } from '../../../../src/sandbox/domain/business.js'
 import {
   checkFixtures,
   FixtureSyntaxError,
   parseFixtures,
   seedFixtures,
   seedIn,
-} from '../../../../src/sandbox/double/fixtures.js'
-import { businessOf, keyHash, PACKAGE_SLUGS } from '../../../../src/sandbox/service/business.js'
+} from '../../../../src/sandbox/handlers/double/fixtures.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import {
   clientFor,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_BODY_BYTES } from '../../../../src/sandbox/constants.js'
+import { listPackages } from '../../../../src/sandbox/domain/business.js'
 import { MAX_JSON_DEPTH } from '../../../../src/sandbox/http/request.js'
-import { listPackages } from '../../../../src/sandbox/service/business.js'
 import { type Json, LINK_TEXT_FIELDS } from '../../../helpers/links.js'
 import {
   invalid,

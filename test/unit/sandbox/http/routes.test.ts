@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { createLink } from '../../../../src/sandbox/handlers/service/endpoints.js'
 import { health } from '../../../../src/sandbox/http/health.js'
 import { ROUTES, route, routeOf } from '../../../../src/sandbox/http/routes.js'
-import { createLink } from '../../../../src/sandbox/service/endpoints.js'
 
 /** The route table (src/sandbox/http/routes.ts): every route once, each with its rules. */
 

@@ -1,16 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { addEndpoint } from '../../../../src/sandbox/notify/endpoints.js'
-import { Notifier } from '../../../../src/sandbox/notify/notifier.js'
-import { listDeliveries, notifyAttempt } from '../../../../src/sandbox/notify/outbox.js'
-import { businessOf } from '../../../../src/sandbox/service/business.js'
-import type { PaymentLinkRecord } from '../../../../src/sandbox/service/records.js'
+import { businessOf } from '../../../../src/sandbox/domain/business.js'
+import type { PaymentLinkRecord } from '../../../../src/sandbox/domain/records.js'
+import { notifyAttempt } from '../../../../src/sandbox/handlers/notify/attempts.js'
+import { addEndpoint } from '../../../../src/sandbox/handlers/notify/endpoints.js'
+import { Notifier } from '../../../../src/sandbox/handlers/notify/notifier.js'
+import { listDeliveries } from '../../../../src/sandbox/handlers/notify/outbox.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { type Receiver, startReceiver } from '../../../helpers/receiver.js'
 import { KEY_A, tempDir } from '../../../helpers/sandbox.js'
 
 /**
- * The notifier (src/sandbox/notify/notifier.ts): what a payment makes is attempted once the
+ * The notifier (src/sandbox/handlers/notify/notifier.ts): what a payment makes is attempted once the
  * request is answered; a sandbox answering a burst of requests lets its notifications wait in the
  * outbox until the burst is over; a sandbox for one command attempts what it made before it closes.
  */

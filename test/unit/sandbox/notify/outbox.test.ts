@@ -1,26 +1,26 @@
 import os from 'node:os'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { addEndpoint } from '../../../../src/sandbox/notify/endpoints.js'
+import { businessOf } from '../../../../src/sandbox/domain/business.js'
+import type { PaymentLinkRecord } from '../../../../src/sandbox/domain/records.js'
+import { notifyAttempt } from '../../../../src/sandbox/handlers/notify/attempts.js'
+import { addEndpoint } from '../../../../src/sandbox/handlers/notify/endpoints.js'
 import {
   type Claimed,
   claimDue,
   type Dispatch,
   listDeliveries,
-  notifyAttempt,
   OUTBOX,
   recordAttempt,
   releaseDeadLeases,
   signatureKeyOf,
-} from '../../../../src/sandbox/notify/outbox.js'
-import { businessOf } from '../../../../src/sandbox/service/business.js'
-import type { PaymentLinkRecord } from '../../../../src/sandbox/service/records.js'
+} from '../../../../src/sandbox/handlers/notify/outbox.js'
 import { restoreSnapshot, saveSnapshot } from '../../../../src/sandbox/store/snapshots.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { deadPid } from '../../../helpers/processes.js'
 import { KEY_A, tempDir } from '../../../helpers/sandbox.js'
 
 /**
- * The outbox in the store (src/sandbox/notify/outbox.ts): its statements' plans, a delivery
+ * The outbox in the store (src/sandbox/handlers/notify/outbox.ts): its statements' plans, a delivery
  * claimed by one process of two, leases, what an attempt's outcome makes of a delivery, and what
  * a reset and a snapshot keep.
  */

@@ -1,9 +1,13 @@
 import { createHmac } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { centsOf, notificationText, paymentTime } from '../../../../src/sandbox/notify/notification.js'
-import { verifyWebhook } from '../../../../src/sandbox/notify/signature.js'
-import type { PaymentLinkRecord } from '../../../../src/sandbox/service/records.js'
+import type { PaymentLinkRecord } from '../../../../src/sandbox/domain/records.js'
+import {
+  centsOf,
+  notificationText,
+  paymentTime,
+} from '../../../../src/sandbox/handlers/notify/notification.js'
+import { verifyWebhook } from '../../../../src/sandbox/handlers/notify/signature.js'
 
 /**
  * The hash of a notification against an independent computation: the service's WooCommerce

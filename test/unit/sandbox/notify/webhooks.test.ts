@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseFaultRule } from '../../../../src/sandbox/double/faults.js'
+import { parseFaultRule } from '../../../../src/sandbox/handlers/double/faults.js'
 import { type RequestLogEntry, startSandbox } from '../../../../src/sandbox/http/server.js'
 import { type Receiver, startReceiver } from '../../../helpers/receiver.js'
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listPackages } from '../../../../src/sandbox/service/business.js'
+import { listPackages } from '../../../../src/sandbox/domain/business.js'
 import type { Json } from '../../../helpers/links.js'
 import {
   invalid,

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { settleLinkIn } from '../../../../src/sandbox/double/outcomes.js'
-import { keyHash } from '../../../../src/sandbox/service/business.js'
+import { keyHash } from '../../../../src/sandbox/domain/business.js'
+import { settleLinkIn } from '../../../../src/sandbox/handlers/notify/local.js'
 import { resetSandbox } from '../../../../src/sandbox/store/local.js'
 import { dirWithLegacy, fixtureText, ownRecords } from '../../../helpers/legacy-store.js'
 import {

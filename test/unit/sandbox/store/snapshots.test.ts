@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { seedIn } from '../../../../src/sandbox/double/fixtures.js'
-import { keyHash } from '../../../../src/sandbox/service/business.js'
+import { keyHash } from '../../../../src/sandbox/domain/business.js'
+import { seedIn } from '../../../../src/sandbox/handlers/double/fixtures.js'
 import {
   deleteSnapshot,
   listSnapshots,

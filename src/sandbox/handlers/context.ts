@@ -1,0 +1,47 @@
+/**
+ * What a handler is given. Each route of the table (http/routes.ts) gets the context its rules call
+ * for: every route the request, the store and the payment transition; a route that needs a key
+ * (`key`) also the request's body, id, addresses and time; a business-scoped one (`scoped`) also
+ * the caller, the business whose records alone it may act on. The server adds what is its own
+ * (http/context.ts: its test double, its notifier, its secret), and a handler that needs one of
+ * them says so in the type it takes.
+ */
+import type http from 'node:http'
+import type { Business } from '../domain/business.js'
+import type { Payments } from '../domain/payment.js'
+import type { RequestBody } from '../domain/rules.js'
+import type { SandboxStore } from '../store/store.js'
+
+export interface RequestContext {
+  store: SandboxStore
+  /** The customer's outcome on a link, with what subscribes to its attempts (the notifications). */
+  payments: Payments
+  request: http.IncomingMessage
+  /** GET for HEAD. */
+  method: string
+  /** No query, no trailing slash. */
+  path: string
+  query: URLSearchParams
+  /** The `{…}` segment of the route's path as it was sent (percent-encoded); '' when it has none. */
+  segment: string
+}
+
+/** The context of a route that needs a key (`key`). */
+export interface KeyContext extends RequestContext {
+  /** `segment` decoded (a segment that cannot be is answered 404 before the handler runs). */
+  id: string
+  /** POST and PUT only: the JSON object sent. */
+  body: RequestBody
+  /** `http://host:port` as the client addressed the sandbox, for the URLs handed out. */
+  origin: string
+  /** Where payment and activation pages are said to live (the in-process sandbox names its well-known address). */
+  checkoutOrigin: string
+  /** The time the route's rules give it (sandbox time, once what came due was billed for `bills`). */
+  now: number
+}
+
+/** The context of a business-scoped route (`scoped`). */
+export interface ScopedContext extends KeyContext {
+  /** The business of the request's key: the route acts on its records only. */
+  caller: Business
+}
