@@ -18,7 +18,7 @@ export interface CliResult {
 }
 
 /** How a test runs pay: runCli (a process of bin/run.js) or runInProcess (test/helpers/in-process.ts). */
-export type Runner = (args: string[], options?: CliOptions) => Promise<CliResult & { startedAt?: number }>
+export type Runner = (args: string[], options?: CliOptions) => Promise<CliResult>
 
 export interface CliOptions {
   /** Merged over a clean environment (no PAY_* from the developer's shell). */
