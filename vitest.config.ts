@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { WORKER_ENV } from './test/helpers/no-keychain.js'
 
 /**
  * Four projects (CONTRIBUTING.md, Tests):
@@ -17,8 +18,9 @@ const project = (name: string, overrides: TestProjectInlineConfiguration['test']
 
 export default defineConfig(({ mode }) => ({
   test: {
-    // No system keychain in the workers (test/helpers/no-keychain.ts).
-    setupFiles: ['test/helpers/no-keychain.ts'],
+    // No system keychain in the workers (test/helpers/no-keychain.ts): each worker process starts
+    // with this environment over the one vitest was started in; no test writes process.env.
+    env: WORKER_ENV,
     // Hang detectors, not time goals: a leak scan runs dozens of processes in a row, and on a busy
     // two-core machine that can take well over 30 s.
     testTimeout: 120_000,
@@ -32,7 +34,7 @@ export default defineConfig(({ mode }) => ({
       // One module graph per worker, not per file: src/ and oclif's Config are loaded once, not
       // once per test file (a third of the unit project's CPU, half the commands project's). A
       // test that mocks a module or needs it loaded afresh says so with vi.resetModules()
-      // (keychain-helper, jq). Each in-process run's state is its own (test/helpers/in-process.ts).
+      // (keychain-helper). Each in-process run's state is its own (test/helpers/in-process.ts).
       project('unit', { isolate: false }),
       project('commands', { isolate: false }),
       project('e2e'),

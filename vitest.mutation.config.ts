@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { WORKER_ENV } from './test/helpers/no-keychain.js'
 
 /**
  * The tests `npm run test:mutation` (stryker.config.mjs) runs against each mutant: the unit tests
@@ -19,7 +20,7 @@ export default defineConfig({
       'test/unit/bulk/**/*.test.ts',
       'test/unit/sandbox/billing/**/*.test.ts',
     ],
-    setupFiles: ['test/helpers/no-keychain.ts'],
+    env: WORKER_ENV,
     testTimeout: 120_000,
     hookTimeout: 120_000,
     disableConsoleIntercept: true,

@@ -3,23 +3,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { SANDBOX_KEY } from '../../src/sandbox/constants.js'
+import { NO_KEYCHAIN_ENV } from './no-keychain.js'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 export const BIN = path.join(ROOT, 'bin/run.js')
 
-/** A D-Bus session address where nothing listens: no system keychain. */
-export const NO_SESSION_BUS = 'unix:path=/nonexistent/pay-tests/no-session-bus'
-
-/**
- * No system keychain for the runs of the tests, as on a headless CI box, and never the
- * developer's own. On Linux: a D-Bus address where nothing listens, and no XDG_RUNTIME_DIR (whose
- * `bus` socket the keychain library would try next), so that the real "no keychain" path is
- * what runs; test/helpers/keyring.ts gives the keychain tests a keyring of their own. Elsewhere
- * (macOS Keychain, Windows Credential Manager, always there): PAY_KEYCHAIN=0, which pay treats
- * the same way.
- */
-export const NO_KEYCHAIN_ENV: Record<string, string> =
-  process.platform === 'linux' ? { DBUS_SESSION_BUS_ADDRESS: NO_SESSION_BUS } : { PAY_KEYCHAIN: '0' }
+export { NO_KEYCHAIN_ENV, NO_SESSION_BUS } from './no-keychain.js'
 
 export interface CliResult {
   code: number | null
@@ -29,7 +18,7 @@ export interface CliResult {
 }
 
 /** How a test runs pay: runCli (a process of bin/run.js) or runInProcess (test/helpers/in-process.ts). */
-export type Runner = (args: string[], options?: CliOptions) => Promise<CliResult & { startedAt?: number }>
+export type Runner = (args: string[], options?: CliOptions) => Promise<CliResult>
 
 export interface CliOptions {
   /** Merged over a clean environment (no PAY_* from the developer's shell). */
@@ -75,9 +64,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   // never the developer's: the ids of test sandboxes must not reach their completion.
   env.XDG_CACHE_HOME = workerCacheDir()
   if (process.platform === 'darwin') env.PAY_CACHE_DIR = path.join(workerCacheDir(), 'pay')
-  Object.assign(env, NO_KEYCHAIN_ENV)
-  if (process.platform === 'linux') delete env.XDG_RUNTIME_DIR
-  for (const [key, value] of Object.entries(extra)) {
+  // No system keychain (no-keychain.ts), then the test's own variables: undefined leaves one out.
+  for (const [key, value] of Object.entries({ ...NO_KEYCHAIN_ENV, ...extra })) {
     if (value === undefined) delete env[key]
     else env[key] = value
   }

@@ -11,29 +11,26 @@ import {
 
 /**
  * A fake server that answers from a script of faults (5xx, resets, hangs, cut-off or huge
- * bodies, redirects), and records when each request arrived, for retry and timeout tests.
+ * bodies, redirects), for retry and timeout tests. It keeps what arrived, in order, never when:
+ * the waits a retry asked for are in pay's --debug trace (`retrying in N ms`), and a time is a
+ * figure for `npm run bench`, never asserted.
  */
 
 /** Recognisable, so a leak into any output is caught by expectNoLeak. */
 export const CANARY_KEY = 'sk_canary_DO_NOT_LEAK_4f9c2e7a1b'
 
 export interface FaultServer extends FakeServer {
-  /** Date.now() when each request (in `requests` order) had been read. */
-  times: number[]
   /** Answers the next requests in turn with these handlers; the last one answers the rest. */
   script(...handlers: Handler[]): void
 }
 
 export async function startFaultServer(...handlers: Handler[]): Promise<FaultServer> {
   let queue: Handler[] = handlers.length > 0 ? handlers : [json(404, { message: 'Not found' })]
-  const times: number[] = []
   const fake = await startFakeServer((request, response) => {
-    times.push(Date.now())
     const handler = queue.length > 1 ? queue.shift()! : queue[0]
     return handler(request, response)
   })
   return Object.assign(fake, {
-    times,
     script(...next: Handler[]) {
       queue = next
     },
@@ -107,13 +104,6 @@ export const redirect =
     res.end(`<a href="${location}">moved</a>`)
   }
 
-export interface PayRun extends CliResult {
-  /** Wall time of the whole invocation, in ms. */
-  ms: number
-  /** Date.now() when the process had exited: compare with FaultServer.times. */
-  endedAt: number
-}
-
 /**
  * Runs `pay` against `baseUrl` with the canary key, and fails the test if the key shows up
  * in stdout or stderr, whatever the command did. Through bin/run.js; `payRunner(runInProcess)`
@@ -127,16 +117,13 @@ export function payRunner(run: Runner) {
     args: string[],
     baseUrl: string,
     options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
-  ): Promise<PayRun> => {
-    const started = Date.now()
+  ): Promise<CliResult> => {
     const result = await run(args, {
       ...options,
       env: { PAY_API_KEY: CANARY_KEY, PAY_BASE_URL: baseUrl, ...options.env },
     })
-    const endedAt = Date.now()
     expectNoLeak(result)
-    // An in-process run may have waited for another to end: its time counts from its own start.
-    return { ...result, ms: endedAt - (result.startedAt ?? started), endedAt }
+    return result
   }
 }
 

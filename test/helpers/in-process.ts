@@ -38,8 +38,6 @@ export interface InProcessResult extends CliResult {
   raw?: unknown
   /** The run's IO: the questions asked (`io.asked`), the Ctrl-C presses seen. */
   io: TestIO
-  /** Date.now() when the run began (after any run before it had ended). */
-  startedAt: number
 }
 
 export { COMMAND_IDS, commandSource, MANIFEST, type ManifestCommand, typed } from './manifest.js'
@@ -76,7 +74,6 @@ function payConfig(): Promise<Config> {
  * A key given to the run (PAY_API_KEY, `login --with-key`'s stdin) in stdout or stderr fails it.
  */
 export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
-  const startedAt = Date.now()
   const config = await payConfig()
   const env = cleanEnv(options.env)
   const terminal = options.terminal ?? false
@@ -97,7 +94,7 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
   // What runCli gives, and more that a test compares whole results without (not enumerable).
   const result = Object.defineProperties(
     { code: ended.code, signal: null, stdout: io.stdout.text, stderr: io.stderr.text },
-    { raw: { value: ended.error }, io: { value: io }, startedAt: { value: startedAt } },
+    { raw: { value: ended.error }, io: { value: io } },
   ) as InProcessResult
   expectNoKeyInOutput(args, options, result)
   return result

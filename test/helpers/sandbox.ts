@@ -171,6 +171,16 @@ export function setUserVersion(file: string, version: number): void {
   }
 }
 
+/** The rows a query reads from the store of `dir`, beside the sandbox that may be using it. */
+export function queryStore(dir: string, sql: string, ...parameters: unknown[]): Record<string, unknown>[] {
+  const db = new (libsql())(path.join(dir, STORE_FILE))
+  try {
+    return db.prepare(sql).all(...parameters) as Record<string, unknown>[]
+  } finally {
+    db.close()
+  }
+}
+
 /**
  * What the sandbox in `dir` holds, in the shape of pay 0.1's store.json
  * (`{format, version, businesses: {<sha256 of key>: {business_id, tokenizations, payment_links,

@@ -23,6 +23,10 @@ const pay = (args: string[]) => runCli(args, { env: sandbox.env })
 const waiting = (id: string, limit = '10m') =>
   `Waiting for payment link ${id} to be paid (at most ${limit}).\n`
 
+/** The requests for link `id` the sandbox has answered. */
+const looks = (id: string) =>
+  sandbox.sandbox.requests().filter((request) => request.path.startsWith(`/payment-links/${id}`)).length
+
 async function until(check: () => boolean, what: string) {
   const deadline = Date.now() + 20_000
   while (!check()) {
@@ -111,7 +115,8 @@ describe('links wait on a terminal', () => {
     const link = await seedLink(sandbox)
     const term = await startTerminal(['links', 'wait', link._id], { env: { ...sandbox.env, ...extra } })
     await term.waitFor('Waiting for payment link')
-    await new Promise((resolve) => setTimeout(resolve, 2500))
+    // Three looks at the link, the pauses between them past: a line redrawn would be by then.
+    await until(() => looks(link._id) >= 3, 'three looks at the link')
     await sandbox.markPaid(link._id)
     expect(await term.exitCode()).toBe(0)
     const raw = (await term.rawOutput()).toString('utf8')

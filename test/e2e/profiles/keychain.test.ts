@@ -33,8 +33,11 @@ function expectKeyInNoFile(dir: string, key: string): void {
   }
 }
 
-describe.runIf(RUN_KEYRING_TESTS).concurrent('keys in the system keychain (a real Secret Service)', () => {
+describe.runIf(RUN_KEYRING_TESTS)('keys in the system keychain (a real Secret Service)', () => {
   // One keyring for the file (each test its own config dir, so its own entries); a service per test.
+  // The tests run one after another: run together, their keychain calls queued at the one keyring
+  // daemon, and on a machine busy with the rest of the suite an answer then came after pay's 3 s,
+  // so that `pay login` took the keychain for absent and put the key in the file.
   let keyring: KeyringSession
   beforeAll(async () => {
     keyring = await startKeyring()

@@ -59,11 +59,10 @@ describe('kill -9', () => {
       expect(failures).toBeGreaterThan(0) // the kill did land mid-burst
 
       readStore(dir) // passes SQLite's integrity check
-      const restartedAt = Date.now()
       const second = await startMain(['--dir', dir, '--port', '0'])
       const again = clientFor(second.baseUrl, SANDBOX_KEY)
+      // Not blocked: a write lock the killed process held on would answer 503 after the busy timeout.
       expect((await again.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
-      expect(Date.now() - restartedAt).toBeLessThan(2500)
 
       const answers = []
       // 50 at a time: thousands at once would pass the server's cap of connections.

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exited, killStarted, type SandboxProcess } from '../../helpers/processes.js'
 import { type Receiver, startReceiver } from '../../helpers/receiver.js'
@@ -64,30 +63,37 @@ describe('the outbox across processes', () => {
     const links = await Promise.all(
       Array.from({ length: 120 }, (_, i) => payNewLink(client(i % 2 === 0 ? one : two))),
     )
-    await vi.waitFor(
-      async () => {
-        const states = (await deliveries(one)).map((delivery) => delivery.state)
-        expect(states.filter((state) => state === 'delivered')).toHaveLength(120)
-      },
-      { timeout: 60_000, interval: 250 },
-    )
-    // A few more looks at the outbox by both: nothing is sent again.
-    await sleep(1500)
+    const allDelivered = (count: number) =>
+      vi.waitFor(
+        async () => {
+          const states = (await deliveries(one)).map((delivery) => delivery.state)
+          expect(states.filter((state) => state === 'delivered')).toHaveLength(count)
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+    await allDelivered(120)
+    // One later notification made by each, retried at a look at the outbox (its first answer a
+    // 500) after the 120 were delivered: anything sent again would have come before them.
+    const later = [await payNewLink(client(one)), await payNewLink(client(two))]
+    await allDelivered(122)
     const seen = counts(hook)
-    expect(seen.size).toBe(120)
+    expect(seen.size).toBe(122)
     expect([...seen.values()].every((count) => count === 2)).toBe(true)
-    expect(new Set(hook.notifications().map((n) => n.data.payment_link_id))).toEqual(new Set(links))
+    expect(new Set(hook.notifications().map((n) => n.data.payment_link_id))).toEqual(
+      new Set([...links, ...later]),
+    )
     expect((await deliveries(two)).every((d) => d.attempts.map((a) => a.status).join() === '500,200')).toBe(
       true,
     )
   })
 
   it('kill -9 while a retry is due: the next sandbox on the directory makes it; once answered 2xx, never again', async () => {
-    const hook = await receiver((_, i) => (i === 0 ? 503 : 200))
+    // Each notification's first attempt is answered 503, its retry 200.
+    const hook = await receiver((_, i) => (i % 2 === 0 ? 503 : 200))
     const dir = tempDir('pay-outbox-')
     const first = await startMain(dir)
     await client(first).call('POST', '/_sandbox/webhooks', { url: hook.url })
-    await payNewLink(client(first))
+    const paid = await payNewLink(client(first))
     // The retry is due once the first attempt's answer is in the outbox, not when it was sent.
     await vi.waitFor(
       async () => expect((await deliveries(first))[0].attempts.map((a) => a.status)).toEqual([503]),
@@ -103,8 +109,16 @@ describe('the outbox across processes', () => {
     second.child.kill('SIGKILL')
     await exited(second.child)
     const third = await startMain(dir)
-    await sleep(2500)
-    expect(hook.received).toHaveLength(2)
+    // A later notification made by the third, retried at one of its looks at the outbox (its first
+    // answer a 503): anything of the first it sent again would have come before it.
+    const later = await payNewLink(client(third))
+    await vi.waitFor(
+      async () => expect((await deliveries(third)).map((d) => d.state)).toEqual(['delivered', 'delivered']),
+      {
+        timeout: 15_000,
+      },
+    )
+    expect(hook.notifications().map((n) => n.data.payment_link_id)).toEqual([paid, paid, later, later])
     expect(hook.received[1].body).toBe(hook.received[0].body)
     expect((await deliveries(third))[0].attempts.map((a) => a.status)).toEqual([503, 200])
   })

@@ -26,8 +26,8 @@ const runPay = payRunner(runInProcess)
  * Every fault a server can throw at pay, against each kind of request: a GET (`links get`), a
  * POST (`links create`) and a PUT (`links update`, which first GETs the link it merges into).
  * Each case asserts the exit code, the exact message on stderr (no stack trace), an empty
- * stdout, how many requests arrived (GET and PUT retried up to 2 times when the fault is
- * transient, a POST sent exactly once, always), and what the waits between them were.
+ * stdout, and how many requests arrived (GET and PUT retried up to 2 times when the fault is
+ * transient, a POST sent exactly once, always). The waits between them are http-retries.test.ts's.
  */
 
 const LINK = { _id: 'lnk_1', status: 'Active', paid: false, amount: 10, currency: 'EUR', email: 'a@b.co' }
@@ -48,11 +48,7 @@ interface Fault {
   /** Retried on GET and PUT (3 requests in all); never on a POST. */
   transient: boolean
   stderr: (server: FaultServer) => string
-  /** Least gap between two attempts, in ms, when retried. */
-  minGap?: number
   args?: string[]
-  /** The process must have exited within this many ms of the first request. */
-  exitWithinMs?: number
 }
 
 const FAULTS: Fault[] = [
@@ -61,7 +57,6 @@ const FAULTS: Fault[] = [
     handler: json(500, { message: 'Server Error' }),
     transient: true,
     stderr: () => 'Error: Server Error\n',
-    minGap: 240,
   },
   {
     name: '502 with an HTML page',
@@ -86,14 +81,12 @@ const FAULTS: Fault[] = [
     handler: json(429, { message: 'Too Many Attempts.' }),
     transient: true,
     stderr: () => 'Error: Too Many Attempts.\n',
-    minGap: 240,
   },
   {
     name: '429 with Retry-After: 1',
     handler: json(429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' }),
     transient: true,
     stderr: () => 'Error: Too Many Attempts.\n',
-    minGap: 900,
   },
   {
     name: 'a reset connection',
@@ -113,7 +106,6 @@ const FAULTS: Fault[] = [
     handler: hang(),
     transient: false,
     args: ['--timeout', '1'],
-    exitWithinMs: 2000,
     stderr: (server) =>
       `Error: No answer from ${server.baseUrl} within 1 s.\n` +
       'Raise the limit with --timeout SECONDS (or PAY_TIMEOUT) if the service is just slow.\n',
@@ -177,7 +169,6 @@ describe.concurrent('every fault, on a GET, a POST and a PUT', () => {
       const server = await serve(context, ...method.before, fault.handler)
       const result = await runPay([...method.args, ...(fault.args ?? [])], server.baseUrl)
       const attempts = server.requests.filter((request) => request.method === method.method)
-      const times = server.times.slice(method.before.length)
 
       expect(result.code).toBe(6)
       expect(result.stdout).toBe('')
@@ -194,12 +185,6 @@ describe.concurrent('every fault, on a GET, a POST and a PUT', () => {
       // A retry sends the very same request: same body, same Idempotency-Key (POSTs only).
       expect(new Set(attempts.map((a) => a.body)).size).toBe(1)
       if (method.method === 'POST') expect(attempts[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/)
-      if (fault.minGap && attempts.length > 1) {
-        const gaps = times.slice(1).map((time, i) => time - times[i])
-        for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(fault.minGap)
-      }
-      // The overall deadline: timeout + 1 s from the first request to the process's exit.
-      if (fault.exitWithinMs) expect(result.endedAt - server.times[0]).toBeLessThan(fault.exitWithinMs)
 
       tally.runs++
       tally.requests += server.requests.length

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { checkBaseUrl } from '../../../src/api/base-url.js'
 import {
   errorFromResponse,
@@ -385,10 +385,17 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('1')).toBe(1000)
     expect(parseRetryAfter(' 3600 ')).toBe(3_600_000)
     expect(parseRetryAfter('0')).toBe(0)
-    const inTen = new Date(Date.now() + 10_000).toUTCString()
-    expect(parseRetryAfter(inTen)).toBeGreaterThan(8000)
-    expect(parseRetryAfter(inTen)).toBeLessThanOrEqual(10_000)
     expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT')).toBe(0)
+  })
+
+  it('reads an HTTP date as the time from now until it, on a clock the test sets', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 0, 1, 12, 0, 0, 250) })
+    try {
+      expect(parseRetryAfter('Thu, 01 Jan 2026 12:00:10 GMT')).toBe(9750)
+      expect(parseRetryAfter('Thu, 01 Jan 2026 12:00:00 GMT')).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('ignores what it cannot read', () => {

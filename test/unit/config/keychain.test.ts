@@ -11,7 +11,8 @@ import {
   storeKey,
 } from '../../../src/config/keychain.js'
 import { reasonOf } from '../../../src/config/keychain-helper.js'
-import { tempDir } from '../../helpers/cli.js'
+import { cleanEnv, tempDir } from '../../helpers/cli.js'
+import { NO_KEYCHAIN_ENV, WORKER_ENV } from '../../helpers/no-keychain.js'
 
 /**
  * keychain.ts runs a helper program per operation; here the helpers are stand-ins written for
@@ -239,5 +240,20 @@ describe("the helper's reasons", () => {
     ['', 'failed (no reason given)'],
   ])('sums up %j as "the system keychain %s"', ([message, reason]) => {
     expect(reasonOf(new Error(message))).toBe(reason)
+  })
+})
+
+describe('the tests reach no system keychain', () => {
+  it('a test worker starts with no keychain in its environment (vitest.config.ts)', () => {
+    for (const [name, value] of Object.entries(WORKER_ENV)) expect(process.env[name], name).toBe(value)
+  })
+
+  it('a run of pay is given none, whatever the worker has, unless its test says otherwise', () => {
+    const env = cleanEnv()
+    for (const [name, value] of Object.entries(NO_KEYCHAIN_ENV)) expect(env[name], name).toBe(value)
+    if (process.platform === 'linux') expect(Object.keys(env)).not.toContain('XDG_RUNTIME_DIR')
+    expect(cleanEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/x' }).DBUS_SESSION_BUS_ADDRESS).toBe(
+      'unix:path=/tmp/x',
+    )
   })
 })

@@ -1,16 +1,12 @@
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { PayError } from '../../../src/errors.js'
+import { JqProgram } from '../../../src/render/jq.js'
 
-// jq reads its environment once, when it is first loaded: the key is set before that, and the
-// module loaded afresh (the unit project shares modules between files: another may have run jq).
-const saved = { key: process.env.PAY_API_KEY, email: process.env.PAY_TEST_EMAIL }
-process.env.PAY_API_KEY = 'sk_test_never_in_jq_env'
-process.env.PAY_TEST_EMAIL = 'jane@example.com'
-vi.resetModules()
-const { JqProgram } = await import('../../../src/render/jq.js')
+/** The run's environment jq is given (pay's takes it from the run context): a key in it, never seen by jq. */
+const ENV = { HOME: '/home/jane', PAY_API_KEY: 'sk_test_never_in_jq_env', PAY_TEST_EMAIL: 'jane@example.com' }
 
 const run = async (expression: string, input: unknown) =>
-  (await JqProgram.compile(expression, process.env)).run(JSON.stringify(input))
+  (await JqProgram.compile(expression, ENV)).run(JSON.stringify(input))
 
 /** The usage error a call throws, as message and hint. */
 async function failure(call: () => Promise<unknown>): Promise<{ kind: string; message: string }> {
@@ -22,20 +18,10 @@ async function failure(call: () => Promise<unknown>): Promise<{ kind: string; me
   throw new Error('expected an error')
 }
 
-afterAll(() => {
-  for (const [name, value] of [
-    ['PAY_API_KEY', saved.key],
-    ['PAY_TEST_EMAIL', saved.email],
-  ] as const) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
-})
-
 describe('--jq runs jq itself', () => {
   it("is jq 1.7.1: 1.7's pick and 1.7.1's abs exist, 1.8's trim does not", async () => {
     expect((await run('pick(.a.b), (-1 | abs)', null)).text).toBe('{"a":{"b":null}}\n1\n')
-    expect(await failure(() => JqProgram.compile('trim', process.env))).toEqual({
+    expect(await failure(() => JqProgram.compile('trim', ENV))).toEqual({
       kind: 'usage',
       message: "--jq 'trim': trim/0 is not defined",
     })
@@ -60,7 +46,7 @@ describe('--jq runs jq itself', () => {
   })
 
   it('runs over each value of a stream of JSON lines (--jsonl)', async () => {
-    const program = await JqProgram.compile('select(.paid) | ._id', process.env)
+    const program = await JqProgram.compile('select(.paid) | ._id', ENV)
     const lines = [
       { _id: 'a', paid: true },
       { _id: 'b', paid: false },
@@ -93,15 +79,15 @@ describe('--jq runs jq itself', () => {
       ['.[] | select(.a == "it\'s")', '--jq ".[] | select(.a == \\"it\'s\\")": [expected no error]'],
     ] as const) {
       if (message.endsWith('[expected no error]')) {
-        await expect(JqProgram.compile(expression, process.env)).resolves.toBeInstanceOf(JqProgram)
+        await expect(JqProgram.compile(expression, ENV)).resolves.toBeInstanceOf(JqProgram)
         continue
       }
-      expect(await failure(() => JqProgram.compile(expression, process.env))).toEqual({
+      expect(await failure(() => JqProgram.compile(expression, ENV))).toEqual({
         kind: 'usage',
         message,
       })
     }
-    expect(await failure(() => JqProgram.compile(' ', process.env))).toEqual({
+    expect(await failure(() => JqProgram.compile(' ', ENV))).toEqual({
       kind: 'usage',
       message: '--jq needs an expression, e.g. --jq .[].id',
     })
@@ -117,7 +103,7 @@ describe('--jq runs jq itself', () => {
 
   it("sees pay's environment without the API key", async () => {
     expect((await run('env.PAY_TEST_EMAIL, env.PAY_API_KEY, $ENV.HOME', null)).text).toBe(
-      `jane@example.com\nnull\n${process.env.HOME}\n`,
+      'jane@example.com\nnull\n/home/jane\n',
     )
   })
 

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DeliveryLimits } from '../../../../src/sandbox/handlers/notify/notifier.js'
 import { verifyWebhook } from '../../../../src/sandbox/handlers/notify/signature.js'
@@ -54,6 +53,9 @@ const newLink = async (client: Client, fields: Record<string, unknown> = {}) =>
 const act = (client: Client, id: string, verb: 'pay' | 'fail' | 'cancel') =>
   client.call('POST', `/_sandbox/payment-links/${id}/${verb}`)
 
+/** The state of each delivery in the outbox (of the first business), oldest first. */
+const states = (sandbox: RunningSandbox) => sandbox.webhooks.deliveries().map((delivery) => delivery.state)
+
 describe('what notifies: every payment attempt', () => {
   it('paying a link, through the control route, the payment page or the sandbox’s caller: one notification each, status 1; paying it again: none', async () => {
     const hook = await receiver()
@@ -66,10 +68,12 @@ describe('what notifies: every payment attempt', () => {
     ).toBe(200)
     expect(sandbox.settle(viaCaller._id, 'paid')?.outcome).toBe('paid')
     await expect.poll(() => hook.received.length).toBe(3)
-    // Paid already: nothing happens, nothing is told.
+    // Paid already: nothing happens, nothing is told. A notification is written in the transaction
+    // of the attempt it tells of: the outbox holds none more once the answers are in, and the three
+    // it holds are delivered, so that the receiver gets no other.
     await act(a, viaRoute._id, 'pay')
     await act(a, viaRoute._id, 'fail')
-    await sleep(200)
+    await expect.poll(() => states(sandbox)).toEqual(['delivered', 'delivered', 'delivered'])
     const told = hook.notifications()
     expect(told.map((n) => [n.data.payment_link_id, n.data.payment_status]).sort()).toEqual(
       [
@@ -83,14 +87,15 @@ describe('what notifies: every payment attempt', () => {
 
   it('a failed payment notifies with status 3 each time; cancelling notifies nothing', async () => {
     const hook = await receiver()
-    const { a } = await sandboxOn(tempDir('pay-notify-'), [hook.url])
+    const { sandbox, a } = await sandboxOn(tempDir('pay-notify-'), [hook.url])
     const link = await newLink(a, { reference: 'ORD-9' })
     await act(a, link._id, 'cancel')
     await act(a, link._id, 'fail')
     await act(a, link._id, 'fail')
     await expect.poll(() => hook.received.length).toBe(2)
     await act(a, link._id, 'cancel')
-    await sleep(200)
+    // The outbox holds the two failures' notifications alone, both delivered: nothing else is told.
+    await expect.poll(() => states(sandbox)).toEqual(['delivered', 'delivered'])
     expect(hook.notifications().map((n) => [n.data.payment_status, n.data.payment_message])).toEqual([
       [3, 'Payment failed'],
       [3, 'Payment failed'],
@@ -141,9 +146,16 @@ describe('delivery', () => {
     const link = await newLink(a)
     await act(a, link._id, 'pay')
     await expect.poll(() => sandbox.webhooks.deliveries()[0]?.state).toBe('failed')
-    await sleep(300)
-    expect(hook.received).toHaveLength(3)
-    expect(new Set(hook.received.map((r) => r.body)).size).toBe(1)
+    // Failed is never due again. A later notification to the same receiver, attempted from the
+    // same outbox until it fails too, comes after anything the first could still have sent.
+    const later = await newLink(a)
+    await act(a, later._id, 'pay')
+    await expect.poll(() => states(sandbox)).toEqual(['failed', 'failed'])
+    expect(hook.notifications().map((n) => n.data.payment_link_id)).toEqual([
+      ...[link._id, link._id, link._id],
+      ...[later._id, later._id, later._id],
+    ])
+    expect(new Set(hook.received.slice(0, 3).map((r) => r.body)).size).toBe(1)
     const [delivery] = sandbox.webhooks.deliveries()
     expect(delivery).toEqual({
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -156,15 +168,27 @@ describe('delivery', () => {
   })
 
   it('answered 2xx: delivered, and never sent again, even by the next sandbox on the directory', async () => {
-    const hook = await receiver((_, i) => (i === 0 ? 503 : 204))
+    // Each notification's first attempt is answered 503, its retry 204.
+    const hook = await receiver((_, i) => (i % 2 === 0 ? 503 : 204))
     const dir = tempDir('pay-notify-')
     const first = await sandboxOn(dir, [hook.url])
-    await act(first.a, (await newLink(first.a))._id, 'pay')
+    const link = await newLink(first.a)
+    await act(first.a, link._id, 'pay')
     await expect.poll(() => first.sandbox.webhooks.deliveries()[0]?.state).toBe('delivered')
     await first.sandbox.close()
     const again = await sandboxOn(dir, [hook.url])
-    await sleep(300)
-    expect(hook.received.map((r) => r.body === hook.received[0].body)).toEqual([true, true])
+    // A later notification, made by the next sandbox and retried at one of its looks at the
+    // outbox, comes after anything of the first it could have sent at its start or at a look.
+    const later = await newLink(again.a)
+    await act(again.a, later._id, 'pay')
+    await expect.poll(() => states(again.sandbox)).toEqual(['delivered', 'delivered'])
+    expect(hook.notifications().map((n) => n.data.payment_link_id)).toEqual([
+      link._id,
+      link._id,
+      later._id,
+      later._id,
+    ])
+    expect(hook.received[1].body).toBe(hook.received[0].body)
     expect(again.sandbox.webhooks.deliveries()[0].attempts.map((attempt) => attempt.status)).toEqual([
       503, 204,
     ])

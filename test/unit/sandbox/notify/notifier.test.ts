@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { businessOf } from '../../../../src/sandbox/domain/business.js'
 import type { PaymentLinkRecord } from '../../../../src/sandbox/domain/records.js'
@@ -56,6 +55,14 @@ async function setUp(mode: 'outbox' | 'own') {
   return { receiver, store, notifier, notify, states, link }
 }
 
+/**
+ * Resolves once `check` holds, looking every few milliseconds on a real timer (vi.waitFor would
+ * move the faked clock as it waits); the test's timeout is the hang detector.
+ */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5))
+}
+
 describe('the notifier', () => {
   it('attempts what a payment made on the next turn, once the request is answered: leased to it as it is written', async () => {
     const { receiver, notifier, notify, states } = await setUp('outbox')
@@ -67,28 +74,31 @@ describe('the notifier', () => {
   })
 
   it('a sandbox busy answering a burst of requests leaves its notifications due in the outbox, one attempted at each look, the rest once the burst is over', async () => {
-    const { receiver, notifier, notify, states } = await setUp('outbox')
-    notifier.start()
-    const requests = () => {
-      for (let i = 0; i < 10; i++) notifier.noteRequest()
-    }
-    requests()
-    requests()
-    requests()
-    const burst = setInterval(requests, 20)
+    // The notifier's clock and its looks are the test's (Date and setInterval faked; its attempts'
+    // sockets and timeouts are real): a look happens when the test moves the clock past one.
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] })
     try {
+      const { receiver, notifier, notify, states } = await setUp('outbox')
+      notifier.start()
+      // 30 requests in this 100 ms: busy.
+      for (let i = 0; i < 30; i++) notifier.noteRequest()
       // Written due, leased to no one: none is attempted now.
       for (let i = 0; i < 5; i++) expect(notify()).toEqual([])
-      await sleep(120)
-      // Meanwhile one at each look (every 50 ms): the others still wait.
-      expect(states().filter((state) => state === 'pending').length).toBeGreaterThanOrEqual(2)
+      expect(states()).toEqual(Array(5).fill('pending'))
+      // A look 50 ms later, still within the burst: one attempt, then none till the next look.
+      const delivered = () => states().filter((state) => state === 'delivered').length
+      vi.advanceTimersByTime(50)
+      await until(() => delivered() === 1)
+      vi.advanceTimersByTime(50)
+      await until(() => delivered() === 2)
+      expect(states().filter((state) => state === 'pending')).toHaveLength(3)
+      // The burst over (no request for 200 ms): the next look attempts the rest.
+      vi.advanceTimersByTime(200)
+      await until(() => delivered() === 5)
+      expect(receiver.received).toHaveLength(5)
     } finally {
-      clearInterval(burst)
+      vi.useRealTimers()
     }
-    await vi.waitFor(() =>
-      expect(states()).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']),
-    )
-    expect(receiver.received).toHaveLength(5)
   })
 
   it('a sandbox for one command takes no look at the outbox, and makes the attempts of what it made before it closes', async () => {

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseFaultRule } from '../../../../src/sandbox/handlers/double/faults.js'
 import { type RequestLogEntry, startSandbox } from '../../../../src/sandbox/http/server.js'
@@ -9,6 +8,7 @@ import {
   KEY_A,
   KEY_B,
   OBJECT_ID,
+  queryStore,
   tempDir,
   VALID_LINK,
 } from '../../../helpers/sandbox.js'
@@ -133,7 +133,9 @@ describe('/_sandbox/webhooks', () => {
     expect(await deliveries(b)).toEqual([])
     expect((await b.call('DELETE', `/_sandbox/webhooks/${endpoint._id}`)).status).toBe(404)
     expect((await b.call('POST', `/_sandbox/webhooks/deliveries/${delivery._id}/resend`)).status).toBe(404)
-    await sleep(200)
+    // B's outbox holds no delivery (each is written with the payment that makes it): nothing can go
+    // to B's endpoint, now or later.
+    expect(await deliveries(b)).toEqual([])
     expect(theirs.received).toEqual([])
   })
 
@@ -174,10 +176,12 @@ describe('/_sandbox/webhooks', () => {
     const receiver = await hook()
     await a.call('POST', '/_sandbox/webhooks', { url: receiver.url, lease_seconds: 1 })
     expect((await a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toHaveLength(1)
-    await sleep(1100)
-    expect((await a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([])
+    await expect
+      .poll(async () => (await a.call('GET', '/_sandbox/webhooks')).json.data.endpoints, { timeout: 10_000 })
+      .toEqual([])
+    // The payment writes no delivery (it would be in its transaction): nothing can be sent.
     await paidLink(a)
-    await sleep(200)
+    expect(await deliveries(a)).toEqual([])
     expect(receiver.received).toEqual([])
   })
 })
@@ -231,7 +235,7 @@ describe('WEBHOOK fault rules', () => {
       'WEBHOOK payment.created drop x1',
       'WEBHOOK payment.created delay 700ms x1',
     ]
-    const { a, sandbox } = await sandboxOn(undefined, { faults: rules })
+    const { a, sandbox, dir } = await sandboxOn(undefined, { faults: rules })
     const receiver = await hook()
     await a.call('POST', '/_sandbox/webhooks', { url: receiver.url })
     const duplicated = await paidLink(a)
@@ -241,8 +245,6 @@ describe('WEBHOOK fault rules', () => {
 
     const dropped = await paidLink(a)
     const delayed = await paidLink(a)
-    await sleep(300)
-    expect(receiver.received).toHaveLength(2)
     const byLink = async (id: string) =>
       (await deliveries(a)).filter((d: { payment_link_id: string }) => d.payment_link_id === id)
     expect(await byLink(dropped._id)).toEqual([
@@ -257,9 +259,22 @@ describe('WEBHOOK fault rules', () => {
         ],
       }),
     ])
-    expect(await byLink(delayed._id)).toEqual([expect.objectContaining({ state: 'pending', attempts: [] })])
-    await expect.poll(() => receiver.received.length).toBe(3)
-    expect(receiver.notifications()[2].data.payment_link_id).toBe(delayed._id)
+    // The delayed one, once delivered: its one attempt made no sooner than 700 ms after it was written.
+    await expect.poll(async () => (await byLink(delayed._id))[0].state).toBe('delivered')
+    const [{ attempts }] = await byLink(delayed._id)
+    const [{ created_at }] = queryStore(
+      dir,
+      'SELECT created_at FROM webhook_deliveries WHERE link = ?',
+      delayed._id,
+    )
+    expect(attempts).toHaveLength(1)
+    expect(Date.parse(attempts[0].time) - Date.parse(String(created_at))).toBeGreaterThanOrEqual(700)
+    // The dropped one was never sent: the receiver got the duplicate twice, then the delayed one.
+    expect(receiver.notifications().map((n) => n.data.payment_link_id)).toEqual([
+      duplicated._id,
+      duplicated._id,
+      delayed._id,
+    ])
 
     // Each rule counted as the others are; nothing of the API was faulted by them.
     expect(
