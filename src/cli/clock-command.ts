@@ -4,7 +4,7 @@ import { type Result, shown } from '../render/result.js'
 import type { SandboxTarget } from '../runtime/context.js'
 import { loadLocalStore } from '../sandbox/index.js'
 import type { Rec } from '../values.js'
-import { CLOCK_MOVE_VIEW, chargesText } from '../work/sandbox/clock.js'
+import { CLOCK_MOVE_VIEW, chargesText } from '../work/sandbox/store/view.js'
 import { BaseCommand } from './base-command.js'
 import { jqFlag, sandboxGlobalFlags } from './flags.js'
 

@@ -3,7 +3,7 @@ import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
 import { loadLocalStore } from '../../sandbox/index.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { aheadText, CLOCK_VIEW } from '../../work/sandbox/clock.js'
+import { aheadText, CLOCK_VIEW } from '../../work/sandbox/store/view.js'
 
 export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
   static calls: readonly EndpointName[] = ['sandboxClock']

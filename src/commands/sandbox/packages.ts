@@ -2,7 +2,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { localFlags, outputFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
 import { PACKAGE_VIEW, sandboxPackages } from '../../runtime/sandbox/packages.js'
-import { sandboxKeyFlags, sandboxKeys } from '../../work/sandbox/keys.js'
+import { sandboxKeyFlags, sandboxKeys } from '../../work/sandbox/start/keys.js'
 
 export default class SandboxPackages extends BaseCommand<typeof SandboxPackages, typeof localFlags> {
   static summary = 'List the packages of the sandbox'

@@ -6,8 +6,8 @@ import { type Result, shown } from '../../render/result.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
 import type { EndpointName } from '../../shared/endpoints.js'
 import { LINK_VIEW } from '../../work/links/view.js'
-import { settle } from '../../work/sandbox/double.js'
-import { outcomeText } from '../../work/sandbox/double-views.js'
+import { settle } from '../../work/sandbox/double/double.js'
+import { outcomeText } from '../../work/sandbox/double/view.js'
 
 export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
   static calls: readonly EndpointName[] = ['getLink', 'sandboxPay', 'sandboxCancel', 'sandboxFail']

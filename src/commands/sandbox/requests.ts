@@ -5,8 +5,8 @@ import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
 import type { Rec } from '../../values.js'
 import { sandboxRequests } from '../../work/sandbox/controls.js'
-import { followRequests, runningSandbox } from '../../work/sandbox/double.js'
-import { REQUEST_VIEW, requestText, requestTsv } from '../../work/sandbox/double-views.js'
+import { followRequests, runningSandbox } from '../../work/sandbox/double/double.js'
+import { REQUEST_VIEW, requestText, requestTsv } from '../../work/sandbox/double/view.js'
 
 export default class SandboxRequests extends BaseCommand<typeof SandboxRequests> {
   static calls: readonly EndpointName[] = ['sandboxRequests']

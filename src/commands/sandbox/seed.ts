@@ -9,7 +9,7 @@ import {
   seededRows,
   seededText,
   seedFixtures,
-} from '../../work/sandbox/fixtures.js'
+} from '../../work/sandbox/store/seed.js'
 
 export default class SandboxSeed extends BaseCommand<typeof SandboxSeed> {
   static calls: readonly EndpointName[] = ['sandboxSeed']

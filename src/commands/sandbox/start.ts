@@ -3,9 +3,9 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { localFlags, needs } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/index.js'
-import { startDoubleFlags } from '../../work/sandbox/double.js'
-import { sandboxKeyFlags, sandboxKeys } from '../../work/sandbox/keys.js'
-import { serveSandbox } from '../../work/sandbox/serve.js'
+import { startDoubleFlags } from '../../work/sandbox/double/double.js'
+import { sandboxKeyFlags, sandboxKeys } from '../../work/sandbox/start/keys.js'
+import { serveSandbox } from '../../work/sandbox/start/serve.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeof localFlags> {
   static summary = 'Serve the local sandbox over HTTP'

@@ -1,10 +1,10 @@
 import type { SandboxActions } from '../../agent/sandbox-tools.js'
 import { moveClock } from '../../cli/clock-command.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
-import { chargesText } from './clock.js'
 import { sandboxRequests } from './controls.js'
-import { runningSandbox, settle } from './double.js'
-import { outcomeText } from './double-views.js'
+import { runningSandbox, settle } from './double/double.js'
+import { outcomeText } from './double/view.js'
+import { chargesText } from './store/view.js'
 
 /**
  * What `pay mcp` may do on the sandbox profile, handed to its sandbox tools (src/agent imports

@@ -3,7 +3,7 @@ import { sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
 import { setSandboxFaults } from '../../../work/sandbox/controls.js'
-import { runningSandbox } from '../../../work/sandbox/double.js'
+import { runningSandbox } from '../../../work/sandbox/double/double.js'
 
 export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaultsClear> {
   static calls: readonly EndpointName[] = ['clearSandboxFaults']

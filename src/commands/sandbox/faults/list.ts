@@ -3,8 +3,8 @@ import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
 import { sandboxFaults } from '../../../work/sandbox/controls.js'
-import { runningSandbox } from '../../../work/sandbox/double.js'
-import { FAULT_VIEW } from '../../../work/sandbox/double-views.js'
+import { runningSandbox } from '../../../work/sandbox/double/double.js'
+import { FAULT_VIEW } from '../../../work/sandbox/double/view.js'
 
 export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsList> {
   static calls: readonly EndpointName[] = ['sandboxFaults']

@@ -5,8 +5,8 @@ import { type Result, shown } from '../../../render/result.js'
 import { MAX_SEED } from '../../../sandbox/index.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
 import { setSandboxFaults } from '../../../work/sandbox/controls.js'
-import { readRules, runningSandbox } from '../../../work/sandbox/double.js'
-import { FAULT_VIEW, rulesText } from '../../../work/sandbox/double-views.js'
+import { readRules, runningSandbox } from '../../../work/sandbox/double/double.js'
+import { FAULT_VIEW, rulesText } from '../../../work/sandbox/double/view.js'
 
 export default class SandboxFaultsSet extends BaseCommand<typeof SandboxFaultsSet> {
   static calls: readonly EndpointName[] = ['setSandboxFaults']

@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { localFlags, outputFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction } from '../../../work/sandbox/snapshots.js'
+import { SNAPSHOT_VIEW, snapshotAction } from '../../../work/sandbox/store/snapshots.js'
 
 export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnapshotList, typeof localFlags> {
   static summary = 'List the snapshots of the sandbox database'

@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { localFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../work/sandbox/snapshots.js'
+import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../work/sandbox/store/snapshots.js'
 
 export default class SandboxSnapshotRestore extends BaseCommand<
   typeof SandboxSnapshotRestore,

@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { localFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../work/sandbox/snapshots.js'
+import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../work/sandbox/store/snapshots.js'
 
 export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnapshotSave, typeof localFlags> {
   static summary = 'Save the sandbox database as a named snapshot'

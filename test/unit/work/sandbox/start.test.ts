@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { portHint } from '../../../../src/work/sandbox/start.js'
+import { portHint } from '../../../../src/work/sandbox/start/view.js'
 
 /**
  * What `sandbox start` says when `pay -p sandbox` would not find it where it listens: the port

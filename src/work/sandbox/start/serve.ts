@@ -1,17 +1,17 @@
-import { formatAmount } from '../../render/format.js'
-import { type Result, shown } from '../../render/result.js'
-import type { RunContext } from '../../runtime/context.js'
-import type { IO } from '../../runtime/io.js'
-import { noticesShown } from '../../runtime/sandbox/connection.js'
+import { formatAmount } from '../../../render/format.js'
+import { type Result, shown } from '../../../render/result.js'
+import type { RunContext } from '../../../runtime/context.js'
+import type { IO } from '../../../runtime/io.js'
+import { noticesShown } from '../../../runtime/sandbox/connection.js'
 import {
   loadLocalStore,
   type RequestLogEntry,
   type RunningSandbox,
   startSandbox,
-} from '../../sandbox/index.js'
-import { type Rec, sanitizeText } from '../../values.js'
-import { invalidFixtures, readFixtureFile, seededRows, seededText } from './fixtures.js'
-import { attemptLine, faultsText, listenError, logLine, portHint } from './start.js'
+} from '../../../sandbox/index.js'
+import { type Rec, sanitizeText } from '../../../values.js'
+import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../store/seed.js'
+import { attemptLine, faultsText, listenError, logLine, portHint } from './view.js'
 
 /** What `pay sandbox start` was asked. */
 export interface ServeRequest {

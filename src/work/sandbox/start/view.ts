@@ -1,14 +1,14 @@
 /** What `pay sandbox start` says: its request log's lines, why it cannot listen, how to reach it. */
-import { type PayError, usageError } from '../../errors.js'
-import type { Env } from '../../runtime/context.js'
-import { portOf, probeSandbox } from '../../runtime/sandbox/connection.js'
+import { type PayError, usageError } from '../../../errors.js'
+import type { Env } from '../../../runtime/context.js'
+import { portOf, probeSandbox } from '../../../runtime/sandbox/connection.js'
 import {
   type Attempted,
   DEFAULT_SANDBOX_PORT,
   type FaultList,
   type RequestLogEntry,
-} from '../../sandbox/index.js'
-import { sanitizeText } from '../../values.js'
+} from '../../../sandbox/index.js'
+import { sanitizeText } from '../../../values.js'
 
 /**
  * `09:21:03 POST /payment-links 200 2.1 ms`: local time, method, path (secrets redacted), status,

@@ -2,10 +2,10 @@
  * What the sandbox's test-double commands show: fault rules (`pay sandbox faults`), the requests a
  * business sent (`pay sandbox requests`), the customer's outcomes (`sandbox pay --outcome`).
  */
-import { paint, sanitizeCell } from '../../render/format.js'
-import { toJsonLine } from '../../render/json.js'
-import type { View } from '../../render/views.js'
-import { plain, type Rec, sanitizeText } from '../../values.js'
+import { paint, sanitizeCell } from '../../../render/format.js'
+import { toJsonLine } from '../../../render/json.js'
+import type { View } from '../../../render/views.js'
+import { plain, type Rec, sanitizeText } from '../../../values.js'
 
 /** A fault rule as `GET /_sandbox/faults` answers it, with what it did so far. */
 export const FAULT_VIEW: View = {

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
-import { type FieldErrors, PayError, usageError, validationError } from '../../errors.js'
-import type { View } from '../../render/views.js'
-import type { SandboxTarget } from '../../runtime/context.js'
-import { loadLocalStore, MAX_BODY_BYTES } from '../../sandbox/index.js'
-import type { Rec } from '../../values.js'
+import { type FieldErrors, PayError, usageError, validationError } from '../../../errors.js'
+import type { View } from '../../../render/views.js'
+import type { SandboxTarget } from '../../../runtime/context.js'
+import { loadLocalStore, MAX_BODY_BYTES } from '../../../sandbox/index.js'
+import type { Rec } from '../../../values.js'
 
 /**
  * `pay sandbox seed` and `pay sandbox start --seed`: a fixture file read and parsed (src/sandbox/

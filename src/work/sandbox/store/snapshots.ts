@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
-import { PayError, usageError } from '../../errors.js'
-import type { View } from '../../render/views.js'
-import { type LocalStore, loadLocalStore } from '../../sandbox/index.js'
+import { PayError, usageError } from '../../../errors.js'
+import type { View } from '../../../render/views.js'
+import { type LocalStore, loadLocalStore } from '../../../sandbox/index.js'
 
 /** `pay sandbox snapshot …`: a snapshot as `{name, saved_at, bytes}`. */
 export const SNAPSHOT_VIEW: View = {

@@ -1,5 +1,5 @@
-import type { View } from '../../render/views.js'
-import { describeDuration } from '../../shared/duration.js'
+import type { View } from '../../../render/views.js'
+import { describeDuration } from '../../../shared/duration.js'
 
 /** `pay sandbox clock`: `{now, offset_seconds}`, as `GET /_sandbox/clock` answers. */
 export const CLOCK_VIEW: View = {

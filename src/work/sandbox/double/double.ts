@@ -3,12 +3,12 @@
  * sandbox they act through, and `pay sandbox requests --follow`.
  */
 import { Flags } from '@oclif/core'
-import type { PayApi } from '../../api/client.js'
-import { PayError, usageError } from '../../errors.js'
-import type { Output } from '../../render/output.js'
-import type { SandboxTarget, Target } from '../../runtime/context.js'
-import type { IO } from '../../runtime/io.js'
-import { followStopper } from '../../runtime/stop.js'
+import type { PayApi } from '../../../api/client.js'
+import { PayError, usageError } from '../../../errors.js'
+import type { Output } from '../../../render/output.js'
+import type { SandboxTarget, Target } from '../../../runtime/context.js'
+import type { IO } from '../../../runtime/io.js'
+import { followStopper } from '../../../runtime/stop.js'
 import {
   FAULT_GRAMMAR,
   isWebhookUrl,
@@ -16,11 +16,11 @@ import {
   MAX_SEED,
   type Outcome,
   parseFaultRule,
-} from '../../sandbox/index.js'
-import type { Rec } from '../../values.js'
-import { type SettledAnswer, sandboxRequests, sandboxSettle } from './controls.js'
-import { REQUEST_VIEW, requestText, requestTsv } from './double-views.js'
-import { attemptedText } from './webhooks/webhook-views.js'
+} from '../../../sandbox/index.js'
+import type { Rec } from '../../../values.js'
+import { type SettledAnswer, sandboxRequests, sandboxSettle } from '../controls.js'
+import { attemptedText } from '../webhooks/webhook-views.js'
+import { REQUEST_VIEW, requestText, requestTsv } from './view.js'
 
 /** A fault rule, checked as the sandbox checks it: one that cannot be read is exit 2, naming what is wrong. */
 export const faultFlag = Flags.custom<string>({

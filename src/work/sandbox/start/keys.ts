@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import { Flags } from '@oclif/core'
-import { usageError } from '../../errors.js'
-import type { Env } from '../../runtime/context.js'
-import { SANDBOX_KEY } from '../../sandbox/index.js'
+import { usageError } from '../../../errors.js'
+import type { Env } from '../../../runtime/context.js'
+import { SANDBOX_KEY } from '../../../sandbox/index.js'
 
 /**
  * The API keys a sandbox serves, each a business of its own (`sandbox start`, and `sandbox
