@@ -1,9 +1,9 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
-import { loadLocalStore } from '../../sandbox/index.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { aheadText, CLOCK_VIEW } from '../../work/sandbox/store/view.js'
+import { readClock } from '../../work/sandbox/store/clock.js'
+import { CLOCK_VIEW, clockText } from '../../work/sandbox/store/view.js'
 
 export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
   static calls: readonly EndpointName[] = ['sandboxClock']
@@ -22,20 +22,7 @@ export default class SandboxClock extends BaseCommand<typeof SandboxClock> {
   static flags = { ...jqFlag }
 
   async run(): Promise<Result> {
-    const where = await this.context.sandboxTarget()
-    let clock: Record<string, unknown>
-    let place: string
-    if (where.server) {
-      clock = await where.api.send('sandboxClock')
-      place = `the sandbox at ${where.target.baseUrl}`
-    } else {
-      const { clockIn } = await loadLocalStore()
-      clock = clockIn(where.dir)
-      place = `the local sandbox store ${where.dir}`
-    }
-    return [
-      shown.record(clock, CLOCK_VIEW),
-      shown.note(`Sandbox time is ${aheadText(clock.offset_seconds)} (${place}).`),
-    ]
+    const read = await readClock(this.context)
+    return [shown.record(read.clock, CLOCK_VIEW), shown.note(clockText(read))]
   }
 }

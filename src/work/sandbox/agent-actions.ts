@@ -1,10 +1,11 @@
 import type { SandboxActions } from '../../agent/sandbox-tools.js'
-import { moveClock } from '../../cli/clock-command.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
 import { sandboxRequests } from './controls.js'
 import { runningSandbox, settle } from './double/double.js'
 import { outcomeText } from './double/view.js'
-import { chargesText } from './store/view.js'
+import { moveClock } from './store/clock.js'
+import { movedText } from './store/view.js'
+import { sandboxAt } from './where.js'
 
 /**
  * What `pay mcp` may do on the sandbox profile, handed to its sandbox tools (src/agent imports
@@ -21,11 +22,8 @@ export const SANDBOX_ACTIONS: SandboxActions = {
     return { settled: { ...settled }, said }
   },
   async advanceClock(where, duration) {
-    const { moved, place } = await moveClock(where, { advance: duration })
-    return {
-      moved,
-      said: `Sandbox time is now ${String(moved.now)} (${place}): ${chargesText(moved.charges_created)}.`,
-    }
+    const clock = await moveClock({ advance: duration }, sandboxAt(where))
+    return { moved: clock.moved, said: movedText(clock) }
   },
   requests: (where, limit) => sandboxRequests(runningSandbox(where, 'sandbox requests').api, { limit }),
 }

@@ -1,11 +1,12 @@
 import { Args } from '@oclif/core'
-import { ClockMoveCommand } from '../../../cli/clock-command.js'
-import { usageError } from '../../../errors.js'
-import type { Result } from '../../../render/result.js'
-import { DURATION_FORMS, parseDuration } from '../../../shared/duration.js'
+import { BaseCommand } from '../../../cli/base-command.js'
+import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
+import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
+import { moveClock } from '../../../work/sandbox/store/clock.js'
+import { CLOCK_MOVE_VIEW, movedText } from '../../../work/sandbox/store/view.js'
 
-export default class SandboxClockAdvance extends ClockMoveCommand<typeof SandboxClockAdvance> {
+export default class SandboxClockAdvance extends BaseCommand<typeof SandboxClockAdvance> {
   static calls: readonly EndpointName[] = ['sandboxMoveClock']
   static summary = 'Move the sandbox clock forward, and charge the subscriptions that come due'
   static description =
@@ -21,6 +22,9 @@ export default class SandboxClockAdvance extends ClockMoveCommand<typeof Sandbox
     '<%= config.bin %> sandbox clock advance P1M15D',
   ]
 
+  static baseFlags = sandboxGlobalFlags
+  static flags = { ...jqFlag }
+
   static args = {
     duration: Args.string({
       description: 'How far: 12h, 30d, 2w, 3mo, 1y, 1d12h, or ISO 8601 (P1Y2M).',
@@ -30,10 +34,7 @@ export default class SandboxClockAdvance extends ClockMoveCommand<typeof Sandbox
   }
 
   async run(): Promise<Result> {
-    const { duration } = this.args
-    if (!parseDuration(duration)) {
-      throw usageError(`"${duration}" is not a duration.`, `Durations: ${DURATION_FORMS}.`)
-    }
-    return this.moveClock({ advance: duration })
+    const moved = await moveClock({ advance: this.args.duration }, this.context)
+    return [shown.record(moved.moved, CLOCK_MOVE_VIEW), shown.note(movedText(moved))]
   }
 }

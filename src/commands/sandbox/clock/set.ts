@@ -1,11 +1,12 @@
 import { Args } from '@oclif/core'
-import { ClockMoveCommand } from '../../../cli/clock-command.js'
-import { usageError } from '../../../errors.js'
-import type { Result } from '../../../render/result.js'
-import { POINT_FORMS, parsePoint } from '../../../shared/duration.js'
+import { BaseCommand } from '../../../cli/base-command.js'
+import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
+import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
+import { moveClock } from '../../../work/sandbox/store/clock.js'
+import { CLOCK_MOVE_VIEW, movedText } from '../../../work/sandbox/store/view.js'
 
-export default class SandboxClockSet extends ClockMoveCommand<typeof SandboxClockSet> {
+export default class SandboxClockSet extends BaseCommand<typeof SandboxClockSet> {
   static calls: readonly EndpointName[] = ['sandboxMoveClock']
   static summary = 'Set the sandbox clock to a later date or time, and charge what comes due'
   static description =
@@ -20,6 +21,9 @@ export default class SandboxClockSet extends ClockMoveCommand<typeof SandboxCloc
     '<%= config.bin %> sandbox clock set 2027-03-31T23:00:00Z --json',
   ]
 
+  static baseFlags = sandboxGlobalFlags
+  static flags = { ...jqFlag }
+
   static args = {
     time: Args.string({
       description: 'DATE (2027-01-01) or DATETIME (2027-01-01T09:30:00Z).',
@@ -29,8 +33,7 @@ export default class SandboxClockSet extends ClockMoveCommand<typeof SandboxCloc
   }
 
   async run(): Promise<Result> {
-    const { time } = this.args
-    if (!parsePoint(time)) throw usageError(`"${time}" is not a date or time.`, `Give ${POINT_FORMS}.`)
-    return this.moveClock({ to: time })
+    const moved = await moveClock({ to: this.args.time }, this.context)
+    return [shown.record(moved.moved, CLOCK_MOVE_VIEW), shown.note(movedText(moved))]
   }
 }

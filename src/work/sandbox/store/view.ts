@@ -1,5 +1,6 @@
 import type { View } from '../../../render/views.js'
 import { describeDuration } from '../../../shared/duration.js'
+import type { ClockMoved, ClockRead } from './clock.js'
 
 /** `pay sandbox clock`: `{now, offset_seconds}`, as `GET /_sandbox/clock` answers. */
 export const CLOCK_VIEW: View = {
@@ -33,3 +34,11 @@ export function chargesText(count: unknown): string {
   if (n === 0) return 'no charge created'
   return `${n.toLocaleString('en')} charge${n === 1 ? '' : 's'} created`
 }
+
+/** What `sandbox clock` says under the clock: `Sandbox time is 30d ahead of real time (PLACE).` */
+export const clockText = ({ clock, place }: ClockRead) =>
+  `Sandbox time is ${aheadText(clock.offset_seconds)} (${place}).`
+
+/** What `sandbox clock advance|set` (and `pay mcp`'s tool) say of the clock moved. */
+export const movedText = ({ moved, place }: ClockMoved) =>
+  `Sandbox time is now ${String(moved.now)} (${place}): ${chargesText(moved.charges_created)}.`
