@@ -6,8 +6,8 @@ import { type Result, shown } from '../../render/result.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
 import type { EndpointName } from '../../shared/endpoints.js'
 import { LINK_VIEW } from '../../work/links/view.js'
-import { settle } from '../../work/sandbox/double/double.js'
-import { outcomeText } from '../../work/sandbox/double/view.js'
+import { payLink } from '../../work/sandbox/double/pay.js'
+import { paidText } from '../../work/sandbox/double/view.js'
 
 export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
   static calls: readonly EndpointName[] = ['getLink', 'sandboxPay', 'sandboxCancel', 'sandboxFail']
@@ -46,13 +46,12 @@ export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
   }
 
   async run(): Promise<Result> {
-    const { id } = this.args
-    const outcome = this.flags.outcome as Outcome
-    const where = await this.context.sandboxTarget()
-    const { settled, place, paidBefore, notified } = await settle(where, id, outcome)
-    let said = `Paid ${place}.`
-    if (outcome !== 'paid') said = outcomeText(settled, outcome, place)
-    else if (paidBefore) said = `Payment link ${id} was already paid: nothing changed.`
-    return [shown.note(said), ...notified.map(shown.notice), shown.record(settled.link, LINK_VIEW, settled)]
+    const paid = await payLink({ id: this.args.id, outcome: this.flags.outcome as Outcome }, this.context)
+    const { settled } = paid
+    return [
+      shown.note(paidText(paid)),
+      ...paid.notified.map(shown.notice),
+      shown.record(settled.link, LINK_VIEW, settled),
+    ]
   }
 }

@@ -3,10 +3,8 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import type { Rec } from '../../values.js'
-import { sandboxRequests } from '../../work/sandbox/controls.js'
-import { followRequests, runningSandbox } from '../../work/sandbox/double/double.js'
-import { REQUEST_VIEW, requestText, requestTsv } from '../../work/sandbox/double/view.js'
+import { followRequests, listRequests } from '../../work/sandbox/double/requests.js'
+import { noRequestsText, REQUEST_VIEW, requestShow } from '../../work/sandbox/double/view.js'
 
 export default class SandboxRequests extends BaseCommand<typeof SandboxRequests> {
   static calls: readonly EndpointName[] = ['sandboxRequests']
@@ -40,17 +38,13 @@ export default class SandboxRequests extends BaseCommand<typeof SandboxRequests>
   }
 
   async run(): Promise<Result> {
-    const { api, target } = runningSandbox(await this.context.sandboxTarget(), 'sandbox requests')
     const { limit } = this.context.listScope
-    if (this.flags.follow) {
-      const options = { out: this.context.out, io: this.context.io, limit, baseUrl: target.baseUrl }
-      await followRequests(api, { ...options, timeoutSeconds: this.flags.timeout })
-    }
-    const requests = await sandboxRequests(api, { limit })
-    const show = { text: (r: Rec) => requestText(r, this.context.io.colour), tsv: requestTsv }
+    if (this.flags.follow) await followRequests({ limit, timeoutSeconds: this.flags.timeout }, this.context)
+    const sent = await listRequests({ limit }, this.context)
+    const show = requestShow(this.context.io.colour)
     return [
-      { kind: 'entries', records: requests, view: REQUEST_VIEW, show },
-      requests.length === 0 ? shown.note(`No requests yet in the sandbox at ${target.baseUrl}.`) : undefined,
+      { kind: 'entries', records: sent.requests, view: REQUEST_VIEW, show },
+      sent.requests.length === 0 ? shown.note(noRequestsText(sent)) : undefined,
     ]
   }
 }

@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { localFlags, needs } from '../../cli/flags.js'
 import type { Result } from '../../render/result.js'
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/index.js'
-import { startDoubleFlags } from '../../work/sandbox/double/double.js'
+import { startDoubleFlags } from '../../work/sandbox/double/flags.js'
 import { sandboxKeyFlags, sandboxKeys } from '../../work/sandbox/start/keys.js'
 import { serveSandbox } from '../../work/sandbox/start/serve.js'
 

@@ -1,29 +1,29 @@
 import type { SandboxActions } from '../../agent/sandbox-tools.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
-import { sandboxRequests } from './controls.js'
-import { runningSandbox, settle } from './double/double.js'
-import { outcomeText } from './double/view.js'
+import { payLink } from './double/pay.js'
+import { listRequests } from './double/requests.js'
+import { paidText } from './double/view.js'
 import { moveClock } from './store/clock.js'
 import { movedText } from './store/view.js'
 import { sandboxAt } from './where.js'
 
 /**
  * What `pay mcp` may do on the sandbox profile, handed to its sandbox tools (src/agent imports
- * nothing of the sandbox): the plain functions of `sandbox pay`, `sandbox clock advance` and
- * `sandbox requests`, saying what they did in those commands' words.
+ * nothing of the sandbox): the work of `sandbox pay`, `sandbox clock advance` and `sandbox
+ * requests`, the same functions the commands call, on the sandbox the tool's profile reaches; what
+ * they did said in those commands' words (their views' texts).
  */
 export const SANDBOX_ACTIONS: SandboxActions = {
   outcomes: OUTCOMES,
   async pay(where, id, outcome) {
-    const { settled, place, paidBefore } = await settle(where, id, outcome as Outcome)
-    let said = `Paid ${place}: payment link ${settled.link._id as string} is paid.`
-    if (outcome !== 'paid') said = outcomeText(settled, outcome, place)
-    else if (paidBefore) said = `Payment link ${id} was already paid: nothing changed.`
-    return { settled: { ...settled }, said }
+    const paid = await payLink({ id, outcome: outcome as Outcome }, sandboxAt(where))
+    return { settled: { ...paid.settled }, said: paidText(paid, true) }
   },
   async advanceClock(where, duration) {
     const clock = await moveClock({ advance: duration }, sandboxAt(where))
     return { moved: clock.moved, said: movedText(clock) }
   },
-  requests: (where, limit) => sandboxRequests(runningSandbox(where, 'sandbox requests').api, { limit }),
+  async requests(where, limit) {
+    return (await listRequests({ limit }, sandboxAt(where))).requests
+  },
 }

@@ -2,8 +2,8 @@ import { BaseCommand } from '../../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
-import { setSandboxFaults } from '../../../work/sandbox/controls.js'
-import { runningSandbox } from '../../../work/sandbox/double/double.js'
+import { clearFaults } from '../../../work/sandbox/double/faults.js'
+import { faultsClearedText } from '../../../work/sandbox/double/view.js'
 
 export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaultsClear> {
   static calls: readonly EndpointName[] = ['clearSandboxFaults']
@@ -17,8 +17,6 @@ export default class SandboxFaultsClear extends BaseCommand<typeof SandboxFaults
   static baseFlags = sandboxGlobalFlags
 
   async run(): Promise<Result> {
-    const { api, target } = runningSandbox(await this.context.sandboxTarget(), 'sandbox faults clear')
-    await setSandboxFaults(api, [])
-    return shown.nothing(`No fault rules in the sandbox at ${target.baseUrl} now.`)
+    return shown.nothing(faultsClearedText(await clearFaults(this.context)))
   }
 }

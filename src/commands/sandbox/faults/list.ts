@@ -2,9 +2,8 @@ import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
-import { sandboxFaults } from '../../../work/sandbox/controls.js'
-import { runningSandbox } from '../../../work/sandbox/double/double.js'
-import { FAULT_VIEW } from '../../../work/sandbox/double/view.js'
+import { listFaults } from '../../../work/sandbox/double/faults.js'
+import { FAULT_VIEW, faultsSeedText } from '../../../work/sandbox/double/view.js'
 
 export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsList> {
   static calls: readonly EndpointName[] = ['sandboxFaults']
@@ -20,11 +19,10 @@ export default class SandboxFaultsList extends BaseCommand<typeof SandboxFaultsL
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const { api, target } = runningSandbox(await this.context.sandboxTarget(), 'sandbox faults list')
-    const { rules, seed } = await sandboxFaults(api)
+    const faults = await listFaults(this.context)
     return [
-      shown.list(rules, FAULT_VIEW),
-      rules.length > 0 ? shown.note(`Seed ${seed} (the sandbox at ${target.baseUrl}).`) : undefined,
+      shown.list(faults.rules, FAULT_VIEW),
+      faults.rules.length > 0 ? shown.note(faultsSeedText(faults)) : undefined,
     ]
   }
 }

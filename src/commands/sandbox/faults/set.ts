@@ -4,9 +4,8 @@ import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
 import { MAX_SEED } from '../../../sandbox/index.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
-import { setSandboxFaults } from '../../../work/sandbox/controls.js'
-import { readRules, runningSandbox } from '../../../work/sandbox/double/double.js'
-import { FAULT_VIEW, rulesText } from '../../../work/sandbox/double/view.js'
+import { setFaults } from '../../../work/sandbox/double/faults.js'
+import { FAULT_VIEW, faultsSetText } from '../../../work/sandbox/double/view.js'
 
 export default class SandboxFaultsSet extends BaseCommand<typeof SandboxFaultsSet> {
   static calls: readonly EndpointName[] = ['setSandboxFaults']
@@ -39,14 +38,7 @@ export default class SandboxFaultsSet extends BaseCommand<typeof SandboxFaultsSe
   }
 
   async run(): Promise<Result> {
-    const rules = readRules(this.positionals)
-    const { api, target } = runningSandbox(await this.context.sandboxTarget(), 'sandbox faults set')
-    const set = await setSandboxFaults(api, rules, this.flags.seed)
-    return [
-      shown.list(set.rules, FAULT_VIEW),
-      shown.note(
-        `${rulesText(set.rules.length)} set in the sandbox at ${target.baseUrl} (seed ${set.seed}).`,
-      ),
-    ]
+    const faults = await setFaults({ rules: this.positionals, seed: this.flags.seed }, this.context)
+    return [shown.list(faults.rules, FAULT_VIEW), shown.note(faultsSetText(faults))]
   }
 }

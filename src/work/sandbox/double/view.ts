@@ -6,6 +6,8 @@ import { paint, sanitizeCell } from '../../../render/format.js'
 import { toJsonLine } from '../../../render/json.js'
 import type { View } from '../../../render/views.js'
 import { plain, type Rec, sanitizeText } from '../../../values.js'
+import type { FaultRules } from './faults.js'
+import type { LinkSettled } from './pay.js'
 
 /** A fault rule as `GET /_sandbox/faults` answers it, with what it did so far. */
 export const FAULT_VIEW: View = {
@@ -25,8 +27,15 @@ export const REQUEST_VIEW: View = {
   idField: 'seq',
 }
 
-/** `2`, `1 fault rule`… */
-export const rulesText = (count: number) => `${count} fault rule${count === 1 ? '' : 's'}`
+/** `faults set`: `2 fault rules set in the sandbox at URL (seed 7).` */
+export const faultsSetText = ({ rules, seed, place }: FaultRules) =>
+  `${rules.length} fault rule${rules.length === 1 ? '' : 's'} set in ${place} (seed ${seed}).`
+
+/** `faults list`, under its rules: the seed of their P% draws. */
+export const faultsSeedText = ({ seed, place }: FaultRules) => `Seed ${seed} (${place}).`
+
+/** `faults clear`. */
+export const faultsClearedText = ({ place }: { place: string }) => `No fault rules in ${place} now.`
 
 /**
  * A request on a terminal: `09:21:03 POST /payment-links 200 2.1 ms`, its fault after it, then
@@ -56,6 +65,15 @@ export function requestText(entry: Rec, colour: boolean): string {
   return [parts.join(' '), ...more.map((line) => `  ${line}`)].join('\n')
 }
 
+/** How a request is shown as it comes (Output.entries): on a terminal, and piped. */
+export const requestShow = (colour: boolean) => ({
+  text: (entry: Rec) => requestText(entry, colour),
+  tsv: requestTsv,
+})
+
+/** `requests`, with none to show. */
+export const noRequestsText = ({ place }: { place: string }) => `No requests yet in ${place}.`
+
 /** A request as one TSV line: the columns of REQUEST_VIEW, the body as compact JSON (empty for none). */
 export function requestTsv(entry: Rec): string {
   return REQUEST_VIEW.listColumns
@@ -69,10 +87,22 @@ export function requestTsv(entry: Rec): string {
 }
 
 /**
+ * What `sandbox pay` says on stderr of what it did; `named`: with the link's id, as `pay mcp`'s
+ * sandbox_pay says it.
+ */
+export function paidText(paid: LinkSettled, named = false): string {
+  if (paid.asked !== 'paid') return outcomeText(paid.settled, paid.asked, paid.place)
+  if (paid.paidBefore) return `Payment link ${paid.id} was already paid: nothing changed.`
+  return named
+    ? `Paid ${paid.place}: payment link ${String(paid.settled.link._id)} is paid.`
+    : `Paid ${paid.place}.`
+}
+
+/**
  * What `sandbox pay --outcome cancelled|failed` says on stderr: what was done where, and where
  * the customer would be sent. A link paid before is answered as paid, whatever the customer does.
  */
-export function outcomeText(
+function outcomeText(
   settled: { outcome: string; link: Rec; redirect_to: string | null },
   asked: string,
   place: string,

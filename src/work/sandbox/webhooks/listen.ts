@@ -21,7 +21,7 @@ import { isWebhookUrl, verifyWebhook } from '../../../sandbox/index.js'
 import { randomHex } from '../../../shared/crypto.js'
 import { isRecord, type Rec } from '../../../values.js'
 import { addSandboxWebhook, removeSandboxWebhook, sandboxWebhooks } from '../controls.js'
-import { runningSandbox } from '../double/double.js'
+import { runningSandbox } from '../where.js'
 import { RECEIVED_VIEW, receivedText, receivedTsv } from './webhook-views.js'
 
 /** The endpoint's lease, and how often it is renewed: a listen gone is forgotten within a lease. */

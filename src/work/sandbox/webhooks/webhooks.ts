@@ -20,7 +20,7 @@ import {
   sandboxDeliveries,
   sandboxWebhooks,
 } from '../controls.js'
-import { runningSandbox } from '../double/double.js'
+import { runningSandbox } from '../where.js'
 import {
   attemptedText,
   DELIVERY_VIEW,
