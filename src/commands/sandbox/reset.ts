@@ -1,8 +1,9 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
-import { loadLocalStore } from '../../sandbox/index.js'
 import type { EndpointName } from '../../shared/endpoints.js'
+import { resetSandbox } from '../../work/sandbox/store/reset.js'
+import { keptAsText, resetJson, resetText } from '../../work/sandbox/store/view.js'
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static calls: readonly EndpointName[] = ['sandboxReset']
@@ -23,26 +24,11 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static baseFlags = sandboxGlobalFlags
 
   async run(): Promise<Result> {
-    const where = await this.context.sandboxTarget()
-    if (where.server) {
-      const done = await where.api.send('sandboxReset')
-      const business = typeof done.business_id === 'number' ? done.business_id : null
-      return shown.message(
-        `The records of business ${business ?? '?'} in the sandbox at ${where.target.baseUrl} are deleted ` +
-          "(other businesses' are kept).",
-        { reset: true, dir: null, base_url: where.target.baseUrl, business_id: business },
-      )
-    }
-    const { resetSandbox } = await loadLocalStore()
-    const { keptAs } = resetSandbox(where.dir)
+    const reset = await resetSandbox(this.context)
+    const keptAs = reset.server ? undefined : reset.keptAs
     return [
-      keptAs
-        ? shown.warn(`The sandbox store was corrupt or from a newer pay: it was kept as ${keptAs}.`)
-        : undefined,
-      shown.message(
-        `The local sandbox store in ${where.dir} is empty (no sandbox is running at ${where.baseUrl}).`,
-        { reset: true, dir: where.dir, base_url: null, business_id: null },
-      ),
+      keptAs ? shown.warn(keptAsText(keptAs)) : undefined,
+      shown.message(resetText(reset), resetJson(reset)),
     ]
   }
 }

@@ -1,6 +1,7 @@
 import type { View } from '../../../render/views.js'
 import { describeDuration } from '../../../shared/duration.js'
 import type { ClockMoved, ClockRead } from './clock.js'
+import type { SandboxReset } from './reset.js'
 
 /** `pay sandbox clock`: `{now, offset_seconds}`, as `GET /_sandbox/clock` answers. */
 export const CLOCK_VIEW: View = {
@@ -42,3 +43,20 @@ export const clockText = ({ clock, place }: ClockRead) =>
 /** What `sandbox clock advance|set` (and `pay mcp`'s tool) say of the clock moved. */
 export const movedText = ({ moved, place }: ClockMoved) =>
   `Sandbox time is now ${String(moved.now)} (${place}): ${chargesText(moved.charges_created)}.`
+
+/** `sandbox reset --json`: `{reset, dir, base_url, business_id}`, dir or base_url null as it was done. */
+export const resetJson = (reset: SandboxReset) =>
+  reset.server
+    ? { reset: true, dir: null, base_url: reset.baseUrl, business_id: reset.businessId }
+    : { reset: true, dir: reset.dir, base_url: null, business_id: null }
+
+/** What `sandbox reset` says it emptied, and where. */
+export const resetText = (reset: SandboxReset) =>
+  reset.server
+    ? `The records of business ${reset.businessId ?? '?'} in the sandbox at ${reset.baseUrl} are deleted ` +
+      "(other businesses' are kept)."
+    : `The local sandbox store in ${reset.dir} is empty (no sandbox is running at ${reset.baseUrl}).`
+
+/** The warning when the local store reset was set aside first. */
+export const keptAsText = (keptAs: string) =>
+  `The sandbox store was corrupt or from a newer pay: it was kept as ${keptAs}.`
