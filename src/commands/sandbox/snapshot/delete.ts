@@ -1,7 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { localFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
-import { snapshotAction, snapshotNameArg } from '../../../work/sandbox/store/snapshots.js'
+import { deleteSnapshot, snapshotNameArg } from '../../../work/sandbox/store/snapshots.js'
+import { deletedText } from '../../../work/sandbox/store/view.js'
 
 export default class SandboxSnapshotDelete extends BaseCommand<
   typeof SandboxSnapshotDelete,
@@ -24,8 +25,7 @@ export default class SandboxSnapshotDelete extends BaseCommand<
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = this.context.sandboxDir
-    const snapshot = await snapshotAction((s) => s.deleteSnapshot(dir, this.args.name))
-    return shown.message(`Deleted snapshot "${snapshot.name}" of ${dir}.`, snapshot)
+    const deleted = await deleteSnapshot({ name: this.args.name }, this.context)
+    return shown.message(deletedText(deleted), deleted.snapshot)
   }
 }

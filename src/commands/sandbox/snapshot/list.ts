@@ -1,7 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { localFlags, outputFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction } from '../../../work/sandbox/store/snapshots.js'
+import { listSnapshots } from '../../../work/sandbox/store/snapshots.js'
+import { SNAPSHOT_VIEW } from '../../../work/sandbox/store/view.js'
 
 export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnapshotList, typeof localFlags> {
   static summary = 'List the snapshots of the sandbox database'
@@ -19,11 +20,6 @@ export default class SandboxSnapshotList extends BaseCommand<typeof SandboxSnaps
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    const dir = this.context.sandboxDir
-    const snapshots = await snapshotAction((s) => s.listSnapshots(dir))
-    return shown.list(
-      snapshots.map((snapshot) => ({ ...snapshot })),
-      SNAPSHOT_VIEW,
-    )
+    return shown.list(await listSnapshots(this.context), SNAPSHOT_VIEW)
   }
 }

@@ -1,7 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { localFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../work/sandbox/store/snapshots.js'
+import { restoreSnapshot, snapshotNameArg } from '../../../work/sandbox/store/snapshots.js'
+import { restoredText, SNAPSHOT_VIEW } from '../../../work/sandbox/store/view.js'
 
 export default class SandboxSnapshotRestore extends BaseCommand<
   typeof SandboxSnapshotRestore,
@@ -24,13 +25,7 @@ export default class SandboxSnapshotRestore extends BaseCommand<
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = this.context.sandboxDir
-    const snapshot = await snapshotAction((s) => s.restoreSnapshot(dir, this.args.name))
-    return [
-      shown.record({ ...snapshot }, SNAPSHOT_VIEW),
-      shown.note(
-        `Restored snapshot "${snapshot.name}" (saved ${snapshot.saved_at}) into the sandbox database of ${dir}.`,
-      ),
-    ]
+    const restored = await restoreSnapshot({ name: this.args.name }, this.context)
+    return [shown.record(restored.snapshot, SNAPSHOT_VIEW), shown.note(restoredText(restored))]
   }
 }

@@ -1,7 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { localFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
-import { SNAPSHOT_VIEW, snapshotAction, snapshotNameArg } from '../../../work/sandbox/store/snapshots.js'
+import { saveSnapshot, snapshotNameArg } from '../../../work/sandbox/store/snapshots.js'
+import { SNAPSHOT_VIEW, savedText } from '../../../work/sandbox/store/view.js'
 
 export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnapshotSave, typeof localFlags> {
   static summary = 'Save the sandbox database as a named snapshot'
@@ -21,14 +22,7 @@ export default class SandboxSnapshotSave extends BaseCommand<typeof SandboxSnaps
   static args = { name: snapshotNameArg }
 
   async run(): Promise<Result> {
-    const dir = this.context.sandboxDir
-    const saved = await snapshotAction((s) => s.saveSnapshot(dir, this.args.name))
-    const { replaced, ...snapshot } = saved
-    return [
-      shown.record(snapshot, SNAPSHOT_VIEW),
-      shown.note(
-        `Saved the sandbox database of ${dir} as snapshot "${snapshot.name}"${replaced ? ' (it replaced the one of that name)' : ''}.`,
-      ),
-    ]
+    const saved = await saveSnapshot({ name: this.args.name }, this.context)
+    return [shown.record(saved.snapshot, SNAPSHOT_VIEW), shown.note(savedText(saved))]
   }
 }

@@ -2,6 +2,7 @@ import type { View } from '../../../render/views.js'
 import { describeDuration } from '../../../shared/duration.js'
 import type { ClockMoved, ClockRead } from './clock.js'
 import type { SandboxReset } from './reset.js'
+import type { SnapshotDone } from './snapshots.js'
 
 /** `pay sandbox clock`: `{now, offset_seconds}`, as `GET /_sandbox/clock` answers. */
 export const CLOCK_VIEW: View = {
@@ -60,3 +61,24 @@ export const resetText = (reset: SandboxReset) =>
 /** The warning when the local store reset was set aside first. */
 export const keptAsText = (keptAs: string) =>
   `The sandbox store was corrupt or from a newer pay: it was kept as ${keptAs}.`
+
+/** `pay sandbox snapshot …`: a snapshot as `{name, saved_at, bytes}`. */
+export const SNAPSHOT_VIEW: View = {
+  noun: 'snapshot',
+  plural: 'snapshots',
+  listColumns: ['name', 'saved_at', 'bytes'],
+  recordFields: ['name', 'saved_at', 'bytes'],
+  idField: 'name',
+}
+
+/** `snapshot save`. */
+export const savedText = ({ snapshot, dir, replaced }: SnapshotDone & { replaced: boolean }) =>
+  `Saved the sandbox database of ${dir} as snapshot "${snapshot.name}"${replaced ? ' (it replaced the one of that name)' : ''}.`
+
+/** `snapshot restore`. */
+export const restoredText = ({ snapshot, dir }: SnapshotDone) =>
+  `Restored snapshot "${snapshot.name}" (saved ${snapshot.saved_at}) into the sandbox database of ${dir}.`
+
+/** `snapshot delete`. */
+export const deletedText = ({ snapshot, dir }: SnapshotDone) =>
+  `Deleted snapshot "${snapshot.name}" of ${dir}.`
