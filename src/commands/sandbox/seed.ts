@@ -3,13 +3,8 @@ import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import {
-  readFixtureFile,
-  SEEDED_VIEW,
-  seededRows,
-  seededText,
-  seedFixtures,
-} from '../../work/sandbox/store/seed.js'
+import { seedSandbox } from '../../work/sandbox/store/seed.js'
+import { SEEDED_VIEW, seededText } from '../../work/sandbox/store/view.js'
 
 export default class SandboxSeed extends BaseCommand<typeof SandboxSeed> {
   static calls: readonly EndpointName[] = ['sandboxSeed']
@@ -48,18 +43,10 @@ export default class SandboxSeed extends BaseCommand<typeof SandboxSeed> {
   static fieldsAsSent = true
 
   async run(): Promise<Result> {
-    const { file } = this.args
-    const fixtures = await readFixtureFile(file, () => this.context.io.readStdin())
-    const { seeded, place } = await seedFixtures(
-      await this.context.sandboxTarget(),
-      file,
-      fixtures,
-      this.flags.once,
-    )
-    const rows = seededRows(seeded.records)
+    const seeded = await seedSandbox({ file: this.args.file, once: this.flags.once }, this.context)
     return [
-      { kind: 'either', json: shown.data(seeded.ids), text: shown.list(rows, SEEDED_VIEW) },
-      shown.note(`${seededText(rows)} (${place}).`),
+      { kind: 'either', json: shown.data(seeded.ids), text: shown.list(seeded.rows, SEEDED_VIEW) },
+      shown.note(`${seededText(seeded.rows)} (${seeded.place}).`),
     ]
   }
 }

@@ -10,7 +10,8 @@ import {
   startSandbox,
 } from '../../../sandbox/index.js'
 import { type Rec, sanitizeText } from '../../../values.js'
-import { invalidFixtures, readFixtureFile, seededRows, seededText } from '../store/seed.js'
+import { invalidFixtures, readFixtureFile, seededRows } from '../store/seed.js'
+import { seededText } from '../store/view.js'
 import { attemptLine, faultsText, listenError, logLine, portHint } from './view.js'
 
 /** What `pay sandbox start` was asked. */

@@ -1,21 +1,13 @@
 import fs from 'node:fs'
 import { type FieldErrors, PayError, usageError, validationError } from '../../../errors.js'
-import type { View } from '../../../render/views.js'
-import type { SandboxTarget } from '../../../runtime/context.js'
+import type { RunContext, SandboxTarget } from '../../../runtime/context.js'
 import { loadLocalStore, MAX_BODY_BYTES } from '../../../sandbox/index.js'
 import type { Rec } from '../../../values.js'
 
 /**
  * `pay sandbox seed` and `pay sandbox start --seed`: a fixture file read and parsed (src/sandbox/
- * double/fixtures.ts checks and seeds it), and what was seeded as rows: NAME, KIND, ID, RESULT.
+ * double/fixtures.ts checks and seeds it), and what was seeded as rows: name, kind, id, result.
  */
-export const SEEDED_VIEW: View = {
-  noun: 'seeded record',
-  plural: 'seeded records',
-  listColumns: ['name', 'kind', 'id', 'result'],
-  recordFields: ['name', 'kind', 'id', 'result'],
-  idField: 'id',
-}
 
 const FORMAT = 'A fixture file is JSON: {"tokenizations": [...], "links": [...], "subscriptions": [...]}.'
 
@@ -63,7 +55,7 @@ const KINDS: Record<string, string> = {
   subscription: 'subscription',
 }
 
-/** The records of a seeding as rows of SEEDED_VIEW. */
+/** The records of a seeding as rows: name, kind, id, result. */
 export function seededRows(records: unknown): Rec[] {
   if (!Array.isArray(records)) return []
   return records.map((record: Rec) => ({
@@ -74,19 +66,34 @@ export function seededRows(records: unknown): Rec[] {
   }))
 }
 
-/** `3 records seeded, 1 skipped (seeded before)`. */
-export function seededText(records: Rec[]): string {
-  const skipped = records.filter((record) => record.result !== 'created').length
-  const made = records.length - skipped
-  const text = `${made} ${made === 1 ? 'record' : 'records'} seeded`
-  return skipped === 0 ? text : `${text}, ${skipped} skipped (seeded before)`
+/** What a seeding made: each name's id, the records as rows, and where (for the message). */
+export interface Seeded {
+  /** `{"NAME": "ID", ...}`, as --json prints it. */
+  ids: Rec
+  /** One a record: name, kind (in words), id, result (created or skipped). */
+  rows: Rec[]
+  place: string
+}
+
+/**
+ * `sandbox seed FILE [--once]` (`-`: stdin): the fixtures checked, then seeded through the running
+ * sandbox, in one request and one transaction, or into the local store.
+ */
+export async function seedSandbox(
+  options: { file: string; once: boolean },
+  context: Pick<RunContext, 'io' | 'sandboxTarget'>,
+): Promise<Seeded> {
+  const fixtures = await readFixtureFile(options.file, () => context.io.readStdin())
+  const where = await context.sandboxTarget()
+  const { seeded, place } = await seedFixtures(where, options.file, fixtures, options.once)
+  return { ids: seeded.ids as Rec, rows: seededRows(seeded.records), place }
 }
 
 /**
  * Seeds `fixtures` (read from `file`) through the running sandbox, in one request and one
  * transaction, or into the local store: what was seeded, and where, for the message.
  */
-export async function seedFixtures(
+async function seedFixtures(
   where: SandboxTarget,
   file: string,
   fixtures: unknown,

@@ -1,5 +1,6 @@
 import type { View } from '../../../render/views.js'
 import { describeDuration } from '../../../shared/duration.js'
+import type { Rec } from '../../../values.js'
 import type { ClockMoved, ClockRead } from './clock.js'
 import type { SandboxReset } from './reset.js'
 import type { SnapshotDone } from './snapshots.js'
@@ -82,3 +83,19 @@ export const restoredText = ({ snapshot, dir }: SnapshotDone) =>
 /** `snapshot delete`. */
 export const deletedText = ({ snapshot, dir }: SnapshotDone) =>
   `Deleted snapshot "${snapshot.name}" of ${dir}.`
+
+/** `sandbox seed` and `sandbox start --seed`: what was seeded, as rows (store/seed.ts, seededRows). */
+export const SEEDED_VIEW: View = {
+  noun: 'seeded record',
+  plural: 'seeded records',
+  listColumns: ['name', 'kind', 'id', 'result'],
+  recordFields: ['name', 'kind', 'id', 'result'],
+  idField: 'id',
+}
+/** `3 records seeded, 1 skipped (seeded before)`. */
+export function seededText(records: Rec[]): string {
+  const skipped = records.filter((record) => record.result !== 'created').length
+  const made = records.length - skipped
+  const text = `${made} ${made === 1 ? 'record' : 'records'} seeded`
+  return skipped === 0 ? text : `${text}, ${skipped} skipped (seeded before)`
+}
