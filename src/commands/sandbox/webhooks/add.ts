@@ -1,8 +1,9 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
-import type { Result } from '../../../render/result.js'
+import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
+import { addedText, ENDPOINT_VIEW } from '../../../work/sandbox/webhooks/webhook-views.js'
 import { addWebhook } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksAdd extends BaseCommand<typeof SandboxWebhooksAdd> {
@@ -31,6 +32,7 @@ export default class SandboxWebhooksAdd extends BaseCommand<typeof SandboxWebhoo
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return addWebhook({ url: this.args.url }, this.context)
+    const added = await addWebhook({ url: this.args.url }, this.context)
+    return [shown.note(addedText(added)), shown.record(added.endpoint, ENDPOINT_VIEW)]
   }
 }

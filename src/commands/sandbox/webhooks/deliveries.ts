@@ -1,9 +1,14 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
-import type { Result } from '../../../render/result.js'
+import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
-import { listDeliveries } from '../../../work/sandbox/webhooks/webhooks.js'
+import { followDeliveries, listDeliveries } from '../../../work/sandbox/webhooks/deliveries.js'
+import {
+  DELIVERY_VIEW,
+  deliveryShow,
+  noDeliveriesText,
+} from '../../../work/sandbox/webhooks/webhook-views.js'
 
 export default class SandboxWebhooksDeliveries extends BaseCommand<typeof SandboxWebhooksDeliveries> {
   static calls: readonly EndpointName[] = ['sandboxDeliveries']
@@ -37,6 +42,13 @@ export default class SandboxWebhooksDeliveries extends BaseCommand<typeof Sandbo
   }
 
   async run(): Promise<Result> {
-    return listDeliveries({ follow: this.flags.follow }, this.context)
+    const { limit } = this.context.listScope
+    if (this.flags.follow) await followDeliveries({ limit }, this.context)
+    const found = await listDeliveries({ limit }, this.context)
+    const show = deliveryShow(this.context.io.colour)
+    return [
+      { kind: 'entries', records: found.deliveries, view: DELIVERY_VIEW, show },
+      found.deliveries.length === 0 ? shown.note(noDeliveriesText(found)) : undefined,
+    ]
   }
 }

@@ -1,7 +1,8 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
-import type { Result } from '../../../render/result.js'
+import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
+import { ENDPOINT_VIEW, SIGNATURE_VIEW } from '../../../work/sandbox/webhooks/webhook-views.js'
 import { listWebhooks } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksList extends BaseCommand<typeof SandboxWebhooksList> {
@@ -23,6 +24,10 @@ export default class SandboxWebhooksList extends BaseCommand<typeof SandboxWebho
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return listWebhooks(this.context)
+    const { signature_key, endpoints } = await listWebhooks(this.context)
+    return [
+      shown.record({ signature_key }, SIGNATURE_VIEW, { signature_key, endpoints }),
+      shown.related('Endpoints', endpoints, ENDPOINT_VIEW),
+    ]
   }
 }

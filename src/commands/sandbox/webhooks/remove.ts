@@ -1,8 +1,9 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { idArg } from '../../../cli/id-arg.js'
-import type { Result } from '../../../render/result.js'
+import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
+import { ENDPOINT_VIEW, removedText } from '../../../work/sandbox/webhooks/webhook-views.js'
 import { removeWebhook } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksRemove extends BaseCommand<typeof SandboxWebhooksRemove> {
@@ -23,6 +24,7 @@ export default class SandboxWebhooksRemove extends BaseCommand<typeof SandboxWeb
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return removeWebhook({ id: this.args.id }, this.context)
+    const removed = await removeWebhook({ id: this.args.id }, this.context)
+    return [shown.note(removedText(removed)), shown.record(removed.endpoint, ENDPOINT_VIEW)]
   }
 }

@@ -1,8 +1,9 @@
 import { BaseCommand } from '../../../cli/base-command.js'
 import { outputFlags, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { idArg } from '../../../cli/id-arg.js'
-import type { Result } from '../../../render/result.js'
+import { type Result, shown } from '../../../render/result.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
+import { DELIVERY_VIEW, resendingText } from '../../../work/sandbox/webhooks/webhook-views.js'
 import { resendDelivery } from '../../../work/sandbox/webhooks/webhooks.js'
 
 export default class SandboxWebhooksResend extends BaseCommand<typeof SandboxWebhooksResend> {
@@ -22,6 +23,10 @@ export default class SandboxWebhooksResend extends BaseCommand<typeof SandboxWeb
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return resendDelivery({ id: this.args.id }, this.context)
+    const resent = await resendDelivery({ id: this.args.id }, this.context)
+    return [
+      resent.server ? shown.note(resendingText(resent)) : resent.notified.map(shown.notice),
+      shown.record(resent.delivery, DELIVERY_VIEW),
+    ]
   }
 }

@@ -8,6 +8,8 @@ import { toJson } from '../../../render/json.js'
 import type { View } from '../../../render/views.js'
 import type { Attempted } from '../../../sandbox/index.js'
 import { plain, type Rec, sanitizeText } from '../../../values.js'
+import type { Deliveries } from './deliveries.js'
+import type { DeliveryResent, EndpointDone } from './webhooks.js'
 
 export const ENDPOINT_VIEW: View = {
   noun: 'webhook endpoint',
@@ -79,6 +81,12 @@ export function deliveryText(delivery: Rec, colour: boolean): string {
   return lines.join('\n')
 }
 
+/** How a delivery is shown as it comes (Output.entries): on a terminal, and piped. */
+export const deliveryShow = (colour: boolean) => ({
+  text: (delivery: Rec) => deliveryText(delivery, colour),
+  tsv: deliveryTsv,
+})
+
 /** A delivery as one TSV line: DELIVERY_VIEW's columns, `attempts` their count, `status` and `error` the last one's. */
 export function deliveryTsv(delivery: Rec): string {
   const attempts = attemptsOf(delivery)
@@ -97,6 +105,21 @@ export function deliveryTsv(delivery: Rec): string {
     .map((cell) => (cell === null || cell === undefined ? '' : sanitizeCell(plain(cell))))
     .join('\t')
 }
+
+/** `webhooks add`: where payment attempts go now. */
+export const addedText = ({ url, endpoint, place }: EndpointDone & { url: string }) =>
+  `Payment attempts are notified to ${url} (endpoint ${endpoint._id}) by ${place}.`
+
+/** `webhooks remove`. */
+export const removedText = ({ id, endpoint, place }: EndpointDone & { id: string }) =>
+  `Removed endpoint ${id} (${endpoint.url}) from ${place}.`
+
+/** `webhooks resend` through a running sandbox (the local store says what came of its attempt instead). */
+export const resendingText = ({ id, place }: DeliveryResent) =>
+  `Sending delivery ${id} again through ${place}.`
+
+/** `webhooks deliveries`, with none to show. */
+export const noDeliveriesText = ({ place }: Deliveries) => `No deliveries yet in ${place}.`
 
 /**
  * A notification `listen` received, on a terminal, short enough for 80 columns (the URL it is
