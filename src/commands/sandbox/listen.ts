@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
 import { listen } from '../../work/sandbox/webhooks/listen.js'
+import { listenedText } from '../../work/sandbox/webhooks/webhook-views.js'
 
 export default class SandboxListen extends BaseCommand<typeof SandboxListen> {
   static calls: readonly EndpointName[] = ['sandboxWebhooks', 'addSandboxWebhook', 'removeSandboxWebhook']
@@ -33,6 +34,7 @@ export default class SandboxListen extends BaseCommand<typeof SandboxListen> {
   }
 
   async run(): Promise<Result> {
-    return listen({ forwardTo: this.flags['forward-to'] }, this.context)
+    const listened = await listen({ forwardTo: this.flags['forward-to'] }, this.context)
+    return shown.log(listenedText(listened, this.context.io))
   }
 }

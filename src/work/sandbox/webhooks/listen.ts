@@ -15,7 +15,6 @@ import type Https from 'node:https'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { PayError, usageError } from '../../../errors.js'
-import { type Result, shown } from '../../../render/result.js'
 import type { RunContext } from '../../../runtime/context.js'
 import { isWebhookUrl, verifyWebhook } from '../../../sandbox/index.js'
 import { randomHex } from '../../../shared/crypto.js'
@@ -36,7 +35,15 @@ const MAX_ANSWER_BYTES = 64 * 1024
 
 type ListenContext = Pick<RunContext, 'sandboxTarget' | 'io' | 'out'>
 
-export async function listen({ forwardTo }: { forwardTo?: string }, context: ListenContext): Promise<Result> {
+/**
+ * Listens until Ctrl-C or SIGTERM (then its endpoint is removed), or until the sandbox stops
+ * answering (exit 6). It goes on printing: what it starts with and each notification are written
+ * through the run's output as they come. What it comes to: how many notifications it received.
+ */
+export async function listen(
+  { forwardTo }: { forwardTo?: string },
+  context: ListenContext,
+): Promise<{ received: number }> {
   const { io, out } = context
   if (forwardTo !== undefined && !isWebhookUrl(forwardTo)) {
     throw usageError(`--forward-to must be an http:// or https:// URL, not "${forwardTo}".`)
@@ -106,9 +113,7 @@ export async function listen({ forwardTo }: { forwardTo?: string }, context: Lis
   await receiver.close()
   if (gone) throw gone
   await removeSandboxWebhook(api, String(endpoint._id)).catch(() => {})
-  const below = io.stderrIsTerminal ? '\n' : ''
-  const count = `${received} ${received === 1 ? 'notification' : 'notifications'}`
-  return shown.log(`${below}Stopped listening after ${count}; its endpoint was removed.`)
+  return { received }
 }
 
 /** Why the renewal failed: the sandbox gone (exit 6, the endpoint left to its lease), or what it answered. */

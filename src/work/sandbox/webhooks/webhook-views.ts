@@ -156,6 +156,16 @@ export function receivedTsv(received: Rec): string {
 }
 
 /**
+ * What `listen` says once stopped, on stderr; on a terminal below the "^C" that Ctrl-C left where
+ * the cursor was.
+ */
+export function listenedText({ received }: { received: number }, io: { stderrIsTerminal: boolean }): string {
+  const below = io.stderrIsTerminal ? '\n' : ''
+  const count = `${received} ${received === 1 ? 'notification' : 'notifications'}`
+  return `${below}Stopped listening after ${count}; its endpoint was removed.`
+}
+
+/**
  * What a command that made notifications with no server running says of their first attempts
  * (made before it exits): each endpoint's answer, and what waits in the outbox of `dir`.
  */
