@@ -1,11 +1,12 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
 import { localFlags, needs } from '../../cli/flags.js'
-import type { Result } from '../../render/result.js'
+import { type Result, shown } from '../../render/result.js'
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/index.js'
 import { startDoubleFlags } from '../../work/sandbox/double/flags.js'
-import { sandboxKeyFlags, sandboxKeys } from '../../work/sandbox/start/keys.js'
+import { sandboxKeyFlags } from '../../work/sandbox/start/keys.js'
 import { serveSandbox } from '../../work/sandbox/start/serve.js'
+import { stoppedText } from '../../work/sandbox/start/view.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeof localFlags> {
   static summary = 'Serve the local sandbox over HTTP'
@@ -56,19 +57,17 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
   }
 
   async run(): Promise<Result> {
-    const port = this.flags.port ?? Number(this.context.env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)
-    const { keys, note } = sandboxKeys(this.flags, this.context.env)
+    const { flags } = this
     const request = {
-      keys,
-      keyNote: note,
-      host: this.flags.host,
-      port,
-      portFromProfile: this.flags.port === undefined,
-      quiet: this.flags.quiet,
-      faults: { rules: this.flags.fault, seed: this.flags['fault-seed'] },
-      webhooks: this.flags.webhook ?? [],
-      seed: this.flags.seed === undefined ? undefined : { file: this.flags.seed, once: this.flags.once },
+      key: flags.key,
+      keyFile: flags['key-file'],
+      host: flags.host,
+      port: flags.port,
+      quiet: flags.quiet,
+      faults: { rules: flags.fault, seed: flags['fault-seed'] },
+      webhooks: flags.webhook ?? [],
+      seed: flags.seed === undefined ? undefined : { file: flags.seed, once: flags.once },
     }
-    return serveSandbox(request, this.context)
+    return shown.log(stoppedText(await serveSandbox(request, this.context), this.context.io))
   }
 }

@@ -37,6 +37,15 @@ export function faultsText(list: FaultList, seedGiven: boolean): string {
   return [`Fault rules (seed ${list.seed}${repeat}):`, ...lines].join('\n')
 }
 
+/**
+ * What `sandbox start` says once stopped, on stderr; on a terminal below the "^C" that Ctrl-C left
+ * where the cursor was.
+ */
+export function stoppedText({ requests }: { requests: number }, io: { stderrIsTerminal: boolean }): string {
+  const below = io.stderrIsTerminal ? '\n' : ''
+  return `${below}Sandbox stopped after ${requests} ${requests === 1 ? 'request' : 'requests'}.`
+}
+
 const PICK_PORT = 'pick another port with --port PORT, or --port 0 for any free one.'
 
 /**
