@@ -1,8 +1,9 @@
 import { BaseCommand } from '../../cli/base-command.js'
 import { localFlags, outputFlags } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
-import { PACKAGE_VIEW, sandboxPackages } from '../../runtime/sandbox/packages.js'
-import { sandboxKeyFlags, sandboxKeys } from '../../work/sandbox/start/keys.js'
+import { PACKAGE_VIEW } from '../../runtime/sandbox/packages.js'
+import { sandboxKeyFlags } from '../../work/sandbox/start/keys.js'
+import { listSandboxPackages } from '../../work/sandbox/start/packages.js'
 
 export default class SandboxPackages extends BaseCommand<typeof SandboxPackages, typeof localFlags> {
   static summary = 'List the packages of the sandbox'
@@ -29,7 +30,8 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages,
   }
 
   async run(): Promise<Result> {
-    const { keys, note } = sandboxKeys(this.flags, this.context.env)
-    return [note ? shown.warn(note) : undefined, shown.list(sandboxPackages(keys), PACKAGE_VIEW)]
+    const options = { key: this.flags.key, keyFile: this.flags['key-file'] }
+    const { packages, keyNote } = listSandboxPackages(options, this.context)
+    return [keyNote ? shown.warn(keyNote) : undefined, shown.list(packages, PACKAGE_VIEW)]
   }
 }

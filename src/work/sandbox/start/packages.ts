@@ -1,0 +1,17 @@
+import type { RunContext } from '../../../runtime/context.js'
+import { sandboxPackages } from '../../../runtime/sandbox/packages.js'
+import type { Rec } from '../../../values.js'
+import { sandboxKeys } from './keys.js'
+
+/**
+ * `pay sandbox packages`: the packages a sandbox serving these keys seeds, the keys taken as
+ * `sandbox start` takes them (keys.ts); no server is started or asked. `keyNote`: what to say of
+ * keys given with --key (the process list shows them).
+ */
+export function listSandboxPackages(
+  options: { key?: string[]; keyFile?: string },
+  context: Pick<RunContext, 'env'>,
+): { packages: Rec[]; keyNote?: string } {
+  const { keys, note } = sandboxKeys({ key: options.key, 'key-file': options.keyFile }, context.env)
+  return { packages: sandboxPackages(keys), ...(note ? { keyNote: note } : {}) }
+}
