@@ -3,6 +3,7 @@ import { type FieldErrors, PayError, usageError, validationError } from '../../.
 import type { RunContext, SandboxTarget } from '../../../runtime/context.js'
 import { loadLocalStore, MAX_BODY_BYTES } from '../../../sandbox/index.js'
 import type { Rec } from '../../../values.js'
+import { placeOf } from '../where.js'
 
 /**
  * `pay sandbox seed` and `pay sandbox start --seed`: a fixture file read and parsed (src/sandbox/
@@ -103,9 +104,9 @@ async function seedFixtures(
     const { seedIn } = await loadLocalStore()
     const done = seedIn(where.dir, where.apiKey, fixtures, { once, origin: where.baseUrl })
     if (!done.ok) throw invalidFixtures(file, done.errors)
-    return { seeded: { ...done.value }, place: `the local sandbox store ${where.dir}` }
+    return { seeded: { ...done.value }, place: placeOf(where) }
   }
-  const place = `the sandbox at ${where.target.baseUrl}`
+  const place = placeOf(where)
   // One request, one transaction: past the server's body limit it would only answer 413.
   const bytes = Buffer.byteLength(JSON.stringify(fixtures))
   if (bytes > MAX_BODY_BYTES) {

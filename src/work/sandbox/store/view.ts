@@ -92,6 +92,7 @@ export const SEEDED_VIEW: View = {
   recordFields: ['name', 'kind', 'id', 'result'],
   idField: 'id',
 }
+
 /** `3 records seeded, 1 skipped (seeded before)`. */
 export function seededText(records: Rec[]): string {
   const skipped = records.filter((record) => record.result !== 'created').length
