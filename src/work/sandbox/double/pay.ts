@@ -3,9 +3,9 @@
  * through the running sandbox when there is one, else in the local store.
  */
 import { PayError } from '../../../errors.js'
+import { attemptedText } from '../../../runtime/sandbox/attempted.js'
 import { loadLocalStore, type Outcome } from '../../../sandbox/index.js'
 import { type SettledAnswer, sandboxSettle } from '../controls.js'
-import { attemptedText } from '../webhooks/webhook-views.js'
 import { placeOf, type SandboxContext } from '../where.js'
 
 /** What the customer's outcome on a link came to. */

@@ -1,15 +1,12 @@
 /**
  * What the sandbox's notification commands show: its webhook endpoints and signature key
  * (`pay sandbox webhooks add|list|remove`), the deliveries (`webhooks deliveries|resend`), what
- * `listen` received, and what a command that made a notification with no server says of it.
+ * `listen` received, and what each says once done.
  */
 import { paint, sanitizeCell } from '../../../render/format.js'
 import { toJson } from '../../../render/json.js'
 import type { View } from '../../../render/views.js'
-import type { Attempted } from '../../../sandbox/index.js'
 import { plain, type Rec, sanitizeText } from '../../../values.js'
-import type { Deliveries } from './deliveries.js'
-import type { DeliveryResent, EndpointDone } from './webhooks.js'
 
 export const ENDPOINT_VIEW: View = {
   noun: 'webhook endpoint',
@@ -107,19 +104,19 @@ export function deliveryTsv(delivery: Rec): string {
 }
 
 /** `webhooks add`: where payment attempts go now. */
-export const addedText = ({ url, endpoint, place }: EndpointDone & { url: string }) =>
+export const addedText = ({ url, endpoint, place }: { url: string; endpoint: Rec; place: string }) =>
   `Payment attempts are notified to ${url} (endpoint ${endpoint._id}) by ${place}.`
 
 /** `webhooks remove`. */
-export const removedText = ({ id, endpoint, place }: EndpointDone & { id: string }) =>
+export const removedText = ({ id, endpoint, place }: { id: string; endpoint: Rec; place: string }) =>
   `Removed endpoint ${id} (${endpoint.url}) from ${place}.`
 
 /** `webhooks resend` through a running sandbox (the local store says what came of its attempt instead). */
-export const resendingText = ({ id, place }: DeliveryResent) =>
+export const resendingText = ({ id, place }: { id: string; place: string }) =>
   `Sending delivery ${id} again through ${place}.`
 
 /** `webhooks deliveries`, with none to show. */
-export const noDeliveriesText = ({ place }: Deliveries) => `No deliveries yet in ${place}.`
+export const noDeliveriesText = ({ place }: { place: string }) => `No deliveries yet in ${place}.`
 
 /**
  * A notification `listen` received, on a terminal, short enough for 80 columns (the URL it is
@@ -163,22 +160,4 @@ export function listenedText({ received }: { received: number }, io: { stderrIsT
   const below = io.stderrIsTerminal ? '\n' : ''
   const count = `${received} ${received === 1 ? 'notification' : 'notifications'}`
   return `${below}Stopped listening after ${count}; its endpoint was removed.`
-}
-
-/**
- * What a command that made notifications with no server running says of their first attempts
- * (made before it exits): each endpoint's answer, and what waits in the outbox of `dir`.
- */
-export function attemptedText(attempted: Attempted[], dir: string): string[] {
-  return attempted.map((attempt) => {
-    const answer = attempt.status === null ? (attempt.error ?? 'no answer') : `answered ${attempt.status}`
-    const head = `Notified ${attempt.url}: ${answer}`
-    if (attempt.state === 'delivered') return sanitizeText(`${head}.`)
-    if (attempt.state === 'failed')
-      return sanitizeText(`${head}; no attempt is left (delivery ${attempt.id}).`)
-    return sanitizeText(
-      `${head}. Delivery ${attempt.id} waits in the outbox of ${dir} for the next sandbox on it ` +
-        '(`pay sandbox start`), which retries it.',
-    )
-  })
 }

@@ -6,6 +6,7 @@
  */
 
 import { PayError, validationError } from '../../../errors.js'
+import { attemptedText } from '../../../runtime/sandbox/attempted.js'
 import { loadLocalStore } from '../../../sandbox/index.js'
 import type { Rec } from '../../../values.js'
 import {
@@ -16,7 +17,6 @@ import {
   type WebhooksAnswer,
 } from '../controls.js'
 import { placeOf, type SandboxContext } from '../where.js'
-import { attemptedText } from './webhook-views.js'
 
 /** An endpoint added or removed, as asked (`url`, `id`), and where (for the message). */
 export interface EndpointDone {
