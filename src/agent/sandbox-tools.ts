@@ -3,8 +3,11 @@ import type { SandboxTarget } from '../runtime/context.js'
 import { DURATION_FORMS, parseDuration } from '../shared/duration.js'
 import { ENDPOINTS, type EndpointName } from '../shared/endpoints.js'
 import { type Rec, sanitizeText } from '../values.js'
+import type { SandboxActions } from '../work/sandbox/agent-actions.js'
 import { type JsonSchema, objectSchema } from './schema.js'
 import type { Tool, ToolCall } from './tool.js'
+
+export type { SandboxActions }
 
 /**
  * The sandbox's tools, on the sandbox profile only: the customer's outcome on a link
@@ -12,20 +15,9 @@ import type { Tool, ToolCall } from './tool.js'
  * and what was sent to the sandbox (sandbox_requests, read-only), so that an assistant can
  * rehearse a task end to end without the service. Their endpoints are those the declarations
  * are SANDBOX_TOOL_ENDPOINTS'; the work is the sandbox commands' own plain functions, which
- * `pay mcp` hands in (src/work/sandbox/agent-actions.ts): the agent imports nothing of the sandbox.
+ * `pay mcp` hands in (SandboxActions, src/work/sandbox/agent-actions.ts): the agent imports nothing of
+ * the sandbox.
  */
-
-/** The sandbox commands' plain functions, where the sandbox is (a running one, or pay mcp's own). */
-export interface SandboxActions {
-  /** The customer's outcomes (`sandbox pay --outcome`), `paid` first. */
-  outcomes: readonly string[]
-  /** `{outcome, link, redirect_to}`, and what `sandbox pay` says of it. */
-  pay(where: SandboxTarget, id: string, outcome: string): Promise<{ settled: Rec; said: string }>
-  /** `{now, charges_created}`, and what `sandbox clock advance` says of it. */
-  advanceClock(where: SandboxTarget, duration: string): Promise<{ moved: Rec; said: string }>
-  /** The newest `limit` requests the business sent, newest last. */
-  requests(where: SandboxTarget, limit?: number): Promise<Rec[]>
-}
 
 /** Where the sandbox tools act: the sandbox the profile reaches (pay mcp's own, or the user's running one). */
 async function sandboxOf(call: ToolCall): Promise<SandboxTarget> {

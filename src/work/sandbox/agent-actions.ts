@@ -1,11 +1,24 @@
-import type { SandboxActions } from '../../agent/sandbox-tools.js'
+import type { SandboxTarget } from '../../runtime/context.js'
 import { OUTCOMES, type Outcome } from '../../sandbox/index.js'
+import type { Rec } from '../../values.js'
 import { payLink } from './double/pay.js'
 import { listRequests } from './double/requests.js'
 import { paidText } from './double/view.js'
 import { moveClock } from './store/clock.js'
 import { movedText } from './store/view.js'
 import { sandboxAt } from './where.js'
+
+/** The sandbox commands' work that `pay mcp`'s sandbox tools call (src/agent/sandbox-tools.ts), where the sandbox is. */
+export interface SandboxActions {
+  /** The customer's outcomes (`sandbox pay --outcome`), `paid` first. */
+  outcomes: readonly string[]
+  /** `{outcome, link, redirect_to}`, and what `sandbox pay` says of it. */
+  pay(where: SandboxTarget, id: string, outcome: string): Promise<{ settled: Rec; said: string }>
+  /** `{now, charges_created}`, and what `sandbox clock advance` says of it. */
+  advanceClock(where: SandboxTarget, duration: string): Promise<{ moved: Rec; said: string }>
+  /** The newest `limit` requests the business sent, newest last. */
+  requests(where: SandboxTarget, limit?: number): Promise<Rec[]>
+}
 
 /**
  * What `pay mcp` may do on the sandbox profile, handed to its sandbox tools (src/agent imports
