@@ -8,10 +8,10 @@ import { drained, type Screen } from './screen.js'
 import { dropRank, pickColumns, withCurrencies } from './table/columns.js'
 import { drawTable, fieldKind, layOut, type TableColumn, visibleLength, wrapText } from './table/table.js'
 import { columnHeader, inWords, type View } from './views.js'
-import { type OutputOptions, Words } from './words.js'
+import { type OutputOptions, Words } from './words/words.js'
 
-export type { ListOutcome } from './list-notes.js'
-export type { OutputOptions } from './words.js'
+export type { ListOutcome } from './words/list-notes.js'
+export type { OutputOptions } from './words/words.js'
 
 /**
  * The one place that writes what a command produced. stdout gets data only (JSON, a table,

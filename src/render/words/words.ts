@@ -1,13 +1,13 @@
-import type { RawResponse } from '../api/transport.js'
-import type { FieldErrors, PayError } from '../errors.js'
-import { sanitizeText } from '../values.js'
+import type { RawResponse } from '../../api/transport.js'
+import type { FieldErrors, PayError } from '../../errors.js'
+import { sanitizeText } from '../../values.js'
+import type { JqProgram } from '../jq.js'
+import type { Screen, Stream } from '../screen.js'
+import { wrapMessage, wrapText } from '../table/table.js'
+import type { View } from '../views.js'
 import { errorJson, errorText, invalidRowsText } from './error-text.js'
 import { flagForField } from './flag-names.js'
-import type { JqProgram } from './jq.js'
 import { type ListOutcome, listNotesText } from './list-notes.js'
-import type { Screen, Stream } from './screen.js'
-import { wrapMessage, wrapText } from './table/table.js'
-import type { View } from './views.js'
 
 /** How a command asked its output to be: output.ts's options, which the words on stderr follow too. */
 export interface OutputOptions {

@@ -1,6 +1,6 @@
-import type { FieldErrors, PayError } from '../errors.js'
-import { sanitizeText } from '../values.js'
-import { escapeControls } from './json.js'
+import type { FieldErrors, PayError } from '../../errors.js'
+import { sanitizeText } from '../../values.js'
+import { escapeControls } from '../json.js'
 
 /** An error as --json prints it on stderr: `{"error": {status, kind, exit_code, message, …}}`, one line. */
 export function errorJson(error: PayError): string {

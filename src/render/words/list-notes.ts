@@ -1,4 +1,4 @@
-import type { View } from './views.js'
+import type { View } from '../views.js'
 
 /** What a list command found (resources/list-walk.ts), for the notes under the list. */
 export interface ListOutcome {
