@@ -38,9 +38,18 @@ const normalised = (stderr: string) =>
 
 /** Waits until the sandbox's stderr has `count` lines (each request's line comes once it was answered). */
 async function linesOnStderr(sandbox: SandboxProcess, count: number): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (sandbox.stderr().split('\n').length - 1 < count) {
-    if (Date.now() > deadline) throw new Error(`expected ${count} lines on stderr:\n${sandbox.stderr()}`)
+  await onStderr(sandbox, (text) => text.split('\n').length - 1 >= count, `${count} lines`)
+}
+
+/** Waits until what the sandbox wrote on stderr holds what `seen` looks for (a hang detector at 30 s). */
+async function onStderr(
+  sandbox: SandboxProcess,
+  seen: (text: string) => boolean,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (!seen(sandbox.stderr())) {
+    if (Date.now() > deadline) throw new Error(`expected ${what} on stderr:\n${sandbox.stderr()}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
@@ -92,7 +101,8 @@ describe('pay sandbox start', () => {
       const k1 = { PAY_API_KEY: 'k1', PAY_BASE_URL: first.baseUrl, PAY_SANDBOX_DIR: dir }
       const id = JSON.parse((await runCli([...linkCreateArgs(), '--json'], { env: k1 })).stdout)._id
       expect((await runCli(['sandbox', 'pay', id], { env: k1 })).code).toBe(0)
-      await linesOnStderr(first, 8)
+      // The delivery's line comes once the receiver answered, after the request lines.
+      await onStderr(first, (text) => / WEBHOOK .* delivered\n/.test(text), 'the delivery logged')
       expect(await stop(first, 'SIGTERM')).toBe(0)
       expect(normalised(first.stderr())).toMatch(
         new RegExp(`\nTIME WEBHOOK ${hook.url.replace(/\./g, '\\.')} 200 \\d+\\.\\d ms delivered\n`),
