@@ -10,18 +10,11 @@
  *
  * The imports are dependency-cruiser's, with the lint's configuration (type-only imports count),
  * of the tree in the current directory. Prints each cycle with the imports that make it and exits
- * 1 when there is any but those ALLOWED_FOR_NOW lists; a listed one that is gone is an error too,
- * so that the list only shrinks.
+ * 1 when there is any.
  */
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 
-/**
- * Folder cycles of src that were there before this check, each being taken apart (the reshaping of
- * src/cli into a runtime below the parts and a command's work in one home): the folders of `in`
- * named in `between` may still be in a cycle with one another, and with no other folder.
- */
-const ALLOWED_FOR_NOW = []
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const depcruise = path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs')
@@ -97,16 +90,8 @@ function cycles(edges) {
 }
 
 const offences = []
-const allowedSeen = new Set()
 for (const [folder, edges] of [...folders].sort(([a], [b]) => a.localeCompare(b))) {
   for (const component of cycles(edges)) {
-    const allowed = ALLOWED_FOR_NOW.find(
-      (entry) => entry.in === folder && component.every((node) => entry.between.includes(node)),
-    )
-    if (allowed) {
-      allowedSeen.add(allowed)
-      continue
-    }
     const inside = new Set(component)
     const imports = component.flatMap((a) =>
       [...(edges.get(a) ?? [])]
@@ -118,13 +103,6 @@ for (const [folder, edges] of [...folders].sort(([a], [b]) => a.localeCompare(b)
     offences.push(`${folder}: a cycle between ${component.join(', ')}\n${imports.join('\n')}`)
   }
 }
-for (const entry of ALLOWED_FOR_NOW) {
-  if (!allowedSeen.has(entry))
-    offences.push(
-      `${entry.in}: ${entry.between.join(', ')} are in no cycle any more: remove them from ALLOWED_FOR_NOW`,
-    )
-}
-
 if (offences.length > 0) {
   process.stderr.write(
     `${offences.join('\n')}\n${offences.length} folder cycle offence(s): see scripts/check-folders.mjs.\n`,
