@@ -14,8 +14,18 @@ export type Method = (typeof METHODS)[number]
  * A rule of the service beyond a field's type, in the order it checks them:
  * `email` an e-mail address, `currency` a three-letter code, `amount` a positive decimal written as
  * text, `max50` at most 50 characters (code points), `cancel` the one status a client may set.
+ *
+ * Two more say when the service checks a field, which its 422 shows (which fields it names, and
+ * the order of the keys of its `errors`). It checks a body's fields in three rounds, each in the
+ * order of the body's list: those marked `first`; then the other required ones; then the rest.
+ * `first`: checked before the others, so that a Create Payment Link with no field is refused
+ * naming currency, email, amount and title, in the order docs/spec/payment-service-api.md section
+ * 7 rule 2 lists them.
+ * `withEmail`: checked at all only once an email is given (Laravel's required_with:email), in the
+ * last round: a Create Subscription with no field is refused naming its email alone (rule 2), and
+ * then its package_id, which a client must still send.
  */
-export type FieldRule = 'email' | 'currency' | 'amount' | 'max50' | 'cancel'
+export type FieldRule = 'email' | 'currency' | 'amount' | 'max50' | 'cancel' | 'first' | 'withEmail'
 
 /** A field of a request body or query, named as the service spells it. */
 export interface Field {
@@ -23,6 +33,7 @@ export interface Field {
   readonly type: 'string' | 'boolean' | 'integer' | 'string[]' | 'object[]'
   /** The service refuses the request without it (spec section 7). */
   readonly required: boolean
+  /** The service's rules of it (FieldRule), in the order it checks them. */
   readonly rules?: readonly FieldRule[]
 }
 
@@ -46,7 +57,7 @@ export const TOKEN_FIELDS = [
 /** Create and Update Payment Link (spec 4.2, 4.3); `amount` is decimal text, never a float. */
 export const LINK_FIELDS = [
   field('email', 'string', true, 'email'),
-  field('currency', 'string', true, 'currency'),
+  field('currency', 'string', true, 'first', 'currency'),
   field('amount', 'string', true, 'amount'),
   field('title', 'string', true, 'max50'),
   field('phone_no', 'string', false),
@@ -59,7 +70,7 @@ export const LINK_FIELDS = [
 
 /** Create Subscription (spec 4.7). */
 export const SUBSCRIPTION_FIELDS = [
-  field('package_id', 'string', true),
+  field('package_id', 'string', true, 'withEmail'),
   field('email', 'string', true, 'email'),
   field('phone_no', 'string', false),
 ] as const

@@ -1,17 +1,31 @@
 /**
- * Validation of request bodies, Laravel style: every failed field gets its own entry, in the
- * order of the rules, with Laravel's messages (field names as sent). A field sent as null, as
- * an empty or blank string, or as an empty array counts as missing. Where the spec is silent, the
- * service's own documentation bounds fields (docs/choices.md): a title, reference and reference_2
- * of at most 50 characters (code points), a currency of three letters; e-mails follow its
- * framework's RFC rule (email.ts).
+ * Validation of request bodies, Laravel style, made from the body's fields as the endpoint table
+ * declares them (src/shared/fields.ts: each field's type, whether it is required, its rules): every
+ * failed field gets its own entry, in the order the service checks them (checkOrder), with
+ * Laravel's messages (field names as sent). A field sent as null, as an empty or blank string, or
+ * as an empty array counts as missing; a field the body's list does not declare is ignored. Where
+ * the spec is silent, the service's own documentation bounds fields (docs/choices.md): a title,
+ * reference and reference_2 of at most 50 characters (code points), a currency of three letters;
+ * e-mails follow its framework's RFC rule (email.ts).
  */
+import { ENDPOINTS } from '../../shared/endpoints.js'
+import type { Field, FieldRule } from '../../shared/fields.js'
 import { amountNearMiss } from '../../shared/money.js'
 import { isEmail } from './email.js'
 
 type FieldErrors = Record<string, string[]>
 export type RequestBody = Record<string, unknown>
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors }
+
+/** A body's fields that passed their checks, as sent (an amount as the number it spells); no others. */
+export type CheckedFields = Record<string, unknown>
+
+/**
+ * A check of a field beyond the table's rules, where the service knows something the table cannot
+ * say (Laravel's custom rule, such as `exists`): run only on a value that passed the table's
+ * rules; the message when it fails.
+ */
+export type FieldCheck = (value: unknown) => string | undefined
 
 export interface TokenizationInput {
   email: string
@@ -39,16 +53,16 @@ export interface NewSubscriptionInput {
   phone_no?: string
 }
 
-interface SubscriptionChanges {
+export interface SubscriptionChanges {
   email?: string
   phone_no?: string
   status?: string
 }
 
-/** The subscription statuses a client may set; docs/spec/payment-service-api.md 4.9 states only `cancel`. */
+/** The subscription statuses a client may set (rule `cancel`); docs/spec/payment-service-api.md 4.9 states only `cancel`. */
 const SETTABLE_SUBSCRIPTION_STATUSES: readonly string[] = ['cancel']
 
-/** The most characters (code points) of a title, reference and reference_2. */
+/** The most characters (code points) of a title, reference and reference_2 (rule `max50`). */
 export const MAX_TEXT_FIELD = 50
 
 const DECIMAL = /^[0-9]+(?:\.[0-9]+)?$/
@@ -62,104 +76,140 @@ function significantDigits(decimal: string): number {
   return Math.max(digits.length - trailingFractionZeros, 0)
 }
 
-class Checker {
-  /** No prototype: a field named `__proto__` is one more name. */
-  readonly errors: FieldErrors = Object.create(null)
+/** Laravel's message of a value `exists` does not find. */
+export const notFoundIn = (field: string) => `The selected ${field} is invalid.`
 
-  constructor(private readonly body: RequestBody) {}
-
-  fail(field: string, message: string): void {
-    this.errors[field] ??= []
-    this.errors[field].push(message)
-  }
-
-  isMissing(field: string): boolean {
-    const value = this.valueOf(field)
-    return (
-      value === undefined ||
-      value === null ||
-      (typeof value === 'string' && value.trim() === '') ||
-      (Array.isArray(value) && value.length === 0)
-    )
-  }
-
-  requiredString(field: string): string | undefined {
-    if (this.isMissing(field)) {
-      this.fail(field, `The ${field} field is required.`)
-      return undefined
-    }
-    return this.string(field)
-  }
-
-  optionalString(field: string): string | undefined {
-    return this.isMissing(field) ? undefined : this.string(field)
-  }
-
-  email(field: string, value: string | undefined): void {
-    if (value !== undefined && !isEmail(value))
-      this.fail(field, `The ${field} must be a valid email address.`)
-  }
-
-  /** Laravel's `max:N` on a string: counted in characters (code points, as mb_strlen counts). */
-  maxCharacters(field: string, value: string | undefined, max = MAX_TEXT_FIELD): void {
-    if (value !== undefined && [...value].length > max) {
-      this.fail(field, `The ${field} may not be greater than ${max} characters.`)
-    }
-  }
-
+/**
+ * Each rule on a string value: the messages of what fails, in Laravel's words, and the value kept
+ * (an amount becomes the number it spells; undefined: the field failed).
+ */
+const STRING_RULES: Record<
+  FieldRule,
+  (field: string, text: string) => { failed: string[]; value?: unknown }
+> = {
+  email: (field, text) => ({ failed: isEmail(text) ? [] : [`The ${field} must be a valid email address.`] }),
+  /** Laravel's `max:50` on a string: counted in characters (code points, as mb_strlen counts). */
+  max50: (field, text) => ({
+    failed:
+      [...text].length > MAX_TEXT_FIELD
+        ? [`The ${field} may not be greater than ${MAX_TEXT_FIELD} characters.`]
+        : [],
+  }),
   /** A three-letter code: Laravel's `size:3` (in characters), then letters only (A to Z). */
-  currencyCode(field: string, value: string | undefined): void {
-    if (value === undefined) return
-    if ([...value].length !== 3) this.fail(field, `The ${field} must be 3 characters.`)
-    if (!/^[A-Za-z]+$/.test(value)) this.fail(field, `The ${field} may only contain letters.`)
-  }
-
-  /** Laravel's `boolean` rule: true, false, 1, 0, "1", "0". */
-  optionalBoolean(field: string): void {
-    if (this.isMissing(field)) return
-    if (![true, false, 1, 0, '1', '0'].includes(this.valueOf(field) as never)) {
-      this.fail(field, `The ${field} field must be true or false.`)
-    }
-  }
-
-  /** A positive decimal written as text ("25.50"), returned as the number it spells (25.5). */
-  amount(field: string, text: string | undefined): number | undefined {
-    if (text === undefined) return undefined
-    if (!DECIMAL.test(text)) {
-      // A near miss (`-1`, `1e3`, ` 5`, `5.`) is said for what it is; anything else is no number.
-      this.fail(field, `The ${field} ${amountNearMiss(text) ?? 'must be a number.'}`)
-      return undefined
-    }
+  currency: (field, text) => ({
+    failed: [
+      ...([...text].length !== 3 ? [`The ${field} must be 3 characters.`] : []),
+      ...(/^[A-Za-z]+$/.test(text) ? [] : [`The ${field} may only contain letters.`]),
+    ],
+  }),
+  /** A positive decimal written as text ("25.50"), kept as the number it spells (25.5). */
+  amount: (field, text) => {
+    // A near miss (`-1`, `1e3`, ` 5`, `5.`) is said for what it is; anything else is no number.
+    if (!DECIMAL.test(text))
+      return { failed: [`The ${field} ${amountNearMiss(text) ?? 'must be a number.'}`] }
     if (significantDigits(text) > MAX_SIGNIFICANT_DIGITS) {
-      this.fail(field, `The ${field} must not have more than ${MAX_SIGNIFICANT_DIGITS} significant digits.`)
-      return undefined
+      return {
+        failed: [`The ${field} must not have more than ${MAX_SIGNIFICANT_DIGITS} significant digits.`],
+      }
     }
     const amount = Number(text)
-    if (amount <= 0) {
-      this.fail(field, `The ${field} must be greater than 0.`)
-      return undefined
-    }
-    return amount
-  }
+    return amount <= 0 ? { failed: [`The ${field} must be greater than 0.`] } : { failed: [], value: amount }
+  },
+  cancel: (field, text) => ({
+    failed: SETTABLE_SUBSCRIPTION_STATUSES.includes(text) ? [] : [notFoundIn(field)],
+  }),
+  // When a field is checked, not how: checkOrder and checkBody read them.
+  first: () => ({ failed: [] }),
+  withEmail: () => ({ failed: [] }),
+}
 
-  oneOf(field: string, value: string | undefined, allowed: readonly string[]): void {
-    if (value !== undefined && !allowed.includes(value)) this.fail(field, `The selected ${field} is invalid.`)
-  }
+/** The field types the checks know; a body of another (the sandbox's controls' lists) is checked by its handler. */
+export const CHECKED_TYPES: readonly Field['type'][] = ['string', 'boolean']
 
-  result<T>(value: T): Checked<T> {
-    return Object.keys(this.errors).length > 0 ? { ok: false, errors: this.errors } : { ok: true, value }
-  }
+const has = (field: Field, rule: FieldRule) => field.rules?.includes(rule) === true
 
-  private valueOf(field: string): unknown {
-    return Object.hasOwn(this.body, field) ? this.body[field] : undefined
-  }
+const orders = new WeakMap<readonly Field[], readonly Field[]>()
 
-  private string(field: string): string | undefined {
-    const value = this.valueOf(field)
-    if (typeof value === 'string') return value
-    this.fail(field, `The ${field} must be a string.`)
-    return undefined
+/**
+ * The order the service checks a body's fields in, and so the order of its 422's keys: those
+ * marked `first`, then the other required ones (but those checked only `withEmail`), then the
+ * rest, each round in the order of the body's list (FieldRule).
+ */
+export function checkOrder(fields: readonly Field[]): readonly Field[] {
+  let order = orders.get(fields)
+  if (!order) {
+    const first = fields.filter((field) => has(field, 'first'))
+    const required = fields.filter(
+      (field) => !first.includes(field) && field.required && !has(field, 'withEmail'),
+    )
+    order = [
+      ...first,
+      ...required,
+      ...fields.filter((field) => !first.includes(field) && !required.includes(field)),
+    ]
+    orders.set(fields, order)
   }
+  return order
+}
+
+function isMissing(body: RequestBody, field: string): boolean {
+  const value = Object.hasOwn(body, field) ? body[field] : undefined
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  )
+}
+
+/** One field's checks: its messages, and its value when it passed (undefined for one missing). */
+function checkField(field: Field, body: RequestBody): { failed: string[]; value?: unknown } {
+  const { name } = field
+  if (isMissing(body, name)) return { failed: field.required ? [`The ${name} field is required.`] : [] }
+  const sent = body[name]
+  if (field.type === 'boolean') {
+    // Laravel's `boolean` rule: true, false, 1, 0, "1", "0".
+    const taken = ([true, false, 1, 0, '1', '0'] as unknown[]).includes(sent)
+    return taken ? { failed: [], value: sent } : { failed: [`The ${name} field must be true or false.`] }
+  }
+  if (field.type !== 'string')
+    throw new TypeError(`The ${name} field is of a type the sandbox does not check.`)
+  if (typeof sent !== 'string') return { failed: [`The ${name} must be a string.`] }
+  const failed: string[] = []
+  let value: unknown = sent
+  for (const rule of field.rules ?? []) {
+    const checked = STRING_RULES[rule](name, sent)
+    failed.push(...checked.failed)
+    if (checked.value !== undefined) value = checked.value
+  }
+  return failed.length > 0 ? { failed } : { failed, value }
+}
+
+/**
+ * A body checked against its fields: every field that fails, in the order the service checks
+ * them, or the values of those sent. `own` adds a check of a field beyond its rules (FieldCheck).
+ */
+export function checkBody(
+  fields: readonly Field[],
+  body: RequestBody,
+  own: Readonly<Record<string, FieldCheck>> = {},
+): Checked<CheckedFields> {
+  // No prototype: a field named `__proto__` is one more name.
+  const errors: FieldErrors = Object.create(null)
+  const value: CheckedFields = {}
+  const emailMissing = isMissing(body, 'email')
+  for (const field of checkOrder(fields)) {
+    if (has(field, 'withEmail') && emailMissing) continue
+    const checked = checkField(field, body)
+    const beyond =
+      checked.failed.length === 0 && checked.value !== undefined
+        ? own[field.name]?.(checked.value)
+        : undefined
+    const failed = beyond === undefined ? checked.failed : [beyond]
+    if (failed.length > 0) errors[field.name] = failed
+    else if (checked.value !== undefined) value[field.name] = checked.value
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, value }
 }
 
 /** Drops the keys whose value is undefined, so that only fields sent are stored and echoed. */
@@ -172,83 +222,20 @@ export function definedOnly<T extends object>(fields: T): T {
   return kept as T
 }
 
-export function checkTokenization(body: RequestBody): Checked<TokenizationInput> {
-  const check = new Checker(body)
-  const email = check.requiredString('email')
-  check.email('email', email)
-  const title = check.requiredString('title')
-  check.maxCharacters('title', title)
-  const description = check.requiredString('description')
-  const phone_no = check.optionalString('phone_no')
-  const redirect_url = check.optionalString('redirect_url')
-  return check.result(definedOnly({ email, title, description, phone_no, redirect_url }) as TokenizationInput)
-}
+// The checks of the service's bodies, for what makes records of them outside a request (fixtures).
 
-/**
- * Create and Update Payment Link share these rules (docs/spec/payment-service-api.md 4.3). `send_email` is
- * checked, then dropped.
- */
-export function checkPaymentLink(body: RequestBody): Checked<PaymentLinkInput> {
-  const check = new Checker(body)
-  const currency = check.requiredString('currency')
-  check.currencyCode('currency', currency)
-  const email = check.requiredString('email')
-  check.email('email', email)
-  const amount = check.amount('amount', check.requiredString('amount'))
-  const title = check.requiredString('title')
-  check.maxCharacters('title', title)
-  const phone_no = check.optionalString('phone_no')
-  const description = check.optionalString('description')
-  const redirect_url = check.optionalString('redirect_url')
-  const reference = check.optionalString('reference')
-  check.maxCharacters('reference', reference)
-  const reference_2 = check.optionalString('reference_2')
-  check.maxCharacters('reference_2', reference_2)
-  check.optionalBoolean('send_email')
-  return check.result(
-    definedOnly({
-      email,
-      phone_no,
-      currency,
-      amount,
-      title,
-      description,
-      redirect_url,
-      reference,
-      reference_2,
-    }) as PaymentLinkInput,
-  )
-}
+export const checkTokenization = (body: RequestBody) =>
+  checkBody(ENDPOINTS.createToken.body, body) as Checked<TokenizationInput>
 
-/**
- * docs/spec/payment-service-api.md 7, rule 2, names only `email` as the missing field of an empty Create
- * Subscription body, so `package_id` is checked (required, then known) only once an email is present.
- */
-export function checkNewSubscription(
-  body: RequestBody,
-  knownPackageIds: ReadonlySet<string>,
-): Checked<NewSubscriptionInput> {
-  const check = new Checker(body)
-  const emailMissing = check.isMissing('email')
-  const email = check.requiredString('email')
-  check.email('email', email)
-  let package_id: string | undefined
-  if (!emailMissing) {
-    package_id = check.requiredString('package_id')
-    if (package_id !== undefined && !knownPackageIds.has(package_id)) {
-      check.fail('package_id', 'The selected package_id is invalid.')
-    }
-  }
-  const phone_no = check.optionalString('phone_no')
-  return check.result(definedOnly({ package_id, email, phone_no }) as NewSubscriptionInput)
-}
+/** Create and Update Payment Link share these rules (docs/spec/payment-service-api.md 4.3). */
+export const checkPaymentLink = (body: RequestBody) =>
+  checkBody(ENDPOINTS.createLink.body, body) as Checked<PaymentLinkInput>
 
-export function checkSubscriptionChanges(body: RequestBody): Checked<SubscriptionChanges> {
-  const check = new Checker(body)
-  const email = check.optionalString('email')
-  check.email('email', email)
-  const phone_no = check.optionalString('phone_no')
-  const status = check.optionalString('status')
-  check.oneOf('status', status, SETTABLE_SUBSCRIPTION_STATUSES)
-  return check.result(definedOnly({ email, phone_no, status }))
-}
+/** package_id: one of `knownPackageIds`, once it passed the table's rules. */
+export const checkNewSubscription = (body: RequestBody, knownPackageIds: ReadonlySet<string>) =>
+  checkBody(ENDPOINTS.createSubscription.body, body, {
+    package_id: (id) => (knownPackageIds.has(id as string) ? undefined : notFoundIn('package_id')),
+  }) as Checked<NewSubscriptionInput>
+
+export const checkSubscriptionChanges = (body: RequestBody) =>
+  checkBody(ENDPOINTS.updateSubscription.body, body) as Checked<SubscriptionChanges>
