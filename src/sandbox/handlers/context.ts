@@ -4,9 +4,13 @@
  * (`key`) also the request's body, id, addresses and time; a business-scoped one (`scoped`) also
  * the caller, the business whose records alone it may act on. The server adds what is its own
  * (http/context.ts: its test double, its notifier, its secret), and a handler that needs one of
- * them says so in the type it takes.
+ * them says so in the type it takes. A route of the service's whose body has fields in the
+ * endpoint table gets them checked (`input`, CheckedContext): the router checks them before the
+ * handler runs, and answers the 422 of those that fail.
  */
 import type http from 'node:http'
+import type { ENDPOINTS, EndpointName } from '../../shared/endpoints.js'
+import type { BodyOf, Field } from '../../shared/fields.js'
 import type { Business } from '../domain/business.js'
 import type { Payments } from '../domain/payment.js'
 import type { RequestBody } from '../domain/rules.js'
@@ -45,3 +49,16 @@ export interface ScopedContext extends KeyContext {
   /** The business of the request's key: the route acts on its records only. */
   caller: Business
 }
+
+/**
+ * The fields of endpoint N's body as the router checked them (domain/rules.ts): typed as the table
+ * declares them (BodyOf), the amount as the number it spells.
+ */
+export type InputOf<N extends EndpointName> = (typeof ENDPOINTS)[N] extends {
+  readonly body: infer F extends readonly Field[]
+}
+  ? { [K in keyof BodyOf<F>]: K extends 'amount' ? number : BodyOf<F>[K] }
+  : Record<string, never>
+
+/** The context of a route of the service's with a body (endpoint N's): its fields, checked by the router. */
+export type CheckedContext<N extends EndpointName> = ScopedContext & { input: InputOf<N> }

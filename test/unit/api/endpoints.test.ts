@@ -1,15 +1,18 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, expectTypeOf, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { pathOf } from '../../../src/api/client.js'
 import { PayError } from '../../../src/errors.js'
+import { checkBody } from '../../../src/sandbox/domain/rules.js'
 import { ROUTES } from '../../../src/sandbox/http/routes.js'
 import {
   ENDPOINT_LIST,
+  ENDPOINT_NAMES,
   ENDPOINTS,
   type Endpoint,
   type EndpointName,
   endpointAt,
+  fillPath,
 } from '../../../src/shared/endpoints.js'
 import {
   type Field,
@@ -23,6 +26,7 @@ import { kindOf } from '../../../src/work/history/history.js'
 import { ROOT } from '../../helpers/cli.js'
 import { commandMap } from '../../helpers/endpoints.js'
 import { MANIFEST } from '../../helpers/manifest.js'
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 
 /**
  * The endpoint table (src/shared/endpoints.ts): the same endpoints as the sandbox serves and as
@@ -30,48 +34,85 @@ import { MANIFEST } from '../../helpers/manifest.js'
  */
 
 /**
- * The sandbox's endpoints that take a key (its API and its own controls; not health, not the
- * customer pages), as `METHOD /path/{id}`, read from its one route table.
+ * The sandbox's routes that take a key (its API and its own controls; not health, not the
+ * customer pages): each the endpoint it serves, and its method and path as the route has them.
  */
-function sandboxEndpoints(): string[] {
-  return ROUTES.filter((route) => route.kind === 'api' || route.kind === 'control').map(
-    (route) => `${route.method} ${route.path}`,
-  )
-}
+const sandboxRoutes = () =>
+  ROUTES.filter((route) => route.kind === 'api' || route.kind === 'control').map((route) => ({
+    endpoint: route.endpoint,
+    request: `${route.method} ${route.path}`,
+  }))
 
 const declared = (endpoints: readonly Endpoint[]) =>
   endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`)
 
-/** Section 4 of the spec: each endpoint's `METHOD /path` and its body's table, `{x_id}` as `{id}`. */
-function specEndpoints(): { endpoint: string; fields: [string, boolean][] }[] {
-  const spec = fs.readFileSync(path.join(ROOT, 'docs/spec/payment-service-api.md'), 'utf8')
-  const section = spec.slice(spec.indexOf('\n## 4.'), spec.indexOf('\n## 5.'))
+const SPEC = fs.readFileSync(path.join(ROOT, 'docs/spec/payment-service-api.md'), 'utf8')
+
+/**
+ * Section 4 of the spec: each endpoint's title, `METHOD /path` and its body's table, `{x_id}` as
+ * `{id}`.
+ */
+function specEndpoints(): { title: string; endpoint: string; fields: [string, boolean][] }[] {
+  const section = SPEC.slice(SPEC.indexOf('\n## 4.'), SPEC.indexOf('\n## 5.'))
   return section
     .split('\n### ')
     .slice(1)
     .map((part) => {
+      const [, title] = /^[\d.]+ (.+)$/m.exec(part) ?? []
       const [, method, route] = /^`([A-Z]+) (\/[^`]*)`$/m.exec(part) ?? []
       const rows = [...part.matchAll(/^\| (\w+) \| [^|]+ \| ([^|]+) \|$/gm)].filter(
         ([, name]) => name !== 'Field',
       )
       return {
+        title,
         endpoint: `${method} ${route.replace(/\{\w+_id\}/, '{id}')}`,
         fields: rows.map(([, name, rule]): [string, boolean] => [name, rule.startsWith('required')]),
       }
     })
 }
 
+/**
+ * Section 7's rule 2: the fields a body with none is refused naming, in order, of each endpoint
+ * it names (`for Create Payment Link: currency, email, amount, title`).
+ */
+function specMissingFields(): { title: string; fields: string[] }[] {
+  const [, lists] = /^2\. Every missing required field .*\((.*)\)\.$/m.exec(SPEC) ?? []
+  return lists.split('; ').map((list) => {
+    const [, title, fields] = /^(?:for )?([^:]+): (.+)$/.exec(list) ?? []
+    return { title, fields: fields.split(', ') }
+  })
+}
+
 const fieldsOf = (fields: readonly Field[] = []) => fields.map((f): [string, boolean] => [f.name, f.required])
 
 describe('the client and the sandbox cover the same endpoints', () => {
-  it('each endpoint the client declares, the sandbox serves, and no other', () => {
-    const client = declared(ENDPOINT_LIST)
-    const sandbox = sandboxEndpoints()
-    expect(client.length).toBeGreaterThan(20)
+  let t: TestSandbox
+  beforeAll(async () => {
+    t = await startTestSandbox()
+  })
+  afterAll(() => t.close())
+
+  it('each endpoint the client declares, the sandbox serves at its method and path, and no other', () => {
+    const served = sandboxRoutes()
+    expect(served.length).toBeGreaterThan(20)
     expect({
-      'declared, not served': client.filter((endpoint) => !sandbox.includes(endpoint)),
-      'served, not declared': sandbox.filter((endpoint) => !client.includes(endpoint)),
-    }).toEqual({ 'declared, not served': [], 'served, not declared': [] })
+      'declared, not served': ENDPOINT_NAMES.filter((name) => !served.some((r) => r.endpoint === name)),
+      'served, not declared': served.filter((r) => r.endpoint === undefined || !(r.endpoint in ENDPOINTS)),
+      'served elsewhere': served.filter(
+        (r) => r.endpoint && declared([ENDPOINTS[r.endpoint]])[0] !== r.request,
+      ),
+    }).toEqual({ 'declared, not served': [], 'served, not declared': [], 'served elsewhere': [] })
+  })
+
+  it('each endpoint is answered over HTTP at its path by its route, not as a path or method the sandbox lacks', async () => {
+    for (const name of ENDPOINT_NAMES) {
+      const endpoint = ENDPOINTS[name]
+      const body = endpoint.method === 'POST' || endpoint.method === 'PUT' ? {} : undefined
+      const answer = await t.a.call(endpoint.method, fillPath(endpoint, 'no-such-record') as string, body)
+      // The router's miss: 405 (another method of the path), or 404 `Not found.` (no such path).
+      const missed = answer.status === 405 || (answer.status === 404 && answer.json?.message === 'Not found.')
+      expect([name, answer.status, missed]).toEqual([name, answer.status, false])
+    }
   })
 
   it('the spec’s section 4 is declared, with its bodies’ fields and rules', () => {
@@ -88,6 +129,22 @@ describe('the client and the sandbox cover the same endpoints', () => {
       // Update Payment Link: "the same fields and rules as Create Payment Link" (spec 4.3).
       const expected = endpoint === 'PUT /payment-links/{id}' ? fieldsOf(LINK_FIELDS) : fields
       expect([endpoint, fieldsOf(body)]).toEqual([endpoint, expected])
+    }
+  })
+
+  it('the spec’s section 7 rule 2: a body with no field is refused naming the fields it lists, in its order', () => {
+    const missing = specMissingFields()
+    expect(missing.map((m) => m.title)).toEqual([
+      'Create Tokenization',
+      'Create Payment Link',
+      'Create Subscription',
+    ])
+    const spec = specEndpoints()
+    for (const { title, fields } of missing) {
+      const [method, route] = (spec.find((s) => s.title === title)?.endpoint ?? '').split(' ')
+      const endpoint = endpointAt(method, route) as Endpoint
+      const checked = checkBody(endpoint.body ?? [], {})
+      expect([title, checked.ok ? [] : Object.keys(checked.errors)]).toEqual([title, fields])
     }
   })
 })

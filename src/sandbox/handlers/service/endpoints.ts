@@ -1,10 +1,12 @@
 /**
  * The endpoints of the service (docs/spec/payment-service-api.md section 4), each a handler of the
- * route table (http/routes.ts), which reads the request, checks the key and bills what came due
- * before one runs: here is only what the endpoint does with the caller's records.
+ * route table (http/routes.ts), which reads the request, checks the key, bills what came due and
+ * checks the body's fields against the endpoint table before one runs: here is only what the
+ * endpoint does with the caller's records, and what the router asks of them first (a record the
+ * path names, found before the body is checked; a package that must be the caller's).
  */
 
-import { Refusal, type Reply, success, successJson, valid } from '../../domain/answers.js'
+import { Refusal, type Reply, success, successJson } from '../../domain/answers.js'
 import {
   buildLink,
   buildSubscription,
@@ -13,15 +15,9 @@ import {
   newTokenization,
 } from '../../domain/build.js'
 import { laterIso } from '../../domain/records.js'
-import {
-  checkNewSubscription,
-  checkPaymentLink,
-  checkSubscriptionChanges,
-  checkTokenization,
-  type PaymentLinkInput,
-} from '../../domain/rules.js'
+import { notFoundIn, type PaymentLinkInput } from '../../domain/rules.js'
 import { withCharges } from '../billing/billing.js'
-import type { ScopedContext } from '../context.js'
+import type { CheckedContext, ScopedContext } from '../context.js'
 
 const DEFAULT_PER_PAGE = 50
 const MAX_PER_PAGE = 500
@@ -83,15 +79,27 @@ function paginate<T>(
 }
 
 /** `POST /tokenizations/create-token` (spec 4.1). */
-export function createTokenization({ store, caller, body, checkoutOrigin, now }: ScopedContext): Reply {
-  const tokenization = newTokenization(valid(checkTokenization(body)), checkoutOrigin, now)
+export function createTokenization({
+  store,
+  caller,
+  input,
+  checkoutOrigin,
+  now,
+}: CheckedContext<'createToken'>): Reply {
+  const tokenization = newTokenization(input, checkoutOrigin, now)
   store.insertTokenization(caller, tokenization)
   return success(tokenization, now)
 }
 
 /** `POST /payment-links` (spec 4.2). */
-export function createLink({ store, caller, body, checkoutOrigin, now }: ScopedContext): Reply {
-  const link = newLink(caller.businessId, valid(checkPaymentLink(body)), checkoutOrigin, now)
+export function createLink({
+  store,
+  caller,
+  input,
+  checkoutOrigin,
+  now,
+}: CheckedContext<'createLink'>): Reply {
+  const link = newLink(caller.businessId, input, checkoutOrigin, now)
   return successJson(store.insert('payment_links', caller, link), now)
 }
 
@@ -111,11 +119,16 @@ export function listLinks(context: ScopedContext): Reply {
   )
 }
 
-/** `PUT /payment-links/{id}` (spec 4.3): a full replacement of the editable fields; optional ones not sent are dropped. */
-export function updateLink({ store, caller, id, body, now }: ScopedContext): Reply {
-  // Laravel resolves the route's record before it validates the body: 404 wins over 422.
+/**
+ * The link the path names, before its body is checked: Laravel resolves the route's record before
+ * it validates the body, so 404 wins over 422.
+ */
+export function linkFound({ store, caller, id }: ScopedContext): void {
   if (!store.get('payment_links', caller, id)) throw linkNotFound()
-  const input = valid(checkPaymentLink(body))
+}
+
+/** `PUT /payment-links/{id}` (spec 4.3): a full replacement of the editable fields; optional ones not sent are dropped. */
+export function updateLink({ store, caller, id, input, now }: CheckedContext<'updateLink'>): Reply {
   const updated = store.write(() => {
     const current = store.get('payment_links', caller, id)
     if (!current) return undefined
@@ -135,10 +148,20 @@ export function deleteLink({ store, caller, id, now }: ScopedContext): Reply {
   return success(null, now)
 }
 
-/** `POST /subscriptions` (spec 4.7): to one of the caller's packages. */
-export function createSubscription({ store, caller, body, now }: ScopedContext): Reply {
-  const packageIds = new Set(caller.packages.map((pkg) => pkg._id))
-  const input = valid(checkNewSubscription(body, packageIds))
+/**
+ * Create Subscription's package_id, once it passed the table's rules: the _id of one of the
+ * caller's packages (Laravel's `exists`), which only the caller's business knows.
+ */
+export const packageOfCaller = (id: unknown, { caller }: ScopedContext): string | undefined =>
+  caller.packages.some((pkg) => pkg._id === id) ? undefined : notFoundIn('package_id')
+
+/** `POST /subscriptions` (spec 4.7): to one of the caller's packages (packageOfCaller). */
+export function createSubscription({
+  store,
+  caller,
+  input,
+  now,
+}: CheckedContext<'createSubscription'>): Reply {
   const pkg = caller.packages.find((p) => p._id === input.package_id)!
   const subscription = newSubscription(input, pkg, now)
   store.insert('subscriptions', caller, subscription)
@@ -169,10 +192,19 @@ export function listSubscriptions(context: ScopedContext): Reply {
   )
 }
 
-/** `PUT /subscriptions/{id}` (spec 4.9): sets the fields sent; `updated_at` moves only when something changed (as Eloquent does). */
-export function updateSubscription({ store, caller, id, body, now }: ScopedContext): Reply {
+/** The subscription the path names, before its body is checked (as linkFound). */
+export function subscriptionFound({ store, caller, id }: ScopedContext): void {
   if (!store.get('subscriptions', caller, id)) throw subscriptionNotFound()
-  const changes = valid(checkSubscriptionChanges(body))
+}
+
+/** `PUT /subscriptions/{id}` (spec 4.9): sets the fields sent; `updated_at` moves only when something changed (as Eloquent does). */
+export function updateSubscription({
+  store,
+  caller,
+  id,
+  input: changes,
+  now,
+}: CheckedContext<'updateSubscription'>): Reply {
   const updated = store.write(() => {
     const current = store.get('subscriptions', caller, id)
     if (!current) return undefined
