@@ -9,6 +9,7 @@ import { createLink } from '../work/links/create.js'
 import { deleteLinks } from '../work/links/delete.js'
 import { LINK_FIELDS } from '../work/links/fields.js'
 import { LINK_FILTERS } from '../work/links/filters.js'
+import { showLink } from '../work/links/get.js'
 import { listLinks } from '../work/links/list.js'
 import { updateLink } from '../work/links/update.js'
 import { describeLink } from '../work/links/view.js'
@@ -74,7 +75,7 @@ const linkRuns: ResourceRuns = {
   amountOf: (link) => ({ amount: link.amount, currency: link.currency }),
   filters: LINK_FILTERS,
   list: (filters, context) => listLinks(filters, context),
-  get: async (id, context) => (await context.api()).api.send('getLink', { id }),
+  get: (id, context) => showLink({ id }, context),
   create: {
     fields: LINK_FIELDS,
     run: (fields, idempotencyKey, context) =>

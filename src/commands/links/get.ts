@@ -3,7 +3,7 @@ import { outputFlags } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
-import { sendTo } from '../../work/common/send.js'
+import { showLink } from '../../work/links/get.js'
 import { LINK_VIEW } from '../../work/links/view.js'
 
 export default class LinksGet extends BaseCommand<typeof LinksGet> {
@@ -21,6 +21,6 @@ export default class LinksGet extends BaseCommand<typeof LinksGet> {
   static flags = { ...outputFlags }
 
   async run(): Promise<Result> {
-    return shown.record(await sendTo('getLink', { id: this.args.id }, this.context), LINK_VIEW)
+    return shown.record(await showLink({ id: this.args.id }, this.context), LINK_VIEW)
   }
 }
