@@ -15,7 +15,6 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 
-
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const depcruise = path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs')
 

@@ -25,9 +25,9 @@ export interface Call {
   idempotencyKey?: string
 }
 
-export interface CallOptions {
+export interface CallOptions<R = unknown> {
   /** Reads the answer's whole body, where the endpoint answers more than its declaration says. */
-  read?: (body: unknown) => unknown
+  read?: (body: unknown) => R
   /** What a failure is said as, before the journal hears of it. */
   failure?: (error: unknown) => unknown
   /**
@@ -74,11 +74,11 @@ export class PayApi {
    * says so and names the key, so that the very same request can be sent again with
    * --idempotency-key.
    */
-  async send<N extends Named>(
+  async send<N extends Named, R = AnswerOf<Declared<N>>>(
     named: N,
     call: Call = {},
-    options: CallOptions = {},
-  ): Promise<AnswerOf<Declared<N>>> {
+    options: CallOptions<R> = {},
+  ): Promise<R> {
     const endpoint = endpointOf(named)
     const path = pathOf(endpoint, call.id, call.query)
     const key = takesIdempotencyKey(endpoint) ? (call.idempotencyKey ?? randomUuid()) : undefined
@@ -94,7 +94,7 @@ export class PayApi {
           idempotencyKey: key,
           anyBody: endpoint.answer === 'none',
         })
-        const result = read(response.body) as AnswerOf<Declared<N>>
+        const result = read(response.body) as R
         // What a request with no id in its path answers with an id of its own, it created.
         const createdId = call.id === undefined && isRecord(result) ? result._id : undefined
         return { status: response.status, result, id: typeof createdId === 'string' ? createdId : undefined }

@@ -58,11 +58,7 @@ export async function sandboxSettle(
     )
   }
   const read = (body: unknown) => readSettled(readRecord(body, 'payment link'), outcome, body)
-  return (await api.send(
-    SETTLE[outcome],
-    { id: linkId },
-    { read, failure: olderSandbox },
-  )) as unknown as SettledAnswer
+  return api.send(SETTLE[outcome], { id: linkId }, { read, failure: olderSandbox })
 }
 
 /** The signature key of the key's business and its webhook endpoints. */

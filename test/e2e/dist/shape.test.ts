@@ -42,8 +42,8 @@ describe('the shape of src (npm run lint)', () => {
         'src/sandbox/constants.ts': 'export const port = process.env.PAY_SANDBOX_PORT',
       }),
     ).toEqual([
-      "src/runtime/io.ts:1: replaces a stream's write (print what was produced instead)",
       "src/render/format.ts:1: reads process.env (the run's environment is the run context's: env)",
+      "src/runtime/io.ts:1: replaces a stream's write (print what was produced instead)",
       "src/sandbox/constants.ts:1: reads process.env (the run's environment is the run context's: env)",
     ])
   })
