@@ -107,8 +107,8 @@ describe('the route table', () => {
 
 describe('the table refused as it is built', () => {
   it('a handler for a name the endpoint table lacks', () => {
-    expect(() => serve('refundLink' as EndpointName, 'key scoped', payLink)).toThrow(
-      'refundLink: no endpoint of the table (src/shared/endpoints.ts) has this name.',
+    expect(() => serve('noSuchEndpoint' as EndpointName, 'key scoped', payLink)).toThrow(
+      'noSuchEndpoint: no endpoint of the table (src/shared/endpoints.ts) has this name.',
     )
     expect(() => serve('toString' as EndpointName, 'key scoped', payLink)).toThrow('toString: no endpoint')
   })
