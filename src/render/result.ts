@@ -41,10 +41,6 @@ export type Shown =
   | { kind: 'text'; text: string; json: unknown }
   /** Data as JSON whatever the mode. */
   | { kind: 'data'; json: unknown }
-  /** Data as one line of JSON whatever the mode (where `sandbox start` listens). */
-  | { kind: 'jsonLine'; json: unknown }
-  /** Rows of an input file that failed local checks, on stderr. */
-  | { kind: 'invalid'; rows: Parameters<Output['invalidRows']>[0] }
   /**
    * Words on stderr: `note` silent under --json and -q, `notice` always, `warn` a warning, `log`
    * as it is (already sanitised: a request log line, a summary).
@@ -148,10 +144,6 @@ async function printOne(out: Output, item: Shown): Promise<void> {
       return out.json ? out.data(item.json) : out.text(item.text)
     case 'data':
       return out.data(item.json)
-    case 'jsonLine':
-      return out.jsonLine(item.json)
-    case 'invalid':
-      return out.invalidRows(item.rows)
     case 'note':
       return out.note(item.text)
     case 'notice':
@@ -217,8 +209,6 @@ export function printsOnStdout(out: Output, item: Shown, text: string, records: 
     case 'document':
     case 'data':
       return inJson(item.kind === 'data' ? item.json : item.value)
-    case 'jsonLine':
-      return JSON.stringify(item.json).includes(text)
     case 'message':
       return out.json && inJson(item.json)
     case 'text':
