@@ -211,13 +211,13 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
         const check = argumentsOf('sandbox.clock.advance(duration)')
         check.count(args.length, 1)
         check.text(args[0], 'duration', 'a duration as text ("30d", "12h", "1mo")')
-        return moveClockIn(dir, { advance: args[0] as string }, baseUrl)
+        return moveClockIn(dir, { advance: args[0] as string })
       },
       set(...args: unknown[]) {
         const check = argumentsOf('sandbox.clock.set(to)')
         check.count(args.length, 1)
         check.text(args[0], 'to', 'a date or date-time as text ("2027-01-01")')
-        return moveClockIn(dir, { to: args[0] as string }, baseUrl)
+        return moveClockIn(dir, { to: args[0] as string })
       },
     },
     faults: {
@@ -256,10 +256,7 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
       if (options.once !== undefined)
         check.must(typeof options.once === 'boolean', 'once', 'true or false', options.once)
       const fixtures = fixturesOf(args[0] as string | object)
-      const done = seedIn(dir, keysOf[0], fixtures, {
-        once: options.once as boolean | undefined,
-        origin: baseUrl,
-      })
+      const done = seedIn(dir, keysOf[0], fixtures, { once: options.once as boolean | undefined })
       if (!done.ok) throw new FixturesInvalid(done.errors)
       return (done.value as Seeded).ids
     },

@@ -32,7 +32,6 @@ const key = values.key
 const businessId = businessIdOf(key)
 const business = { keyHash: keyHash(key), businessId }
 const monthly = seededPackages(businessId).find((pkg) => pkg.frequency === 'monthly')!
-const ORIGIN = 'http://127.0.0.1:4010'
 const BATCH = 10_000
 const YEAR = { months: 12, ms: 0 }
 
@@ -63,7 +62,7 @@ if (mode === 'rates') {
       for (let i = 0; i < subs; i++) billing.insert('subscriptions', business, subscription(i))
     })
     const started = process.hrtime.bigint()
-    charges = moveClock(billing, { advance: YEAR }, ORIGIN).charges_created
+    charges = moveClock(billing, { advance: YEAR }).charges_created
     billingMs = elapsed(started)
   } finally {
     billing.close()
@@ -87,7 +86,7 @@ if (mode === 'rates') {
             title: 'Monthly: 2027-01-01 to 2027-01-31',
             reference: '6b0593f616eac2d0753b18c9',
             status: 'Active',
-            payment_url: `${ORIGIN}/checkout/pay?id=${_id}`,
+            payment_url: `/checkout/pay?id=${_id}`,
             business_id: businessId,
             paid: false,
             created_at: at,
@@ -107,7 +106,7 @@ if (mode === 'rates') {
   try {
     const charged = subscription(0)
     store.insert('subscriptions', business, charged)
-    moveClock(store, { advance: { months: 120, ms: 0 } }, ORIGIN)
+    moveClock(store, { advance: { months: 120, ms: 0 } })
     const uncharged = subscription(1, sandboxNow(store))
     store.insert('subscriptions', business, uncharged)
     const [withLinks] = withCharges(store, business, [charged])

@@ -24,3 +24,23 @@ export function dirWithLegacy(text: string | Buffer = fixtureText): string {
 /** The records of one business in the fixture, in the order it holds them. */
 export const ownRecords = (key: string, resource: 'payment_links' | 'subscriptions') =>
   Object.values(fixture.businesses[keyHash(key)][resource]) as Json[]
+
+/** Where pay 0.1's sandbox served the fixture's pages, as its records name them. */
+export const FIXTURE_ORIGIN = 'http://127.0.0.1:41235'
+
+/**
+ * The fixture as this pay keeps it: every record as it was, but for its page's address, kept as a
+ * path (src/sandbox/domain/page-address.ts). Written out by `storeText` in the old format.
+ */
+export const keptText = fixtureText.replace(
+  new RegExp(`"(payment_url|activation_url)":"${FIXTURE_ORIGIN.replaceAll('.', '\\.')}/`, 'g'),
+  '"$1":"/',
+)
+
+/** The records of one business as a sandbox at `origin` answers them: their pages on its address. */
+export const servedRecords = (key: string, resource: 'payment_links' | 'subscriptions', origin: string) =>
+  ownRecords(key, resource).map((record) =>
+    resource === 'payment_links'
+      ? { ...record, payment_url: `${origin}/checkout/pay?id=${record._id}` }
+      : record,
+  )

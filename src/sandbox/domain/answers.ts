@@ -14,6 +14,11 @@ export interface Reply {
   /** Sent as it is instead (the customer pages' HTML), with its Content-Type among the headers. */
   text?: string
   headers?: Record<string, string>
+  /**
+   * The body holds records, each page kept as its path (page-address.ts): the server names its
+   * own address in them as it sends the answer.
+   */
+  pages?: boolean
 }
 
 /** What a handler returns: the answer, or a promise of it (a request that waits). */
@@ -42,13 +47,19 @@ export const success = (data: unknown, now: number): Reply => {
   return { status: 200, body: { success: true, data, errors: null, meta } }
 }
 
+/** The envelope around data that holds records (links, tokenizations, subscriptions with their charges). */
+export const successOfRecords = (data: unknown, now: number): Reply => ({
+  ...success(data, now),
+  pages: true,
+})
+
 /**
- * The same envelope around data that is JSON already (a record as the store keeps it): the record
- * is serialised once, not again for the answer.
+ * The same envelope around a record that is JSON already (as the store keeps it): the record is
+ * serialised once, not again for the answer.
  */
 export const successJson = (data: string, now: number): Reply => {
   const meta = JSON.stringify({ timestamp: envelopeTimestamp(new Date(now)), timezone: 'UTC' })
-  return { status: 200, text: `{"success":true,"data":${data},"errors":null,"meta":${meta}}` }
+  return { status: 200, text: `{"success":true,"data":${data},"errors":null,"meta":${meta}}`, pages: true }
 }
 
 /** Laravel's 422 (no success, no meta): every field that failed, with its messages. */

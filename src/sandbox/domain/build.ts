@@ -3,6 +3,8 @@
  * endpoints (handlers/service/endpoints.ts) and for fixtures (handlers/double/fixtures.ts), so
  * that a seeded record is the one the API would have made from the same fields.
  */
+
+import { activationPagePath, paymentPagePath } from './page-address.js'
 import {
   newObjectId,
   newToken,
@@ -62,12 +64,8 @@ export function buildSubscription(fields: SubscriptionRecord): SubscriptionRecor
   })
 }
 
-/** A new tokenization at sandbox time `at`, its activation page under `checkoutOrigin`. */
-export function newTokenization(
-  input: TokenizationInput,
-  checkoutOrigin: string,
-  at: number,
-): TokenizationRecord {
+/** A new tokenization at sandbox time `at`, its activation page kept as a path (page-address.ts). */
+export function newTokenization(input: TokenizationInput, at: number): TokenizationRecord {
   const now = nowIso(at)
   const token = newToken()
   return definedOnly({
@@ -78,26 +76,21 @@ export function newTokenization(
     title: input.title,
     description: input.description,
     token,
-    activation_url: `${checkoutOrigin}/checkout/tokens/${token}/activate?test=true`,
+    activation_url: activationPagePath(token),
     created_at: now,
     updated_at: now,
   })
 }
 
-/** A new payment link of business `businessId`: Active, unpaid, its payment page under `checkoutOrigin`. */
-export function newLink(
-  businessId: number,
-  input: PaymentLinkInput,
-  checkoutOrigin: string,
-  at: number,
-): PaymentLinkRecord {
+/** A new payment link of business `businessId`: Active, unpaid, its payment page kept as a path (page-address.ts). */
+export function newLink(businessId: number, input: PaymentLinkInput, at: number): PaymentLinkRecord {
   const id = newObjectId()
   const now = nowIso(at)
   return buildLink(
     {
       _id: id,
       status: 'Active',
-      payment_url: `${checkoutOrigin}/checkout/pay?id=${id}`,
+      payment_url: paymentPagePath(id),
       business_id: businessId,
       paid: false,
       created_at: now,

@@ -38,8 +38,6 @@ export interface KeyContext extends RequestContext {
   body: RequestBody
   /** `http://host:port` as the client addressed the sandbox, for the URLs handed out. */
   origin: string
-  /** Where payment and activation pages are said to live (the in-process sandbox names its well-known address). */
-  checkoutOrigin: string
   /** The time the route's rules give it (sandbox time, once what came due was billed for `bills`). */
   now: number
 }

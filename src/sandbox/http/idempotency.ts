@@ -81,7 +81,8 @@ export function answerOnce(store: SandboxStore, request: IdempotentRequest, hand
     const seen = store.recall(business, kept, since) ?? store.recall(business, key, since)
     if (seen) {
       if (seen.fingerprint !== fingerprint) throw refused(KEY_REUSED_MESSAGE)
-      return { status: seen.status, text: seen.response, headers: { [REPLAYED_HEADER]: 'true' } }
+      // Kept as the handler answered it: its records' pages as paths, named anew by the server.
+      return { status: seen.status, text: seen.response, headers: { [REPLAYED_HEADER]: 'true' }, pages: true }
     }
     const reply = handle()
     if (reply.status < 200 || reply.status >= 300) return reply

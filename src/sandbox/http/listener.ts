@@ -14,6 +14,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Refusal, type Reply } from '../domain/answers.js'
 import { type Business, businessOf } from '../domain/business.js'
+import { withPageOrigin } from '../domain/page-address.js'
 import type { Payments } from '../domain/payment.js'
 import type { RequestBody } from '../domain/rules.js'
 import { catchUp } from '../handlers/billing/billing.js'
@@ -53,6 +54,7 @@ export interface SandboxParts {
   /** Faults, the recorded requests, and their controls. */
   double: TestDouble
   notifier: Notifier
+  /** The address its answers name in the records' page addresses; undefined: the one each request was sent to. */
   checkoutOrigin: string | undefined
   onRequest: ((entry: RequestLogEntry) => void) | undefined
 }
@@ -148,7 +150,7 @@ export class SandboxServer {
     } catch (error) {
       reply = errorReply(error, store.dir)
     }
-    if (reply) this.send(response, reply)
+    if (reply) this.send(response, reply, request)
   }
 
   /** The request's JSON body, read once (a fault reads it before the dispatch does). */
@@ -160,9 +162,24 @@ export class SandboxServer {
     return trail.reading
   }
 
-  private send(response: http.ServerResponse, { status, body, text: given, headers = {} }: Reply): void {
+  /**
+   * The address a request's answer names (http://host:port): the Host it was sent to, once the
+   * guard took it as one of this sandbox's own names (refusal), never a name a client chose; the
+   * in-process sandbox names its well-known address instead.
+   */
+  private originOf(request: http.IncomingMessage): string {
+    const host = this.addresses.allowedHost(request.headers.host)
+    return host === undefined ? this.baseUrl : `http://${host}`
+  }
+
+  private send(response: http.ServerResponse, reply: Reply, request: http.IncomingMessage): void {
     if (response.headersSent || response.destroyed) return
-    const text = given ?? JSON.stringify(body)
+    const { status, body, text: given, headers = {} } = reply
+    const json = given ?? JSON.stringify(body)
+    // Records keep the path of their pages: the answer names the address that serves it.
+    const text = reply.pages
+      ? withPageOrigin(json, this.served.checkoutOrigin ?? this.originOf(request))
+      : json
     response.writeHead(status, {
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(text),
@@ -203,18 +220,11 @@ export class SandboxServer {
     const body = route.method === 'POST' || route.method === 'PUT' ? await this.bodyOf(request, trail) : {}
     const id = segment === '' ? '' : decodePathSegment(segment)
     if (id === undefined) throw new Refusal(404, 'Not found.')
-    // The Host was checked (refusal): one of this sandbox's own names.
-    const host = this.addresses.allowedHost(request.headers.host)
-    const origin = host === undefined ? this.baseUrl : `http://${host}`
-    const checkoutOrigin = this.served.checkoutOrigin ?? origin
+    const origin = this.originOf(request)
     const answer = () => {
       const now =
-        route.time === 'bills'
-          ? catchUp(store, checkoutOrigin)
-          : route.time === 'real-time'
-            ? Date.now()
-            : sandboxNow(store)
-      const keyed = { ...context, id, body, origin, checkoutOrigin, now }
+        route.time === 'bills' ? catchUp(store) : route.time === 'real-time' ? Date.now() : sandboxNow(store)
+      const keyed = { ...context, id, body, origin, now }
       const run = () => (route.scoped ? route.handler({ ...keyed, caller }) : route.handler(keyed))
       const key = route.idempotent ? idempotencyKeyOf(request) : undefined
       if (key === undefined) return run()

@@ -6,6 +6,7 @@
  */
 import { type Outcome, SANDBOX_KEY } from '../constants.js'
 import { businessIdOf, businessOf, listPackages } from '../domain/business.js'
+import { linkAt } from '../domain/page-address.js'
 import { Payments, type Settled } from '../domain/payment.js'
 import type { PackageRecord } from '../domain/records.js'
 import { parseFaultRule } from '../handlers/double/faults.js'
@@ -34,8 +35,8 @@ export interface SandboxOptions {
   /** 0 picks a free port. */
   port?: number
   /**
-   * Origin used in payment_url and activation_url instead of the address the client used:
-   * the in-process sandbox listens on a throw-away port but names its well-known address.
+   * The address its answers name in payment_url and activation_url instead of the one each request
+   * was sent to: the in-process sandbox listens on a throw-away port but names its well-known address.
    */
   checkoutOrigin?: string
   /** Called once per request, when its answer was sent (or its connection closed without one). */
@@ -128,11 +129,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   // No await between listening and seeding: no request is read before the fixtures are in.
   let seeded: Seeded | undefined
   if (options.seed) {
-    const origin = options.checkoutOrigin ?? sandbox.baseUrl
-    const done = seedFixtures(store, businessOf(keys[0]), options.seed.fixtures, {
-      ...options.seed,
-      origin,
-    })
+    const done = seedFixtures(store, businessOf(keys[0]), options.seed.fixtures, options.seed)
     if (!done.ok) {
       await sandbox.close()
       store.close()
@@ -151,7 +148,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     faults: double.control(),
     requests: (options) => double.requests(options),
     webhooks: webhooks.running,
-    settle: (linkId, outcome) => payments.settle(linkId, outcome),
+    settle: (linkId, outcome) => {
+      const settled = payments.settle(linkId, outcome)
+      return settled && { ...settled, link: linkAt(settled.link, options.checkoutOrigin ?? sandbox.baseUrl) }
+    },
     close: async () => {
       await sandbox.close()
       await webhooks.notifier.close()

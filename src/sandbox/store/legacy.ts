@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type Libsql from 'libsql'
+import { activationPagePath, paymentPagePath } from '../domain/page-address.js'
 import type { PaymentLinkRecord, SubscriptionRecord, TokenizationRecord } from '../domain/records.js'
 import { errorCode, freeName } from './files.js'
 import { type Listed, STATEMENTS } from './schema.js'
@@ -160,7 +161,11 @@ export function importLegacyStore(db: Libsql.Database, dir: string, dbFile: stri
   return notice
 }
 
-/** The records of a store.json, in their order; returns how many were added. */
+/**
+ * The records of a store.json, in their order, each page kept as its path as this store keeps it
+ * (domain/page-address.ts: pay 0.1 wrote the address of the sandbox that made it); returns how many
+ * were added.
+ */
 function insertLegacy(db: Libsql.Database, data: LegacyStore): number {
   const addBusiness = db.prepare(STATEMENTS.business)
   const addToken = db.prepare(STATEMENTS.insertTokenization.replace('INSERT', 'INSERT OR IGNORE'))
@@ -174,12 +179,15 @@ function insertLegacy(db: Libsql.Database, data: LegacyStore): number {
   for (const [keyHash, business] of Object.entries(data.businesses)) {
     addBusiness.run(keyHash, business.business_id)
     for (const record of Object.values(business.tokenizations)) {
-      added += addToken.run(keyHash, record._id, record.token, JSON.stringify(record)).changes
+      const kept = { ...record, activation_url: activationPagePath(record.token) }
+      added += addToken.run(keyHash, record._id, record.token, JSON.stringify(kept)).changes
     }
-    for (const table of ['payment_links', 'subscriptions'] as const) {
-      for (const record of Object.values(business[table])) {
-        added += add[table].run(keyHash, record._id, JSON.stringify(record)).changes
-      }
+    for (const record of Object.values(business.payment_links)) {
+      const kept = { ...record, payment_url: paymentPagePath(record._id) }
+      added += add.payment_links.run(keyHash, record._id, JSON.stringify(kept)).changes
+    }
+    for (const record of Object.values(business.subscriptions)) {
+      added += add.subscriptions.run(keyHash, record._id, JSON.stringify(record)).changes
     }
   }
   return added

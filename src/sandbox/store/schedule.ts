@@ -130,8 +130,9 @@ export const BILLING = Object.freeze({
   /**
    * A payment link for each charge just made: the package's amount and currency, the
    * subscription's email and phone_no, a title naming the package and the period, the
-   * subscription's _id as reference, dated at the charge's date; Active and unpaid. The fields in
-   * the order the API gives a link's (domain/build.ts, buildLink).
+   * subscription's _id as reference, dated at the charge's date; Active and unpaid; its page kept
+   * as a path (domain/page-address.ts). The fields in the order the API gives a link's
+   * (domain/build.ts, buildLink).
    */
   links: `
     INSERT INTO payment_links (business, id, record)
@@ -144,7 +145,7 @@ export const BILLING = Object.freeze({
         'title', printf('%s: %s to %s', coalesce(c.package, 'Subscription'), c.due, c.period_end),
         'reference', c.subscription,
         'status', 'Active',
-        'payment_url', :origin || '/checkout/pay?id=' || c.link,
+        'payment_url', '/checkout/pay?id=' || c.link,
         'business_id', b.business_id,
         'paid', json('false'),
         'created_at', c.due || 'T00:00:00.000Z',

@@ -273,6 +273,33 @@ const VERSION_6: Migration = {
   },
 }
 
+/**
+ * Version 7: a record keeps the path of its customer page, not an address
+ * (domain/page-address.ts): `payment_url` `/checkout/pay?id=<_id>`, `activation_url`
+ * `/checkout/tokens/<token>/activate?test=true`; an answer names the address of the sandbox that
+ * serves it. The links and tokenizations kept with the address of the sandbox that made them
+ * (a port that may serve nothing now), and the answers kept under an Idempotency-Key, keep their
+ * path instead. Nothing else of a record changes: SQLite's json_set writes back the text of every
+ * other value as it was.
+ */
+const VERSION_7: Migration = {
+  summary: "records keep their page's path, answers name the address that serves them",
+  up(db) {
+    const linkPage = (id: string) => `'/checkout/pay?id=' || ${id}`
+    const tokenPage = (token: string) => `'/checkout/tokens/' || ${token} || '/activate?test=true'`
+    db.exec(`
+      UPDATE payment_links SET record = json_set(record, '$.payment_url', ${linkPage('id')});
+      UPDATE tokenizations SET record = json_set(record, '$.activation_url', ${tokenPage('token')});
+      UPDATE idempotency_keys
+        SET response = json_set(response, '$.data.payment_url', ${linkPage("(response ->> '$.data._id')")})
+        WHERE CASE WHEN json_valid(response) THEN response ->> '$.data.payment_url' IS NOT NULL END;
+      UPDATE idempotency_keys
+        SET response = json_set(response, '$.data.activation_url', ${tokenPage("(response ->> '$.data.token')")})
+        WHERE CASE WHEN json_valid(response) THEN response ->> '$.data.activation_url' IS NOT NULL END;
+    `)
+  },
+}
+
 /** Every version of the tables, oldest first: index i takes a database from version i to i + 1. */
 export const MIGRATIONS: readonly Migration[] = [
   VERSION_1,
@@ -281,6 +308,7 @@ export const MIGRATIONS: readonly Migration[] = [
   VERSION_4,
   VERSION_5,
   VERSION_6,
+  VERSION_7,
 ]
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli.js'
-import { dirWithLegacy, fixtureText, ownRecords } from '../../helpers/legacy-store.js'
+import { dirWithLegacy, keptText, ownRecords } from '../../helpers/legacy-store.js'
 import { KEY_A, storeText } from '../../helpers/sandbox.js'
 
 /**
@@ -26,6 +26,6 @@ describe('a store.json of pay 0.1', () => {
       expect(run.stdout).toBe(expected)
     }
     expect(runs.filter((run) => run.stderr.includes('Imported 11 records from'))).toHaveLength(1)
-    expect(storeText(dir)).toBe(fixtureText)
+    expect(storeText(dir)).toBe(keptText)
   })
 })

@@ -41,12 +41,7 @@ const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10)
  * Makes every charge due on or before the day of `now`, inside a write transaction; how many.
  * More than `most` is refused (ClockRefused), to be rolled back with the transaction.
  */
-function bill(
-  store: SandboxStore,
-  now: number,
-  origin: string,
-  most?: { count: number; field: 'advance' | 'to' },
-) {
+function bill(store: SandboxStore, now: number, most?: { count: number; field: 'advance' | 'to' }) {
   const today = dayOf(now)
   if (!store.statement(BILLING.due, 'get', today)) return 0
   const { seq: before } = store.statement(BILLING.lastCharge, 'get') as { seq: number }
@@ -60,24 +55,24 @@ function bill(
       `That would make more than ${most.count.toLocaleString('en')} charges at once: move the clock in smaller steps.`,
     )
   }
-  if (made > 0) store.statement(BILLING.links, 'run', { before, origin })
+  if (made > 0) store.statement(BILLING.links, 'run', { before })
   store.statement(BILLING.advance, 'run', { today })
   return made
 }
 
 /**
  * Bills what came due while real time passed, before a request uses the store (the routes with
- * the rule `bills`, http/routes.ts: every answer of the API shows the charges of its time);
- * `origin` is where the new links' payment pages are served. Costs no read when nothing is due
+ * the rule `bills`, http/routes.ts: every answer of the API shows the charges of its time).
+ * Costs no read when nothing is due
  * and the store has not changed since the last look (store/clock.ts). Returns sandbox time.
  */
-export function catchUp(store: SandboxStore, origin: string): number {
+export function catchUp(store: SandboxStore): number {
   const { offset, nextDue } = clockState(store)
   const now = Date.now() + offset
   if (nextDue === null || nextDue > dayOf(now)) return now
   return store.write(() => {
     const at = sandboxNow(store) // another process may have moved the clock meanwhile
-    bill(store, at, origin)
+    bill(store, at)
     return at
   })
 }
@@ -90,12 +85,11 @@ export function catchUp(store: SandboxStore, origin: string): number {
 export function applyClockMove(
   store: SandboxStore,
   body: RequestBody,
-  origin: string,
 ): Checked<{ now: string; charges_created: number }> {
   const checked = checkClockMove(body)
   if (!checked.ok) return checked
   try {
-    return { ok: true, value: moveClock(store, checked.value, origin) }
+    return { ok: true, value: moveClock(store, checked.value) }
   } catch (error) {
     if (!(error instanceof ClockRefused)) throw error
     return { ok: false, errors: { [error.field]: [error.message] } }
@@ -141,7 +135,6 @@ export class ClockRefused extends Error {
 export function moveClock(
   store: SandboxStore,
   move: ClockMove,
-  origin: string,
   most = MAX_CHARGES_PER_MOVE,
 ): { now: string; charges_created: number } {
   return store.write(() => {
@@ -170,7 +163,7 @@ export function moveClock(
     const field = 'advance' in move ? 'advance' : 'to'
     return {
       now: new Date(target).toISOString(),
-      charges_created: bill(store, target, origin, { count: most, field }),
+      charges_created: bill(store, target, { count: most, field }),
     }
   })
 }

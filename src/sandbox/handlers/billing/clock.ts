@@ -14,16 +14,15 @@ export function clockIn(dir: string): { now: string; offset_seconds: number } {
 
 /**
  * Moves the clock of the store in `dir` (`{advance: "30d"}` or `{to: "2027-01-01"}`, as the route
- * takes them) and bills what came due, naming `origin` in the new links' payment_url. A move that
+ * takes them) and bills what came due. A move that
  * means nothing, or goes back, throws ClockRefused and changes nothing.
  */
 export function moveClockIn(
   dir: string,
   body: { advance: string } | { to: string },
-  origin: string,
 ): { now: string; charges_created: number } {
   return inStore(dir, (store) => {
-    const moved = applyClockMove(store, body, origin)
+    const moved = applyClockMove(store, body)
     if (moved.ok) return moved.value
     const [field, [message]] = Object.entries(moved.errors)[0]
     throw new ClockRefused(field as 'advance' | 'to', message)

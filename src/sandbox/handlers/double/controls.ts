@@ -5,7 +5,7 @@
  * handlers/billing/controls.ts; the notifications' notify's: handlers/notify/controls.ts.)
  */
 import type { Outcome } from '../../constants.js'
-import { invalid, Refusal, type Reply, success, valid } from '../../domain/answers.js'
+import { invalid, Refusal, type Reply, success, successOfRecords, valid } from '../../domain/answers.js'
 import { sandboxNow } from '../../store/clock.js'
 import type { ScopedContext } from '../context.js'
 import { MAX_SEED } from './fault-sets.js'
@@ -30,14 +30,12 @@ export function resetBusiness({ store, caller }: ScopedContext): Reply {
  * `POST /_sandbox/seed[?once=true]`: the caller's business seeded with the fixtures sent, all or
  * nothing: `{ids, records}`; `once` skips the names seeded before.
  */
-export function seed({ store, caller, body, query, checkoutOrigin, now }: ScopedContext): Reply {
+export function seed({ store, caller, body, query, now }: ScopedContext): Reply {
   const once = query.get('once')
   if (once !== null && !['true', 'false', '1', '0'].includes(once)) {
     throw invalid({ once: ['The once field must be true or false.'] })
   }
-  const seeded = valid(
-    seedFixtures(store, caller, body, { once: once === 'true' || once === '1', origin: checkoutOrigin }),
-  )
+  const seeded = valid(seedFixtures(store, caller, body, { once: once === 'true' || once === '1' }))
   return success(seeded, now)
 }
 
@@ -113,7 +111,7 @@ export async function listRequests({ double, caller, query, now }: DoubleContext
 function settle({ payments, caller, id, now }: ScopedContext, outcome: Outcome): Reply {
   const settled = payments.settle(id, outcome, caller)
   if (!settled) throw new Refusal(404, 'Payment link not found.')
-  const reply = success(settled.link, now)
+  const reply = successOfRecords(settled.link, now)
   return {
     ...reply,
     body: { ...(reply.body as object), outcome: settled.outcome, redirect_to: settled.redirect_to },

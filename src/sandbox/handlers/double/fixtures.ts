@@ -273,14 +273,13 @@ const SEEDED = {
 /**
  * Seeds `fixtures` into the records of `business`, in one transaction: all of it, or nothing when
  * an entry is invalid (the errors, as checkFixtures gives them). `once`: a name the business has
- * seeded before is skipped (its `_id` is the one it was seeded as). `origin`: where the payment and
- * activation pages of the new records are served.
+ * seeded before is skipped (its `_id` is the one it was seeded as).
  */
 export function seedFixtures(
   store: SandboxStore,
   business: Business,
   fixtures: unknown,
-  options: { once?: boolean; origin: string },
+  options: { once?: boolean } = {},
 ): Checked<Seeded> {
   const checked = checkFixtures(fixtures, business.packages)
   if (!checked.ok) return checked
@@ -298,7 +297,7 @@ export function seedFixtures(
         records.push({ name: entry.name, kind: found.kind, id: found.id, skipped: true })
         continue
       }
-      const id = make(store, business, entry, options.origin, at)
+      const id = make(store, business, entry, at)
       store.statement(SEEDED.keep, 'run', business.keyHash, entry.name, entry.kind, id)
       records.push({ name: entry.name, kind: entry.kind, id, skipped: false })
     }
@@ -307,15 +306,15 @@ export function seedFixtures(
 }
 
 /** Makes the record of one entry, as the API would, and returns its `_id`. */
-function make(store: SandboxStore, business: Business, entry: Planned, origin: string, at: number): string {
+function make(store: SandboxStore, business: Business, entry: Planned, at: number): string {
   switch (entry.kind) {
     case 'tokenization': {
-      const record = newTokenization(entry.input, origin, at)
+      const record = newTokenization(entry.input, at)
       store.insertTokenization(business, record)
       return record._id
     }
     case 'payment_link': {
-      const record = newLink(business.businessId, entry.input, origin, at)
+      const record = newLink(business.businessId, entry.input, at)
       store.insert('payment_links', business, entry.paid ? { ...record, paid: true } : record)
       return record._id
     }
@@ -332,7 +331,7 @@ export function seedIn(
   dir: string,
   key: string,
   fixtures: unknown,
-  options: { once?: boolean; origin: string },
+  options: { once?: boolean } = {},
 ): Checked<Seeded> {
   return inStore(dir, (store) => seedFixtures(store, businessOf(key), fixtures, options))
 }

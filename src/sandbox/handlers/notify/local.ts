@@ -8,6 +8,7 @@
  */
 import type { Outcome } from '../../constants.js'
 import { keyHash } from '../../domain/business.js'
+import { linkAt } from '../../domain/page-address.js'
 import { Payments, type Settled } from '../../domain/payment.js'
 import type { Checked, RequestBody } from '../../domain/rules.js'
 import { sandboxNow } from '../../store/clock.js'
@@ -52,13 +53,20 @@ async function withNotifier<T>(
 const notifyingPayments = (store: SandboxStore, dispatch?: Dispatch) =>
   notifyPayments(new Payments(store, () => sandboxNow(store)), store, dispatch)
 
-/** The customer's outcome on link `linkId` of the store in `dir` (whichever business owns it), notified. */
+/**
+ * The customer's outcome on link `linkId` of the store in `dir` (whichever business owns it),
+ * notified; the link's page named under `origin`, the address that serves the store's pages.
+ */
 export const settleNotifyingIn = (
   dir: string,
   linkId: string,
   outcome: Outcome,
+  origin: string,
 ): Promise<Notified<Settled | undefined>> =>
-  withNotifier(dir, (store, notifier) => notifyingPayments(store, notifier).settle(linkId, outcome))
+  withNotifier(dir, (store, notifier) => {
+    const settled = notifyingPayments(store, notifier).settle(linkId, outcome)
+    return settled && { ...settled, link: linkAt(settled.link, origin) }
+  })
 
 /**
  * The customer's outcome on link `linkId` of the store in `dir`, whichever business owns it; its

@@ -6,7 +6,7 @@
  * path names, found before the body is checked; a package that must be the caller's).
  */
 
-import { Refusal, type Reply, success, successJson } from '../../domain/answers.js'
+import { Refusal, type Reply, success, successJson, successOfRecords } from '../../domain/answers.js'
 import {
   buildLink,
   buildSubscription,
@@ -79,27 +79,15 @@ function paginate<T>(
 }
 
 /** `POST /tokenizations/create-token` (spec 4.1). */
-export function createTokenization({
-  store,
-  caller,
-  input,
-  checkoutOrigin,
-  now,
-}: CheckedContext<'createToken'>): Reply {
-  const tokenization = newTokenization(input, checkoutOrigin, now)
+export function createTokenization({ store, caller, input, now }: CheckedContext<'createToken'>): Reply {
+  const tokenization = newTokenization(input, now)
   store.insertTokenization(caller, tokenization)
-  return success(tokenization, now)
+  return successOfRecords(tokenization, now)
 }
 
 /** `POST /payment-links` (spec 4.2). */
-export function createLink({
-  store,
-  caller,
-  input,
-  checkoutOrigin,
-  now,
-}: CheckedContext<'createLink'>): Reply {
-  const link = newLink(caller.businessId, input, checkoutOrigin, now)
+export function createLink({ store, caller, input, now }: CheckedContext<'createLink'>): Reply {
+  const link = newLink(caller.businessId, input, now)
   return successJson(store.insert('payment_links', caller, link), now)
 }
 
@@ -113,7 +101,7 @@ export function getLink({ store, caller, id, now }: ScopedContext): Reply {
 /** `GET /payment-links` (spec 4.5). */
 export function listLinks(context: ScopedContext): Reply {
   const { store, caller, now } = context
-  return success(
+  return successOfRecords(
     paginate(context, (offset, limit) => store.list('payment_links', caller, offset, limit)),
     now,
   )
@@ -139,7 +127,7 @@ export function updateLink({ store, caller, id, input, now }: CheckedContext<'up
     return next
   })
   if (!updated) throw linkNotFound()
-  return success(updated, now)
+  return successOfRecords(updated, now)
 }
 
 /** `DELETE /payment-links/{id}` (spec 4.6). */
@@ -165,7 +153,7 @@ export function createSubscription({
   const pkg = caller.packages.find((p) => p._id === input.package_id)!
   const subscription = newSubscription(input, pkg, now)
   store.insert('subscriptions', caller, subscription)
-  return success(subscription, now)
+  return successOfRecords(subscription, now)
 }
 
 /** `GET /subscriptions/{id}` (spec 4.8), with its charges. */
@@ -175,13 +163,13 @@ export function getSubscription({ store, caller, id, now }: ScopedContext): Repl
     return found && withCharges(store, caller, [found])[0]
   })
   if (!subscription) throw subscriptionNotFound()
-  return success(subscription, now)
+  return successOfRecords(subscription, now)
 }
 
 /** `GET /subscriptions` (spec 4.11), each with its charges. */
 export function listSubscriptions(context: ScopedContext): Reply {
   const { store, caller, now } = context
-  return success(
+  return successOfRecords(
     paginate(context, (offset, limit) =>
       store.read(() => {
         const listed = store.list('subscriptions', caller, offset, limit)
@@ -218,7 +206,7 @@ export function updateSubscription({
     return withCharges(store, caller, [changed])[0]
   })
   if (!updated) throw subscriptionNotFound()
-  return success(updated, now)
+  return successOfRecords(updated, now)
 }
 
 /** `DELETE /subscriptions/{id}` (spec 4.10). */

@@ -54,7 +54,7 @@ export async function payLink(
   const place = `in ${placeOf(where, true)}`
   const { linkPaidIn, settleNotifyingIn } = await loadLocalStore()
   const paidBefore = linkPaidIn(where.dir, id)
-  const { result: settled, attempted } = await settleNotifyingIn(where.dir, id, outcome)
+  const { result: settled, attempted } = await settleNotifyingIn(where.dir, id, outcome, where.baseUrl)
   if (!settled) {
     throw new PayError(`No payment link ${id} in the local sandbox store ${where.dir}.`, {
       kind: 'not_found',

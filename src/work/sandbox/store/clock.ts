@@ -52,7 +52,7 @@ export async function moveClock(move: ClockMove, context: SandboxContext): Promi
   }
   const { moveClockIn, ClockRefused } = await loadLocalStore()
   try {
-    return { moved: moveClockIn(where.dir, move, where.baseUrl), place }
+    return { moved: moveClockIn(where.dir, move), place }
   } catch (error) {
     if (error instanceof ClockRefused) throw usageError(error.message)
     throw error

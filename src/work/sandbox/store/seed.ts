@@ -102,7 +102,7 @@ async function seedFixtures(
 ): Promise<{ seeded: Rec; place: string }> {
   if (!where.server) {
     const { seedIn } = await loadLocalStore()
-    const done = seedIn(where.dir, where.apiKey, fixtures, { once, origin: where.baseUrl })
+    const done = seedIn(where.dir, where.apiKey, fixtures, { once })
     if (!done.ok) throw invalidFixtures(file, done.errors)
     return { seeded: { ...done.value }, place: placeOf(where) }
   }

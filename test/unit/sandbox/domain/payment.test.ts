@@ -38,7 +38,6 @@ function setUp(redirect_url?: string) {
   const link = newLink(
     business.businessId,
     { ...VALID_LINK, amount: 25.5, ...(redirect_url ? { redirect_url } : {}) },
-    'http://127.0.0.1:4010',
     AT - 60_000,
   )
   store.insert('payment_links', business, link)

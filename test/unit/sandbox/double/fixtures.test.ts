@@ -25,7 +25,6 @@ import {
  * test/e2e/sandbox/seed.test.ts.
  */
 
-const ORIGIN = 'http://127.0.0.1:4999'
 const LINK = { email: 'ada@example.com', currency: 'EUR', amount: '25.50', title: 'Invoice 42' }
 const FIXTURES = {
   tokenizations: [{ name: 'ada-card', email: 'ada@example.com', title: 'Card', description: 'On file' }],
@@ -60,7 +59,7 @@ const seededNames = (dir: string) => {
 describe('seedFixtures', () => {
   it('makes every record as the API would, with paid links and cancelled subscriptions, and names them', () => {
     const dir = tempDir()
-    const done = seedIn(dir, KEY_A, FIXTURES, { origin: ORIGIN })
+    const done = seedIn(dir, KEY_A, FIXTURES)
     if (!done.ok) throw new Error(JSON.stringify(done.errors))
     const { ids, records } = done.value
     expect(Object.keys(ids)).toEqual(['ada-card', 'inv-42', 'inv-43', 'ada-monthly', 'ada-cancelled'])
@@ -75,7 +74,7 @@ describe('seedFixtures', () => {
     const seen = business(dir)
     const paidLink = seen.payment_links[ids['inv-42']] as Record<string, unknown>
     expect(paidLink).toMatchObject({ ...LINK, amount: 25.5, paid: true, status: 'Active' })
-    expect(paidLink.payment_url).toBe(`${ORIGIN}/checkout/pay?id=${ids['inv-42']}`)
+    expect(paidLink.payment_url).toBe(`/checkout/pay?id=${ids['inv-42']}`)
     expect((seen.payment_links[ids['inv-43']] as Record<string, unknown>).paid).toBe(false)
     const monthly = seen.subscriptions[ids['ada-monthly']] as Record<string, unknown>
     const packages = businessOf(KEY_A).packages
@@ -103,7 +102,7 @@ describe('seedFixtures', () => {
       subscriptions: [{ name: 'a', package: 'weekly-ish', email: 'ada@example.com' }],
       widgets: [],
     }
-    const done = seedIn(dir, KEY_A, fixtures, { origin: ORIGIN })
+    const done = seedIn(dir, KEY_A, fixtures)
     expect(done).toEqual({
       ok: false,
       errors: {
@@ -127,7 +126,7 @@ describe('seedFixtures', () => {
 
   it('is one transaction: a failure while writing the third record leaves none of them', () => {
     const dir = tempDir()
-    seedIn(dir, KEY_A, { links: [{ name: 'before', ...LINK }] }, { origin: ORIGIN })
+    seedIn(dir, KEY_A, { links: [{ name: 'before', ...LINK }] })
     const store = new SandboxStore(dir)
     stores.push(store)
     const insert = store.insert.bind(store)
@@ -137,7 +136,7 @@ describe('seedFixtures', () => {
       return insert(...args)
     })
     const fixtures = { links: [1, 2, 3, 4].map((n) => ({ name: `l${n}`, ...LINK })) }
-    expect(() => seedFixtures(store, businessOf(KEY_A), fixtures, { origin: ORIGIN })).toThrow('disk full')
+    expect(() => seedFixtures(store, businessOf(KEY_A), fixtures)).toThrow('disk full')
     expect(calls).toBe(3)
     const links = Object.values(business(dir).payment_links) as { _id: string }[]
     expect(links).toHaveLength(1)
@@ -146,7 +145,7 @@ describe('seedFixtures', () => {
 
   it('once: names seeded before are skipped with the ids they were seeded as; without it, made again', () => {
     const dir = tempDir()
-    const first = seedIn(dir, KEY_A, { links: [{ name: 'inv-42', ...LINK }] }, { origin: ORIGIN })
+    const first = seedIn(dir, KEY_A, { links: [{ name: 'inv-42', ...LINK }] })
     if (!first.ok) throw new Error('not seeded')
     const fixtures = {
       links: [
@@ -154,7 +153,7 @@ describe('seedFixtures', () => {
         { name: 'inv-43', ...LINK },
       ],
     }
-    const again = seedIn(dir, KEY_A, fixtures, { once: true, origin: ORIGIN })
+    const again = seedIn(dir, KEY_A, fixtures, { once: true })
     if (!again.ok) throw new Error('not seeded')
     expect(again.value.ids['inv-42']).toBe(first.value.ids['inv-42'])
     expect(again.value.records.map((r) => [r.name, r.skipped])).toEqual([
@@ -163,15 +162,15 @@ describe('seedFixtures', () => {
     ])
     expect(Object.keys(business(dir).payment_links)).toHaveLength(2)
     // Names are per business: KEY_B seeding once makes its own.
-    const other = seedIn(dir, KEY_B, fixtures, { once: true, origin: ORIGIN })
+    const other = seedIn(dir, KEY_B, fixtures, { once: true })
     if (!other.ok) throw new Error('not seeded')
     expect(other.value.records.every((r) => !r.skipped)).toBe(true)
     // Without once: made again, the name now pointing at the newer record.
-    const twice = seedIn(dir, KEY_A, fixtures, { origin: ORIGIN })
+    const twice = seedIn(dir, KEY_A, fixtures)
     if (!twice.ok) throw new Error('not seeded')
     expect(twice.value.ids['inv-42']).not.toBe(first.value.ids['inv-42'])
     expect(Object.keys(business(dir).payment_links)).toHaveLength(4)
-    const after = seedIn(dir, KEY_A, fixtures, { once: true, origin: ORIGIN })
+    const after = seedIn(dir, KEY_A, fixtures, { once: true })
     expect(after.ok && after.value.ids['inv-42']).toBe(twice.value.ids['inv-42'])
   })
 })
@@ -267,7 +266,7 @@ describe('hostile fixtures', () => {
   it('a "__proto__" entry field or section, and a 200,000-deep file: each named, none a TypeError or RangeError; nothing kept', () => {
     const dir = tempDir()
     const errorsOf = (text: string) => {
-      const checked = seedIn(dir, KEY_A, parseFixtures(text), { origin: ORIGIN })
+      const checked = seedIn(dir, KEY_A, parseFixtures(text))
       return checked.ok ? undefined : JSON.parse(JSON.stringify(checked.errors))
     }
     expect(errorsOf(protoEntry)).toEqual({

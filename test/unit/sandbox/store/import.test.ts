@@ -4,7 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { keyHash } from '../../../../src/sandbox/domain/business.js'
 import { settleLinkIn } from '../../../../src/sandbox/handlers/notify/local.js'
 import { resetSandbox } from '../../../../src/sandbox/store/local.js'
-import { dirWithLegacy, fixtureText, ownRecords } from '../../../helpers/legacy-store.js'
+import {
+  dirWithLegacy,
+  FIXTURE_ORIGIN,
+  fixtureText,
+  keptText,
+  ownRecords,
+  servedRecords,
+} from '../../../helpers/legacy-store.js'
 import {
   KEY_A,
   KEY_B,
@@ -34,7 +41,7 @@ async function start(dir: string) {
 }
 
 describe('a store.json of pay 0.1', () => {
-  it('is imported on first open, byte for byte the same data, and renamed store.json.imported', async () => {
+  it('is imported on first open, byte for byte the same data but for its pages, and renamed store.json.imported', async () => {
     const dir = dirWithLegacy()
     const t = await start(dir)
     expect(t.sandbox.notices).toEqual([
@@ -44,12 +51,17 @@ describe('a store.json of pay 0.1', () => {
       },
     ])
     // The whole store, written out in the old format, is the old file: same records, fields,
-    // values, numbers and order.
-    expect(storeText(dir)).toBe(fixtureText)
+    // values, numbers and order; each page kept as its path, no longer the address of the sandbox
+    // that made it (of its 11 records, 5 links and 3 tokenizations have a page).
+    expect(keptText.split('"payment_url":"/checkout/pay?id=').length - 1).toBe(5)
+    expect(keptText.split('"activation_url":"/checkout/tokens/').length - 1).toBe(3)
+    expect(keptText).not.toContain(FIXTURE_ORIGIN)
+    expect(storeText(dir)).toBe(keptText)
     expect(fs.existsSync(path.join(dir, 'store.json'))).toBe(false)
     expect(fs.readFileSync(path.join(dir, 'store.json.imported'), 'utf8')).toBe(fixtureText)
 
-    // Served as before: each business sees its own records, lists newest first.
+    // Served as before, each page on the address of the sandbox serving it: each business sees its
+    // own records, lists newest first.
     for (const [key, client] of [
       [KEY_A, t.a],
       [KEY_B, t.b],
@@ -57,9 +69,9 @@ describe('a store.json of pay 0.1', () => {
       for (const resource of ['payment_links', 'subscriptions'] as const) {
         const route = resource === 'payment_links' ? '/payment-links' : '/subscriptions'
         const page = (await client.call('GET', `${route}?per_page=500`)).json.data
-        expect(page.data).toEqual(ownRecords(key, resource).reverse())
+        expect(page.data).toEqual(servedRecords(key, resource, t.baseUrl).reverse())
         expect(page.total).toBe(ownRecords(key, resource).length)
-        for (const record of ownRecords(key, resource)) {
+        for (const record of servedRecords(key, resource, t.baseUrl)) {
           expect((await client.call('GET', `${route}/${record._id}`)).json.data).toEqual(record)
         }
       }
@@ -88,7 +100,7 @@ describe('a store.json of pay 0.1', () => {
     fs.writeFileSync(path.join(dir, 'store.json'), fixtureText)
     const t = await start(dir)
     expect(t.sandbox.notices).toEqual([])
-    expect(storeText(dir)).toBe(fixtureText)
+    expect(storeText(dir)).toBe(keptText)
     expect(
       fs
         .readdirSync(dir)

@@ -8,6 +8,7 @@ import { migrate } from '../../../../src/sandbox/store/database.js'
 import { MIGRATIONS, STATEMENTS } from '../../../../src/sandbox/store/schema.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
 import { ROOT } from '../../../helpers/cli.js'
+import { keptText } from '../../../helpers/legacy-store.js'
 import { KEY_A, KEY_B, startTestSandbox, storeText, tempDir, VALID_LINK } from '../../../helpers/sandbox.js'
 
 const Database = createRequire(import.meta.url)('libsql') as typeof Libsql
@@ -83,7 +84,9 @@ describe('schema versions (PRAGMA user_version)', () => {
       (db.prepare('SELECT record, note FROM payment_links').all() as { record: string; note: null }[]).map(
         (row) => [JSON.parse(row.record), row.note],
       )
-    expect(records()).toEqual([[link, null]])
+    // Kept as it was answered, but for its page: kept as a path, named by each answer.
+    const kept = { ...link, payment_url: `/checkout/pay?id=${link._id}` }
+    expect(records()).toEqual([[kept, null]])
 
     // A migration that fails leaves the database as it was.
     const broken = {
@@ -93,7 +96,7 @@ describe('schema versions (PRAGMA user_version)', () => {
     expect(() => migrate(db, file, [...MIGRATIONS, next, broken])).toThrow()
     expect(userVersion(db)).toBe(MIGRATIONS.length + 1)
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 't'").all()).toEqual([])
-    expect(records()).toEqual([[link, null]])
+    expect(records()).toEqual([[kept, null]])
     db.close()
   })
 })
@@ -101,7 +104,6 @@ describe('schema versions (PRAGMA user_version)', () => {
 describe('a database of schema version 1 (pay before idempotency keys)', () => {
   // test/fixtures/store-1.db: store-0.1.json imported by pay at version 1 (test/fixtures/README.md).
   const fixture = path.join(ROOT, 'test/fixtures/store-1.db')
-  const legacyText = fs.readFileSync(path.join(ROOT, 'test/fixtures/store-0.1.json'), 'utf8')
 
   /** Every row of every table of a database, by table, as SQLite returns them. */
   function rows(file: string): Record<string, unknown[]> {
@@ -157,8 +159,28 @@ describe('a database of schema version 1 (pay before idempotency keys)', () => {
           due: '2027-01-01',
         }))
       expect(scheduled).toHaveLength(2)
+      // Each page kept as its path (version 7), the rest of each record's text as it was.
+      const pathOf = <T extends { record: string }>(
+        rows: unknown[],
+        field: string,
+        page: (row: T) => string,
+      ) =>
+        (rows as T[]).map((row) => ({
+          ...row,
+          record: row.record.replace(new RegExp(`"${field}":"[^"]*"`), `"${field}":"${page(row)}"`),
+        }))
       expect(rows(file)).toEqual({
         ...before,
+        payment_links: pathOf<{ id: string; record: string }>(
+          before.payment_links,
+          'payment_url',
+          (row) => `/checkout/pay?id=${row.id}`,
+        ),
+        tokenizations: pathOf<{ token: string; record: string }>(
+          before.tokenizations,
+          'activation_url',
+          (row) => `/checkout/tokens/${row.token}/activate?test=true`,
+        ),
         idempotency_keys: [],
         clock: [{ id: 1, offset_ms: 0 }],
         schedules: scheduled,
@@ -172,8 +194,8 @@ describe('a database of schema version 1 (pay before idempotency keys)', () => {
         webhook_endpoints: [],
         webhook_deliveries: [],
       })
-      // What pay 0.1 held is still all there, exactly, and served.
-      expect(storeText(dir)).toBe(legacyText)
+      // What pay 0.1 held is still all there, exactly but for its pages' addresses, and served.
+      expect(storeText(dir)).toBe(keptText)
       const link = await t.a.call('POST', '/payment-links', VALID_LINK, {
         'Idempotency-Key': 'after-migration',
       })

@@ -68,12 +68,17 @@ describe('the store file', () => {
     expect(t.sandbox.database).toBe(path.join(dir, 'store.db'))
   })
 
-  it('keeps records across a restart', async () => {
+  it('keeps records across a restart, their pages on the address that serves them now', async () => {
     const first = await start()
     const link = (await first.a.call('POST', '/payment-links', VALID_LINK)).json.data
+    expect(link.payment_url).toBe(`${first.baseUrl}/checkout/pay?id=${link._id}`)
     await first.sandbox.close()
     const second = await start(first.dir)
-    expect((await second.a.call('GET', `/payment-links/${link._id}`)).json.data).toEqual(link)
+    expect(second.baseUrl).not.toBe(first.baseUrl)
+    expect((await second.a.call('GET', `/payment-links/${link._id}`)).json.data).toEqual({
+      ...link,
+      payment_url: `${second.baseUrl}/checkout/pay?id=${link._id}`,
+    })
   })
 
   it.each([
@@ -106,9 +111,9 @@ describe('the store file', () => {
     const t = await start(dir)
     await t.a.call('POST', '/payment-links', VALID_LINK)
     await t.sandbox.close()
-    setUserVersion(path.join(dir, 'store.db'), 7)
+    setUserVersion(path.join(dir, 'store.db'), MIGRATIONS.length + 1)
     await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(
-      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to ${MIGRATIONS.length}).`,
+      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version ${MIGRATIONS.length + 1}; this pay knows up to ${MIGRATIONS.length}).`,
     )
     expect(resetSandbox(dir).keptAs).toBe(path.join(dir, 'store.db.corrupt'))
     const again = await start(dir)
@@ -162,9 +167,14 @@ describe('settleLinkIn: paying on the local store', () => {
     const t = await start()
     const link = (await t.b.call('POST', '/payment-links', VALID_LINK)).json.data
     const paid = settleLinkIn(t.dir, link._id, 'paid')?.link
-    expect(paid).toEqual({ ...link, paid: true, updated_at: paid?.updated_at })
+    // The link as the store keeps it: its page a path, which a server's answer names on its address.
+    const page = `/checkout/pay?id=${link._id}`
+    expect(paid).toEqual({ ...link, payment_url: page, paid: true, updated_at: paid?.updated_at })
     expect(paid!.updated_at > link.updated_at).toBe(true)
-    expect((await t.b.call('GET', `/payment-links/${link._id}`)).json.data).toEqual(paid)
+    expect((await t.b.call('GET', `/payment-links/${link._id}`)).json.data).toEqual({
+      ...paid,
+      payment_url: `${t.baseUrl}${page}`,
+    })
     expect(settleLinkIn(t.dir, link._id, 'paid')?.link).toEqual(paid)
   })
 
