@@ -118,8 +118,10 @@ const subscriptionRuns: ResourceRuns = {
   },
   update: {
     fields: SUBSCRIPTION_CHANGE_FIELDS,
-    run: (id, changes, context) =>
-      updateSubscription({ id, changes: SUBSCRIPTION_CHANGE_FIELDS.normalized(changes) }, context),
+    run: async (id, changes, context) =>
+      (await updateSubscription({ id, changes: SUBSCRIPTION_CHANGE_FIELDS.normalized(changes) }, context)) ??
+      // Only a dry run answers nothing, and pay mcp runs none (its subs_update takes no status either).
+      Promise.reject(new Error('subs_update ran as a dry run, which pay mcp never asks for.')),
   },
   act: {
     cancel: (ids, context) => cancelMany({ ids, concurrency: CONCURRENCY }, context),

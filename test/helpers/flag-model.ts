@@ -86,6 +86,8 @@ function isWebAddress(value: string): boolean {
   }
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 /** `subs update --status`: the words pay prints, any case, are the service's `cancel`. */
 function serviceStatus(value: string): string {
   const word = value.trim().toLowerCase()
@@ -112,6 +114,8 @@ export interface CommandSpec {
   flags: FlagSpec[]
   /** Fields that must be given (create commands), in the order pay names them. */
   required: string[]
+  /** Words every run adds after the flags (`--yes`: a change that asks is agreed to). */
+  agreed?: string[]
 }
 
 const LINK_FLAGS: FlagSpec[] = [
@@ -175,6 +179,8 @@ export const COMMANDS: CommandSpec[] = [
       { flag: 'status', field: 'status', kind: 'status' },
     ],
     required: [],
+    // --status cancel cancels, and asks as `subs cancel` does: agreed to, the plan is said.
+    agreed: ['--yes'],
   },
 ]
 
@@ -207,7 +213,7 @@ export const argvFor = (spec: CommandSpec, input: FlagInput): string[] => {
     else if (input.forms[flag] === 'equals') argv.push(`--${flag}=${value}`)
     else argv.push(`--${flag}`, value as string)
   }
-  return argv
+  return [...argv, ...(spec.agreed ?? [])]
 }
 
 /**
@@ -222,7 +228,12 @@ function looksLikeFlag(spec: CommandSpec, value: string): boolean {
 export type Expected =
   | { exit: 2; stderr: RegExp | string }
   | { exit: 3; stderr: string; requests?: { method: string; path: string; body: undefined }[] }
-  | { exit: 0; requests: { method: string; path: string; body: Record<string, unknown> | undefined }[] }
+  | {
+      exit: 0
+      requests: { method: string; path: string; body: Record<string, unknown> | undefined }[]
+      /** What stderr says (nothing when left out). */
+      stderr?: RegExp
+    }
 
 /** What pay must do; `current` is the record the server holds (links update fetches it first). */
 export function expected(spec: CommandSpec, input: FlagInput, current: Record<string, unknown>): Expected {
@@ -292,8 +303,13 @@ export function expected(spec: CommandSpec, input: FlagInput, current: Record<st
       return { exit: 0, requests: [{ method: 'POST', path: '/payment-links', body }] }
     case 'subs create':
       return { exit: 0, requests: [{ method: 'POST', path: '/subscriptions', body }] }
-    case 'subs update':
-      return { exit: 0, requests: [{ method: 'PUT', path: `/subscriptions${idPath}`, body }] }
+    case 'subs update': {
+      const requests = [{ method: 'PUT', path: `/subscriptions${idPath}`, body }]
+      if (body.status !== 'cancel') return { exit: 0, requests }
+      // The plan of a cancel, agreed to with --yes: the subscription is not read to describe it.
+      const plan = `About to cancel 1 subscription:\n  profile:  \\(environment\\)\n  base URL: http://127\\.0\\.0\\.1:\\d+\n  ids:      ${escapeRegExp(id)}\n`
+      return { exit: 0, requests, stderr: new RegExp(`^${plan}$`) }
+    }
     default: {
       // links update: the current link's fields, the given ones on top (PUT replaces the link).
       const asText = (value: unknown) =>
@@ -388,11 +404,12 @@ export function expectModel(
   }))
   expect(result.stderr).not.toMatch(/^\s+at /m)
   if (want.exit === 0) {
-    expect({ code: result.code, stderr: result.stderr, sent }).toEqual({
+    expect({ code: result.code, stderr: want.stderr ? '' : result.stderr, sent }).toEqual({
       code: 0,
       stderr: '',
       sent: want.requests,
     })
+    if (want.stderr) expect(result.stderr).toMatch(want.stderr)
     return
   }
   expect({ code: result.code, stdout: result.stdout, sent }).toEqual({

@@ -146,7 +146,7 @@ const HAND_WRITTEN: string[][] = [
   ['token', 'create', ...VALID['token create']],
   ['subs', 'get', 'sub_1'],
   ['subs', 'list', '--all', '--status', 'cancel', '--email', 'a@b.co'],
-  ['subs', 'update', 'sub_1', '--status', 'cancel'],
+  ['subs', 'update', 'sub_1', '--status', 'cancel', '--yes'],
   ['subs', 'cancel', 'sub_1', 'sub_2', '--yes'],
   ['subs', 'delete', 'sub_1', '--yes'],
   ['subs', 'create', ...VALID['subs create']],
