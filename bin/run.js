@@ -14,8 +14,9 @@ if (process.argv[2] === '__complete') {
   runCompletion(process.argv.slice(3))
 } else {
   const { pay, saveCache } = loadBundle()
-  pay.guardOutput()
   const args = pay.moveLeadingGlobalFlags(process.argv.slice(2))
+  // Output that cannot be written is said as the run's errors are: JSON under --json or --jq.
+  pay.guardOutput({ json: pay.wantsJsonErrors(args) })
   // The autocomplete plugin writes scripts that shells source into the cache dir with the umask's
   // modes (0666 under umask 000): its commands run with umask 077.
   if (/^autocomplete(:|$)/.test(args[0] ?? '') && process.platform !== 'win32') process.umask(0o077)

@@ -35,6 +35,7 @@ const commandId = (file) => file.replace(/\.ts$/, '').replace(/\//g, ':')
 const entry = [
   "export { flush, handle } from '@oclif/core'",
   "export { moveLeadingGlobalFlags } from './src/cli/argv.js'",
+  "export { wantsJsonErrors } from './src/cli/command-errors.js'",
   "export { guardOutput } from './src/runtime/io.js'",
   "export { main, processInvocation } from './src/cli/main.js'",
   'export const commands = {',

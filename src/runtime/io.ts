@@ -1,8 +1,10 @@
 import fs from 'node:fs'
 import type { Readable } from 'node:stream'
 import tty from 'node:tty'
+import { PayError } from '../errors.js'
 import { accessibleMode, canRedraw } from '../render/accessible.js'
 import type { Screen, Stream } from '../render/screen.js'
+import { errorJson, errorText } from '../render/words/error-text.js'
 
 /** A question with a free-text answer, checked as it is typed. */
 export interface Question {
@@ -228,19 +230,22 @@ const WRITE_FAILURES: Record<string, string> = {
 
 /**
  * Output that cannot be written ends pay with one clean line and exit 1 (`> /dev/full`), never a
- * stack trace; a reader that left (`pay links list | head -1`) ends it quietly with exit 0. A
- * message that cannot be written to stderr (`2>/dev/full`, `2>&1 | head -1`) is dropped: the
- * data was written, and the exit code is that of the command.
+ * stack trace; under `json` (a run given --json or --jq) that line is the error as JSON, as every
+ * error of such a run is. A reader that left (`pay links list | head -1`) ends it quietly with
+ * exit 0. A message that cannot be written to stderr (`2>/dev/full`, `2>&1 | head -1`) is
+ * dropped: the data was written, and the exit code is that of the command.
  */
-export function guardOutput(): void {
+export function guardOutput(options: { json?: boolean } = {}): void {
   // @oclif/core's own listener rethrows anything but EPIPE, which Node prints as a crash.
   process.stdout.removeAllListeners('error')
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0)
     const reason = WRITE_FAILURES[error.code ?? ''] ?? error.code ?? error.message
-    process.stderr.write(
-      `Error: could not write the output: ${reason}${error.code ? ` (${error.code})` : ''}.\n`,
+    const failure = new PayError(
+      `could not write the output: ${reason}${error.code ? ` (${error.code})` : ''}.`,
+      { kind: 'general' },
     )
+    process.stderr.write(options.json ? errorJson(failure) : errorText(failure, (field) => field, false))
     process.exit(1)
   })
   // Nowhere left to say anything, and nothing lost: stderr carries no data.

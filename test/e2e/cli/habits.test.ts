@@ -136,22 +136,28 @@ describe.concurrent('a refused key says whose it was, where it went, and what to
 })
 
 describe('output that cannot be written', () => {
-  test('> /dev/full: one clean line on stderr, exit 1, no stack trace', async () => {
-    await seedLink(sandbox)
-    const full = fs.openSync('/dev/full', 'w')
-    const child = spawn(process.execPath, [BIN, 'links', 'list', '--json'], {
-      env: cleanEnv(sandbox.env),
-      stdio: ['ignore', full, 'pipe'],
-    })
-    let stderr = ''
-    child.stderr?.setEncoding('utf8').on('data', (chunk) => {
-      stderr += chunk
-    })
-    const code = await new Promise((resolve) => child.on('close', resolve))
-    fs.closeSync(full)
-    expect({ code, stderr }).toEqual({
-      code: 1,
-      stderr: 'Error: could not write the output: no space left on device (ENOSPC).\n',
-    })
-  })
+  test.each([
+    [
+      '--json',
+      `${JSON.stringify({ error: { status: null, kind: 'general', exit_code: 1, message: 'could not write the output: no space left on device (ENOSPC).' } })}\n`,
+    ],
+    ['--columns=_id', 'Error: could not write the output: no space left on device (ENOSPC).\n'],
+  ])(
+    'links list %s > /dev/full: one clean line on stderr (JSON under --json), exit 1, no stack trace',
+    async (flag, said) => {
+      await seedLink(sandbox)
+      const full = fs.openSync('/dev/full', 'w')
+      const child = spawn(process.execPath, [BIN, 'links', 'list', flag], {
+        env: cleanEnv(sandbox.env),
+        stdio: ['ignore', full, 'pipe'],
+      })
+      let stderr = ''
+      child.stderr?.setEncoding('utf8').on('data', (chunk) => {
+        stderr += chunk
+      })
+      const code = await new Promise((resolve) => child.on('close', resolve))
+      fs.closeSync(full)
+      expect({ code, stderr }).toEqual({ code: 1, stderr: said })
+    },
+  )
 })

@@ -178,7 +178,7 @@ describe('output that cannot be written', () => {
   ]
 
   test.each(CASES.map((args) => [args.join(' '), args]))(
-    'pay %s > /dev/full: one clean line, exit 1',
+    'pay %s > /dev/full: one clean line, JSON under --jq, exit 1',
     async (_, args) => {
       const full = fs.openSync('/dev/full', 'w')
       const child = spawnPay(args, full)
@@ -188,10 +188,12 @@ describe('output that cannot be written', () => {
       })
       const code = await new Promise((resolve) => child.on('close', resolve))
       fs.closeSync(full)
-      expect({ code, stderr }).toEqual({
-        code: 1,
-        stderr: 'Error: could not write the output: no space left on device (ENOSPC).\n',
-      })
+      const message = 'could not write the output: no space left on device (ENOSPC).'
+      // --jq implies --json, whose errors are JSON; --jsonl and pay api's are said in words.
+      const said = args.includes('--jq')
+        ? `${JSON.stringify({ error: { status: null, kind: 'general', exit_code: 1, message } })}\n`
+        : `Error: ${message}\n`
+      expect({ code, stderr }).toEqual({ code: 1, stderr: said })
     },
   )
 })
