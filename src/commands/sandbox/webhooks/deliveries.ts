@@ -45,7 +45,7 @@ export default class SandboxWebhooksDeliveries extends BaseCommand<typeof Sandbo
     const { limit } = this.context.listScope
     if (this.flags.follow) await followDeliveries({ limit }, this.context)
     const found = await listDeliveries({ limit }, this.context)
-    const show = deliveryShow(this.context.io.colour)
+    const show = deliveryShow(this.context.io)
     return [
       { kind: 'entries', records: found.deliveries, view: DELIVERY_VIEW, show },
       found.deliveries.length === 0 ? shown.note(noDeliveriesText(found)) : undefined,

@@ -47,7 +47,7 @@ export async function followDeliveries(
   const where = await context.sandboxTarget()
   const { api } = runningSandbox(where, 'sandbox webhooks deliveries --follow')
   const look = () => sandboxDeliveries(api, { limit: FOLLOWED })
-  const show = deliveryShow(io.colour)
+  const show = deliveryShow(io)
   const seen = new Map<string, string>()
   const stateOf = (delivery: Rec) =>
     `${delivery.state} ${Array.isArray(delivery.attempts) ? delivery.attempts.length : 0}`

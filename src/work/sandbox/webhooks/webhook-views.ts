@@ -5,6 +5,7 @@
  */
 import { paint, sanitizeCell } from '../../../render/format.js'
 import { toJson } from '../../../render/json.js'
+import { displayWidth } from '../../../render/table/width.js'
 import type { View } from '../../../render/views.js'
 import { plain, type Rec, sanitizeText } from '../../../values.js'
 
@@ -56,9 +57,10 @@ const TONES: Record<string, 'good' | 'warn' | 'bad'> = { delivered: 'good', pend
 /**
  * A delivery on a terminal, short enough for 80 columns: `09:21:03 ID delivered 500, 200` (local
  * time of its last attempt, its state, each attempt's status), then what it tells and where it
- * goes, then the last attempt's error if it had one.
+ * goes (the URL on a line of its own when the two do not fit in `width` together: a URL is never
+ * cut, nor folded mid-word beside other text), then the last attempt's error if it had one.
  */
-export function deliveryText(delivery: Rec, colour: boolean): string {
+export function deliveryText(delivery: Rec, colour: boolean, width = Number.POSITIVE_INFINITY): string {
   const attempts = attemptsOf(delivery)
   const last = attempts.at(-1)
   const state = plain(delivery.state)
@@ -70,17 +72,17 @@ export function deliveryText(delivery: Rec, colour: boolean): string {
     colour ? paint(shownState, TONES[state] ?? 'warn') : shownState,
     sanitizeText(statuses),
   ]
-  const lines = [
-    first.join(' '),
-    `  ${sanitizeText(`${plain(delivery.event)} link ${plain(delivery.payment_link_id)} ${plain(delivery.url)}`)}`,
-  ]
+  const tells = `  ${sanitizeText(`${plain(delivery.event)} link ${plain(delivery.payment_link_id)}`)}`
+  const url = sanitizeText(plain(delivery.url))
+  const together = `${tells} ${url}`
+  const lines = [first.join(' '), ...(displayWidth(together) <= width ? [together] : [tells, `  ${url}`])]
   if (typeof last?.error === 'string') lines.push(`  ${sanitizeText(last.error)}`)
   return lines.join('\n')
 }
 
-/** How a delivery is shown as it comes (Output.entries): on a terminal, and piped. */
-export const deliveryShow = (colour: boolean) => ({
-  text: (delivery: Rec) => deliveryText(delivery, colour),
+/** How a delivery is shown as it comes (Output.entries): on a terminal (its colour and width), and piped. */
+export const deliveryShow = (screen: { colour: boolean; width: number }) => ({
+  text: (delivery: Rec) => deliveryText(delivery, screen.colour, screen.width),
   tsv: deliveryTsv,
 })
 

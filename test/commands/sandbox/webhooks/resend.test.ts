@@ -30,8 +30,10 @@ describe('sandbox webhooks resend', () => {
     expect(resent.stderr).toBe(
       `Sending delivery ${delivery._id} again through the sandbox at ${sandbox.baseUrl}.\n`,
     )
-    expect(resent.stdout).toContain(`_id\t${delivery._id}\nevent\tpayment.created\n`)
-    expect(resent.stdout).toContain('\nstate\tpending\n')
+    // Piped, as `deliveries` prints it: one TSV line, the attempts counted, the last one's status.
+    expect(resent.stdout).toBe(
+      `${[delivery._id, 'payment.created', delivery.payment_link_id, hook.url, 'pending', 1, 200, ''].join('\t')}\n`,
+    )
     await vi.waitFor(() => expect(hook.received).toHaveLength(2))
     expect(hook.received[1].body).toBe(hook.received[0].body)
     const unknown = await runInProcess(['sandbox', 'webhooks', 'resend', '0'.repeat(24)], {
@@ -43,6 +45,48 @@ describe('sandbox webhooks resend', () => {
       stdout: '',
       stderr: `Error: No delivery ${'0'.repeat(24)} in the sandbox.\n`,
     })
+  })
+
+  test('on a terminal the delivery is shown as `deliveries` shows it: its attempts in words, no JSON', async () => {
+    const failing = await startReceiver(500)
+    try {
+      await addEndpoint(sandbox, failing.url)
+      const link = await payNewLink(sandbox)
+      const mine = async () =>
+        (await deliveriesOf(sandbox)).find((d: { url: string }) => d.url === failing.url)
+      await vi.waitFor(async () => expect((await mine())?.state).toBe('failed'), { timeout: 10_000 })
+      const delivery = await mine()
+      const resent = await runInProcess(['sandbox', 'webhooks', 'resend', delivery._id], {
+        env: sandbox.env,
+        terminal: true,
+        colour: false,
+        width: 80,
+      })
+      expect(resent.code).toBe(0)
+      // The time of its last attempt, its id, its state (pending again) and each attempt's status;
+      // what it tells and where; the last attempt's error when it had one.
+      expect(resent.stdout).toMatch(
+        new RegExp(
+          `^\\d\\d:\\d\\d:\\d\\d ${delivery._id} pending 500, 500, 500\n` +
+            `  payment\\.created link ${link._id} ${failing.url.replaceAll('.', '\\.')}\n$`,
+        ),
+      )
+      expect(resent.stdout).not.toContain('{')
+      // Narrower than what it tells and its URL together: the URL on a line of its own, whole.
+      const narrow = await runInProcess(['sandbox', 'webhooks', 'resend', delivery._id], {
+        env: sandbox.env,
+        terminal: true,
+        colour: false,
+        width: 60,
+      })
+      expect(narrow.stdout.split('\n').slice(1)).toEqual([
+        `  payment.created link ${link._id}`,
+        `  ${failing.url}`,
+        '',
+      ])
+    } finally {
+      await failing.close()
+    }
   })
 
   test('with no sandbox running: its first attempt is made before the command ends, and said', async () => {
