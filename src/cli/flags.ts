@@ -1,5 +1,5 @@
 import { Flags, type Interfaces } from '@oclif/core'
-import { DURATION_FORMS, type Duration, parseDuration } from '../shared/duration.js'
+import { DURATION_FORMS, type Duration, durationOfSeconds, parseDuration } from '../shared/duration.js'
 import type { FieldSet, FieldSpec } from '../work/common/field-set.js'
 import type { OptionSpec, OptionSpecs } from '../work/common/options.js'
 
@@ -233,6 +233,25 @@ export const durationFlag = Flags.custom<Duration>({
   parse: async (input) => {
     const duration = parseDuration(input)
     if (!duration) throw new Error(`Expected a duration, ${DURATION_FORMS}; received: ${input}`)
+    return duration
+  },
+})
+
+/**
+ * How long a wait lasts (`links wait --timeout`): a bare number is seconds, as the global
+ * --timeout's is (`2`, `0.5`), or a duration as durationFlag reads it (`10m`, `PT10M`); 0 waits
+ * for ever. One that means neither is a usage error naming both forms.
+ */
+export const waitTimeoutFlag = Flags.custom<Duration>({
+  helpValue: 'SECONDS|DURATION',
+  parse: async (input) => {
+    const bare = /^\d+(\.\d+)?$/.test(input.trim())
+    const duration = bare ? durationOfSeconds(Number(input)) : parseDuration(input)
+    if (!duration) {
+      throw new Error(
+        `Expected a number of seconds (2, 0.5; 0 waits for ever) or a duration, ${DURATION_FORMS}; received: ${input}`,
+      )
+    }
     return duration
   },
 })

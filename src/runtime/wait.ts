@@ -10,6 +10,8 @@ import { stopper } from './stop.js'
 const FIRST_PAUSE_MS = 1000
 const LONGEST_PAUSE_MS = 5000
 const GROWTH = 1.5
+/** The longest delay a timer holds (2^31 - 1 ms, 24.8 days). */
+const LONGEST_TIMER_MS = 2 ** 31 - 1
 
 /**
  * The pause before look number `attempt + 1`: 1 s, growing to 5 s, each shortened by up to a
@@ -84,18 +86,20 @@ export async function waitFor(wait: Wait): Promise<Rec> {
   const timers: NodeJS.Timeout[] = []
   const stopListening = io.onInterrupt(() => stop(new PayError('Cancelled.', { kind: 'cancelled' })))
   if (limitMs) {
-    timers.push(
-      setTimeout(
-        () =>
-          stop(
-            new PayError(`Still waiting for ${what} after ${limitText}.`, {
-              kind: 'wait_timeout',
-              hint: 'Wait longer with --timeout DURATION (0: no limit).',
-            }),
-          ),
-        limitMs,
-      ),
-    )
+    const timedOut = () =>
+      stop(
+        new PayError(`Still waiting for ${what} after ${limitText}.`, {
+          kind: 'wait_timeout',
+          hint: 'Wait longer with --timeout DURATION (0: no limit).',
+        }),
+      )
+    // A timer holds at most 24.8 days (a longer one fires at once): a longer wait is timed in steps.
+    const deadline = started + limitMs
+    const arm = () => {
+      const left = deadline - Date.now()
+      timers.push(left > LONGEST_TIMER_MS ? setTimeout(arm, LONGEST_TIMER_MS) : setTimeout(timedOut, left))
+    }
+    arm()
   }
   // The first look comes first: a link paid already, or unknown, is said nothing about waiting.
   let announced = false

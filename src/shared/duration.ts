@@ -67,6 +67,12 @@ export function parseDuration(text: string): Duration | undefined {
   return duration.months <= MAX_MONTHS && duration.ms <= MAX_MS ? duration : undefined
 }
 
+/** A number of seconds (`--timeout 2`, `0.5`) as a duration; undefined past the longest one. */
+export function durationOfSeconds(seconds: number): Duration | undefined {
+  const ms = Math.round(seconds * SECOND)
+  return ms >= 0 && ms <= MAX_MS ? { months: 0, ms } : undefined
+}
+
 export const isZero = (duration: Duration) => duration.months === 0 && duration.ms === 0
 
 /**

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../cli/base-command.js'
-import { durationFlag, globalFlagsButTimeout, outputFlags } from '../../cli/flags.js'
+import { globalFlagsButTimeout, outputFlags, waitTimeoutFlag } from '../../cli/flags.js'
 import { idArg } from '../../cli/id-arg.js'
 import { type Result, shown } from '../../render/result.js'
 import type { EndpointName } from '../../shared/endpoints.js'
@@ -37,11 +37,12 @@ export default class LinksWait extends BaseCommand<typeof LinksWait, typeof glob
       options: ['paid'],
       default: 'paid',
     }),
-    timeout: durationFlag({
+    timeout: waitTimeoutFlag({
       // No default here: a default that needs a function to be shown makes oclif load the
       // command for its help. The run's default is WAIT_TIMEOUT.
       description:
-        'How long to wait: 30s, 10m, 2h, 1d (ISO 8601 too: PT10M); 0 waits for ever (default: 10m).',
+        'How long to wait: seconds, as every --timeout (120), or a duration: 30s, 10m, 2h, 1d (ISO 8601 ' +
+        'too: PT10M); 0 waits for ever (default: 10m).',
     }),
     ...outputFlags,
   }

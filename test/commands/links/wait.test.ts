@@ -41,12 +41,14 @@ describe('against a sandbox', () => {
       )
     })
 
-    test('--timeout runs out: exit 8, said plainly and as JSON', async () => {
+    test('--timeout runs out: exit 8, said plainly and as JSON; a bare number is seconds, as everywhere', async () => {
       const link = await seedLink(sandbox)
-      const [plain, asJson] = await Promise.all([
+      const [plain, asJson, bare] = await Promise.all([
         pay(['links', 'wait', link._id, '--timeout', '2s']),
         pay(['links', 'wait', link._id, '--timeout', 'PT1S', '--json']),
+        pay(['links', 'wait', link._id, '--timeout', '2']),
       ])
+      expect([bare.code, bare.stdout, bare.stderr]).toEqual([plain.code, plain.stdout, plain.stderr])
       expect(plain).toMatchObject({
         code: 8,
         stdout: '',
@@ -67,13 +69,13 @@ describe('against a sandbox', () => {
     test('an unknown id: exit 5; a --timeout or --until that means nothing: exit 2', async () => {
       const [unknown, badTimeout, badUntil] = await Promise.all([
         pay(['links', 'wait', 'ffff00000000000000000042']),
-        pay(['links', 'wait', 'ffff00000000000000000042', '--timeout', '10']),
+        pay(['links', 'wait', 'ffff00000000000000000042', '--timeout', 'ten']),
         pay(['links', 'wait', 'ffff00000000000000000042', '--until', 'expired']),
       ])
       expect(unknown).toMatchObject({ code: 5, stdout: '', stderr: 'Error: Payment link not found.\n' })
       expect(badTimeout).toMatchObject({
         code: 2,
-        stderr: `Error: --timeout: Expected a duration, ${DURATION_FORMS}; received: 10\nSee \`pay links wait --help\`.\n`,
+        stderr: `Error: --timeout: Expected a number of seconds (2, 0.5; 0 waits for ever) or a duration, ${DURATION_FORMS}; received: ten\nSee \`pay links wait --help\`.\n`,
       })
       expect(badUntil.code).toBe(2)
       expect(badUntil.stderr).toContain('Expected --until=expired to be one of: paid')

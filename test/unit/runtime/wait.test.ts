@@ -197,6 +197,30 @@ describe('waitFor', () => {
     })
   })
 
+  it('a timeout longer than one timer holds (30 days; a timer holds 24.8) ends at its time, not at once', async () => {
+    const io = new TestIO()
+    const { wait } = scripted(io, [{ paid: false }], { timeout: { months: 0, ms: 30 * 86_400_000 } })
+    let looked = false
+    wait.look = () => {
+      if (looked) return new Promise<Rec>(() => {})
+      looked = true
+      return Promise.resolve({ paid: false })
+    }
+    const done = waitFor(wait)
+    let settled = false
+    done.then(
+      () => (settled = true),
+      () => (settled = true),
+    )
+    await vi.advanceTimersByTimeAsync(30 * 86_400_000 - 1)
+    expect(settled).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    await expect(done).rejects.toMatchObject({
+      kind: 'wait_timeout',
+      message: 'Still waiting for payment link L1 to be paid after 30d.',
+    })
+  })
+
   it('waits for ever with a timeout of 0', async () => {
     const io = new TestIO()
     const { wait, looks } = scripted(io, [{ paid: false }], { timeout: { months: 0, ms: 0 } })
