@@ -12,7 +12,7 @@ export default class SandboxListen extends BaseCommand<typeof SandboxListen> {
   static description =
     "Registers an endpoint of its own with the running sandbox for the key's business, for as long as it runs " +
     '(like `stripe listen`). Each notification is checked against the signature key (one that does not ' +
-    'verify is refused), then forwarded as it came to --forward-to, whose answer (status, time) is the ' +
+    'verify is refused), then forwarded as it came (body and headers) to --forward-to, whose answer (status, time) is the ' +
     "sandbox's and is printed; without --forward-to it is printed whole and answered 200. One line each; " +
     'with --json one JSON line each: {"event", "payment_link_id", "url", "status", "ms"} (and "body" without ' +
     '--forward-to, "error" when the forward got no answer). Ctrl-C or SIGTERM removes its endpoint; the ' +

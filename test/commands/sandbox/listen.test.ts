@@ -55,6 +55,14 @@ describe('sandbox listen', () => {
     const run = await listenWhile(['--forward-to', app.url, '--json'], async () => {
       link = await payNewLink(sandbox, { reference: 'ORD-1' })
       await vi.waitFor(() => expect(app.received).toHaveLength(2), { timeout: 10_000 })
+      // The app's second answer reached the sandbox through listen: its delivery is done.
+      await vi.waitFor(
+        async () =>
+          expect(
+            (await deliveriesOf(sandbox)).find((d: { url: string }) => d.url.includes('/listen/'))?.state,
+          ).toBe('delivered'),
+        { timeout: 10_000 },
+      )
     })
     expect(run.code).toBe(0)
     const lines = run.stdout
@@ -79,6 +87,11 @@ describe('sandbox listen', () => {
     ])
     // The app got what the sandbox sent, twice: its first answer was a 500, which the sandbox retried.
     expect(app.received[1].body).toBe(app.received[0].body)
+    // With the headers of the delivery as they came, as a delivery straight from the sandbox has them.
+    for (const { headers } of app.received) {
+      expect(headers).toMatchObject({ 'user-agent': 'pay-sandbox', 'content-type': 'application/json' })
+      expect(headers['content-length']).toBe(String(Buffer.byteLength(app.received[0].body)))
+    }
     expect(app.notifications()[0].data.payment_link_reference).toBe('ORD-1')
     const [delivery] = (await deliveriesOf(sandbox)).filter((d: { url: string }) =>
       d.url.includes('/listen/'),

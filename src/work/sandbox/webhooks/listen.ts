@@ -58,7 +58,7 @@ export async function listen(
     outcomes.set(line, status === 1 ? 'paid' : status === 2 ? 'pending' : 'failed')
     out.entries([line], RECEIVED_VIEW, show, true)
   }
-  const receiver = await startReceiver(async (body) => {
+  const receiver = await startReceiver(async (body, headers) => {
     if (!verifyWebhook(body, key)) {
       out.warn('A notification that does not verify with the signature key was refused (401).')
       return 401
@@ -71,7 +71,7 @@ export async function listen(
       print({ ...about, url: receiver.url, status: 200, ms: 0, body: notification }, data.payment_status)
       return 200
     }
-    const answer = await forward(forwardTo, body)
+    const answer = await forward(forwardTo, body, headers)
     const error = answer.status === null ? { error: answer.error } : {}
     print({ ...about, url: forwardTo, status: answer.status, ms: answer.ms, ...error }, data.payment_status)
     return answer.status ?? 502
@@ -125,8 +125,11 @@ function goneError(error: unknown, baseUrl: string): PayError {
   })
 }
 
-/** A loopback server that takes POSTs at a random path and answers each with what `handle` says. */
-async function startReceiver(handle: (body: string) => Promise<number>) {
+/**
+ * A loopback server that takes POSTs at a random path and answers each with what `handle` says,
+ * given the body and the request's headers as they came (name and value, in order).
+ */
+async function startReceiver(handle: (body: string, headers: string[]) => Promise<number>) {
   const path = `/listen/${randomHex(12)}`
   const server = http.createServer((request, response) => {
     const answer = (status: number) => response.writeHead(status, { 'Content-Length': 0 }).end()
@@ -139,7 +142,7 @@ async function startReceiver(handle: (body: string) => Promise<number>) {
     })
     request.on('end', () => {
       if (size > MAX_NOTIFICATION_BYTES) return answer(413)
-      handle(Buffer.concat(chunks).toString('utf8')).then(answer, () => answer(500))
+      handle(Buffer.concat(chunks).toString('utf8'), request.rawHeaders).then(answer, () => answer(500))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -154,8 +157,44 @@ async function startReceiver(handle: (body: string) => Promise<number>) {
   }
 }
 
-/** POSTs the notification as it came to `url`: its answer's status, or what went wrong. */
-function forward(url: string, body: string): Promise<{ status: number | null; error?: string; ms: number }> {
+/**
+ * Headers that belong to one connection, not to the message (RFC 9110 7.6.1), and Host, which
+ * names the receiver: the forward has its own. The rest go on as they came.
+ */
+const OWN_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'content-length',
+])
+
+/** The headers of a request as it came (rawHeaders: name, value, …), less those of its own connection. */
+function passedOn(raw: string[], length: number): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {}
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const [name, value] = [raw[i], raw[i + 1]]
+    if (OWN_HEADERS.has(name.toLowerCase())) continue
+    const before = headers[name]
+    headers[name] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value]
+  }
+  return { ...headers, 'Content-Length': String(length) }
+}
+
+/**
+ * POSTs the notification as it came to `url`, body and headers (`User-Agent: pay-sandbox`,
+ * `Content-Type`), as a delivery straight from the sandbox would: its answer's status, or what
+ * went wrong.
+ */
+function forward(
+  url: string,
+  body: string,
+  raw: string[],
+): Promise<{ status: number | null; error?: string; ms: number }> {
   const started = process.hrtime.bigint()
   const ms = () => Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10
   return new Promise((resolve) => {
@@ -172,7 +211,7 @@ function forward(url: string, body: string): Promise<{ status: number | null; er
       target.protocol === 'https:' ? (createRequire(import.meta.url)('node:https') as typeof Https) : http
     const request = client.request(target, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      headers: passedOn(raw, Buffer.byteLength(body)),
     })
     const timer = setTimeout(() => {
       request.destroy()
