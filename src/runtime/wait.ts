@@ -22,6 +22,18 @@ export function pauseMs(attempt: number, random: () => number = Math.random): nu
   return Math.round(base * (1 - 0.2 * random()))
 }
 
+/**
+ * What is heard of the record from elsewhere while the wait looks at it (on the sandbox, the
+ * notification of a customer's payment attempt): each said once, as it comes.
+ */
+export type News =
+  /** Look again now: the record may be what was waited for. */
+  | { kind: 'look' }
+  /** A state of the record to say: after the times on the redrawn line (`short`), else a line once. */
+  | { kind: 'state'; short: string; line: string }
+  /** The wait is over, whatever the record says: one last look, and that record is the answer. */
+  | { kind: 'end' }
+
 export interface Wait {
   /** What is waited for, for people: `payment link 65a… to be paid`. */
   what: string
@@ -36,11 +48,14 @@ export interface Wait {
   io: IO
   out: Output
   random?: () => number
+  /** Given, before the first look, the function with which what is heard is told (News). */
+  hear?: (tell: (news: News) => void) => void
 }
 
 /**
- * Looks at a record until `done` says yes, and returns it (at once if it already is). Between
- * looks it pauses (pauseMs). The service failing for a while (a 5xx, a reset, a timeout: exit 6's
+ * Looks at a record until `done` says yes, and returns it (at once if it already is); or, once
+ * told that the wait is over (News `end`), returns the record as one last look finds it. Between
+ * looks it pauses (pauseMs), or looks again at once when told to. The service failing for a while (a 5xx, a reset, a timeout: exit 6's
  * kind) does not end the wait; any other error does (401, 404), and so does one that says no later
  * look can do better (the sandbox is no longer the user's: PayError.ends). Ctrl-C ends it at once (exit 130),
  * and so does the end of `timeout` (exit 8).
@@ -59,6 +74,10 @@ export async function waitFor(wait: Wait): Promise<Rec> {
   // in accessible mode (PAY_ACCESSIBLE) nothing is redrawn either.
   const line = io.stderrColour && io.canRedraw ? new StatusLine(io.stderr, () => io.width) : undefined
   let failing: string | undefined
+  /** What was heard of the record's state (`attempt pending`), said after the times. */
+  let heard: string | undefined
+  let ending = false
+  let wake: (() => void) | undefined
 
   const say = () => {
     if (!line) return
@@ -66,7 +85,9 @@ export async function waitFor(wait: Wait): Promise<Rec> {
     const left = limitMs ? Math.max(0, limitMs - waited) : undefined
     // At 80 columns a whole id leaves little room: the times are shortened, then the time
     // waited goes, never the state ("no answer" is the one sign that the service is down).
-    const state = failing ? ' · no answer' : ''
+    const state = [failing ? 'no answer' : undefined, heard]
+      .map((part) => (part ? ` · ${part}` : ''))
+      .join('')
     const versions = [
       [clock(waited), left === undefined ? '' : `${clock(left)} left`],
       [clock(waited, true), left === undefined ? '' : `${clock(left, true)} left`],
@@ -108,11 +129,21 @@ export async function waitFor(wait: Wait): Promise<Rec> {
     announced = true
   }
   if (line) timers.push(setInterval(say, 1000))
+  wait.hear?.((news) => {
+    if (news.kind === 'state') {
+      heard = sanitizeText(news.short)
+      tell(sanitizeText(news.line))
+      say()
+      return
+    }
+    if (news.kind === 'end') ending = true
+    wake?.()
+  })
   try {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const record = await Promise.race([wait.look(), stopped])
-        if (wait.done(record)) return record
+        if (wait.done(record) || ending) return record
         announce()
         if (failing !== undefined) tell('The service answers again; still waiting.')
         failing = undefined
@@ -126,7 +157,11 @@ export async function waitFor(wait: Wait): Promise<Rec> {
         failing = error.message
       }
       say()
-      await Promise.race([pause(pauseMs(attempt, wait.random), timers), stopped])
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve
+      })
+      await Promise.race([pause(pauseMs(attempt, wait.random), timers), woken, stopped])
+      wake = undefined
     }
   } finally {
     for (const timer of timers) clearTimeout(timer)

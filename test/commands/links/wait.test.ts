@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { createHmac } from 'node:crypto'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import { startSandbox } from '../../../src/sandbox/http/server.js'
 import { DURATION_FORMS } from '../../../src/shared/duration.js'
@@ -8,6 +9,7 @@ import { runInProcess } from '../../helpers/in-process.js'
 import { seedLink } from '../../helpers/links.js'
 import { clientFor, startTestSandbox, type TestSandbox, tempDir, VALID_LINK } from '../../helpers/sandbox.js'
 import { closeTerminals } from '../../helpers/terminal.js'
+import { webhooksOf } from '../../helpers/webhooks.js'
 
 describe('against a sandbox', () => {
   const runPay = payRunner(runInProcess)
@@ -36,9 +38,10 @@ describe('against a sandbox', () => {
       await sandbox.markPaid(link._id)
       const result = await pay(['links', 'wait', link._id, '--json'])
       expect(result).toMatchObject({ code: 0, stderr: '' })
-      expect(JSON.parse(result.stdout)).toEqual(
-        (await sandbox.request('GET', `/payment-links/${link._id}`)).body.data,
-      )
+      expect(JSON.parse(result.stdout)).toEqual({
+        ...(await sandbox.request('GET', `/payment-links/${link._id}`)).body.data,
+        outcome: 'paid',
+      })
     })
 
     test('--timeout runs out: exit 8, said plainly and as JSON; a bare number is seconds, as everywhere', async () => {
@@ -78,7 +81,7 @@ describe('against a sandbox', () => {
         stderr: `Error: --timeout: Expected a number of seconds (2, 0.5; 0 waits for ever) or a duration, ${DURATION_FORMS}; received: ten\nSee \`pay links wait --help\`.\n`,
       })
       expect(badUntil.code).toBe(2)
-      expect(badUntil.stderr).toContain('Expected --until=expired to be one of: paid')
+      expect(badUntil.stderr).toContain('Expected --until=expired to be one of: attempt, paid')
     })
   })
 
@@ -177,5 +180,222 @@ describe('the sandbox stops while it waits, and another program takes its port',
       await squatter?.close()
       await sandbox.close()
     }
+  })
+})
+
+describe('the customer’s attempts, on the sandbox profile', () => {
+  /**
+   * `pay links wait ID` and the customer's payment attempts, on the user's sandbox (the `sandbox`
+   * profile), which tells each attempt as the service tells shops: by its notification. A failed
+   * attempt ends the wait (exit 1, the link with `outcome: failed`), a pending one is said and
+   * waited through, and `--until paid` waits through failures as before. Elsewhere (a profile of
+   * another service) only a payment ends the wait: test/commands/links/wait.test.ts.
+   */
+
+  let sandbox: TestSandbox
+  beforeAll(async () => {
+    sandbox = await startTestSandbox()
+  })
+  afterAll(() => sandbox?.close())
+
+  /** The `sandbox` profile, reaching this test's sandbox: its port, and the directory its proof names. */
+  const sandboxProfile = () => ({
+    PAY_SANDBOX_DIR: sandbox.dir,
+    PAY_SANDBOX_PORT: new URL(sandbox.baseUrl).port,
+  })
+
+  /** The endpoint a running `links wait` registered to hear the link's attempts, once it has. */
+  async function waitsAt(): Promise<string> {
+    let url: string | undefined
+    await vi.waitFor(
+      async () => {
+        url = (await webhooksOf(sandbox)).endpoints.find((e: { url: string }) =>
+          e.url.includes('/links-wait/'),
+        )?.url
+        expect(url).toBeDefined()
+      },
+      { timeout: 10_000 },
+    )
+    return url as string
+  }
+
+  const act = (id: string, outcome: 'pay' | 'fail' | 'cancel') =>
+    sandbox.request('POST', `/_sandbox/payment-links/${id}/${outcome}`)
+
+  /** A notification of the link's attempt with `status`, signed with the business's key as the sandbox signs it. */
+  async function notification(link: { _id: string; currency: string }, status: number, message: string) {
+    const key = (await webhooksOf(sandbox)).signature_key as string
+    const data = {
+      attempt_id: 'a00000000000000000000001',
+      payment_id: 'b00000000000000000000001',
+      payment_time: '24-11-2026 05:10:25 pm',
+      payment_amount: 2550,
+      payment_status: status,
+      payment_link_id: link._id,
+      payment_link_reference: '',
+      payment_link_reference_2: '',
+      payment_message: message,
+      payment_currency: link.currency,
+      payment_method: 'card',
+      payment_provider: 'pay-sandbox',
+    }
+    const hash = createHmac('sha256', key)
+      .update(key + Object.values(data).join(''))
+      .digest('hex')
+    return JSON.stringify({
+      trigger_at: '2026-11-24T17:10:25.000Z',
+      event: 'payment.created',
+      data: { ...data, hash },
+    })
+  }
+
+  describe('links wait on the sandbox: the customer’s attempts', () => {
+    test('a failed attempt ends it: said, exit 1, the link with outcome failed; its endpoint removed after', async () => {
+      const link = await seedLink(sandbox)
+      const running = runInProcess(['-p', 'sandbox', 'links', 'wait', link._id, '--json'], {
+        env: sandboxProfile(),
+      })
+      await waitsAt()
+      expect((await act(link._id, 'fail')).status).toBe(200)
+      const result = await running
+      expect(result.code).toBe(1)
+      expect(JSON.parse(result.stdout)).toEqual({
+        ...(await sandbox.request('GET', `/payment-links/${link._id}`)).body.data,
+        outcome: 'failed',
+      })
+      expect(JSON.parse(result.stderr)).toEqual({
+        error: {
+          status: null,
+          kind: 'general',
+          exit_code: 1,
+          message: `The customer's payment attempt on payment link ${link._id} failed (Payment failed).`,
+          hint: `The link stays payable: \`pay links wait ${link._id}\` waits for the next attempt, and --until paid for a payment only.`,
+        },
+      })
+      expect((await webhooksOf(sandbox)).endpoints).toEqual([])
+    })
+
+    test('in words, the link printed and the failure said under it', async () => {
+      const link = await seedLink(sandbox)
+      const running = runInProcess(['-p', 'sandbox', 'links', 'wait', link._id, '--columns', '_id,paid'], {
+        env: sandboxProfile(),
+      })
+      await waitsAt()
+      await act(link._id, 'fail')
+      const result = await running
+      expect(result).toMatchObject({
+        code: 1,
+        stdout: `${link._id}\tfalse\n`,
+        stderr:
+          `Waiting for payment link ${link._id} to be paid (at most 10m).\n` +
+          `Error: The customer's payment attempt on payment link ${link._id} failed (Payment failed).\n` +
+          `The link stays payable: \`pay links wait ${link._id}\` waits for the next attempt, and --until paid for a payment only.\n`,
+      })
+    })
+
+    test('a paid attempt ends it at once: exit 0, outcome paid', async () => {
+      const link = await seedLink(sandbox)
+      const running = runInProcess(['-p', 'sandbox', 'links', 'wait', link._id, '--json'], {
+        env: sandboxProfile(),
+      })
+      await waitsAt()
+      await act(link._id, 'pay')
+      const result = await running
+      expect(result).toMatchObject({ code: 0, stderr: '' })
+      expect(JSON.parse(result.stdout)).toMatchObject({ _id: link._id, paid: true, outcome: 'paid' })
+    })
+
+    test('a pending attempt is said and waited through; cancelling (no attempt) changes nothing', async () => {
+      const link = await seedLink(sandbox)
+      const running = runInProcess(['-p', 'sandbox', 'links', 'wait', link._id], { env: sandboxProfile() })
+      const url = await waitsAt()
+      // What the sandbox sends once it plays a pending outcome (payment_status 2): told as it would be.
+      const told = await fetch(url, { method: 'POST', body: await notification(link, 2, 'Payment pending') })
+      expect(told.status).toBe(200)
+      // Told twice (deliveries come at least once): said once.
+      await fetch(url, { method: 'POST', body: await notification(link, 2, 'Payment pending') })
+      // One that does not verify is refused and changes nothing.
+      const forged = await fetch(url, {
+        method: 'POST',
+        body: (await notification(link, 3, 'Payment failed')).replace(/"hash":"[0-9a-f]{4}/, '"hash":"0000'),
+      })
+      expect(forged.status).toBe(401)
+      await act(link._id, 'cancel')
+      await act(link._id, 'pay')
+      const result = await running
+      expect(result).toMatchObject({ code: 0 })
+      expect(result.stderr).toBe(
+        `Waiting for payment link ${link._id} to be paid (at most 10m).\n` +
+          "The customer's payment is pending (Payment pending); still waiting.\n",
+      )
+    })
+
+    test('--until paid waits through a failed attempt, hearing none, until paid', async () => {
+      const link = await seedLink(sandbox)
+      const running = runInProcess(
+        ['-p', 'sandbox', 'links', 'wait', link._id, '--until', 'paid', '--json'],
+        {
+          env: sandboxProfile(),
+          started: () => {},
+        },
+      )
+      // Once it has looked, its looks are on the sandbox's record of requests.
+      await vi.waitFor(
+        () =>
+          expect(
+            sandbox.sandbox
+              .requests()
+              .some((r) => r.method === 'GET' && r.path === `/payment-links/${link._id}`),
+          ).toBe(true),
+        { timeout: 10_000 },
+      )
+      expect((await webhooksOf(sandbox)).endpoints).toEqual([])
+      await act(link._id, 'fail')
+      await act(link._id, 'pay')
+      const result = await running
+      expect(result).toMatchObject({ code: 0, stderr: '' })
+      expect(JSON.parse(result.stdout)).toMatchObject({ paid: true, outcome: 'paid' })
+    })
+  })
+
+  describe('links wait on the sandbox that runs in the command', () => {
+    test('an attempt made on the local store by `pay sandbox pay` reaches it too', async () => {
+      const dir = tempDir('pay-wait-local-')
+      // No sandbox at that port: the wait runs one in-process, on the store of dir.
+      const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+      const created = await runInProcess(
+        [
+          '-p',
+          'sandbox',
+          'links',
+          'create',
+          '--email',
+          'a@b.co',
+          '--currency',
+          'EUR',
+          '--amount',
+          '5',
+          '--title',
+          'T',
+          '-q',
+        ],
+        { env },
+      )
+      const id = created.stdout.trim()
+      const running = runInProcess(['-p', 'sandbox', 'links', 'wait', id, '--json'], { env })
+      // Its endpoint is in the store, where `pay sandbox pay` on the local store finds it.
+      await vi.waitFor(
+        async () => {
+          const listed = await runInProcess(['sandbox', 'webhooks', 'list', '--json'], { env })
+          expect(JSON.parse(listed.stdout).endpoints).toHaveLength(1)
+        },
+        { timeout: 10_000 },
+      )
+      const failed = await runInProcess(['sandbox', 'pay', id, '--outcome', 'failed'], { env })
+      expect(failed.code).toBe(0)
+      const result = await running
+      expect(result.code).toBe(1)
+      expect(JSON.parse(result.stdout)).toMatchObject({ _id: id, paid: false, outcome: 'failed' })
+    })
   })
 })

@@ -107,6 +107,27 @@ describe('links wait on a terminal', () => {
     expect(await term.screen()).toBe('Cancelled.\n')
   })
 
+  test('-p sandbox at 80 columns: a failed attempt from another process ends it, said under the link, exit 1', async () => {
+    const link = await seedLink(sandbox)
+    // The built-in profile, reaching this test's sandbox: the wait hears its attempts.
+    const env = { PAY_SANDBOX_DIR: sandbox.dir, PAY_SANDBOX_PORT: new URL(sandbox.baseUrl).port }
+    const term = await startTerminal(['-p', 'sandbox', 'links', 'wait', link._id, '--columns', '_id,paid'], {
+      env,
+    })
+    await term.waitFor(`Waiting for link ${link._id}`)
+    const failed = await runCli(['sandbox', 'pay', link._id, '--outcome', 'failed', '-q'], { env })
+    expect(failed.code).toBe(0)
+    expect(await term.exitCode()).toBe(1)
+    expect((await term.screen()).trimEnd().split('\n')).toEqual([
+      `_id   ${link._id}`,
+      'paid  false',
+      `Error: The customer's payment attempt on payment link ${link._id}`,
+      'failed (Payment failed).',
+      `The link stays payable: \`pay links wait ${link._id}\` waits for the`,
+      'next attempt, and --until paid for a payment only.',
+    ])
+  })
+
   test.each([
     ['NO_COLOR', { NO_COLOR: '1' }],
     ['PAY_ACCESSIBLE', { PAY_ACCESSIBLE: '1' }],

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { PayError } from '../../../src/errors.js'
 import { Output } from '../../../src/render/output.js'
-import { pauseMs, type Wait, waitFor } from '../../../src/runtime/wait.js'
+import { type News, pauseMs, type Wait, waitFor } from '../../../src/runtime/wait.js'
 import type { Rec } from '../../../src/values.js'
 import { TestIO } from '../../helpers/io.js'
 
@@ -219,6 +219,43 @@ describe('waitFor', () => {
       kind: 'wait_timeout',
       message: 'Still waiting for payment link L1 to be paid after 30d.',
     })
+  })
+
+  it('told what is heard of the record: "look" looks at once, a state is said, "end" ends after one last look', async () => {
+    const io = new TestIO({ terminal: true, colour: false })
+    let tell: (news: News) => void = () => {}
+    const { wait, looks } = scripted(io, [{ paid: false }], { hear: (given) => (tell = given) })
+    const started = Date.now()
+    const done = waitFor(wait)
+    done.catch(() => {})
+    await vi.advanceTimersByTimeAsync(300)
+    tell({ kind: 'look' })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(looks.map((at) => at - started)).toEqual([0, 300])
+    tell({ kind: 'state', short: 'attempt pending', line: 'The payment is pending; still waiting.' })
+    await vi.advanceTimersByTimeAsync(200)
+    tell({ kind: 'end' })
+    await expect(done).resolves.toEqual({ paid: false })
+    expect(looks.map((at) => at - started)).toEqual([0, 300, 500])
+    expect(io.stderr.text).toBe(
+      'Waiting for payment link L1 to be paid (at most 10m).\nThe payment is pending; still waiting.\n',
+    )
+  })
+
+  it('on a terminal that redraws, a state heard stays on the line after the times', async () => {
+    const io = new TestIO({ terminal: true, colour: true, width: 120 })
+    let tell: (news: News) => void = () => {}
+    const { wait } = scripted(io, [{ paid: false }], { hear: (given) => (tell = given) })
+    const done = waitFor(wait)
+    done.catch(() => {})
+    await vi.advanceTimersByTimeAsync(100)
+    tell({ kind: 'state', short: 'attempt pending', line: 'The payment is pending; still waiting.' })
+    await vi.advanceTimersByTimeAsync(1000)
+    io.interrupt()
+    await expect(done).rejects.toMatchObject({ kind: 'cancelled' })
+    const drawn = io.stderr.text.split('\r\u001b[2K').filter(Boolean)
+    expect(drawn.at(-1)).toBe('Waiting for link L1 to be paid · 1s · 9m 59s left · attempt pending')
+    expect(io.stderr.text).not.toContain('still waiting')
   })
 
   it('waits for ever with a timeout of 0', async () => {

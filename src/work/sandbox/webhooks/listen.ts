@@ -6,30 +6,24 @@
  * port), forwarded as it came, byte for byte, to --forward-to, whose answer is the sandbox's; or,
  * without --forward-to, shown whole and answered 200. One line each (one JSON line under --json).
  *
- * The endpoint lives while it is renewed (a lease of LEASE_SECONDS, renewed every RENEW_MS), so
- * that one left by a listen killed with `kill -9` goes on its own; it is removed when listen ends
- * (Ctrl-C, SIGTERM), and listen ends when the sandbox stops answering.
+ * The endpoint lives while it is renewed (receiver.ts), so that one left by a listen killed with
+ * `kill -9` goes on its own; it is removed when listen ends (Ctrl-C, SIGTERM), and listen ends
+ * when the sandbox stops answering.
  */
 import http from 'node:http'
 import type Https from 'node:https'
 import { createRequire } from 'node:module'
-import type { AddressInfo } from 'node:net'
 import { PayError, usageError } from '../../../errors.js'
 import type { RunContext } from '../../../runtime/context.js'
 import { isWebhookUrl, verifyWebhook } from '../../../sandbox/index.js'
-import { randomHex } from '../../../shared/crypto.js'
 import { isRecord, type Rec } from '../../../values.js'
-import { addSandboxWebhook, removeSandboxWebhook, sandboxWebhooks } from '../controls.js'
+import { sandboxWebhooks } from '../controls.js'
 import { runningSandbox } from '../where.js'
+import { LEASE_SECONDS, receiveNotifications } from './receiver.js'
 import { RECEIVED_VIEW, receivedText, receivedTsv } from './webhook-views.js'
 
-/** The endpoint's lease, and how often it is renewed: a listen gone is forgotten within a lease. */
-const LEASE_SECONDS = 20
-const RENEW_MS = 5_000
 /** A forward answers within the sandbox's 10 s per attempt, so that the sandbox hears the answer. */
 const FORWARD_TIMEOUT_MS = 9_000
-/** The largest notification taken: they are about half a kilobyte. */
-const MAX_NOTIFICATION_BYTES = 1024 * 1024
 /** Of the forward's answer, what is read before the connection is cut. */
 const MAX_ANSWER_BYTES = 64 * 1024
 
@@ -58,7 +52,7 @@ export async function listen(
     outcomes.set(line, status === 1 ? 'paid' : status === 2 ? 'pending' : 'failed')
     out.entries([line], RECEIVED_VIEW, show, true)
   }
-  const receiver = await startReceiver(async (body, headers) => {
+  const receiver = await receiveNotifications(api, 'listen', async (body, headers) => {
     if (!verifyWebhook(body, key)) {
       out.warn('A notification that does not verify with the signature key was refused (401).')
       return 401
@@ -76,43 +70,24 @@ export async function listen(
     print({ ...about, url: forwardTo, status: answer.status, ms: answer.ms, ...error }, data.payment_status)
     return answer.status ?? 502
   })
-  let endpoint: Rec
-  try {
-    endpoint = await addSandboxWebhook(api, { url: receiver.url, lease_seconds: LEASE_SECONDS })
-  } catch (error) {
-    await receiver.close()
-    throw error
-  }
   const to = forwardTo === undefined ? 'Each notification is shown here.' : `Forwarding each to ${forwardTo}.`
   out.notice(
     [
-      `Listening for the notifications of the sandbox at ${target.baseUrl} (endpoint ${endpoint._id}).`,
+      `Listening for the notifications of the sandbox at ${target.baseUrl} (endpoint ${receiver.endpoint._id}).`,
       to,
       `Signature key: ${key}`,
       'Ctrl-C stops.',
     ].join('\n'),
   )
-  let renewal: NodeJS.Timeout | undefined
-  const ended = new Promise<PayError | undefined>((resolve) => {
+  const gone = await new Promise<PayError | undefined>((resolve) => {
     const stopListening = io.onInterrupt(() => resolve(undefined), { terminate: true })
-    const renew = () => {
-      renewal = setTimeout(async () => {
-        try {
-          await addSandboxWebhook(api, { url: receiver.url, lease_seconds: LEASE_SECONDS }, { renewal: true })
-          renew()
-        } catch (error) {
-          stopListening()
-          resolve(goneError(error, target.baseUrl))
-        }
-      }, RENEW_MS)
-    }
-    renew()
+    receiver.lost.then((error) => {
+      stopListening()
+      resolve(goneError(error, target.baseUrl))
+    })
   })
-  const gone = await ended
-  clearTimeout(renewal)
-  await receiver.close()
+  await receiver.close({ left: gone !== undefined })
   if (gone) throw gone
-  await removeSandboxWebhook(api, String(endpoint._id)).catch(() => {})
   return { received }
 }
 
@@ -123,38 +98,6 @@ function goneError(error: unknown, baseUrl: string): PayError {
     kind: 'unavailable',
     hint: `Its endpoint goes within ${LEASE_SECONDS} s. Start the sandbox again, then \`pay sandbox listen\`.`,
   })
-}
-
-/**
- * A loopback server that takes POSTs at a random path and answers each with what `handle` says,
- * given the body and the request's headers as they came (name and value, in order).
- */
-async function startReceiver(handle: (body: string, headers: string[]) => Promise<number>) {
-  const path = `/listen/${randomHex(12)}`
-  const server = http.createServer((request, response) => {
-    const answer = (status: number) => response.writeHead(status, { 'Content-Length': 0 }).end()
-    if (request.method !== 'POST' || request.url !== path) return answer(404)
-    const chunks: Buffer[] = []
-    let size = 0
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= MAX_NOTIFICATION_BYTES) chunks.push(chunk)
-    })
-    request.on('end', () => {
-      if (size > MAX_NOTIFICATION_BYTES) return answer(413)
-      handle(Buffer.concat(chunks).toString('utf8'), request.rawHeaders).then(answer, () => answer(500))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}${path}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  }
 }
 
 /**
