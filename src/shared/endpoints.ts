@@ -298,7 +298,12 @@ export const ENDPOINTS = {
     noun: 'sandbox deliveries',
     verb: 'list',
     changesState: false,
-    query: [field('limit', 'integer', false)],
+    // The newest `limit`; of one link, in one state (pending, delivered, failed), when given.
+    query: [
+      field('limit', 'integer', false),
+      field('payment_link_id', 'string', false),
+      field('state', 'string', false),
+    ],
   },
   resendSandboxDelivery: {
     ...own,

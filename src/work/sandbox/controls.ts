@@ -85,7 +85,10 @@ export function removeSandboxWebhook(api: PayApi, id: string): Promise<Rec> {
 }
 
 /** The newest `limit` deliveries of the key's business's notifications, newest last. */
-export function sandboxDeliveries(api: PayApi, options: { limit?: number } = {}): Promise<Rec[]> {
+export function sandboxDeliveries(
+  api: PayApi,
+  options: { limit?: number; payment_link_id?: string; state?: string } = {},
+): Promise<Rec[]> {
   return api.send('sandboxDeliveries', { query: options })
 }
 

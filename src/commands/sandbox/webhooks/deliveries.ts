@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
 import { type Result, shown } from '../../../render/result.js'
+import type { DeliveryState } from '../../../sandbox/index.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
 import { followDeliveries, listDeliveries } from '../../../work/sandbox/webhooks/deliveries.js'
 import {
@@ -16,7 +17,8 @@ export default class SandboxWebhooksDeliveries extends BaseCommand<typeof Sandbo
   static description =
     'Each notification to an endpoint (a delivery), newest last: its state (pending, delivered, failed), the ' +
     'link it tells of, the URL, and each attempt with its time and the HTTP status or what went wrong. ' +
-    '--follow prints each new delivery and each change as it comes, until Ctrl-C (one JSON line each with ' +
+    '--link ID keeps those of one payment link, --state those in one state (with --follow, each as it comes ' +
+    'into it). --follow prints each new delivery and each change as it comes, until Ctrl-C (one JSON line each with ' +
     '--json; it needs a running sandbox). Through the sandbox serving the profile, else from the local store ' +
     '($PAY_SANDBOX_DIR). --json: [{"_id", "event", "payment_link_id", "url", "state", "attempts": [{"time", ' +
     '"status", "error"}]}].'
@@ -24,6 +26,8 @@ export default class SandboxWebhooksDeliveries extends BaseCommand<typeof Sandbo
   static examples = [
     '<%= config.bin %> sandbox webhooks deliveries',
     '<%= config.bin %> sandbox webhooks deliveries --follow',
+    '<%= config.bin %> sandbox webhooks deliveries --link 65a1f0c2e4b0a1b2c3d4e5f6 --state failed',
+    '<%= config.bin %> sandbox webhooks deliveries --state failed --follow',
     '<%= config.bin %> sandbox webhooks deliveries --json --jq \'.[] | select(.state == "failed") | ._id\'',
   ]
 
@@ -32,6 +36,14 @@ export default class SandboxWebhooksDeliveries extends BaseCommand<typeof Sandbo
     follow: Flags.boolean({
       char: 'f',
       description: 'Keep printing deliveries as they change, until Ctrl-C.',
+    }),
+    link: Flags.string({
+      description: 'Only the deliveries of this payment link (its _id).',
+      helpValue: 'ID',
+    }),
+    state: Flags.string({
+      description: 'Only the deliveries in this state.',
+      options: ['delivered', 'failed', 'pending'],
     }),
     limit: Flags.integer({
       description: 'Show the newest N (default: 30 on a terminal, 1,000 when piped).',
@@ -43,8 +55,10 @@ export default class SandboxWebhooksDeliveries extends BaseCommand<typeof Sandbo
 
   async run(): Promise<Result> {
     const { limit } = this.context.listScope
-    if (this.flags.follow) await followDeliveries({ limit }, this.context)
-    const found = await listDeliveries({ limit }, this.context)
+    const { link, state } = this.flags
+    const asked = { limit, link, state: state as DeliveryState | undefined }
+    if (this.flags.follow) await followDeliveries(asked, this.context)
+    const found = await listDeliveries(asked, this.context)
     const show = deliveryShow(this.context.io)
     return [
       { kind: 'entries', records: found.deliveries, view: DELIVERY_VIEW, show },

@@ -6,7 +6,12 @@
 import { invalid, Refusal, type Reply, success, valid } from '../../domain/answers.js'
 import type { ScopedContext } from '../context.js'
 import { addEndpoint, checkEndpoint, removeEndpoint, webhooksOf } from './endpoints.js'
-import { type Dispatch, listDeliveries as deliveriesOf, resendDelivery as resend } from './outbox.js'
+import {
+  type DeliveryState,
+  type Dispatch,
+  listDeliveries as deliveriesOf,
+  resendDelivery as resend,
+} from './outbox.js'
 
 /** The most deliveries one answer holds. */
 export const MAX_DELIVERIES = 1000
@@ -29,14 +34,27 @@ export function removeWebhook({ store, caller, id, now }: ScopedContext): Reply 
   return success(removed, now)
 }
 
-/** `GET /_sandbox/webhooks/deliveries?limit=N`: the newest N deliveries (default and most 1,000), newest last. */
+/** The states a delivery is in, which `?state=` may name. */
+const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed']
+
+/**
+ * `GET /_sandbox/webhooks/deliveries?limit=N&payment_link_id=ID&state=S`: the newest N deliveries
+ * (default and most 1,000), newest last; of link ID only, in state S only, when given.
+ */
 export function listDeliveries({ store, caller, query, now }: ScopedContext): Reply {
   const text = query.get('limit')
   const limit = text === null ? MAX_DELIVERIES : Number(text)
+  const state = query.get('state') ?? undefined
+  const problems: Record<string, string[]> = {}
   if (!/^\d+$/.test(text ?? '0') || limit < 1 || limit > MAX_DELIVERIES) {
-    throw invalid({ limit: [`The limit must be an integer from 1 to ${MAX_DELIVERIES}.`] })
+    problems.limit = [`The limit must be an integer from 1 to ${MAX_DELIVERIES}.`]
   }
-  return success(deliveriesOf(store, caller.keyHash, limit), now)
+  if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState)) {
+    problems.state = [`The state must be one of ${DELIVERY_STATES.join(', ')}.`]
+  }
+  if (Object.keys(problems).length > 0) throw invalid(problems)
+  const link = query.get('payment_link_id') ?? undefined
+  return success(deliveriesOf(store, caller.keyHash, limit, { link, state: state as DeliveryState }), now)
 }
 
 /**

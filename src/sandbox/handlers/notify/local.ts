@@ -18,6 +18,7 @@ import { notifyPayments } from './attempts.js'
 import { addEndpoint, checkEndpoint, removeEndpoint, type Webhooks, webhooksOf } from './endpoints.js'
 import { type Attempted, Notifier } from './notifier.js'
 import {
+  type DeliveryFilter,
   type DeliveryRecord,
   type Dispatch,
   deliveryOf,
@@ -88,8 +89,12 @@ export function addWebhookIn(dir: string, key: string, body: RequestBody): Check
 export const removeWebhookIn = (dir: string, key: string, id: string): EndpointRecord | undefined =>
   inStore(dir, (store) => removeEndpoint(store, keyHash(key), id))
 
-export const deliveriesIn = (dir: string, key: string, limit: number): DeliveryRecord[] =>
-  inStore(dir, (store) => listDeliveries(store, keyHash(key), limit))
+export const deliveriesIn = (
+  dir: string,
+  key: string,
+  limit: number,
+  filter: DeliveryFilter = {},
+): DeliveryRecord[] => inStore(dir, (store) => listDeliveries(store, keyHash(key), limit, filter))
 
 /**
  * Delivery `id` sent again, as it is once its first attempt was made; undefined when there is

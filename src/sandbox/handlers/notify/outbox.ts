@@ -130,7 +130,9 @@ export const OUTBOX = {
   /** The pending deliveries to an endpoint removed: failed, saying why. */
   abandon: `UPDATE webhook_deliveries SET state = 'failed', due = NULL, attempts = json_insert(attempts, '$[#]', json(?))
     WHERE state = 'pending' AND endpoint = ? AND lease_owner IS NULL`,
-  deliveries: `SELECT id, event, link, url, state, attempts FROM webhook_deliveries WHERE business = ${BUSINESS} ORDER BY seq DESC LIMIT ?`,
+  // Of one link, in one state, each when given (NULL: any).
+  deliveries: `SELECT id, event, link, url, state, attempts FROM webhook_deliveries WHERE business = ${BUSINESS}
+    AND (? IS NULL OR link = ?) AND (? IS NULL OR state = ?) ORDER BY seq DESC LIMIT ?`,
   deliveryById: `SELECT seq, id, event, link, url, state, attempts, lease_owner FROM webhook_deliveries WHERE id = ? AND business = ${BUSINESS}`,
   resend: `UPDATE webhook_deliveries SET state = 'pending', budget = tries + ${ATTEMPTS}, due = ?, lease_until = ?, lease_owner = ?
     WHERE seq = ? RETURNING ${CLAIMED}`,
@@ -267,9 +269,22 @@ export function releaseDeadLeases(store: SandboxStore, host: string, alive: (pid
   }
 }
 
-/** The newest `limit` deliveries of the business, newest last. */
-export function listDeliveries(store: SandboxStore, keyHash: string, limit: number): DeliveryRecord[] {
-  return all(store, OUTBOX.deliveries, keyHash, limit).reverse().map(deliveryRecord)
+/** Which deliveries are listed: of one link, in one state (each when given). */
+export interface DeliveryFilter {
+  link?: string
+  state?: DeliveryState
+}
+
+/** The newest `limit` deliveries of the business (those `filter` keeps), newest last. */
+export function listDeliveries(
+  store: SandboxStore,
+  keyHash: string,
+  limit: number,
+  filter: DeliveryFilter = {},
+): DeliveryRecord[] {
+  const link = filter.link ?? null
+  const state = filter.state ?? null
+  return all(store, OUTBOX.deliveries, keyHash, link, link, state, state, limit).reverse().map(deliveryRecord)
 }
 
 export const deliveryRecord = (row: Record<string, unknown>): DeliveryRecord => ({

@@ -118,7 +118,20 @@ export const resendingText = ({ id, place }: { id: string; place: string }) =>
   `Sending delivery ${id} again through ${place}.`
 
 /** `webhooks deliveries`, with none to show. */
-export const noDeliveriesText = ({ place }: { place: string }) => `No deliveries yet in ${place}.`
+/** The deliveries a filter keeps, in words: `deliveries`, `failed deliveries of link ID`. */
+export function deliveriesWord({ link, state }: { link?: string; state?: string }): string {
+  return sanitizeText(
+    [state, 'deliveries', link === undefined ? '' : `of link ${link}`].filter(Boolean).join(' '),
+  )
+}
+
+export const noDeliveriesText = ({
+  place,
+  filter = {},
+}: {
+  place: string
+  filter?: { link?: string; state?: string }
+}) => `No ${deliveriesWord(filter)} yet in ${place}.`
 
 /**
  * A notification `listen` received, on a terminal, short enough for 80 columns (the URL it is

@@ -8,6 +8,7 @@ import {
   OBJECT_ID,
   startTestSandbox,
   type TestSandbox,
+  VALID_LINK,
 } from '../../../helpers/sandbox.js'
 import { addEndpoint, deliveriesOf, payNewLink } from '../../../helpers/webhooks.js'
 
@@ -141,5 +142,125 @@ describe('sandbox webhooks deliveries', () => {
       6,
       'Error: No sandbox of yours is running at http://127.0.0.1:1.',
     ])
+  })
+})
+
+describe('sandbox webhooks deliveries --link, --state', () => {
+  // A sandbox of their own: the deliveries listed are these tests' only.
+  let own: TestSandbox
+  let live: Receiver
+  let dead: Receiver
+  beforeAll(async () => {
+    own = await startTestSandbox()
+    live = await startReceiver(200)
+    dead = await startReceiver()
+    await dead.close()
+  })
+  afterAll(async () => {
+    await own.close()
+    await live.close()
+  })
+
+  const deliveries = async (...args: string[]) => {
+    const result = await runInProcess(['sandbox', 'webhooks', 'deliveries', ...args, '--json'], {
+      env: own.env,
+    })
+    expect([result.code, result.stderr]).toEqual([0, ''])
+    return JSON.parse(result.stdout) as { _id: string; payment_link_id: string; state: string; url: string }[]
+  }
+
+  test('of one link, in one state, or both; through the sandbox and from the local store alike', async () => {
+    await addEndpoint(own, live.url)
+    const gone = await addEndpoint(own, dead.url)
+    const first = await payNewLink(own)
+    const second = await payNewLink(own)
+    // Each delivery attempted once: the live endpoint's delivered, the dead one's pending its next attempt.
+    await vi.waitFor(async () =>
+      expect(
+        (await deliveriesOf(own)).filter((d: { attempts: unknown[] }) => d.attempts.length > 0),
+      ).toHaveLength(4),
+    )
+    const all = await deliveriesOf(own)
+    expect(all).toHaveLength(4)
+    const of = (link: { _id: string }, state?: string) =>
+      all.filter(
+        (d: { payment_link_id: string; state: string }) =>
+          d.payment_link_id === link._id && (state === undefined || d.state === state),
+      )
+    expect(await deliveries('--link', first._id)).toEqual(of(first))
+    expect(of(first)).toHaveLength(2)
+    expect(await deliveries('--state', 'pending')).toEqual(
+      all.filter((d: { url: string }) => d.url === dead.url),
+    )
+    expect(await deliveries('--link', second._id, '--state', 'delivered')).toEqual(of(second, 'delivered'))
+    expect(of(second, 'delivered')).toHaveLength(1)
+    expect(await deliveries('--state', 'failed')).toEqual([])
+    // The endpoint removed, its pending deliveries fail.
+    await own.request('DELETE', `/_sandbox/webhooks/${gone._id}`)
+    const failed = await deliveries('--state', 'failed')
+    expect(failed.map((d) => [d.payment_link_id, d.url])).toEqual([
+      [first._id, dead.url],
+      [second._id, dead.url],
+    ])
+    expect(await deliveries('--state', 'failed', '--limit', '1')).toEqual(failed.slice(1))
+    const local = await runInProcess(
+      ['sandbox', 'webhooks', 'deliveries', '--link', first._id, '--state', 'failed', '--json'],
+      { env: { PAY_SANDBOX_DIR: own.dir, PAY_SANDBOX_PORT: '1' } },
+    )
+    expect(JSON.parse(local.stdout)).toEqual(failed.slice(0, 1))
+  })
+
+  test('none kept: said with the filter; a state that is none of the three: exit 2', async () => {
+    const none = await runInProcess(
+      ['sandbox', 'webhooks', 'deliveries', '--link', '65a1f0c2e4b0a1b2c3d4e5f6', '--state', 'delivered'],
+      { env: own.env },
+    )
+    expect(none).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderr: `No delivered deliveries of link 65a1f0c2e4b0a1b2c3d4e5f6 yet in the sandbox at ${own.baseUrl}.\n`,
+    })
+    const wrong = await runInProcess(['sandbox', 'webhooks', 'deliveries', '--state', 'sent'], {
+      env: own.env,
+    })
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('Expected --state=sent to be one of: delivered, failed, pending')
+    // The sandbox refuses one too, naming the field, for an app that asks it directly.
+    const asked = await own.request('GET', '/_sandbox/webhooks/deliveries?state=sent')
+    expect([asked.status, asked.body.errors]).toEqual([
+      422,
+      { state: ['The state must be one of pending, delivered, failed.'] },
+    ])
+  })
+
+  test('--follow with both: only that link’s deliveries, each as it comes into that state', async () => {
+    await addEndpoint(own, live.url)
+    const other = await payNewLink(own)
+    const link = (await own.request('POST', '/payment-links', VALID_LINK)).body.data as { _id: string }
+    const followed = await runInProcess(
+      ['sandbox', 'webhooks', 'deliveries', '--follow', '--json', '--link', link._id, '--state', 'delivered'],
+      {
+        env: own.env,
+        started: (io) => {
+          void (async () => {
+            // Paid before the first look or after it, its delivery is printed once, once delivered.
+            await own.request('POST', `/_sandbox/payment-links/${link._id}/pay`)
+            await vi.waitFor(() => expect(io.stdout.text).toContain(link._id), { timeout: 10_000 })
+            io.interrupt()
+          })()
+        },
+      },
+    )
+    expect(followed.code).toBe(130)
+    const lines = followed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(lines).toEqual(
+      (await deliveriesOf(own)).filter((d: { payment_link_id: string }) => d.payment_link_id === link._id),
+    )
+    expect(lines.map((d) => [d.payment_link_id, d.state, d.url])).toEqual([[link._id, 'delivered', live.url]])
+    expect(JSON.stringify(lines)).not.toContain(other._id)
   })
 })
