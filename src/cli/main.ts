@@ -115,8 +115,16 @@ class PayHelp extends Help {
     return super.formatCommand({ ...command })
   }
 
+  /**
+   * A command that is a topic too (`autocomplete`, `sandbox clock`) is listed once, as the topic,
+   * whose words say what it and its subcommands do: oclif lists it under both, the plugin's
+   * command with words of its own.
+   */
   protected formatCommands(commands: Command.Loadable[]): string {
-    return super.formatCommands(commands.map((command) => ({ ...command })))
+    const topics = new Set(this.sortedTopics.map((topic) => topic.name))
+    return super.formatCommands(
+      commands.filter((command) => !topics.has(command.id)).map((command) => ({ ...command })),
+    )
   }
 
   protected formatTopics(topics: Interfaces.Topic[]): string {

@@ -67,8 +67,22 @@ describe('main', () => {
     const listed = (section: string) =>
       (sandbox.stdout.split(`${section}\n`)[1] ?? '').split('\n\n')[0].replace(/\n {6,}/g, ' ')
     expect(listed('TOPICS')).toMatch(/^ {2}sandbox clock +.*\badvance\b.*\bset\b/m)
-    expect(listed('COMMANDS')).toMatch(/^ {2}sandbox clock +.*\badvance\b.*\bset\b/m)
     expect(listed('TOPICS')).not.toMatch(/Remove the fault rules|Delete a snapshot/)
+  })
+
+  it('a command that is a topic too is listed once, as the topic: autocomplete at the root, sandbox clock in sandbox', async () => {
+    const names = (text: string) => [...text.matchAll(/^ {2}(\S+(?: \S+)?) {2,}/gm)].map((match) => match[1])
+    const root = (await run(['--help'])).stdout
+    expect(names(root).filter((name) => name === 'autocomplete')).toEqual(['autocomplete'])
+    expect(root).toContain('  autocomplete  Shell completion of commands, flags and ids: bash, zsh, fish\n')
+    expect(root).not.toContain('Display autocomplete installation instructions')
+    const sandbox = (await run(['sandbox', '--help'])).stdout
+    expect(names(sandbox).filter((name) => name === 'sandbox clock')).toEqual(['sandbox clock'])
+    for (const text of [root, sandbox]) expect(new Set(names(text)).size).toBe(names(text).length)
+    // Its own help still shows it, and its subcommands.
+    expect((await run(['autocomplete', '--help'])).stdout).toContain(
+      '  autocomplete fish  Print the completion script for fish\n',
+    )
   })
 
   it('a mistyped command: pay’s words on the IO’s stderr, exit 2 (JSON with --json)', async () => {
