@@ -97,13 +97,8 @@ export class Access {
    * silent switch to the local store.
    */
   async sandboxTarget(): Promise<SandboxTarget> {
-    const { env, clients, out, sandboxDir, command, builtIn } = this.options
-    const envOnly =
-      !this.options.profile &&
-      !env.PAY_PROFILE &&
-      Boolean(env.PAY_API_KEY) &&
-      Boolean(this.options.baseUrl || env.PAY_BASE_URL)
-    const credentials = await this.credentials(envOnly ? undefined : builtIn.name)
+    const { clients, out, sandboxDir, command } = this.options
+    const credentials = await this.sandboxCredentials()
     const target = { profile: credentials.profile ?? '(environment)', baseUrl: credentials.baseUrl }
     // A base URL pay refuses (plain http beyond loopback) is refused before any probe.
     checkBaseUrl(credentials.baseUrl)
@@ -120,6 +115,29 @@ export class Access {
       return { server: false, dir: sandboxDir, baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
     }
     throw noSandbox(command, credentials, found, sandboxDir)
+  }
+
+  /**
+   * RunContext.sandboxKey: sandboxTarget's key, when PAY_API_KEY or --profile chose it over the
+   * built-in one. PAY_PROFILE alone chooses nothing here: it names the profile of the other
+   * commands, often the live service's, which a sandbox command refuses.
+   */
+  async sandboxKey(): Promise<string | undefined> {
+    if (!this.options.env.PAY_API_KEY && !this.options.profile) return undefined
+    const credentials = await this.sandboxCredentials()
+    const chosen = credentials.keyFromEnv || credentials.apiKey !== this.options.builtIn.apiKey
+    return chosen ? credentials.apiKey : undefined
+  }
+
+  /** The credentials of sandboxTarget: its profile, or PAY_API_KEY with a base URL alone. */
+  private sandboxCredentials(): Promise<Credentials> {
+    const { env, builtIn } = this.options
+    const envOnly =
+      !this.options.profile &&
+      !env.PAY_PROFILE &&
+      Boolean(env.PAY_API_KEY) &&
+      Boolean(this.options.baseUrl || env.PAY_BASE_URL)
+    return this.credentials(envOnly ? undefined : builtIn.name)
   }
 
   /**

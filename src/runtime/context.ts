@@ -109,6 +109,12 @@ export interface RunContext {
    */
   sandboxTarget(): Promise<SandboxTarget>
   /**
+   * The key the sandbox commands act with (sandboxTarget's profile: PAY_API_KEY when set, else the
+   * --profile's), reaching nothing; undefined when neither chose one other than the built-in key
+   * (`sandbox packages` then lists what `sandbox start` serves).
+   */
+  sandboxKey(): Promise<string | undefined>
+  /**
    * For a command that hands out a customer page (`links open`, `links qr`): says on stderr,
    * once, that nothing serves it when the sandbox ran inside this command.
    */

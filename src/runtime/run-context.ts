@@ -156,6 +156,10 @@ export class CommandContext implements RunContext {
     return this.access.sandboxTarget()
   }
 
+  sandboxKey(): Promise<string | undefined> {
+    return this.access.sandboxKey()
+  }
+
   client(baseUrl: string, apiKey: string) {
     return this.clients.make(baseUrl, apiKey)
   }
@@ -191,6 +195,7 @@ export class CommandContext implements RunContext {
       },
       client: (baseUrl, apiKey) => this.client(baseUrl, apiKey),
       sandboxTarget: () => this.sandboxTarget(),
+      sandboxKey: () => this.sandboxKey(),
       warnIfPageUnserved: (url) => this.warnIfPageUnserved(url),
       show: (result) => print(part.out, result),
       within: (other) => this.within(other),

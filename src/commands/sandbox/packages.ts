@@ -10,9 +10,9 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages,
   static description =
     'The packages the sandbox seeds for a business, with the ids `pay subs create --package-id` ' +
     'takes: id, name, amount and frequency. They are the same on every start and after a reset; ' +
-    'no server is started or asked. Each business (each key of `pay sandbox start`) has its own; ' +
-    'the keys are taken as `sandbox start` takes them: --key and --key-file, else PAY_SANDBOX_KEYS, ' +
-    'else the built-in sandbox key.'
+    'no server is started or asked. Each business (each key of `pay sandbox start`) has its own. The keys: ' +
+    '--key and --key-file; else the key the other sandbox commands use (PAY_API_KEY when set, or the ' +
+    "profile's); else as `sandbox start` takes them, PAY_SANDBOX_KEYS, else the built-in sandbox key."
 
   static examples = [
     '<%= config.bin %> sandbox packages',
@@ -31,7 +31,7 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages,
 
   async run(): Promise<Result> {
     const options = { key: this.flags.key, keyFile: this.flags['key-file'] }
-    const { packages, keyNote } = listSandboxPackages(options, this.context)
+    const { packages, keyNote } = await listSandboxPackages(options, this.context)
     return [keyNote ? shown.warn(keyNote) : undefined, shown.list(packages, PACKAGE_VIEW)]
   }
 }

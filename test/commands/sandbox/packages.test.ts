@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { redactKey } from '../../../src/config/profiles.js'
 import { tempDir } from '../../helpers/cli.js'
 import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
 import { startFakeServer } from '../../helpers/fake-server.js'
@@ -51,6 +52,22 @@ describe('pay sandbox packages', () => {
   test('--key: the packages of that business (each --key of `sandbox start` is one)', async () => {
     const result = await runInProcess(['sandbox', 'packages', '--key', KEY_B, '--jq', '.[]._id'])
     expect(result.stdout.trim().split('\n')).toEqual(sandbox.sandbox.packages[KEY_B].map((p) => p._id))
+  })
+
+  test('PAY_API_KEY set: the packages of its business, the key every other -p sandbox command uses (said as they say it); --key still first', async () => {
+    const env = { PAY_SANDBOX_DIR: untouched(), PAY_API_KEY: KEY_B }
+    const result = await runInProcess(['sandbox', 'packages', '--jq', '.[]._id'], { env })
+    expect(result.stdout.trim().split('\n')).toEqual(sandbox.sandbox.packages[KEY_B].map((p) => p._id))
+    expect(result.stderr).toBe(
+      `Using the API key from PAY_API_KEY (${redactKey(KEY_B)}) instead of profile "sandbox"'s.\n`,
+    )
+    // PAY_SANDBOX_KEYS names what `sandbox start` serves; PAY_API_KEY the business acted as.
+    const both = await runInProcess(['sandbox', 'packages', '--jq', '.[]._id'], {
+      env: { ...env, PAY_SANDBOX_KEYS: `${sandbox.key},${KEY_B}` },
+    })
+    expect(both.stdout).toBe(result.stdout)
+    const flag = await runInProcess(['sandbox', 'packages', '--key', sandbox.key, '--jq', '.[]._id'], { env })
+    expect(flag.stdout.trim().split('\n')).toEqual(sandbox.packageIds)
   })
 
   test('subs create --help points to it', async () => {

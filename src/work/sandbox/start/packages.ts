@@ -4,14 +4,19 @@ import type { Rec } from '../../../values.js'
 import { sandboxKeys } from './keys.js'
 
 /**
- * `pay sandbox packages`: the packages a sandbox serving these keys seeds, the keys taken as
- * `sandbox start` takes them (keys.ts); no server is started or asked. `keyNote`: what to say of
- * keys given with --key (the process list shows them).
+ * `pay sandbox packages`: the packages a sandbox seeds for a business; no server is started or
+ * asked. The keys: --key and --key-file; else the key every other sandbox command acts with when
+ * something chose it (PAY_API_KEY, a profile's); else as `sandbox start` takes them (keys.ts:
+ * PAY_SANDBOX_KEYS, else the built-in key). `keyNote`: what to say of keys given with --key (the
+ * process list shows them).
  */
-export function listSandboxPackages(
+export async function listSandboxPackages(
   options: { key?: string[]; keyFile?: string },
-  context: Pick<RunContext, 'env'>,
-): { packages: Rec[]; keyNote?: string } {
-  const { keys, note } = sandboxKeys({ key: options.key, 'key-file': options.keyFile }, context.env)
+  context: Pick<RunContext, 'env' | 'sandboxKey'>,
+): Promise<{ packages: Rec[]; keyNote?: string }> {
+  const flags = { key: options.key, 'key-file': options.keyFile }
+  const given = Boolean(options.key?.length) || options.keyFile !== undefined
+  const chosen = given ? undefined : await context.sandboxKey()
+  const { keys, note } = chosen ? { keys: [chosen], note: undefined } : sandboxKeys(flags, context.env)
   return { packages: sandboxPackages(keys), ...(note ? { keyNote: note } : {}) }
 }
