@@ -24,8 +24,12 @@ export const LAST_RESORT = 100
 const PADDING = 2
 /** Free text is shortened to this many characters before any column is dropped… */
 const TEXT_COMFORTABLE = 20
-/** …and never below this many (or its header, if longer). */
-const TEXT_MIN = 10
+/**
+ * …and never below this many (or its header, if longer) before a last-resort column (a title,
+ * an e-mail) is dropped: at 80 columns, beside an id, `Active, unpaid` and a wide amount
+ * (`9999999999999.99 EUR`), e-mail and title still show, cut, as the docs promise.
+ */
+const TEXT_MIN = 7
 
 /** Columns a cell's text takes on the terminal (colour codes count as nothing). */
 export const visibleLength = displayWidth

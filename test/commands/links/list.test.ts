@@ -452,3 +452,36 @@ describe('the request', () => {
     })
   })
 })
+
+describe('links list at 80 columns with a wide amount', () => {
+  let wide: TestSandbox
+  beforeAll(async () => {
+    wide = await startTestSandbox()
+  })
+  afterAll(() => wide.close())
+
+  test('ID STATUS AMOUNT EMAIL TITLE all shown: e-mail and title cut, the amount whole', async () => {
+    const link = (
+      await wide.request('POST', '/payment-links', {
+        email: 'jane@example.com',
+        currency: 'EUR',
+        amount: '9999999999999.99',
+        title: 'Invoice 1042 for the big one',
+      })
+    ).body.data as Json
+    const shown = await runInProcess(['links', 'list'], {
+      env: wide.env,
+      terminal: true,
+      width: 80,
+      colour: false,
+    })
+    expect(shown).toMatchObject({ code: 0, stderr: '' })
+    expect(shown.stdout).toBe(
+      [
+        'ID                        STATUS          AMOUNT                EMAIL    TITLE',
+        `${link._id}  Active, unpaid  9999999999999.99 EUR  jane@e…  Invoic…`,
+        '',
+      ].join('\n'),
+    )
+  })
+})

@@ -58,6 +58,31 @@ describe('layOut', () => {
     expect(shownAt(80)).toEqual(['ID:24', 'STATUS:6', 'AMOUNT:10', 'EMAIL:16', 'TITLE:16'])
   })
 
+  it('cuts free text down to 7 columns before it drops any: a wide amount at 80 columns keeps e-mail and title', () => {
+    const wide = ROW.map(
+      (cell, i) =>
+        (({ STATUS: 'Active, unpaid', AMOUNT: '9999999999999.99 EUR' }) as Record<string, string>)[
+          HEADER[i]
+        ] ?? cell,
+    )
+    const layout = layOut(COLUMNS, [HEADER, wide], 80, HEADER)
+    expect(layout.shown.map((i, k) => `${HEADER[i]}:${layout.widths[k]}`)).toEqual([
+      'ID:24',
+      'STATUS:14',
+      'AMOUNT:20',
+      'EMAIL:7',
+      'TITLE:7',
+    ])
+    // One column narrower, title (the first of the last resort) goes; e-mail keeps what is left.
+    const narrower = layOut(COLUMNS, [HEADER, wide], 79, HEADER)
+    expect(narrower.shown.map((i, k) => `${HEADER[i]}:${narrower.widths[k]}`)).toEqual([
+      'ID:24',
+      'STATUS:14',
+      'AMOUNT:20',
+      'EMAIL:15',
+    ])
+  })
+
   it('drops free text as a last resort, never cuts an id', () => {
     expect(shownAt(60)).toEqual(['ID:24', 'STATUS:6', 'AMOUNT:10', 'EMAIL:14'])
     expect(shownAt(30)).toEqual(['ID:24', 'STATUS:6', 'AMOUNT:10'])
