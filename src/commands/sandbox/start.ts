@@ -15,7 +15,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
     'Each key is a business of its own: from --key and --key-file (one a line, a 0600 file of yours), ' +
     'else PAY_SANDBOX_KEYS (comma-separated), else the well-known sandbox key. ' +
     'Its database is store.db in $PAY_SANDBOX_DIR (default ~/.local/share/pay/sandbox). Each request ' +
-    'is logged on stderr (method, path, status, milliseconds), and each notification sent, unless --quiet. ' +
+    'is logged on stderr (method, path, status, milliseconds), and each notification sent, unless --quiet; ' +
+    'the health requests with which every pay command first proves the sandbox is yours only with --verbose. ' +
     'With --json, one line of JSON on stdout once listening: {"base_url", "keys", "packages", ' +
     '"signature_keys", "webhooks"}.'
 
@@ -48,6 +49,11 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
     }),
     ...sandboxKeyFlags,
     quiet: Flags.boolean({ char: 'q', description: 'Do not log requests on stderr.' }),
+    verbose: Flags.boolean({
+      description:
+        'Log the health requests too (GET /_sandbox/health: each pay command proving the sandbox is yours).',
+      exclusive: ['quiet'],
+    }),
     seed: Flags.string({
       description:
         "Fixture file (JSON) to seed the first key's business with before any request is answered (see `pay sandbox seed`).",
@@ -64,6 +70,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
       host: flags.host,
       port: flags.port,
       quiet: flags.quiet,
+      verbose: flags.verbose,
       faults: { rules: flags.fault, seed: flags['fault-seed'] },
       webhooks: flags.webhook ?? [],
       seed: flags.seed === undefined ? undefined : { file: flags.seed, once: flags.once },

@@ -41,6 +41,11 @@ export interface RequestLogEntry {
   ms: number
   /** The fault the request got (`503 x2`, `reset after`, `hang (header)`); undefined for none. */
   fault?: string
+  /**
+   * It asked the sandbox's proof (`GET /_sandbox/health?challenge=…`), as every pay command does
+   * once or more before it sends anything: `sandbox start` logs those only with --verbose.
+   */
+  health: boolean
 }
 
 /** What the listener serves: the parts server.ts assembles. */
@@ -122,6 +127,9 @@ export class SandboxServer {
         status: response.writableFinished ? response.statusCode : undefined,
         ms: Number(process.hrtime.bigint() - trail.started) / 1e6,
         fault: trail.fault,
+        get health() {
+          return routeOf(methodOf(request), pathOf(request.url ?? '/')).route?.kind === 'health'
+        },
       })
     })
   }

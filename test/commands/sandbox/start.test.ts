@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
@@ -202,5 +202,82 @@ describe('where the keys come from', () => {
     for (const [args, env, stderr] of cases) {
       expect(await started(args, env, false)).toMatchObject({ code: 2, stdout: '', stderr })
     }
+  })
+})
+
+describe('the request log', () => {
+  /**
+   * `pay sandbox start --port 0 ...args` on a terminal of 80 columns, used by a `-p sandbox links
+   * list` (which proves the sandbox is yours first) and a payment notified to a dead endpoint of a
+   * long URL; stopped as Ctrl-C does once the notification's attempt is logged. Its stderr, the
+   * times and milliseconds made constant.
+   */
+  async function logged(args: string[]): Promise<{ lines: string[]; id: string; hook: string }> {
+    const dir = tempDir('pay-start-log-')
+    let io: TestIO | undefined
+    const running = runInProcess(['sandbox', 'start', '--port', '0', ...args], {
+      env: { PAY_SANDBOX_DIR: dir },
+      terminal: true,
+      width: 80,
+      started: (given) => {
+        io = given
+      },
+    })
+    await vi.waitFor(() => expect(io?.stdout.text).toContain('Ctrl-C'), { timeout: 10_000 })
+    const baseUrl = /Sandbox listening on (\S+)/.exec(io?.stdout.text ?? '')?.[1] as string
+    const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: new URL(baseUrl).port }
+    const hook = `http://127.0.0.1:9/${'a-long-path/'.repeat(3)}of-the-app-not-running`
+    const added = await runInProcess(['-p', 'sandbox', 'sandbox', 'webhooks', 'add', hook, '-q'], { env })
+    expect(added).toMatchObject({ code: 0, stderr: '' })
+    const id = (await runInProcess(['-p', 'sandbox', ...linkArgs], { env })).stdout.trim()
+    const paid = await runInProcess(['-p', 'sandbox', 'sandbox', 'pay', id, '-q'], { env })
+    expect(paid).toMatchObject({ code: 0, stderr: '' })
+    await vi.waitFor(() => expect(io?.stderr.text).toContain('WEBHOOK'), { timeout: 10_000 })
+    io?.interrupt()
+    const run = await running
+    expect(run.code).toBe(0)
+    // From the first request on: before it, how to reach this sandbox (on port 0, not the profile's).
+    const log = run.stderr.slice(run.stderr.search(/^\d\d:\d\d:\d\d /m))
+    const lines = log
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.replace(/^\d\d:\d\d:\d\d /, 'TIME ').replace(/\d+\.\d ms/, 'N ms'))
+    return { lines, id, hook }
+  }
+
+  const linkArgs = [
+    'links',
+    'create',
+    '--email',
+    'a@b.co',
+    '--currency',
+    'EUR',
+    '--amount',
+    '5',
+    '--title',
+    'T',
+    '-q',
+  ]
+
+  it('leaves out the health requests every pay command sends first, unless --verbose; wraps a long line at spaces', async () => {
+    const { lines, id, hook } = await logged([])
+    expect(hook).toHaveLength(77)
+    expect(lines).toEqual([
+      'TIME POST /_sandbox/webhooks 200 N ms',
+      'TIME POST /payment-links 200 N ms',
+      `TIME GET /payment-links/${id} 200 N ms`,
+      `TIME POST /_sandbox/payment-links/${id}/pay 200 N ms`,
+      // Too wide beside the time and under it: whole, from the first column.
+      'TIME WEBHOOK',
+      hook,
+      '         - N ms (connection refused (ECONNREFUSED)) pending',
+      '',
+      'Sandbox stopped after 10 requests.',
+    ])
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
+    const verbose = await logged(['--verbose'])
+    expect(verbose.lines.filter((line) => line.includes('/_sandbox/health'))).toEqual(
+      Array(6).fill('TIME GET /_sandbox/health?challenge=[REDACTED] 200 N ms'),
+    )
   })
 })

@@ -73,9 +73,10 @@ describe('pay sandbox start', () => {
     const health = await fetch(`${line.base_url}/_sandbox/health`)
     expect(health.headers.get('x-pay-sandbox')).toBe('1')
     expect(await stop(sandbox, 'SIGTERM')).toBe(0)
-    // Where the database is goes to stderr under --json (stdout is the JSON line alone).
+    // Where the database is goes to stderr under --json (stdout is the JSON line alone); the
+    // health request is counted, and logged only with --verbose.
     expect(normalised(sandbox.stderr())).toBe(
-      `${KEY_NOTE}\nDatabase: ${path.join(dir, 'store.db')}\n${hint(line.base_url, dir)}\nTIME GET /_sandbox/health 200 MS\nSandbox stopped after 1 request.\n`,
+      `${KEY_NOTE}\nDatabase: ${path.join(dir, 'store.db')}\n${hint(line.base_url, dir)}\nSandbox stopped after 1 request.\n`,
     )
   })
 

@@ -12,7 +12,7 @@ import { type Rec, sanitizeText } from '../../../values.js'
 import { invalidFixtures, readFixtureFile, seededRows } from '../store/seed.js'
 import { seededText } from '../store/view.js'
 import { sandboxKeys } from './keys.js'
-import { attemptLine, faultsText, listenError, logLine, portHint } from './view.js'
+import { attemptLine, faultsText, listenError, logLine, logShown, portHint } from './view.js'
 
 /** What `pay sandbox start` was asked. */
 export interface ServeRequest {
@@ -24,6 +24,8 @@ export interface ServeRequest {
   port?: number
   /** Do not log requests. */
   quiet: boolean
+  /** Log the health requests too (each pay command's proof that the sandbox is the user's). */
+  verbose?: boolean
   faults: { rules?: string[]; seed?: number }
   /** --seed FILE (- for stdin), and --once. */
   seed?: { file: string; once: boolean }
@@ -55,7 +57,8 @@ export async function serveSandbox(
   const onRequest = (entry: RequestLogEntry) => {
     requests++
     // --quiet counts the requests and builds no line (its path redacted, its time formatted).
-    if (!request.quiet) out.log(logLine(entry))
+    // A health request (a pay command proving the sandbox is yours) is logged with --verbose only.
+    if (!request.quiet && (request.verbose || !entry.health)) out.log(logShown(logLine(entry), io))
   }
   if (note) out.warn(note)
   const seed = request.seed && (await fixtures(request.seed, keys[0], io))
@@ -71,7 +74,7 @@ export async function serveSandbox(
       seed,
       webhooks: {
         endpoints: request.webhooks,
-        onAttempt: request.quiet ? undefined : (attempt) => out.log(attemptLine(attempt)),
+        onAttempt: request.quiet ? undefined : (attempt) => out.log(logShown(attemptLine(attempt), io)),
       },
     })
   } catch (error) {

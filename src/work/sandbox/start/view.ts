@@ -1,5 +1,6 @@
 /** What `pay sandbox start` says: its request log's lines, why it cannot listen, how to reach it. */
 import { type PayError, usageError } from '../../../errors.js'
+import { displayWidth, wrapToWidth } from '../../../render/table/width.js'
 import type { Env } from '../../../runtime/context.js'
 import { portOf, probeSandbox } from '../../../runtime/sandbox/connection.js'
 import {
@@ -129,4 +130,22 @@ export function portHint(baseUrl: string, host: string, env: Env): string | unde
         `  pay -p sandbox --base-url ${baseUrl} …`,
       ]
   return lines.join('\n')
+}
+
+/** Under a log line's time: where the rest of a long line goes on. */
+const UNDER_TIME = ' '.repeat('09:21:03 '.length)
+
+/**
+ * A line of the request log as a terminal of `width` columns shows it: wrapped at spaces, the rest
+ * under the text after the time (a terminal would fold it mid-word); a word too wide for that (a
+ * URL) whole, on a line of its own from the first column. Off a terminal (a log file), one line.
+ */
+export function logShown(line: string, screen: { stderrIsTerminal: boolean; width: number }): string {
+  if (!screen.stderrIsTerminal) return line
+  return wrapToWidth(line, screen.width, { indent: UNDER_TIME, unbroken: true })
+    .split('\n')
+    .map((part) =>
+      part.startsWith(UNDER_TIME) && displayWidth(part) > screen.width ? part.slice(UNDER_TIME.length) : part,
+    )
+    .join('\n')
 }
