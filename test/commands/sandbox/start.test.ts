@@ -280,4 +280,23 @@ describe('the request log', () => {
       Array(6).fill('TIME GET /_sandbox/health?challenge=[REDACTED] 200 N ms'),
     )
   })
+
+  it('the banner at 80 columns: a webhook endpoint too wide beside its id goes under it, whole', async () => {
+    const hook = `http://127.0.0.1:9/${'a-long-path/'.repeat(3)}of-the-app-not-running`
+    let io: TestIO | undefined
+    const running = runInProcess(['sandbox', 'start', '--port', '0', '--webhook', hook], {
+      env: { PAY_SANDBOX_DIR: tempDir('pay-start-banner-') },
+      terminal: true,
+      width: 80,
+      started: (given) => {
+        io = given
+      },
+    })
+    await vi.waitFor(() => expect(io?.stdout.text).toContain('Ctrl-C'), { timeout: 10_000 })
+    io?.interrupt()
+    const lines = (await running).stdout.split('\n')
+    const at = lines.indexOf('Webhook endpoints (payment attempts are POSTed there):')
+    expect(lines.slice(at + 1, at + 3)).toEqual([expect.stringMatching(/^ {2}[0-9a-f]{24}$/), `  ${hook}`])
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
+  })
 })

@@ -1,4 +1,5 @@
 import { formatAmount } from '../../../render/format.js'
+import { displayWidth } from '../../../render/table/width.js'
 import type { RunContext } from '../../../runtime/context.js'
 import type { IO } from '../../../runtime/io.js'
 import {
@@ -129,7 +130,7 @@ function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: S
         ? 'Signature key of its notifications (`pay sandbox webhooks list`):'
         : 'Signature keys of its notifications, one per key in that order:',
       ...signature_keys.map((key) => `  ${key}`),
-      ...webhookLines(webhooks),
+      ...webhookLines(webhooks, context.io.stdoutIsTerminal ? context.io.width : undefined),
     ]
     out.text(sanitizeText(lines.join('\n')))
     // How to reach it goes with the messages, before the line the request log follows.
@@ -142,13 +143,19 @@ function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: S
     out.warn(`The sandbox is bound to ${request.host}: other machines can reach it.`)
 }
 
-/** Where the first key's business's notifications go, if anywhere. */
-const webhookLines = (endpoints: Rec[]) =>
+/**
+ * Where the first key's business's notifications go, if anywhere: `  ID  URL`, or on a terminal
+ * too narrow for that, the URL on a line of its own under the id (a terminal would fold it mid-word).
+ */
+const webhookLines = (endpoints: Rec[], width: number | undefined) =>
   endpoints.length === 0
     ? []
     : [
         'Webhook endpoints (payment attempts are POSTed there):',
-        ...endpoints.map((e) => `  ${e._id}  ${e.url}`),
+        ...endpoints.map((e) => {
+          const line = `  ${e._id}  ${e.url}`
+          return width !== undefined && displayWidth(line) > width ? `  ${e._id}\n  ${e.url}` : line
+        }),
       ]
 
 /** The fixture file of --seed, checked for the business of `key` before anything listens (exit 2 or 3). */
