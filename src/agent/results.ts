@@ -44,6 +44,12 @@ export const recordAnswer = (record: Rec, said: string, summary: Rec): Answer =>
 })
 
 /**
+ * pay's own words on one line: a message of pay's may hold a value it was given or read (an id,
+ * an amount), which must not start a line of its own either.
+ */
+const oneLine = (text: string) => sanitizeText(text.replace(/[\r\n\u0085\u2028\u2029]+/g, ' '))
+
+/**
  * Any failure as a tool error: the PayError a command would print (another error is made one),
  * with its kind, the exit code and its meaning, the status, and each field's messages. When the
  * service answered (a status), its message and its field errors are its text: quoted in the
@@ -56,7 +62,7 @@ export function errorAnswer(thrown: unknown): Answer {
     const list = Array.isArray(messages) ? messages.map(String) : [String(messages)]
     return fromService
       ? `  ${quoted(field)}: ${list.map(quoted).join(' ')}`
-      : sanitizeText(`  ${field}: ${list.join(' ')}`)
+      : `  ${oneLine(`${field}: ${list.join(' ')}`)}`
   })
   const head = `Error (${error.kind}, exit ${error.exitCode})`
   const hint = error.hint ? [sanitizeText(error.hint)] : []
@@ -66,7 +72,7 @@ export function errorAnswer(thrown: unknown): Answer {
         [`  ${quoted(error.message)}`, ...fields],
         hint,
       )
-    : [sanitizeText(`${head}: ${error.message}`), ...fields, ...hint].join('\n')
+    : [`${head}: ${oneLine(error.message)}`, ...fields, ...hint].join('\n')
   return {
     isError: true,
     text,
