@@ -161,12 +161,11 @@ export function actTool(source: ToolSource): Made {
         ...(verb === 'delete' ? { irreversible: true } : {}),
       },
       lines: plan.lines,
-      after: [
-        totals.text,
+      totals: totals.text,
+      how:
         `To do it once the person agreed to this plan, call ${name} again with the same ids and confirm ` +
-          `"${issued.confirm}" (valid until ${issued.expiresAt}, once). You can see this confirm string: ` +
-          "the person's step is your client's approval of that call.",
-      ],
+        `"${issued.confirm}" (valid until ${issued.expiresAt}, once). You can see this confirm string: ` +
+        "the person's step is your client's approval of that call.",
       first: `Plan: ${what(count)} (profile ${target.profile}, ${target.baseUrl}). Nothing was changed.`,
     }
   }
@@ -206,7 +205,7 @@ export function actTool(source: ToolSource): Made {
         confirm: again.structured.confirm,
         expires_at: again.structured.expires_at,
       }
-      how = again.after[1]
+      how = again.how
     }
     return {
       isError: true,
@@ -332,7 +331,10 @@ export function actTool(source: ToolSource): Made {
         const plan = await planOf(source, given, call)
         call.session.check(call.caps, count, plan.amounts, what(count))
         const shown = planned(plan, target, count, call)
-        return { structured: shown.structured, text: withData(shown.first, shown.lines, shown.after) }
+        return {
+          structured: shown.structured,
+          text: withData(shown.first, shown.lines, [shown.totals, shown.how]),
+        }
       }
       const confirm = String(args.confirm)
       try {

@@ -496,6 +496,16 @@ describe('pay mcp: the person, the service’s text, a plan checked again', () =
       confirm: changed.structured.plan.confirm,
     })
     expect(done.structured.results).toEqual([{ id: invoice._id, ok: true, status: 'deleted', error: null }])
+    // A record gone since the plan: nothing done, and the new plan says it is not found.
+    const gone = await newLink({ title: 'Gone' })
+    const planGone = await mcp.call('links_delete', { ids: [gone._id] })
+    expect((await own.request('DELETE', `/payment-links/${gone._id}`)).status).toBe(200)
+    const missing = await mcp.call('links_delete', { ids: [gone._id], confirm: planGone.structured.confirm })
+    expect(missing.structured.changes).toEqual([{ id: gone._id, field: 'found', was: true, now: false }])
+    expect(missing.structured.plan.items).toEqual([{ id: gone._id, found: false, status: 'not_found' }])
+    expect(missing.text).toContain(
+      `  ${gone._id}: gone: not found now\nThe new plan:\n  ${gone._id}  not found\n`,
+    )
     await mcp.close()
   })
 
