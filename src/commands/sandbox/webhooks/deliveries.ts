@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../../cli/base-command.js'
 import { jqFlag, sandboxGlobalFlags } from '../../../cli/flags.js'
+import { idFlag } from '../../../cli/id-arg.js'
 import { type Result, shown } from '../../../render/result.js'
 import type { DeliveryState } from '../../../sandbox/index.js'
 import type { EndpointName } from '../../../shared/endpoints.js'
@@ -37,9 +38,8 @@ export default class SandboxWebhooksDeliveries extends BaseCommand<typeof Sandbo
       char: 'f',
       description: 'Keep printing deliveries as they change, until Ctrl-C.',
     }),
-    link: Flags.string({
-      description: 'Only the deliveries of this payment link (its _id).',
-      helpValue: 'ID',
+    link: idFlag({
+      description: 'Only the deliveries of this payment link: its _id, or its payment URL (…?id=ID).',
     }),
     state: Flags.string({
       description: 'Only the deliveries in this state.',

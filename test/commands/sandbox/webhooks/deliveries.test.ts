@@ -221,6 +221,21 @@ describe('sandbox webhooks deliveries --link, --state', () => {
       stdout: '',
       stderr: `No delivered deliveries of link 65a1f0c2e4b0a1b2c3d4e5f6 yet in the sandbox at ${own.baseUrl}.\n`,
     })
+    // A link named as every id argument takes it: its payment URL too; what is no id, exit 2.
+    const url = await runInProcess(
+      [
+        'sandbox',
+        'webhooks',
+        'deliveries',
+        '--link',
+        `${own.baseUrl}/checkout/pay?id=65A1F0C2E4B0A1B2C3D4E5F6`,
+      ],
+      { env: own.env },
+    )
+    expect([url.code, url.stderr]).toEqual([0, none.stderr.replace('delivered ', '')])
+    const typo = await runInProcess(['sandbox', 'webhooks', 'deliveries', '--link', 'a b'], { env: own.env })
+    expect(typo.code).toBe(2)
+    expect(typo.stderr.split('\n')[0]).toBe('Error: --link: "a b" is not an id: it contains a space.')
     const wrong = await runInProcess(['sandbox', 'webhooks', 'deliveries', '--state', 'sent'], {
       env: own.env,
     })
