@@ -51,7 +51,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
     quiet: Flags.boolean({ char: 'q', description: 'Do not log requests on stderr.' }),
     verbose: Flags.boolean({
       description:
-        'Log the health requests too (GET /_sandbox/health: each pay command proving the sandbox is yours); --quiet logs none still.',
+        'Log the health requests (each pay command proving the sandbox is yours) and lease renewals (links wait, listen) too.',
     }),
     seed: Flags.string({
       description:

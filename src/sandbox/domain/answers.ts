@@ -19,6 +19,11 @@ export interface Reply {
    * own address in them as it sends the answer.
    */
   pages?: boolean
+  /**
+   * A leased endpoint added again before its lease ran out (`links wait`, `listen` keeping theirs):
+   * `sandbox start` logs it only with --verbose, as the health requests.
+   */
+  renewal?: boolean
 }
 
 /** What a handler returns: the answer, or a promise of it (a request that waits). */

@@ -46,6 +46,8 @@ export interface RequestLogEntry {
    * once or more before it sends anything: `sandbox start` logs those only with --verbose.
    */
   health: boolean
+  /** It renewed the lease of an endpoint (`links wait`, `listen`): logged only with --verbose too. */
+  renewal: boolean
 }
 
 /** What the listener serves: the parts server.ts assembles. */
@@ -127,6 +129,7 @@ export class SandboxServer {
         status: response.writableFinished ? response.statusCode : undefined,
         ms: Number(process.hrtime.bigint() - trail.started) / 1e6,
         fault: trail.fault,
+        renewal: trail.renewal === true,
         get health() {
           return routeOf(methodOf(request), pathOf(request.url ?? '/')).route?.kind === 'health'
         },
@@ -158,6 +161,7 @@ export class SandboxServer {
     } catch (error) {
       reply = errorReply(error, store.dir)
     }
+    if (reply?.renewal) trail.renewal = true
     if (reply) this.send(response, reply, request)
   }
 

@@ -299,4 +299,41 @@ describe('the request log', () => {
     expect(lines.slice(at + 1, at + 3)).toEqual([expect.stringMatching(/^ {2}[0-9a-f]{24}$/), `  ${hook}`])
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
   })
+
+  it('a leased endpoint added again (the renewal that keeps a links wait’s or a listen’s) is logged only with --verbose', async () => {
+    for (const verbose of [false, true]) {
+      let io: TestIO | undefined
+      const running = runInProcess(['sandbox', 'start', '--port', '0', ...(verbose ? ['--verbose'] : [])], {
+        env: { PAY_SANDBOX_DIR: tempDir('pay-start-lease-') },
+        started: (given) => {
+          io = given
+        },
+      })
+      await vi.waitFor(() => expect(io?.stdout.text).toContain('Ctrl-C'), { timeout: 10_000 })
+      const baseUrl = /Sandbox listening on (\S+)/.exec(io?.stdout.text ?? '')?.[1] as string
+      const add = (body: Record<string, unknown>) =>
+        fetch(`${baseUrl}/_sandbox/webhooks`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${SANDBOX_KEY}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      const leased = { url: 'http://127.0.0.1:9/leased', lease_seconds: 20 }
+      for (const body of [
+        leased,
+        leased,
+        { url: 'http://127.0.0.1:9/kept' },
+        { url: 'http://127.0.0.1:9/kept' },
+      ]) {
+        expect((await add(body)).status).toBe(200)
+      }
+      // A marker after them: every line before it is written by then.
+      await fetch(`${baseUrl}/payment-links/marker`, { headers: { Authorization: `Bearer ${SANDBOX_KEY}` } })
+      await vi.waitFor(() => expect(io?.stderr.text).toContain('/payment-links/marker'), { timeout: 10_000 })
+      io?.interrupt()
+      const run = await running
+      const posts = run.stderr.split('\n').filter((line) => line.includes('POST /_sandbox/webhooks'))
+      // The first add of each, and adding a kept endpoint (no lease) again, are an app's doing: logged.
+      expect(posts).toHaveLength(verbose ? 4 : 3)
+    }
+  })
 })

@@ -44,6 +44,8 @@ export interface Trail {
   reading?: Promise<RequestBody>
   /** The fault it got: its label. */
   fault?: string
+  /** Its answer renewed a leased endpoint (Reply.renewal). */
+  renewal?: boolean
 }
 
 /** Faults on a running sandbox, for `startSandbox`'s caller (and the `pay-cli/sandbox` library). */

@@ -24,8 +24,14 @@ export const listWebhooks = ({ store, caller, now }: ScopedContext): Reply =>
  * `POST /_sandbox/webhooks` `{url, events?, enabled?, lease_seconds?}`: the endpoint (`_id`, url,
  * events, enabled), added, or the one of that URL there already; 422 naming each field that fails.
  */
-export const addWebhook = ({ store, caller, body, now }: ScopedContext): Reply =>
-  success(addEndpoint(store, caller.keyHash, valid(checkEndpoint(body))), now)
+export function addWebhook({ store, caller, body, now }: ScopedContext): Reply {
+  const input = valid(checkEndpoint(body))
+  // A leased endpoint of that URL there already: its lease renewed, the machinery of a pay process.
+  const renewal =
+    input.leaseSeconds !== undefined &&
+    webhooksOf(store, caller.keyHash).endpoints.some((endpoint) => endpoint.url === input.url)
+  return { ...success(addEndpoint(store, caller.keyHash, input), now), ...(renewal ? { renewal } : {}) }
+}
 
 /** `DELETE /_sandbox/webhooks/{id}`: the endpoint removed; its pending deliveries fail, saying so. */
 export function removeWebhook({ store, caller, id, now }: ScopedContext): Reply {

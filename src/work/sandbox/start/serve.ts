@@ -58,8 +58,10 @@ export async function serveSandbox(
   const onRequest = (entry: RequestLogEntry) => {
     requests++
     // --quiet counts the requests and builds no line (its path redacted, its time formatted).
-    // A health request (a pay command proving the sandbox is yours) is logged with --verbose only.
-    if (!request.quiet && (request.verbose || !entry.health)) out.log(logShown(logLine(entry), io))
+    // A health request (a pay command proving the sandbox is yours) and a lease renewed (a pay
+    // process keeping its endpoint) are pay's machinery: logged with --verbose only.
+    const machinery = entry.health || entry.renewal
+    if (!request.quiet && (request.verbose || !machinery)) out.log(logShown(logLine(entry), io))
   }
   if (note) out.warn(note)
   const seed = request.seed && (await fixtures(request.seed, keys[0], io))
