@@ -3,7 +3,8 @@
  * in the test's own process. A fresh store in a temporary directory by default (removed on close),
  * a free loopback port, and the controls a test needs: the customer's outcome on a link, the
  * clock, fault rules, fixtures, snapshots, a reset, and the notifications its payments send
- * (`webhooks`, `signatureKey`, `deliveries()`, and `verifyWebhook` for the app's handler). Each
+ * (`webhooks`, `signatureKey`, `deliveries()`, and `verifyWebhook` and `webhookProblem` for the app's
+ * handler). Each
  * function checks its arguments first (arguments.ts): what it does not take is an error, never a
  * no-op. It loads nothing of the CLI
  * (scripts/bundle.mjs builds it into dist/sandbox.js on its own and checks that no oclif is in it).
@@ -43,10 +44,10 @@ export { FaultRuleError } from './handlers/double/faults.js'
 export type { RecordedRequest } from './handlers/double/recorded-requests.js'
 /** The name of RecordedRequest in earlier versions of the library. */
 export type JournalEntry = RecordedRequest
+export { verifyWebhook, webhookProblem } from '../shared/webhook-signature.js'
 export type { PackageRecord } from './domain/records.js'
 export type { FaultControl } from './handlers/double/test-double.js'
 export type { AttemptRecord, DeliveryRecord, EndpointRecord } from './handlers/notify/outbox.js'
-export { verifyWebhook } from './handlers/notify/signature.js'
 export {
   FixturesInvalid,
   type Seeded,

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { verifyWebhook } from '../../../src/sandbox/handlers/notify/signature.js'
+import { verifyWebhook } from '../../../src/shared/webhook-signature.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { linkCreateArgs } from '../../helpers/links.js'
 import { exited, killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'

@@ -2,9 +2,10 @@
  * `pay sandbox listen [--forward-to URL]`, as the Stripe CLI's `listen`: a receiver on a loopback
  * port of its own, registered with the running sandbox as an endpoint of the key's business for
  * as long as the command runs. Each notification that comes is checked against the business's
- * signature key (one that does not verify is refused, 401: anything on this machine can reach the
- * port), forwarded as it came, byte for byte, to --forward-to, whose answer is the sandbox's; or,
- * without --forward-to, shown whole and answered 200. One line each (one JSON line under --json).
+ * signature key, strictly (src/shared/webhook-signature.ts: one that does not verify is refused,
+ * 401, saying why: anything on this machine can reach the port), forwarded as it came, byte for
+ * byte, to --forward-to, whose answer is the sandbox's; or, without --forward-to, shown whole and
+ * answered 200. One line each (one JSON line under --json).
  *
  * The endpoint lives while it is renewed (a lease of LEASE_SECONDS, renewed every RENEW_MS), so
  * that one left by a listen killed with `kill -9` goes on its own; it is removed when listen ends
@@ -16,8 +17,9 @@ import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { PayError, usageError } from '../../../errors.js'
 import type { RunContext } from '../../../runtime/context.js'
-import { isWebhookUrl, verifyWebhook } from '../../../sandbox/index.js'
+import { isWebhookUrl } from '../../../sandbox/index.js'
 import { randomHex } from '../../../shared/crypto.js'
+import { webhookProblem } from '../../../shared/webhook-signature.js'
 import { isRecord, type Rec } from '../../../values.js'
 import { addSandboxWebhook, removeSandboxWebhook, sandboxWebhooks } from '../controls.js'
 import { runningSandbox } from '../where.js'
@@ -59,8 +61,9 @@ export async function listen(
     out.entries([line], RECEIVED_VIEW, show, true)
   }
   const receiver = await startReceiver(async (body) => {
-    if (!verifyWebhook(body, key)) {
-      out.warn('A notification that does not verify with the signature key was refused (401).')
+    const problem = webhookProblem(body, key)
+    if (problem !== undefined) {
+      out.warn(`A notification that does not verify with the signature key was refused (401): ${problem}.`)
       return 401
     }
     received++

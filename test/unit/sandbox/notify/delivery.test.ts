@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DeliveryLimits } from '../../../../src/sandbox/handlers/notify/notifier.js'
-import { verifyWebhook } from '../../../../src/sandbox/handlers/notify/signature.js'
 import {
   type RunningSandbox,
   type SandboxOptions,
   startSandbox,
 } from '../../../../src/sandbox/http/server.js'
+import { verifyWebhook } from '../../../../src/shared/webhook-signature.js'
 import { formFields, get, post } from '../../../helpers/pages.js'
 import { type Receiver, type ReceiverAnswer, startReceiver } from '../../../helpers/receiver.js'
 import { type Client, clientFor, KEY_A, KEY_B, tempDir, VALID_LINK } from '../../../helpers/sandbox.js'
