@@ -127,7 +127,7 @@ const fixturesOf = (fixtures: string | object): unknown =>
 /** The options startSandbox takes (StartSandboxOptions). */
 const START_OPTIONS = ['dir', 'keys', 'port', 'host', 'seed', 'faults', 'faultSeed', 'webhooks'] as const
 
-const WEBHOOKS_TAKEN = 'an array of http:// or https:// URLs'
+const WEBHOOKS_TAKEN = 'an array of http:// or https:// URLs with no user name or password'
 
 const isFixtures = (value: unknown) => (typeof value === 'string' && value !== '') || isPlainObject(value)
 const SNAPSHOT_NAME_TAKEN = 'a snapshot name (letters, digits, ".", "_" and "-", at most 64)'

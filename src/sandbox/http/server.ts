@@ -19,7 +19,7 @@ import { sandboxNow } from '../store/clock.js'
 import { SERVER_CHECKPOINT_PAGES } from '../store/database.js'
 import type { Notice } from '../store/legacy.js'
 import { SandboxStore } from '../store/store.js'
-import { DEFAULT_LIMITS, type ServerLimits } from './guard.js'
+import { DEFAULT_LIMITS, isLoopbackHost, type ServerLimits } from './guard.js'
 import { type RequestLogEntry, SandboxServer } from './listener.js'
 import { serverSecret } from './proof.js'
 
@@ -98,7 +98,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed, limits.maxHeldRequests)
   let webhooks: ReturnType<typeof openWebhooks>
   try {
-    webhooks = openWebhooks(store, keys, options.webhooks ?? {}, (business) =>
+    // Listening beyond loopback, an endpoint may be anyone's: its attempts' errors say no more than
+    // "unreachable" or "timed out", so that a registered URL cannot map the network.
+    const coarseErrors = !isLoopbackHost(host)
+    webhooks = openWebhooks(store, keys, { ...options.webhooks, coarseErrors }, (business) =>
       double.notificationFault(business),
     )
   } catch (error) {

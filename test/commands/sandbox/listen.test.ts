@@ -187,13 +187,25 @@ describe('sandbox listen', () => {
     expect(run.stdout.length).toBeLessThanOrEqual(81)
   })
 
-  test('--forward-to what is not http(s): exit 2; no sandbox running: exit 6, nothing registered', async () => {
+  test('--forward-to what is not http(s): exit 2; with a user name or password: exit 3; no sandbox running: exit 6, nothing registered', async () => {
     const ftp = await runInProcess(['sandbox', 'listen', '--forward-to', 'ftp://x'], { env: sandbox.env })
     expect(ftp).toEqual({
       code: 2,
       signal: null,
       stdout: '',
       stderr: 'Error: --forward-to must be an http:// or https:// URL, not "ftp://x".\n',
+    })
+    const credentials = await runInProcess(
+      ['sandbox', 'listen', '--forward-to', 'http://app:s3cret@127.0.0.1:3000/webhooks/pay'],
+      { env: sandbox.env },
+    )
+    expect(credentials).toEqual({
+      code: 3,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Error: The given data was invalid.\n' +
+        '  --forward-to  The URL may not hold a user name or password: a notification carries no Authorization.\n',
     })
     const none = await runInProcess(['sandbox', 'listen'], { env: { PAY_SANDBOX_PORT: '1' } })
     expect([none.code, none.stderr.split('\n')[0]]).toEqual([

@@ -100,6 +100,25 @@ describe('pay sandbox start', () => {
   })
 })
 
+describe('--webhook', () => {
+  it('a URL with a user name or password: exit 3 under the flag, as the sandbox refuses it; nothing started', async () => {
+    const dir = tempDir('pay-start-webhook-')
+    const refused = await runInProcess(
+      ['sandbox', 'start', '--port', '0', '--webhook', 'http://shop:s3cret@127.0.0.1:3000/hook'],
+      { env: { PAY_SANDBOX_DIR: dir } },
+    )
+    expect(refused).toEqual({
+      code: 3,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Error: The given data was invalid.\n' +
+        '  --webhook  The URL may not hold a user name or password: a notification carries no Authorization.\n',
+    })
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+})
+
 describe('where the keys come from', () => {
   /**
    * Runs `pay sandbox start --port 0 --json ...args` until it listens, stops it as Ctrl-C does,

@@ -258,11 +258,15 @@ describe('startSandbox(options)', () => {
     )
     await refused(
       { webhooks: 'http://127.0.0.1:3000/hook' },
-      'startSandbox(options): webhooks must be an array of http:// or https:// URLs; got "http://127.0.0.1:3000/hook".',
+      'startSandbox(options): webhooks must be an array of http:// or https:// URLs with no user name or password; got "http://127.0.0.1:3000/hook".',
     )
     await refused(
       { webhooks: ['http://127.0.0.1:3000/hook', 'ftp://x'] },
-      'startSandbox(options): webhooks must be an array of http:// or https:// URLs; got ["http://127.0.0.1:3000/hook", "ftp://x"].',
+      'startSandbox(options): webhooks must be an array of http:// or https:// URLs with no user name or password; got ["http://127.0.0.1:3000/hook", "ftp://x"].',
+    )
+    await refused(
+      { webhooks: ['http://shop@127.0.0.1:3000/hook'] },
+      'startSandbox(options): webhooks must be an array of http:// or https:// URLs with no user name or password; got ["http://shop@127.0.0.1:3000/hook"].',
     )
   })
 })

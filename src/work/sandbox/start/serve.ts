@@ -1,3 +1,4 @@
+import { validationError } from '../../../errors.js'
 import { formatAmount } from '../../../render/format.js'
 import type { RunContext } from '../../../runtime/context.js'
 import type { IO } from '../../../runtime/io.js'
@@ -8,6 +9,7 @@ import {
   type RunningSandbox,
   startSandbox,
 } from '../../../sandbox/index.js'
+import { NO_CREDENTIALS, webhookUrlProblem } from '../../../shared/webhook-url.js'
 import { type Rec, sanitizeText } from '../../../values.js'
 import { invalidFixtures, readFixtureFile, seededRows } from '../store/seed.js'
 import { seededText } from '../store/view.js'
@@ -48,6 +50,10 @@ export async function serveSandbox(
   context: ServeContext,
 ): Promise<{ requests: number }> {
   const { out, io, env } = context
+  // The sandbox's rule for an endpoint, said as its 422 is: under the flag, exit 3.
+  if (request.webhooks.some((url) => webhookUrlProblem(url) === 'credentials')) {
+    throw validationError({ '--webhook': [`The URL ${NO_CREDENTIALS}.`] })
+  }
   const { keys, note } = sandboxKeys({ key: request.key, 'key-file': request.keyFile }, env)
   const { host } = request
   const port = request.port ?? Number(env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)

@@ -15,11 +15,11 @@ import http from 'node:http'
 import type Https from 'node:https'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { PayError, usageError } from '../../../errors.js'
+import { PayError, usageError, validationError } from '../../../errors.js'
 import type { RunContext } from '../../../runtime/context.js'
-import { isWebhookUrl } from '../../../sandbox/index.js'
 import { randomHex } from '../../../shared/crypto.js'
 import { webhookProblem } from '../../../shared/webhook-signature.js'
+import { NO_CREDENTIALS, webhookUrlProblem } from '../../../shared/webhook-url.js'
 import { isRecord, type Rec } from '../../../values.js'
 import { addSandboxWebhook, removeSandboxWebhook, sandboxWebhooks } from '../controls.js'
 import { runningSandbox } from '../where.js'
@@ -47,7 +47,9 @@ export async function listen(
   context: ListenContext,
 ): Promise<{ received: number }> {
   const { io, out } = context
-  if (forwardTo !== undefined && !isWebhookUrl(forwardTo)) {
+  const problem = forwardTo === undefined ? undefined : webhookUrlProblem(forwardTo)
+  if (problem === 'credentials') throw validationError({ forward_to: [`The URL ${NO_CREDENTIALS}.`] })
+  if (problem !== undefined) {
     throw usageError(`--forward-to must be an http:// or https:// URL, not "${forwardTo}".`)
   }
   const { api, target } = runningSandbox(await context.sandboxTarget(), 'sandbox listen')
