@@ -82,7 +82,8 @@ export async function profileSummaries(
     name: builtIn.name,
     current: config.current === builtIn.name,
     base_url: builtIn.baseUrl,
-    api_key: redactKey(builtIn.apiKey),
+    // Not read (nor made, for the sandbox's) when PAY_API_KEY is the key shown.
+    api_key: envKey === undefined ? redactKey(builtIn.apiKey) : '',
     key_storage: 'built-in',
     built_in: true,
   }

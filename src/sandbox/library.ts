@@ -60,7 +60,11 @@ export { SANDBOX_KEY }
 export interface StartSandboxOptions {
   /** The store's directory, kept on close. Default: a new temporary directory, removed on close. */
   dir?: string
-  /** API keys, each a business of its own. Default: the well-known sandbox key. */
+  /**
+   * API keys, each a business of its own. Default: the directory's own key, random, made for it
+   * and kept in its `sandbox.key` (the one `pay -p sandbox` sends with that PAY_SANDBOX_DIR). The
+   * well-known `SANDBOX_KEY` is served only when given here.
+   */
   keys?: string[]
   /** Default 0: a free port. */
   port?: number
@@ -156,12 +160,12 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
   const options = checkStartOptions(given)
   const owned = options.dir === undefined
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pay-sandbox-'))
-  const keys = options.keys ?? [SANDBOX_KEY]
   let running: Awaited<ReturnType<typeof serve>>
   try {
     running = await serve({
       dir,
-      keys,
+      // None given: the directory's own key, made for it (a temporary directory's is new).
+      keys: options.keys,
       host: options.host,
       port: options.port ?? 0,
       faults: { rules: options.faults, seed: options.faultSeed },

@@ -1,14 +1,23 @@
 import type { BuiltInProfile } from '../../config/profiles.js'
 import { PayError } from '../../errors.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/index.js'
+import { DEFAULT_SANDBOX_PORT } from '../../sandbox/index.js'
+import { sandboxKeyOf } from '../../shared/sandbox-key.js'
 import type { Env } from '../context.js'
 import { type Probed, portOf } from './connection.js'
 
-/** The built-in profile `sandbox`: the well-known key, at the sandbox's port on loopback. */
-export function sandboxProfile(env: Env): BuiltInProfile {
+/**
+ * The built-in profile `sandbox`: the key of the sandbox directory `dir` (src/shared/sandbox-key.ts),
+ * at the sandbox's port on loopback. The key is read (or made, when the directory has none yet)
+ * the first time it is asked for: a run that never uses the profile touches no file.
+ */
+export function sandboxProfile(env: Env, dir: string): BuiltInProfile {
+  let key: string | undefined
   return {
     name: 'sandbox',
-    apiKey: SANDBOX_KEY,
+    get apiKey() {
+      key ??= sandboxKeyOf(dir)
+      return key
+    },
     baseUrl: `http://127.0.0.1:${env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT}`,
   }
 }

@@ -4,7 +4,8 @@
  * the notifications subscribed to it, the customer pages' secret, the fixtures it starts with) and
  * listens (listener.ts: one request's way through it).
  */
-import { type Outcome, SANDBOX_KEY } from '../constants.js'
+import { sandboxKeyOf } from '../../shared/sandbox-key.js'
+import type { Outcome } from '../constants.js'
 import { businessIdOf, businessOf, listPackages } from '../domain/business.js'
 import { Payments, type Settled } from '../domain/payment.js'
 import type { PackageRecord } from '../domain/records.js'
@@ -28,7 +29,7 @@ export type { RequestLogEntry }
 export interface SandboxOptions {
   /** Directory of the store (created 0700 when missing). */
   dir: string
-  /** API keys, each its own business. Default: `[SANDBOX_KEY]`. */
+  /** API keys, each its own business. Default: the directory's own key (made for it when it has none). */
   keys?: string[]
   host?: string
   /** 0 picks a free port. */
@@ -85,7 +86,8 @@ export interface RunningSandbox {
 /** Serves the payment service API from the store in `dir` until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const { dir, host = '127.0.0.1', port = 0 } = options
-  const keys = [...new Set(options.keys ?? [SANDBOX_KEY])]
+  // No key given: the directory's own (src/shared/sandbox-key.ts), never the well-known one.
+  const keys = [...new Set(options.keys ?? [sandboxKeyOf(dir)])]
   if (keys.length === 0) throw new TypeError('The sandbox needs at least one API key.')
   for (const key of keys) {
     if (!/^\S+$/.test(key))

@@ -87,12 +87,13 @@ describe('exactly once', () => {
     const { ids, createdDay } = seedDaily(dir, 150)
     const server = await startSandboxProcess(
       [BIN, 'sandbox', 'start', '--port', '0', '--json', '--quiet'],
-      cleanEnv({ PAY_SANDBOX_DIR: dir }),
+      // The business the subscriptions were seeded in: its key given to both, out of sight.
+      cleanEnv({ PAY_SANDBOX_DIR: dir, PAY_SANDBOX_KEYS: KEY_A }),
     )
     const api = clientFor(server.baseUrl, KEY_A)
     // 90 days pass: whoever uses the store next bills them.
     letTimePass(dir, 90 * DAY)
-    const inProcess = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+    const inProcess = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1', PAY_API_KEY: KEY_A }
     const [viaServer, viaCommand] = await Promise.all([
       api.call('GET', '/subscriptions?per_page=1'),
       runCli(['-p', 'sandbox', 'subs', 'list', '--all', '--json'], { env: inProcess }),

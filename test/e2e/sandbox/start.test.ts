@@ -175,8 +175,11 @@ describe('pay sandbox start', () => {
     await fetch(`${sandbox.baseUrl}/_sandbox/health`)
     await fetch(`${sandbox.baseUrl}/payment-links`)
     expect(await stop(sandbox, 'SIGINT')).toBe(0)
+    const made =
+      `Made an API key for this sandbox directory, kept in ${path.join(dir, 'sandbox.key')} (readable by you alone): ` +
+      '`pay -p sandbox` sends it. The well-known sandbox key is served only when given with --key.\n'
     expect(sandbox.stderr()).toBe(
-      `Database: ${path.join(dir, 'store.db')}\n${hint(sandbox.baseUrl, dir)}\nSandbox stopped after 2 requests.\n`,
+      `${made}Database: ${path.join(dir, 'store.db')}\n${hint(sandbox.baseUrl, dir)}\nSandbox stopped after 2 requests.\n`,
     )
   })
 

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { validationError } from '../../../errors.js'
 import { formatAmount } from '../../../render/format.js'
 import type { RunContext } from '../../../runtime/context.js'
@@ -9,16 +10,17 @@ import {
   type RunningSandbox,
   startSandbox,
 } from '../../../sandbox/index.js'
+import { SANDBOX_KEY_FILE } from '../../../shared/sandbox-key.js'
 import { NO_CREDENTIALS, webhookUrlProblem } from '../../../shared/webhook-url.js'
 import { type Rec, sanitizeText } from '../../../values.js'
 import { invalidFixtures, readFixtureFile, seededRows } from '../store/seed.js'
 import { seededText } from '../store/view.js'
-import { sandboxKeys } from './keys.js'
+import { sandboxKeys, servesWellKnown, WELL_KNOWN_NOTE } from './keys.js'
 import { attemptLine, faultsText, listenError, logLine, portHint } from './view.js'
 
 /** What `pay sandbox start` was asked. */
 export interface ServeRequest {
-  /** --key and --key-file; neither: PAY_SANDBOX_KEYS, else the built-in sandbox key (keys.ts). */
+  /** --key and --key-file; neither: PAY_SANDBOX_KEYS, else the sandbox directory's own key (keys.ts). */
   key?: string[]
   keyFile?: string
   host: string
@@ -54,7 +56,11 @@ export async function serveSandbox(
   if (request.webhooks.some((url) => webhookUrlProblem(url) === 'credentials')) {
     throw validationError({ '--webhook': [`The URL ${NO_CREDENTIALS}.`] })
   }
-  const { keys, note } = sandboxKeys({ key: request.key, 'key-file': request.keyFile }, env)
+  const { keys, note, own } = sandboxKeys(
+    { key: request.key, 'key-file': request.keyFile },
+    env,
+    context.sandboxDir,
+  )
   const { host } = request
   const port = request.port ?? Number(env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)
   let requests = 0
@@ -64,6 +70,7 @@ export async function serveSandbox(
     if (!request.quiet) out.log(logLine(entry))
   }
   if (note) out.warn(note)
+  if (servesWellKnown(keys)) out.warn(WELL_KNOWN_NOTE)
   const seed = request.seed && (await fixtures(request.seed, keys[0], io))
   let sandbox: RunningSandbox
   try {
@@ -94,15 +101,30 @@ export async function serveSandbox(
   }
   if (sandbox.seeded)
     out.notice(`${seededText(seededRows(sandbox.seeded.records))} from ${request.seed?.file}.`)
-  sayListening(sandbox, request, context)
+  sayListening(sandbox, request, context, own)
   await stopped
   await sandbox.close()
   return { requests }
 }
 
-/** Where the sandbox listens, its keys and packages; how to reach it; its fault rules; a warning if exposed. */
-function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: ServeContext): void {
+/**
+ * Where the sandbox listens, its keys (`own`: the directory's, and whether it was made now) and
+ * packages; how to reach it; its fault rules; a warning if exposed.
+ */
+function sayListening(
+  sandbox: RunningSandbox,
+  request: ServeRequest,
+  context: ServeContext,
+  own: { made: boolean } | undefined,
+): void {
   const { out } = context
+  const keyFile = path.join(context.sandboxDir, SANDBOX_KEY_FILE)
+  if (own?.made) {
+    out.notice(
+      `Made an API key for this sandbox directory, kept in ${keyFile} (readable by you alone): ` +
+        '`pay -p sandbox` sends it. The well-known sandbox key is served only when given with --key.',
+    )
+  }
   const packages = Object.values(sandbox.packages).flat()
   const hint = portHint(sandbox.baseUrl, request.host, context.env)
   const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
@@ -122,7 +144,7 @@ function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: S
     const lines = [
       `Sandbox listening on ${sandbox.baseUrl}`,
       `Database: ${sandbox.database}`,
-      `Keys: ${sandbox.keys.join(', ')}`,
+      own ? `Key: ${sandbox.keys[0]} (this directory's own)` : `Keys: ${sandbox.keys.join(', ')}`,
       'Packages (for `pay subs create --package-id`):',
       ...packages.map(
         (p) =>
