@@ -19,6 +19,8 @@ export interface BuiltInProfile {
   name: string
   apiKey: string
   baseUrl: string
+  /** What to say once, when reading its key did something the user should know (the sandbox's made over an old store). */
+  readonly keyNotice?: string
 }
 
 export { PROFILE_NAME } from './file.js'

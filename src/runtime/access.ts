@@ -138,6 +138,7 @@ export class Access {
     })
     if (this.credentialsSaid) return credentials
     this.credentialsSaid = true
+    if (credentials.builtIn && builtIn.keyNotice !== undefined) out.notice(builtIn.keyNotice)
     if (credentials.keyFromEnv) {
       out.notice(
         `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.`,

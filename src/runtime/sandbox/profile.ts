@@ -1,26 +1,45 @@
+import path from 'node:path'
 import type { BuiltInProfile } from '../../config/profiles.js'
 import { PayError } from '../../errors.js'
-import { DEFAULT_SANDBOX_PORT } from '../../sandbox/index.js'
-import { sandboxKeyOf } from '../../shared/sandbox-key.js'
+import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/index.js'
+import { type OwnKey, ownSandboxKey, SANDBOX_KEY_FILE } from '../../shared/sandbox-key.js'
 import type { Env } from '../context.js'
 import { type Probed, portOf } from './connection.js'
 
 /**
  * The built-in profile `sandbox`: the key of the sandbox directory `dir` (src/shared/sandbox-key.ts),
  * at the sandbox's port on loopback. The key is read (or made, when the directory has none yet)
- * the first time it is asked for: a run that never uses the profile touches no file.
+ * the first time it is asked for: a run that never uses the profile touches no file. `keyNotice`:
+ * what to say once the key was made by this run over a store an earlier pay kept there.
  */
 export function sandboxProfile(env: Env, dir: string): BuiltInProfile {
-  let key: string | undefined
+  let own: OwnKey | undefined
   return {
     name: 'sandbox',
     get apiKey() {
-      key ??= sandboxKeyOf(dir)
-      return key
+      own ??= ownSandboxKey(dir)
+      return own.key
     },
     baseUrl: `http://127.0.0.1:${env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT}`,
+    get keyNotice() {
+      return own?.made && own.overStore ? `${madeKeyNotice(dir)} ${RECORDS_BEFORE}` : undefined
+    },
   }
 }
+
+/** Said when a sandbox directory's key was made (src/shared/sandbox-key.ts). */
+export const madeKeyNotice = (dir: string): string =>
+  `Made an API key for this sandbox directory, kept in ${path.join(dir, SANDBOX_KEY_FILE)} (readable by you ` +
+  'alone): `pay -p sandbox` sends it. The well-known sandbox key is served only when given by name.'
+
+/**
+ * Said too when that key was made over a store an earlier pay kept there: its records are under
+ * the keys that made them, the well-known one unless others were given.
+ */
+export const RECORDS_BEFORE =
+  'The records kept in this directory before are under the keys they were made with (the well-known ' +
+  `sandbox key, unless others were given): reach them with PAY_API_KEY=${SANDBOX_KEY}, or serve that key ` +
+  `by name (PAY_SANDBOX_KEYS=${SANDBOX_KEY} pay sandbox start).`
 
 /**
  * Said when a listener on the sandbox profile's port did not prove it is the user's sandbox,

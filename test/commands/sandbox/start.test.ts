@@ -156,7 +156,7 @@ describe('where the keys come from', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
     expect(first.stderr).toContain(
       `Made an API key for this sandbox directory, kept in ${file} (readable by you alone): ` +
-        '`pay -p sandbox` sends it. The well-known sandbox key is served only when given with --key.\n',
+        '`pay -p sandbox` sends it. The well-known sandbox key is served only when given by name.\n',
     )
     const again = await started([], { PAY_SANDBOX_DIR: dir })
     expect(again).toMatchObject({ code: 0, keys: [key] })
@@ -179,6 +179,52 @@ describe('where the keys come from', () => {
     // On a terminal, the key line says whose it is.
     const shown = await started([], { PAY_SANDBOX_DIR: dir }, false)
     expect(shown.stdout.split('\n')).toContain(`Key: ${key} (this directory's own)`)
+  })
+
+  it('over a store an earlier pay kept (its records under the well-known key): the key made says where those records are, once; they are still there by name', async () => {
+    const dir = tempDir('pay-start-upgrade-')
+    const wellKnown = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1', PAY_API_KEY: SANDBOX_KEY }
+    const made = await runInProcess(
+      [
+        '-p',
+        'sandbox',
+        'links',
+        'create',
+        '--email',
+        'a@b.co',
+        '--currency',
+        'EUR',
+        '--amount',
+        '5',
+        '--title',
+        'Old',
+        '-q',
+      ],
+      { env: wellKnown },
+    )
+    expect(made.code).toBe(0)
+    // The directory as the earlier pay left it: a store, no key of its own.
+    fs.rmSync(path.join(dir, SANDBOX_KEY_FILE))
+    const file = path.join(dir, SANDBOX_KEY_FILE)
+    const notice =
+      `Made an API key for this sandbox directory, kept in ${file} (readable by you alone): ` +
+      '`pay -p sandbox` sends it. The well-known sandbox key is served only when given by name. ' +
+      'The records kept in this directory before are under the keys they were made with (the well-known ' +
+      `sandbox key, unless others were given): reach them with PAY_API_KEY=${SANDBOX_KEY}, or serve that key ` +
+      `by name (PAY_SANDBOX_KEYS=${SANDBOX_KEY} pay sandbox start).\n`
+    const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+    const first = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env })
+    expect(first).toMatchObject({ code: 0, stdout: '' })
+    expect(first.stderr.startsWith(notice)).toBe(true)
+    const again = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env })
+    expect(again.stderr).not.toContain('Made an API key')
+    const old = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env: wellKnown })
+    expect(old).toMatchObject({ code: 0, stdout: made.stdout })
+    // sandbox start says the same when it makes the key over such a store.
+    fs.rmSync(file)
+    const served = await started([], { PAY_SANDBOX_DIR: dir }, false)
+    expect(served.code).toBe(0)
+    expect(served.stderr.startsWith(notice)).toBe(true)
   })
 
   it('a sandbox.key another user planted (a link, their file, one others may read) is refused by `sandbox start` and `-p sandbox`: exit 1, nothing read through it or changed', async () => {

@@ -55,7 +55,7 @@ describe('pay sandbox start in a terminal', () => {
       // A new directory: its key is made, and said (wrapped at 80 columns).
       'Made an API key for this sandbox directory, kept in',
       `${path.join(dir, 'sandbox.key')} (readable by you alone): \`pay -p sandbox\``,
-      'sends it. The well-known sandbox key is served only when given with --key.',
+      'sends it. The well-known sandbox key is served only when given by name.',
       `Sandbox listening on ${baseUrl}`,
       `Database: ${path.join(dir, 'store.db')}`,
       `Key: ${key} (this directory's own)`,

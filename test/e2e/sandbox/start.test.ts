@@ -177,7 +177,7 @@ describe('pay sandbox start', () => {
     expect(await stop(sandbox, 'SIGINT')).toBe(0)
     const made =
       `Made an API key for this sandbox directory, kept in ${path.join(dir, 'sandbox.key')} (readable by you alone): ` +
-      '`pay -p sandbox` sends it. The well-known sandbox key is served only when given with --key.\n'
+      '`pay -p sandbox` sends it. The well-known sandbox key is served only when given by name.\n'
     expect(sandbox.stderr()).toBe(
       `${made}Database: ${path.join(dir, 'store.db')}\n${hint(sandbox.baseUrl, dir)}\nSandbox stopped after 2 requests.\n`,
     )

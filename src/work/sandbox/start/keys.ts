@@ -3,7 +3,7 @@ import { Flags } from '@oclif/core'
 import { usageError } from '../../../errors.js'
 import type { Env } from '../../../runtime/context.js'
 import { SANDBOX_KEY } from '../../../sandbox/index.js'
-import { readSandboxKey, sandboxKeyOf } from '../../../shared/sandbox-key.js'
+import { ownSandboxKey } from '../../../shared/sandbox-key.js'
 
 /**
  * The API keys a sandbox serves, each a business of its own (`sandbox start`, and `sandbox
@@ -44,14 +44,14 @@ export const servesWellKnown = (keys: readonly string[]): boolean => keys.includ
 
 /**
  * The keys: --key and --key-file together, else PAY_SANDBOX_KEYS, else the key of the sandbox
- * directory `dir`. `made`: that key was made by this call (the directory had none yet), `own`: the
- * directory's key is the one served.
+ * directory `dir`. `own`: the directory's key is the one served; `made`: by this call (the directory
+ * had none yet), `overStore`: over a store an earlier pay kept there.
  */
 export function sandboxKeys(
   flags: { key?: string[]; 'key-file'?: string },
   env: Env,
   dir: string,
-): { keys: string[]; note?: string; own?: { made: boolean } } {
+): { keys: string[]; note?: string; own?: { made: boolean; overStore: boolean } } {
   const fromFlags = [
     ...(flags.key ?? []),
     ...(flags['key-file'] === undefined ? [] : keyFile(flags['key-file'])),
@@ -60,8 +60,8 @@ export function sandboxKeys(
   if (fromFlags.length > 0) return { keys: [...new Set(fromFlags)], note }
   const fromEnv = env.PAY_SANDBOX_KEYS === undefined ? [] : keysOf(env.PAY_SANDBOX_KEYS)
   if (fromEnv.length > 0) return { keys: [...new Set(fromEnv)], note }
-  const made = readSandboxKey(dir) === undefined
-  return { keys: [sandboxKeyOf(dir)], own: { made } }
+  const { key, made, overStore } = ownSandboxKey(dir)
+  return { keys: [key], own: { made, overStore } }
 }
 
 /** PAY_SANDBOX_KEYS: keys separated by commas, spaces around them dropped; one with a space inside is refused. */

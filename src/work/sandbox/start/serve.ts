@@ -1,8 +1,8 @@
-import path from 'node:path'
 import { validationError } from '../../../errors.js'
 import { formatAmount } from '../../../render/format.js'
 import type { RunContext } from '../../../runtime/context.js'
 import type { IO } from '../../../runtime/io.js'
+import { madeKeyNotice, RECORDS_BEFORE } from '../../../runtime/sandbox/profile.js'
 import {
   DEFAULT_SANDBOX_PORT,
   loadLocalStore,
@@ -10,7 +10,6 @@ import {
   type RunningSandbox,
   startSandbox,
 } from '../../../sandbox/index.js'
-import { SANDBOX_KEY_FILE } from '../../../shared/sandbox-key.js'
 import { NO_CREDENTIALS, webhookUrlProblem } from '../../../shared/webhook-url.js'
 import { type Rec, sanitizeText } from '../../../values.js'
 import { invalidFixtures, readFixtureFile, seededRows } from '../store/seed.js'
@@ -115,16 +114,15 @@ function sayListening(
   sandbox: RunningSandbox,
   request: ServeRequest,
   context: ServeContext,
-  own: { made: boolean } | undefined,
+  own: { made: boolean; overStore: boolean } | undefined,
 ): void {
   const { out } = context
-  const keyFile = path.join(context.sandboxDir, SANDBOX_KEY_FILE)
-  if (own?.made) {
+  if (own?.made)
     out.notice(
-      `Made an API key for this sandbox directory, kept in ${keyFile} (readable by you alone): ` +
-        '`pay -p sandbox` sends it. The well-known sandbox key is served only when given with --key.',
+      own.overStore
+        ? `${madeKeyNotice(context.sandboxDir)} ${RECORDS_BEFORE}`
+        : madeKeyNotice(context.sandboxDir),
     )
-  }
   const packages = Object.values(sandbox.packages).flat()
   const hint = portHint(sandbox.baseUrl, request.host, context.env)
   const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
