@@ -90,10 +90,12 @@ function keysProblem(where: string, keys: string[], expected: readonly string[])
 /**
  * Why `body` (the notification as received: its raw text, a Buffer of it, or the object parsed
  * from it) is not a notification signed with `signatureKey`, in words a command can print (key
- * names, never values); undefined when it is one. Never throws.
+ * names, never values); undefined when it is one. Never throws. A `signatureKey` undefined (a
+ * profile that keeps none) is a refusal that says so.
  */
-export function webhookProblem(body: unknown, signatureKey: string): string | undefined {
+export function webhookProblem(body: unknown, signatureKey: string | undefined): string | undefined {
   try {
+    if (signatureKey === undefined) return 'there is no signature key to check it with'
     if (typeof signatureKey !== 'string' || signatureKey === '') return 'the signature key is empty'
     const raw = Buffer.isBuffer(body) ? body.toString('utf8') : body
     let parsed: unknown = raw
@@ -134,6 +136,6 @@ export function webhookProblem(body: unknown, signatureKey: string): string | un
  * each value in its form, and the hash of its values. False for anything else, never an exception;
  * the hashes are compared in constant time.
  */
-export function verifyWebhook(body: unknown, signatureKey: string): boolean {
+export function verifyWebhook(body: unknown, signatureKey: string | undefined): boolean {
   return webhookProblem(body, signatureKey) === undefined
 }

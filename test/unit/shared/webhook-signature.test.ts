@@ -111,6 +111,8 @@ describe('genuine notifications are accepted', () => {
       'the hash does not match: it was not signed with this signature key, or it was changed',
     )
     expect(webhookProblem(raw, '')).toBe('the signature key is empty')
+    expect(webhookProblem(raw, undefined)).toBe('there is no signature key to check it with')
+    expect(verifyWebhook(raw, undefined)).toBe(false)
   })
 
   it('the pending status (2), and the notifications written here (the forgeries’ genuine originals)', () => {
