@@ -19,8 +19,8 @@ export interface BuiltInProfile {
   name: string
   apiKey: string
   baseUrl: string
-  /** What to say once, when reading its key did something the user should know (the sandbox's made over an old store). */
-  readonly keyNotice?: string
+  /** Its key was made by this run over a store kept before (the sandbox's: src/runtime/sandbox/profile.ts). */
+  readonly keyMadeOverStore?: boolean
 }
 
 export { PROFILE_NAME } from './file.js'

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { BuiltInProfile } from '../../config/profiles.js'
 import { PayError } from '../../errors.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/index.js'
+import { DEFAULT_SANDBOX_PORT, loadLocalStore, SANDBOX_KEY } from '../../sandbox/index.js'
 import { type OwnKey, ownSandboxKey, SANDBOX_KEY_FILE } from '../../shared/sandbox-key.js'
 import type { Env } from '../context.js'
 import { type Probed, portOf } from './connection.js'
@@ -9,8 +9,8 @@ import { type Probed, portOf } from './connection.js'
 /**
  * The built-in profile `sandbox`: the key of the sandbox directory `dir` (src/shared/sandbox-key.ts),
  * at the sandbox's port on loopback. The key is read (or made, when the directory has none yet)
- * the first time it is asked for: a run that never uses the profile touches no file. `keyNotice`:
- * what to say once the key was made by this run over a store an earlier pay kept there.
+ * the first time it is asked for: a run that never uses the profile touches no file.
+ * `keyMadeOverStore`: this run made it, over a store an earlier pay kept there (madeOverOldStore).
  */
 export function sandboxProfile(env: Env, dir: string): BuiltInProfile {
   let own: OwnKey | undefined
@@ -21,8 +21,8 @@ export function sandboxProfile(env: Env, dir: string): BuiltInProfile {
       return own.key
     },
     baseUrl: `http://127.0.0.1:${env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT}`,
-    get keyNotice() {
-      return own?.made && own.overStore ? `${madeKeyNotice(dir)} ${RECORDS_BEFORE}` : undefined
+    get keyMadeOverStore() {
+      return own?.made === true && own.overStore
     },
   }
 }
@@ -33,13 +33,23 @@ export const madeKeyNotice = (dir: string): string =>
   'alone): `pay -p sandbox` sends it. The well-known sandbox key is served only when given by name.'
 
 /**
- * Said too when that key was made over a store an earlier pay kept there: its records are under
- * the keys that made them, the well-known one unless others were given.
+ * Said too when that key was made over a store whose records are the well-known key's, as an
+ * earlier pay kept them: where they are, and how to reach them.
  */
 export const RECORDS_BEFORE =
-  'The records kept in this directory before are under the keys they were made with (the well-known ' +
-  `sandbox key, unless others were given): reach them with PAY_API_KEY=${SANDBOX_KEY}, or serve that key ` +
-  `by name (PAY_SANDBOX_KEYS=${SANDBOX_KEY} pay sandbox start).`
+  'The records kept in this directory before are under the well-known sandbox key, as earlier versions ' +
+  `served it: reach them with PAY_API_KEY=${SANDBOX_KEY}, or serve that key by name ` +
+  `(PAY_SANDBOX_KEYS=${SANDBOX_KEY} pay sandbox start).`
+
+/**
+ * What to say when the key of `dir` was made over a store (`overStore`): the key made, and where
+ * the records kept before are when they are the well-known key's; undefined when there is nothing
+ * to say. Reads the store only then.
+ */
+export async function madeOverOldStore(dir: string): Promise<string | undefined> {
+  const { holdsBusinessIn } = await loadLocalStore()
+  return holdsBusinessIn(dir, SANDBOX_KEY) ? `${madeKeyNotice(dir)} ${RECORDS_BEFORE}` : undefined
+}
 
 /**
  * Said when a listener on the sandbox profile's port did not prove it is the user's sandbox,

@@ -181,7 +181,7 @@ describe('where the keys come from', () => {
     expect(shown.stdout.split('\n')).toContain(`Key: ${key} (this directory's own)`)
   })
 
-  it('over a store an earlier pay kept (its records under the well-known key): the key made says where those records are, once; they are still there by name', async () => {
+  it('over a store an earlier pay kept (its records under the well-known key): the key made says where those records are, once; they are still there by name; a store of other keys says nothing of them', async () => {
     const dir = tempDir('pay-start-upgrade-')
     const wellKnown = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1', PAY_API_KEY: SANDBOX_KEY }
     const made = await runInProcess(
@@ -209,9 +209,9 @@ describe('where the keys come from', () => {
     const notice =
       `Made an API key for this sandbox directory, kept in ${file} (readable by you alone): ` +
       '`pay -p sandbox` sends it. The well-known sandbox key is served only when given by name. ' +
-      'The records kept in this directory before are under the keys they were made with (the well-known ' +
-      `sandbox key, unless others were given): reach them with PAY_API_KEY=${SANDBOX_KEY}, or serve that key ` +
-      `by name (PAY_SANDBOX_KEYS=${SANDBOX_KEY} pay sandbox start).\n`
+      'The records kept in this directory before are under the well-known sandbox key, as earlier versions ' +
+      `served it: reach them with PAY_API_KEY=${SANDBOX_KEY}, or serve that key by name ` +
+      `(PAY_SANDBOX_KEYS=${SANDBOX_KEY} pay sandbox start).\n`
     const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
     const first = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env })
     expect(first).toMatchObject({ code: 0, stdout: '' })
@@ -225,6 +225,18 @@ describe('where the keys come from', () => {
     const served = await started([], { PAY_SANDBOX_DIR: dir }, false)
     expect(served.code).toBe(0)
     expect(served.stderr.startsWith(notice)).toBe(true)
+    // A store whose records are other keys' (a sandbox started with its own): only the key made is said.
+    const others = tempDir('pay-start-others-')
+    const shop = await started(['--key', 'sk_test_shop_only'], { PAY_SANDBOX_DIR: others })
+    expect(shop.code).toBe(0)
+    const listed = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], {
+      env: { PAY_SANDBOX_DIR: others, PAY_SANDBOX_PORT: '1' },
+    })
+    expect(listed).toEqual({ code: 0, signal: null, stdout: '', stderr: '' })
+    fs.rmSync(path.join(others, SANDBOX_KEY_FILE))
+    const restarted = await started([], { PAY_SANDBOX_DIR: others }, false)
+    expect(restarted.stderr).toContain('Made an API key for this sandbox directory')
+    expect(restarted.stderr).not.toContain('The records kept in this directory before')
   })
 
   it('a sandbox.key another user planted (a link, their file, one others may read) is refused by `sandbox start` and `-p sandbox`: exit 1, nothing read through it or changed', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path'
 import type Libsql from 'libsql'
 import { afterEach, describe, expect, test } from 'vitest'
 import { SandboxStore } from '../../../src/sandbox/store/store.js'
+import { sandboxKeyOf } from '../../../src/shared/sandbox-key.js'
 import { referenceDates, subscribe } from '../../helpers/billing.js'
 import { startCli } from '../../helpers/child.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
@@ -25,6 +26,9 @@ const day = (at: number) => new Date(at).toISOString().slice(0, 10)
 /** `count` daily subscriptions created yesterday, written into the store of `dir`; their ids. */
 function seedDaily(dir: string, count: number): { ids: string[]; createdDay: string } {
   const createdAt = new Date(Date.now() - DAY).toISOString()
+  // The directory as pay keeps it now: its own key first (a store with none is an earlier pay's,
+  // whose records under the well-known key pay points out when it makes one).
+  sandboxKeyOf(dir)
   const store = new SandboxStore(dir)
   try {
     const ids = store.write(() =>

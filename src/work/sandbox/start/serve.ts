@@ -2,7 +2,7 @@ import { validationError } from '../../../errors.js'
 import { formatAmount } from '../../../render/format.js'
 import type { RunContext } from '../../../runtime/context.js'
 import type { IO } from '../../../runtime/io.js'
-import { madeKeyNotice, RECORDS_BEFORE } from '../../../runtime/sandbox/profile.js'
+import { madeKeyNotice, madeOverOldStore } from '../../../runtime/sandbox/profile.js'
 import {
   DEFAULT_SANDBOX_PORT,
   loadLocalStore,
@@ -55,11 +55,17 @@ export async function serveSandbox(
   if (request.webhooks.some((url) => webhookUrlProblem(url) === 'credentials')) {
     throw validationError({ '--webhook': [`The URL ${NO_CREDENTIALS}.`] })
   }
-  const { keys, note, own } = sandboxKeys(
-    { key: request.key, 'key-file': request.keyFile },
-    env,
-    context.sandboxDir,
-  )
+  const {
+    keys,
+    note,
+    own: ownKey,
+  } = sandboxKeys({ key: request.key, 'key-file': request.keyFile }, env, context.sandboxDir)
+  // A key made now over a store kept before: where that store's records are, said before it opens.
+  const dir = context.sandboxDir
+  const own = ownKey && {
+    made: ownKey.made,
+    said: (ownKey.overStore ? await madeOverOldStore(dir) : undefined) ?? madeKeyNotice(dir),
+  }
   const { host } = request
   const port = request.port ?? Number(env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)
   let requests = 0
@@ -114,15 +120,10 @@ function sayListening(
   sandbox: RunningSandbox,
   request: ServeRequest,
   context: ServeContext,
-  own: { made: boolean; overStore: boolean } | undefined,
+  own: { made: boolean; said: string } | undefined,
 ): void {
   const { out } = context
-  if (own?.made)
-    out.notice(
-      own.overStore
-        ? `${madeKeyNotice(context.sandboxDir)} ${RECORDS_BEFORE}`
-        : madeKeyNotice(context.sandboxDir),
-    )
+  if (own?.made) out.notice(own.said)
   const packages = Object.values(sandbox.packages).flat()
   const hint = portHint(sandbox.baseUrl, request.host, context.env)
   const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
