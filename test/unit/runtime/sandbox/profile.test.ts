@@ -28,7 +28,17 @@ describe('the built-in sandbox profile', () => {
       name: 'sandbox',
       apiKey: key,
       baseUrl: 'http://127.0.0.1:4999',
+      keyMadeOverStore: false,
     })
+    // Made now over a store kept before (an earlier pay's): said so, for pay to look at its records.
+    const old = tempDir()
+    fs.writeFileSync(path.join(old, 'store.db'), '')
+    const upgraded = sandboxProfile({}, old)
+    expect([upgraded.keyMadeOverStore, upgraded.apiKey, upgraded.keyMadeOverStore]).toEqual([
+      false,
+      fs.readFileSync(path.join(old, SANDBOX_KEY_FILE), 'utf8').trim(),
+      true,
+    ])
     // Another directory, another key.
     expect(sandboxProfile({}, tempDir()).apiKey).not.toBe(key)
   })
