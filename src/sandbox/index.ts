@@ -18,8 +18,6 @@ export type {
   DeliveryState,
   EndpointRecord,
 } from './handlers/notify/outbox.js'
-export { verifyWebhook } from './handlers/notify/signature.js'
-export { isWebhookUrl } from './handlers/notify/url.js'
 export type { RequestLogEntry, RunningSandbox, SandboxOptions } from './http/server.js'
 export type { Notice } from './store/legacy.js'
 

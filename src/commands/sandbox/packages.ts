@@ -12,7 +12,7 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages,
     'takes: id, name, amount and frequency. They are the same on every start and after a reset; ' +
     'no server is started or asked. Each business (each key of `pay sandbox start`) has its own. The keys: ' +
     '--key and --key-file; else the key the other sandbox commands use (PAY_API_KEY when set, or the ' +
-    "profile's); else as `sandbox start` takes them, PAY_SANDBOX_KEYS, else the built-in sandbox key."
+    "profile's); else as `sandbox start` takes them, PAY_SANDBOX_KEYS, else the sandbox directory's own key."
 
   static examples = [
     '<%= config.bin %> sandbox packages',

@@ -5,7 +5,7 @@ import { type Result, shown } from '../../render/result.js'
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/index.js'
 import { startDoubleFlags } from '../../work/sandbox/double/flags.js'
 import { sandboxKeyFlags } from '../../work/sandbox/start/keys.js'
-import { serveSandbox } from '../../work/sandbox/start/serve.js'
+import { requestLogFlags, serveSandbox } from '../../work/sandbox/start/serve.js'
 import { stoppedText } from '../../work/sandbox/start/view.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeof localFlags> {
@@ -13,7 +13,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
   static description =
     'Runs the sandbox service until Ctrl-C, for pay and for any HTTP client (curl, your own app). ' +
     'Each key is a business of its own: from --key and --key-file (one a line, a 0600 file of yours), ' +
-    'else PAY_SANDBOX_KEYS (comma-separated), else the well-known sandbox key. ' +
+    "else PAY_SANDBOX_KEYS (comma-separated), else the sandbox directory's own key: random, made the first " +
+    'time and kept in sandbox.key there (readable by you alone), the one `pay -p sandbox` sends. The ' +
+    'well-known sandbox key is served only when given by name (--key, --key-file or PAY_SANDBOX_KEYS). ' +
     'Its database is store.db in $PAY_SANDBOX_DIR (default ~/.local/share/pay/sandbox). Each request ' +
     'is logged on stderr (method, path, status, milliseconds), and each notification sent, unless --quiet; ' +
     'the health requests with which every pay command first proves the sandbox is yours only with --verbose. ' +
@@ -48,11 +50,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
       default: '127.0.0.1',
     }),
     ...sandboxKeyFlags,
-    quiet: Flags.boolean({ char: 'q', description: 'Do not log requests on stderr.' }),
-    verbose: Flags.boolean({
-      description:
-        'Log the health requests (each pay command proving the sandbox is yours) and lease renewals (links wait, listen) too.',
-    }),
+    ...requestLogFlags,
     seed: Flags.string({
       description:
         "Fixture file (JSON) to seed the first key's business with before any request is answered (see `pay sandbox seed`).",

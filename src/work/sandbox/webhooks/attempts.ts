@@ -9,7 +9,7 @@
  */
 import type { PayApi } from '../../../api/client.js'
 import type { News } from '../../../runtime/wait.js'
-import { verifyWebhook } from '../../../sandbox/index.js'
+import { verifyWebhook } from '../../../shared/webhook-signature.js'
 import { isRecord, plain, type Rec } from '../../../values.js'
 import { sandboxWebhooks } from '../controls.js'
 import { receiveNotifications } from './receiver.js'
