@@ -194,7 +194,7 @@ describe('the customer’s attempts, on the sandbox profile', () => {
 
   let sandbox: TestSandbox
   beforeAll(async () => {
-    sandbox = await startTestSandbox()
+    sandbox = await startTestSandbox({ ownKey: true })
   })
   afterAll(() => sandbox?.close())
 

@@ -3,7 +3,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
-import { SANDBOX_KEY_FILE } from '../../../src/shared/sandbox-key.js'
+import { readSandboxKey, SANDBOX_KEY_FILE } from '../../../src/shared/sandbox-key.js'
 import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import type { TestIO } from '../../helpers/io.js'
@@ -460,18 +460,21 @@ describe('the request log', () => {
   it('a leased endpoint added again (the renewal that keeps a links wait’s or a listen’s) is logged only with --verbose', async () => {
     for (const verbose of [false, true]) {
       let io: TestIO | undefined
+      const dir = tempDir('pay-start-lease-')
       const running = runInProcess(['sandbox', 'start', '--port', '0', ...(verbose ? ['--verbose'] : [])], {
-        env: { PAY_SANDBOX_DIR: tempDir('pay-start-lease-') },
+        env: { PAY_SANDBOX_DIR: dir },
         started: (given) => {
           io = given
         },
       })
       await vi.waitFor(() => expect(io?.stdout.text).toContain('Ctrl-C'), { timeout: 10_000 })
       const baseUrl = /Sandbox listening on (\S+)/.exec(io?.stdout.text ?? '')?.[1] as string
+      // The key it serves: its directory's own, made as it started.
+      const key = readSandboxKey(dir) as string
       const add = (body: Record<string, unknown>) =>
         fetch(`${baseUrl}/_sandbox/webhooks`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${SANDBOX_KEY}`, 'Content-Type': 'application/json' },
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
           body: JSON.stringify(body),
         })
       const leased = { url: 'http://127.0.0.1:9/leased', lease_seconds: 20 }
@@ -484,7 +487,7 @@ describe('the request log', () => {
         expect((await add(body)).status).toBe(200)
       }
       // A marker after them: every line before it is written by then.
-      await fetch(`${baseUrl}/payment-links/marker`, { headers: { Authorization: `Bearer ${SANDBOX_KEY}` } })
+      await fetch(`${baseUrl}/payment-links/marker`, { headers: { Authorization: `Bearer ${key}` } })
       await vi.waitFor(() => expect(io?.stderr.text).toContain('/payment-links/marker'), { timeout: 10_000 })
       io?.interrupt()
       const run = await running

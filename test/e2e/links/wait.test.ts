@@ -14,7 +14,8 @@ import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
 
 let sandbox: TestSandbox
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
+  // Its directory's own key first: the built-in profile (-p sandbox) with that directory sends it.
+  sandbox = await startTestSandbox({ ownKey: true })
 })
 afterAll(() => sandbox?.close())
 afterEach(closeTerminals)
