@@ -152,7 +152,8 @@ describe('sandbox webhooks deliveries --link, --state', () => {
   let live: Receiver
   let dead: Receiver
   beforeAll(async () => {
-    own = await startTestSandbox()
+    // Its directory's own key first: the local store is read with it when no sandbox runs.
+    own = await startTestSandbox({ ownKey: true })
     live = await startReceiver(200)
     dead = await startReceiver()
     await dead.close()
