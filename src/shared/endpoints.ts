@@ -3,9 +3,12 @@ import {
   field,
   LINK_FIELDS,
   type Method,
+  SIGN_IN_FIELDS,
   SUBSCRIPTION_FIELDS,
   SUBSCRIPTION_UPDATE_FIELDS,
   TOKEN_FIELDS,
+  WEBHOOK_EVENT_CHANGE_FIELDS,
+  WEBHOOK_EVENT_FIELDS,
 } from './fields.js'
 
 /**
@@ -36,6 +39,14 @@ interface EndpointBase {
   readonly answer: AnswerKind
   /** The sandbox's own (`/_sandbox/…`, not in the spec): only a sandbox answers it. */
   readonly sandbox: boolean
+  /**
+   * What authorises it: `key` an API key (the API, and the sandbox's controls), `account` the
+   * access token a sign-in gives (a business's integration: its businesses and webhook events,
+   * as the service's shop plugins call them), `none` nothing (the sign-in itself).
+   */
+  readonly auth?: 'key' | 'account' | 'none'
+  /** Its body or answer holds a credential (a password, an access token): never a tool of `pay mcp`. */
+  readonly secret?: boolean
   /** The request body's fields; none for a request without a body. */
   readonly body?: readonly Field[]
   /** The query's fields. */
@@ -64,6 +75,9 @@ export type Endpoint = EndpointBase &
   )
 
 const service = { sandbox: false, answer: 'record' } as const
+/** An endpoint of a business's integration, as the shop plugins call it: with the access token. */
+const integration = { ...service, auth: 'account' } as const
+const WEBHOOK_EVENTS = '/integrations/businesses/{business}/integrations/{integration}/webhook-events'
 const own = { sandbox: true, answer: 'record' } as const
 const LINK = { ...service, noun: 'payment link' } as const
 const SUB = { ...service, noun: 'subscription' } as const
@@ -163,6 +177,70 @@ export const ENDPOINTS = {
     path: '/subscriptions',
     verb: 'list',
     changesState: false,
+  },
+  // The account and its businesses' integrations, as the service's shop plugins call them
+  // (docs/choices.md): a sign-in gives the access token the others take.
+  signIn: {
+    ...service,
+    auth: 'none',
+    secret: true,
+    method: 'POST',
+    path: '/auth/sign-in',
+    noun: 'access token',
+    verb: 'sign-in',
+    changesState: true,
+    kind: 'sign in',
+    body: SIGN_IN_FIELDS,
+  },
+  approvedBusinesses: {
+    ...integration,
+    answer: 'items',
+    method: 'GET',
+    path: '/approved-businesses',
+    noun: 'business',
+    verb: 'list',
+    changesState: false,
+  },
+  listWebhookEvents: {
+    ...integration,
+    answer: 'items',
+    method: 'GET',
+    path: WEBHOOK_EVENTS,
+    noun: 'webhook event',
+    verb: 'list',
+    changesState: false,
+  },
+  addWebhookEvent: {
+    ...integration,
+    method: 'POST',
+    path: WEBHOOK_EVENTS,
+    noun: 'webhook event',
+    verb: 'add',
+    changesState: true,
+    kind: 'add webhook',
+    body: WEBHOOK_EVENT_FIELDS,
+  },
+  updateWebhookEvent: {
+    ...integration,
+    method: 'PATCH',
+    path: `${WEBHOOK_EVENTS}/{id}`,
+    noun: 'webhook event',
+    verb: 'update',
+    changesState: true,
+    kind: 'update webhook',
+    body: WEBHOOK_EVENT_CHANGE_FIELDS,
+  },
+  removeWebhookEvent: {
+    ...integration,
+    answer: 'none',
+    method: 'DELETE',
+    path: `${WEBHOOK_EVENTS}/{id}`,
+    noun: 'webhook event',
+    verb: 'remove',
+    changesState: true,
+    kind: 'delete webhook',
+    // The plugins send `{"enabled": true}` with it; nothing of it is read.
+    body: [field('enabled', 'boolean', false)],
   },
   // The sandbox's own: each acts on the business of the key only. Their kinds are the ones
   // `pay history` has always printed for them (the method's verb and the noun).
@@ -332,7 +410,7 @@ const escaped = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
 const patterns = new Map(
   ENDPOINT_LIST.map((endpoint) => [
     endpoint,
-    new RegExp(`^${escaped(endpoint.path).replace('{id}', '[^/]+')}$`),
+    new RegExp(`^${escaped(endpoint.path).replace(/\{\w+\}/g, '[^/]+')}$`),
   ]),
 )
 
@@ -344,19 +422,38 @@ export function endpointAt(method: string, path: string): Endpoint | undefined {
   )
 }
 
+/** How an endpoint is authorised (`key` unless it says). */
+export const authOf = (endpoint: Endpoint) => endpoint.auth ?? 'key'
+
 /** The service's creates: sent once with an Idempotency-Key, which the service honours. */
-export const takesIdempotencyKey = (endpoint: Endpoint) => endpoint.method === 'POST' && !endpoint.sandbox
+export const takesIdempotencyKey = (endpoint: Endpoint) =>
+  endpoint.method === 'POST' && !endpoint.sandbox && authOf(endpoint) === 'key'
+
+/** The names of its path's parameters other than `{id}`: `business`, `integration`. */
+export const paramsOf = (endpoint: Endpoint): string[] =>
+  [...endpoint.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name).filter((name) => name !== 'id')
 
 /** Its path names one record: `{id}`. */
 export const takesId = (endpoint: Endpoint) => endpoint.path.includes('{id}')
 
 /**
- * The path with `{id}` as one path segment (percent-encoded), and no query: a request's.
- * Undefined for "", "." and "..", which cannot be one: URL resolution would turn
- * DELETE /payment-links/.. into DELETE / (and "" or "." into the collection).
+ * The path with `{id}` and each other parameter (`{business}`) as one path segment
+ * (percent-encoded), and no query: a request's. Undefined for a value of "", "." or "..", which
+ * cannot be one (URL resolution would turn DELETE /payment-links/.. into DELETE /, and "" or "."
+ * into the collection), and for a parameter with no value.
  */
-export function fillPath(endpoint: Endpoint, id?: string): string | undefined {
-  if (id === undefined) return endpoint.path
-  if (id === '' || id === '.' || id === '..') return undefined
-  return endpoint.path.replace('{id}', encodeURIComponent(id))
+export function fillPath(
+  endpoint: Endpoint,
+  id?: string,
+  params: Record<string, string> = {},
+): string | undefined {
+  const values: Record<string, string | undefined> = { ...params, id }
+  let bad = false
+  const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name]
+    if (value === undefined || value === '' || value === '.' || value === '..') bad = true
+    return encodeURIComponent(value ?? '')
+  })
+  if (bad && !(id === undefined && !endpoint.path.includes('{'))) return undefined
+  return path
 }

@@ -82,6 +82,25 @@ export const SUBSCRIPTION_UPDATE_FIELDS = [
   field('status', 'string', false, 'cancel'),
 ] as const
 
+/** Sign In (`POST /auth/sign-in`, the shop plugins' account): an e-mail and a password. */
+export const SIGN_IN_FIELDS = [
+  field('email', 'string', true, 'email'),
+  field('password', 'string', true),
+] as const
+
+/** A webhook event of a business's integration (`POST …/webhook-events`): `payment.created` to a URL. */
+export const WEBHOOK_EVENT_FIELDS = [
+  field('name', 'string', true),
+  field('url', 'string', true),
+  field('enabled', 'boolean', false),
+] as const
+
+/** A webhook event changed (`PATCH …/webhook-events/{id}`): its URL, or whether it is enabled. */
+export const WEBHOOK_EVENT_CHANGE_FIELDS = [
+  field('url', 'string', false),
+  field('enabled', 'boolean', false),
+] as const
+
 interface FieldTypes {
   string: string
   boolean: boolean
