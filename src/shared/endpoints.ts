@@ -454,6 +454,5 @@ export function fillPath(
     if (value === undefined || value === '' || value === '.' || value === '..') bad = true
     return encodeURIComponent(value ?? '')
   })
-  if (bad && !(id === undefined && !endpoint.path.includes('{'))) return undefined
-  return path
+  return bad ? undefined : path
 }
