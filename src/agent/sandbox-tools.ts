@@ -112,7 +112,7 @@ const TOOLS: Record<string, (actions: SandboxActions) => SandboxTool> = {
  * what `pay mcp` declares it calls (`static calls`).
  */
 export const SANDBOX_TOOL_ENDPOINTS = {
-  sandbox_pay: ['sandboxPay', 'sandboxCancel', 'sandboxFail'],
+  sandbox_pay: ['sandboxPay', 'sandboxPending', 'sandboxCancel', 'sandboxFail'],
   sandbox_clock_advance: ['sandboxMoveClock'],
   sandbox_requests: ['sandboxRequests'],
 } as const satisfies Record<string, readonly EndpointName[]>

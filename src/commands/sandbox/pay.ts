@@ -10,7 +10,13 @@ import { payLink } from '../../work/sandbox/double/pay.js'
 import { paidText } from '../../work/sandbox/double/view.js'
 
 export default class SandboxPay extends BaseCommand<typeof SandboxPay> {
-  static calls: readonly EndpointName[] = ['getLink', 'sandboxPay', 'sandboxCancel', 'sandboxFail']
+  static calls: readonly EndpointName[] = [
+    'getLink',
+    'sandboxPay',
+    'sandboxPending',
+    'sandboxCancel',
+    'sandboxFail',
+  ]
   static summary = 'Pay a sandbox payment link as the customer would (or cancel, or fail the payment)'
   static description =
     'Marks the link paid (paid becomes true, updated_at moves; paying twice changes nothing) and prints it; ' +

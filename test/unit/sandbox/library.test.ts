@@ -47,7 +47,7 @@ function thrown(act: () => unknown): { name: string; message: string } {
 const argumentError = (message: string) => ({ name: 'SandboxArgumentError', message })
 
 describe('sandbox.pay(id, outcome)', () => {
-  it('refuses an outcome it does not take, naming the three it takes, and changes nothing', async () => {
+  it('refuses an outcome it does not take, naming the four it takes, and changes nothing', async () => {
     const cases: [unknown, string][] = [
       ['canceled', '"canceled"'],
       ['PAID', '"PAID"'],
@@ -59,7 +59,7 @@ describe('sandbox.pay(id, outcome)', () => {
     for (const [outcome, got] of cases) {
       expect(thrown(() => sandbox.pay(linkId, outcome as never))).toEqual(
         argumentError(
-          `sandbox.pay(id, outcome): outcome must be one of paid, cancelled, failed; got ${got}.`,
+          `sandbox.pay(id, outcome): outcome must be one of paid, pending, cancelled, failed; got ${got}.`,
         ),
       )
     }

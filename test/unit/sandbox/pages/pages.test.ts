@@ -135,7 +135,7 @@ describe('the payment page (GET payment_url)', () => {
         // Test mode's other outcomes: the same form, another button.
         '<fieldset class="others">',
         '<legend>Test mode: the customer’s other outcomes</legend>',
-        '<div class="row"><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
+        '<div class="row"><button type="submit" name="outcome" value="pending">Pending</button><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
         '</fieldset>',
         '</form>',
       ].join('\n'),
@@ -308,24 +308,28 @@ describe('paying (the page form POST)', () => {
     expect(page.text).not.toMatch(/<form|<button/)
   })
 
-  it('with redirect_url: 303 to it with id and status=paid added, its own query and fragment kept', async () => {
+  it('with redirect_url: 303 to it with id, status=paid and the attempt added, its own query and fragment kept', async () => {
     const link = await createLink({
-      redirect_url: 'https://shop.example/back?order=42&status=pending&x=a%20b&id=old#receipt',
+      redirect_url: 'https://shop.example/back?order=42&status=pending&x=a%20b&id=old&payment_id=501#receipt',
     })
     const page = await get(t.baseUrl, pathOf(link.payment_url))
     const paid = await post(t.baseUrl, pathOf(link.payment_url), formFields(page.text))
     expect(paid.status).toBe(303)
-    expect(paid.headers.location).toBe(
-      `https://shop.example/back?order=42&x=a%20b&id=${link._id}&status=paid#receipt`,
-    )
+    const location = String(paid.headers.location)
+    const back = `https://shop.example/back?order=42&x=a%20b&payment_id=501&id=${link._id}&status=paid`
+    expect(location.startsWith(`${back}&attempt_id=`)).toBe(true)
+    expect(location.endsWith('&payment_currency=EUR#receipt')).toBe(true)
+    // The redirect_url's own payment_id (GiveWP's donation) is kept, never a second one added.
+    expect(new URL(location).searchParams.getAll('payment_id')).toEqual(['501'])
+    expect(new URL(location).searchParams.get('payment_status')).toBe('1')
     expect(paid.headers['cache-control']).toBe('no-store')
     expect(paid.text).toBe('')
     expect((await linkNow(link._id)).paid).toBe(true)
-    // Posting again sends the customer back the same way, and changes nothing.
+    // Posting again sends the customer back to the same page, and changes nothing: no attempt this time.
     const before = storeText(t.dir)
     const again = await post(t.baseUrl, pathOf(link.payment_url), formFields(page.text))
     expect(again.status).toBe(303)
-    expect(again.headers.location).toBe(paid.headers.location)
+    expect(again.headers.location).toBe(`${back}#receipt`)
     expect(storeText(t.dir)).toBe(before)
   })
 
