@@ -11,6 +11,7 @@ import {
 import { type Rec, sanitizeText } from '../../../values.js'
 import { invalidFixtures, readFixtureFile, seededRows } from '../store/seed.js'
 import { seededText } from '../store/view.js'
+import { sandboxAccount } from './account.js'
 import { sandboxKeys } from './keys.js'
 import { attemptLine, faultsText, listenError, logLine, portHint } from './view.js'
 
@@ -29,6 +30,8 @@ export interface ServeRequest {
   seed?: { file: string; once: boolean }
   /** --webhook URL...: endpoints of the first key's business. */
   webhooks: string[]
+  /** --account EMAIL:PASSWORD; not given: PAY_SANDBOX_ACCOUNT, else the fixtures', else the directory's (account.ts). */
+  account?: string
 }
 
 /**
@@ -58,6 +61,8 @@ export async function serveSandbox(
     if (!request.quiet) out.log(logLine(entry))
   }
   if (note) out.warn(note)
+  const chosen = sandboxAccount(request.account, env)
+  if (chosen.note) out.warn(chosen.note)
   const seed = request.seed && (await fixtures(request.seed, keys[0], io))
   let sandbox: RunningSandbox
   try {
@@ -69,6 +74,7 @@ export async function serveSandbox(
       onRequest,
       faults: request.faults,
       seed,
+      account: chosen.account,
       webhooks: {
         endpoints: request.webhooks,
         onAttempt: request.quiet ? undefined : (attempt) => out.log(attemptLine(attempt)),
@@ -101,6 +107,7 @@ function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: S
   const hint = portHint(sandbox.baseUrl, request.host, context.env)
   const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
   const { signatureKeys: signature_keys, endpoints: webhooks } = sandbox.webhooks
+  const { email, password } = sandbox.account
   if (out.json) {
     out.jsonLine({
       base_url: sandbox.baseUrl,
@@ -108,6 +115,7 @@ function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: S
       packages,
       signature_keys,
       webhooks,
+      account: { email, password },
       ...seeded,
     })
     out.notice(`Database: ${sandbox.database}`)
@@ -127,6 +135,9 @@ function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: S
         : 'Signature keys of its notifications, one per key in that order:',
       ...signature_keys.map((key) => `  ${key}`),
       ...webhookLines(webhooks),
+      'Account (`pay login --email`, and the shop plugins’ sign-in; its businesses are the keys’):',
+      `  ${email}  ${password}`,
+      `The service's base path works too: ${sandbox.baseUrl}/api`,
     ]
     out.text(sanitizeText(lines.join('\n')))
     // How to reach it goes with the messages, before the line the request log follows.
