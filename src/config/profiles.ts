@@ -1,5 +1,6 @@
 import { usageError } from '../errors.js'
 import {
+  accessTokenAccount,
   type ConfigFile,
   configDir,
   configPath,
@@ -192,6 +193,8 @@ export async function removeProfile(
   if (removed.key_storage !== 'keychain') return { wasCurrent, keyStorage: 'file' }
   const account = removed.keychain_account as string
   const { deleteKey } = await import('./keychain.js')
+  // Its access token too (`pay login --email`): nothing of the profile stays behind.
+  if (removed.access_token_storage === 'keychain') await deleteKey(accessTokenAccount(name, dir), keychain)
   const deleted = await deleteKey(account, keychain)
   return {
     wasCurrent,
@@ -210,7 +213,31 @@ interface NewProfile {
   /** `--insecure-storage`: the config file, on purpose. */
   insecureStorage?: boolean
   keychain: KeychainOptions
+  /** Signed in to an account (`pay login --email`): its token, kept where the key goes, and what was chosen. */
+  account?: SignedIn
 }
+
+/** What `pay login --email` keeps of the account it signed in to. */
+export interface SignedIn {
+  accessToken: string
+  email: string
+  businessId: string
+  businessName: string
+  integrationId: string
+  signatureKey: string
+}
+
+/** A profile's fields of the account it signed in to, the token aside. */
+const accountFields = (account: SignedIn | undefined): Partial<StoredProfile> =>
+  account === undefined
+    ? {}
+    : {
+        account_email: account.email,
+        business_id: account.businessId,
+        business_name: account.businessName,
+        integration_id: account.integrationId,
+        signature_key: account.signatureKey,
+      }
 
 /** Where `pay login` put the key. */
 export interface Saved {
@@ -235,9 +262,20 @@ export async function saveProfile(name: string, profile: NewProfile, dir: string
   const keychain = await import('./keychain.js')
   // Always the account pay derives: the only one a config file may name (file.ts).
   const account = keychainAccount(name, dir)
+  const tokenAccount = accessTokenAccount(name, dir)
+  const signedIn = profile.account
+  // An access token of an earlier `login --email` that this login does not keep in the keychain.
+  const staleToken = async () => {
+    if (before?.access_token_storage === 'keychain') await keychain.deleteKey(tokenAccount, profile.keychain)
+  }
   let noKeychain: string | undefined
   if (!profile.insecureStorage) {
-    const stored = await keychain.storeKey(account, profile.apiKey, profile.keychain)
+    let stored = await keychain.storeKey(account, profile.apiKey, profile.keychain)
+    if (stored.ok && signedIn) {
+      stored = await keychain.storeKey(tokenAccount, signedIn.accessToken, profile.keychain)
+      if (!stored.ok && before?.keychain_account === undefined)
+        await keychain.deleteKey(account, profile.keychain)
+    }
     if (stored.ok) {
       try {
         await updateConfig(dir, (config) => {
@@ -245,6 +283,8 @@ export async function saveProfile(name: string, profile: NewProfile, dir: string
             base_url: profile.baseUrl,
             key_storage: 'keychain',
             keychain_account: account,
+            ...(signedIn ? { access_token_storage: 'keychain' as const } : {}),
+            ...accountFields(signedIn),
           }
           config.current = name
         })
@@ -253,14 +293,21 @@ export async function saveProfile(name: string, profile: NewProfile, dir: string
         if (before?.keychain_account === undefined) await keychain.deleteKey(account, profile.keychain)
         throw error
       }
+      if (!signedIn) await staleToken()
       return { storage: 'keychain', file }
     }
     noKeychain = stored.reason
   }
   await updateConfig(dir, (config) => {
-    config.profiles[name] = { api_key: profile.apiKey, base_url: profile.baseUrl }
+    config.profiles[name] = {
+      api_key: profile.apiKey,
+      base_url: profile.baseUrl,
+      ...(signedIn ? { access_token: signedIn.accessToken } : {}),
+      ...accountFields(signedIn),
+    }
     config.current = name
   })
+  await staleToken()
   const saved: Saved = { storage: 'file', file, noKeychain }
   if (profile.insecureStorage && before?.key_storage === 'keychain') {
     const deleted = await keychain.deleteKey(account, profile.keychain)

@@ -17,9 +17,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
     'else PAY_SANDBOX_KEYS (comma-separated), else the well-known sandbox key. ' +
     'Its database is store.db in $PAY_SANDBOX_DIR (default ~/.local/share/pay/sandbox). Each request ' +
     'is logged on stderr (method, path, status, milliseconds), and each notification sent, unless --quiet. ' +
-    'Every route is served under /api too (the base the service\'s shop plugins use). Its account (a shop ' +
+    "Every route is served under /api too (the base the service's shop plugins use). Its account (a shop " +
     'signs in with it: `pay login --email`) is --account, else PAY_SANDBOX_ACCOUNT, else one made for the ' +
-    'directory; its businesses are the keys\'. ' +
+    "directory; its businesses are the keys'. " +
     'With --json, one line of JSON on stdout once listening: {"base_url", "keys", "packages", ' +
     '"signature_keys", "webhooks", "account": {"email", "password"}}.'
 
