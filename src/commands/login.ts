@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../cli/base-command.js'
+import { needs } from '../cli/flags.js'
 import { type Result, shown } from '../render/result.js'
 import type { EndpointName } from '../shared/endpoints.js'
 import { loginWithEmail } from '../work/login/email.js'
@@ -39,11 +40,11 @@ export default class Login extends BaseCommand<typeof Login> {
     email: Flags.string({ description: "Sign in to the service's account with this e-mail address." }),
     'password-stdin': Flags.boolean({
       description: 'With --email: read the password from stdin.',
-      dependsOn: ['email'],
+      ...needs('email'),
     }),
     business: Flags.string({
       description: 'With --email: the id of the business to store.',
-      dependsOn: ['email'],
+      ...needs('email'),
     }),
     'insecure-storage': Flags.boolean({
       description: 'Store the key in plain text in the config file (mode 0600), not in the system keychain.',

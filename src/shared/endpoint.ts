@@ -45,7 +45,7 @@ interface EndpointBase {
 export interface Preset {
   readonly verb: string
   readonly kind: string
-  readonly body: Readonly<Record<string, string>>
+  readonly body: Readonly<Record<string, string | boolean>>
 }
 
 /**

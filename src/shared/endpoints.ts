@@ -186,6 +186,10 @@ export const ENDPOINTS = {
     changesState: true,
     kind: 'update webhook',
     body: WEBHOOK_EVENT_CHANGE_FIELDS,
+    presets: [
+      { verb: 'enable', kind: 'enable webhook', body: { enabled: true } },
+      { verb: 'disable', kind: 'disable webhook', body: { enabled: false } },
+    ],
   },
   removeWebhookEvent: {
     ...integration,

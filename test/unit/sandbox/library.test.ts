@@ -216,7 +216,7 @@ describe('startSandbox(options)', () => {
   it('refuses an option it does not take, naming those it takes', async () => {
     await refused(
       { key: ['sk_a'] },
-      'startSandbox(options): options has no "key"; it takes dir, keys, port, host, seed, faults, faultSeed, webhooks.',
+      'startSandbox(options): options has no "key"; it takes dir, keys, port, host, seed, faults, faultSeed, webhooks, account.',
     )
     await refused('sk_a', 'startSandbox(options): options must be an object; got "sk_a".')
   })
