@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SANDBOX_TOOL_ENDPOINTS } from '../../src/agent/sandbox-tools.js'
+import { startAccountSandbox } from '../helpers/account.js'
 import { tempDir } from '../helpers/cli.js'
 import { serviceToolNames } from '../helpers/endpoints.js'
 import { runInProcess } from '../helpers/in-process.js'
@@ -134,6 +135,67 @@ describe('pay mcp in process', () => {
     } finally {
       await answering.close()
     }
+  })
+
+  it('the account’s tools: businesses and webhook events of the profile signed in, writes behind --allow-writes, removing behind a plan, a notification verified', async () => {
+    const s = await startAccountSandbox()
+    const answering = await startReceiver()
+    try {
+      expect((await s.signIn()).code).toBe(0)
+      const readOnly = await mcpInProcess(['-p', 'shop'], { env: s.env })
+      expect(
+        (await readOnly.call('businesses_list')).structured.items.map((b: { chosen: boolean }) => b.chosen),
+      ).toEqual([true, false])
+      const refused = await readOnly.call('webhooks_add', { url: answering.url })
+      expect(refused.structured.error).toMatchObject({ kind: 'usage', exit_code: 2 })
+      await readOnly.close()
+
+      const mcp = await mcpInProcess(['-p', 'shop', '--allow-writes'], { env: s.env })
+      const added = (await mcp.call('webhooks_add', { url: answering.url })).structured
+      expect(added).toMatchObject({ name: 'payment.created', url: answering.url, enabled: true })
+      expect((await mcp.call('webhooks_disable', { id: added._id })).structured.enabled).toBe(false)
+      expect((await mcp.call('webhooks_enable', { id: added._id })).structured.enabled).toBe(true)
+      expect((await mcp.call('webhooks_list')).structured.items.map((e: { _id: string }) => e._id)).toEqual([
+        added._id,
+      ])
+      // Notified through the sandbox: a pending payment, then checked as pay webhooks verify checks it.
+      const link = (await s.t.a.call('POST', '/payment-links', { ...VALID_LINK })).json.data
+      await s.t.a.call('POST', `/_sandbox/payment-links/${link._id}/pending`)
+      for (let i = 0; i < 400 && answering.received.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 25))
+      const verified = await mcp.call('webhooks_verify', { body: answering.received[0].body })
+      expect(verified.structured).toMatchObject({ valid: true, profile: 'shop', data: { payment_status: 2 } })
+      const forged = await mcp.call('webhooks_verify', {
+        body: answering.received[0].body.replace('"payment_status":2', '"payment_status":1'),
+      })
+      expect(forged.structured.error).toMatchObject({ kind: 'validation', exit_code: 3 })
+      // Removing: a plan first, nothing removed; then the confirm acts.
+      const plan = await mcp.call('webhooks_remove', { ids: [added._id] })
+      expect(plan.structured).toMatchObject({
+        action: 'remove',
+        items: [{ id: added._id, found: true, url: answering.url }],
+      })
+      expect((await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toHaveLength(1)
+      const done = await mcp.call('webhooks_remove', { ids: [added._id], confirm: plan.structured.confirm })
+      expect(done.structured).toMatchObject({ done: 1, of: 1 })
+      expect((await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([])
+      const tools = (await mcp.client.listTools()).tools.map((tool) => tool.name)
+      expect(tools.filter((name) => /sign|password/.test(name))).toEqual([])
+      await mcp.close()
+    } finally {
+      await answering.close()
+      await s.close()
+    }
+  })
+
+  it('sandbox_pay leaves a payment pending: the link unpaid', async () => {
+    const mcp = await mcpInProcess(['-p', 'sandbox', '--allow-writes'], {
+      env: { PAY_SANDBOX_DIR: tempDir('pay-mcp-pending-'), PAY_SANDBOX_PORT: '1' },
+    })
+    const link = (await mcp.call('links_create', { ...VALID_LINK })).structured
+    const pending = await mcp.call('sandbox_pay', { id: link._id, outcome: 'pending' })
+    expect(pending.structured).toMatchObject({ outcome: 'pending', link: { _id: link._id, paid: false } })
+    await mcp.close()
   })
 
   it('retries and times out as every command does: a 503 retried, a hang cut at --timeout and said as unavailable (exit 6)', async () => {

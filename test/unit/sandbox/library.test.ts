@@ -266,3 +266,41 @@ describe('startSandbox(options)', () => {
     )
   })
 })
+
+describe('the account and the pending outcome through the library', () => {
+  it('account: given, shown, signed in with; a bad one refused naming what it takes', async () => {
+    const account = { email: 'shop@example.com', password: 'p4ss' }
+    const own = await startSandbox({ account })
+    try {
+      expect(own.account).toEqual(account)
+      const signed = await fetch(`${own.baseUrl}/api/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(account),
+      })
+      expect(signed.status).toBe(200)
+    } finally {
+      await own.close()
+    }
+    await expect(startSandbox({ account: { email: 'nope', password: 'x' } })).rejects.toMatchObject(
+      argumentError('startSandbox(options): account.email must be an e-mail address; got "nope".'),
+    )
+    await expect(
+      startSandbox({ account: { email: 'a@b.co' } } as unknown as StartSandboxOptions),
+    ).rejects.toMatchObject(
+      argumentError('startSandbox(options): account.password must be a non-empty string; got undefined.'),
+    )
+  })
+
+  it('pay(id, "pending"): the link unpaid, told pending; paying it later pays it', async () => {
+    const made = await fetch(`${sandbox.baseUrl}/payment-links`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer sk_lib_a', 'Content-Type': 'application/json' },
+      body: JSON.stringify(VALID_LINK),
+    })
+    const id = ((await made.json()) as { data: { _id: string } }).data._id
+    expect(sandbox.pay(id, 'pending')).toMatchObject({ outcome: 'pending', link: { paid: false } })
+    expect((await link(id)).paid).toBe(false)
+    expect(sandbox.pay(id)).toMatchObject({ outcome: 'paid', link: { paid: true } })
+  })
+})
