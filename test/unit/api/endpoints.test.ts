@@ -109,7 +109,7 @@ describe('the client and the sandbox cover the same endpoints', () => {
 
   it('each endpoint is answered over HTTP at its path by its route, not as a path or method the sandbox lacks', async () => {
     for (const name of ENDPOINT_NAMES) {
-      const endpoint = ENDPOINTS[name]
+      const endpoint: Endpoint = ENDPOINTS[name]
       const body = endpoint.body ? {} : undefined
       const path = fillPath(endpoint, 'no-such-record', PARAMS) as string
       const answer = await t.a.call(endpoint.method, path, body)

@@ -61,7 +61,9 @@ describe('every route under /api', () => {
     expect(CHALLENGE.test(challenge)).toBe(true)
     const [root, api] = await Promise.all(
       ['', '/api'].map((base) =>
-        fetch(`${t.baseUrl}${base}/_sandbox/health?challenge=${challenge}`).then((r) => r.json()),
+        fetch(`${t.baseUrl}${base}/_sandbox/health?challenge=${challenge}`).then(
+          (r) => r.json() as Promise<{ proof: string }>,
+        ),
       ),
     )
     expect(api).toEqual(root)
