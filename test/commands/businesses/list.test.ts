@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { accountBusinesses } from '../../../src/sandbox/domain/account.js'
 import { startAccountSandbox } from '../../helpers/account.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { KEY_A, KEY_B } from '../../helpers/sandbox.js'
 
 /**
@@ -20,7 +21,7 @@ describe.concurrent('pay businesses list', () => {
     expect((await s.signIn()).code).toBe(0)
     const [a, b] = accountBusinesses([KEY_A, KEY_B])
     const [sigA, sigB] = s.t.sandbox.webhooks.signatureKeys
-    const tsv = await s.pay(['businesses', 'list'])
+    const tsv = await runInProcess(['businesses', 'list'], { env: s.env })
     expect(tsv).toMatchObject({
       code: 0,
       stderr: '',
@@ -28,7 +29,7 @@ describe.concurrent('pay businesses list', () => {
         `${a.businessId}\tSandbox business 1\t${a.integrationId}\t${redacted(KEY_A)}\ttrue\n` +
         `${b.businessId}\tSandbox business 2\t${b.integrationId}\t${redacted(KEY_B)}\tfalse\n`,
     })
-    const json = await s.pay(['businesses', 'ls', '--json'])
+    const json = await runInProcess(['businesses', 'ls', '--json'], { env: s.env })
     expect(JSON.parse(json.stdout)).toEqual([
       {
         id: a.businessId,
@@ -61,17 +62,18 @@ describe.concurrent('pay businesses list', () => {
   }) => {
     const s = await startAccountSandbox()
     onTestFinished(() => s.close())
-    const keyOnly = await s.pay(['login', '-p', 'keys', '--base-url', s.t.baseUrl, '--with-key'], {
+    const keyOnly = await runInProcess(['login', '-p', 'keys', '--base-url', s.t.baseUrl, '--with-key'], {
+      env: s.env,
       input: KEY_A,
     })
     expect(keyOnly.code).toBe(0)
-    expect(await s.pay(['businesses', 'list', '-p', 'keys'])).toMatchObject({
+    expect(await runInProcess(['businesses', 'list', '-p', 'keys'], { env: s.env })).toMatchObject({
       code: 4,
       stdout: '',
       stderr:
         'Error: Profile "keys" is not signed in to an account.\nRun `pay login --email EMAIL -p keys` to sign in.\n',
     })
-    expect(await s.pay(['businesses', 'list', '-p', 'sandbox'])).toMatchObject({
+    expect(await runInProcess(['businesses', 'list', '-p', 'sandbox'], { env: s.env })).toMatchObject({
       code: 2,
       stderr:
         'Error: The sandbox profile has no account to sign in to.\n' +
@@ -80,7 +82,7 @@ describe.concurrent('pay businesses list', () => {
     expect((await s.signIn()).code).toBe(0)
     // The token lasts 7 days of sandbox time.
     expect((await s.t.a.call('POST', '/_sandbox/clock', { advance: '8d' })).status).toBe(200)
-    expect(await s.pay(['businesses', 'list', '-p', 'shop'])).toMatchObject({
+    expect(await runInProcess(['businesses', 'list', '-p', 'shop'], { env: s.env })).toMatchObject({
       code: 4,
       stdout: '',
       stderr:
@@ -88,6 +90,6 @@ describe.concurrent('pay businesses list', () => {
         `Run \`pay login --email ${s.account.email} -p shop\` to sign in.\n`,
     })
     expect((await s.signIn()).code).toBe(0)
-    expect((await s.pay(['businesses', 'list', '-p', 'shop'])).code).toBe(0)
+    expect((await runInProcess(['businesses', 'list', '-p', 'shop'], { env: s.env })).code).toBe(0)
   })
 })

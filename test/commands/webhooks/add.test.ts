@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { startAccountSandbox } from '../../helpers/account.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { OBJECT_ID } from '../../helpers/sandbox.js'
 
 /** `pay webhooks add URL`: a payment.created event to URL, enabled: the sandbox's endpoint, notified. */
@@ -10,12 +11,10 @@ describe.concurrent('pay webhooks add', () => {
     const s = await startAccountSandbox()
     onTestFinished(() => s.close())
     expect((await s.signIn()).code).toBe(0)
-    const added = await s.pay([
-      'webhooks',
-      'add',
-      'http://127.0.0.1:8090/?callback=gravityformsswipego',
-      '--json',
-    ])
+    const added = await runInProcess(
+      ['webhooks', 'add', 'http://127.0.0.1:8090/?callback=gravityformsswipego', '--json'],
+      { env: s.env },
+    )
     expect(added.code).toBe(0)
     const event = JSON.parse(added.stdout)
     expect(event).toMatchObject({
@@ -29,7 +28,9 @@ describe.concurrent('pay webhooks add', () => {
       { _id: event._id, url: event.url, events: ['payment.created'], enabled: true },
     ])
     // The same URL again is the same event.
-    expect(JSON.parse((await s.pay(['webhooks', 'add', event.url, '--json'])).stdout)._id).toBe(event._id)
+    expect(
+      JSON.parse((await runInProcess(['webhooks', 'add', event.url, '--json'], { env: s.env })).stdout)._id,
+    ).toBe(event._id)
   })
 
   it('a URL the service does not take: exit 3 under --url, nothing sent', async ({ onTestFinished }) => {
@@ -37,7 +38,7 @@ describe.concurrent('pay webhooks add', () => {
     onTestFinished(() => s.close())
     expect((await s.signIn()).code).toBe(0)
     for (const url of ['ftp://shop.example/hook', 'not a url']) {
-      expect(await s.pay(['webhooks', 'add', url])).toMatchObject({
+      expect(await runInProcess(['webhooks', 'add', url], { env: s.env })).toMatchObject({
         code: 3,
         stdout: '',
         stderr: 'Error: The given data was invalid.\n  --url  The url format is invalid.\n',

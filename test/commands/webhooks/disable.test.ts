@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { startAccountSandbox } from '../../helpers/account.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { VALID_LINK } from '../../helpers/sandbox.js'
 
 /** `pay webhooks disable ID`: the event's enabled set; a disabled event is notified of nothing. */
@@ -10,8 +11,10 @@ describe.concurrent('pay webhooks disable', () => {
     const s = await startAccountSandbox()
     onTestFinished(() => s.close())
     expect((await s.signIn()).code).toBe(0)
-    const added = JSON.parse((await s.pay(['webhooks', 'add', 'https://shop.example/hook', '--json'])).stdout)
-    const changed = await s.pay(['webhooks', 'disable', added._id, '--json'])
+    const added = JSON.parse(
+      (await runInProcess(['webhooks', 'add', 'https://shop.example/hook', '--json'], { env: s.env })).stdout,
+    )
+    const changed = await runInProcess(['webhooks', 'disable', added._id, '--json'], { env: s.env })
     expect(changed.code).toBe(0)
     expect(JSON.parse(changed.stdout)).toMatchObject({ _id: added._id, enabled: false })
     const endpoints = (await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints
@@ -20,7 +23,9 @@ describe.concurrent('pay webhooks disable', () => {
     const link = (await s.t.a.call('POST', '/payment-links', VALID_LINK)).json.data
     expect((await s.t.a.call('POST', `/_sandbox/payment-links/${link._id}/pay`)).status).toBe(200)
     expect((await s.t.a.call('GET', '/_sandbox/webhooks/deliveries')).json.data).toEqual([])
-    expect(await s.pay(['webhooks', 'disable', '0123456789abcdef01234567'])).toMatchObject({
+    expect(
+      await runInProcess(['webhooks', 'disable', '0123456789abcdef01234567'], { env: s.env }),
+    ).toMatchObject({
       code: 5,
       stdout: '',
       stderr:

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { startAccountSandbox } from '../../helpers/account.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { ISO_TIMESTAMP, OBJECT_ID } from '../../helpers/sandbox.js'
 
 /**
@@ -13,10 +14,13 @@ describe.concurrent('pay webhooks list', () => {
     const s = await startAccountSandbox()
     onTestFinished(() => s.close())
     expect((await s.signIn()).code).toBe(0)
-    expect(await s.pay(['webhooks', 'list', '--json'])).toMatchObject({ code: 0, stdout: '[]\n' })
+    expect(await runInProcess(['webhooks', 'list', '--json'], { env: s.env })).toMatchObject({
+      code: 0,
+      stdout: '[]\n',
+    })
     const added = (await s.t.a.call('POST', '/_sandbox/webhooks', { url: 'https://shop.example/hook' })).json
       .data
-    const listed = await s.pay(['webhooks', 'ls', '--json'])
+    const listed = await runInProcess(['webhooks', 'ls', '--json'], { env: s.env })
     expect(JSON.parse(listed.stdout)).toEqual([
       {
         _id: added._id,
@@ -29,11 +33,13 @@ describe.concurrent('pay webhooks list', () => {
     ])
     expect(added._id).toMatch(OBJECT_ID)
     const event = JSON.parse(listed.stdout)[0]
-    expect((await s.pay(['webhooks', 'list'])).stdout).toBe(
+    expect((await runInProcess(['webhooks', 'list'], { env: s.env })).stdout).toBe(
       `${added._id}\tpayment.created\ttrue\thttps://shop.example/hook\t${event.updated_at}\n`,
     )
     // Another business's endpoints are not the profile's integration's.
     await s.t.b.call('POST', '/_sandbox/webhooks', { url: 'https://other.example/hook' })
-    expect(JSON.parse((await s.pay(['webhooks', 'list', '--json'])).stdout)).toHaveLength(1)
+    expect(
+      JSON.parse((await runInProcess(['webhooks', 'list', '--json'], { env: s.env })).stdout),
+    ).toHaveLength(1)
   })
 })

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startAccountSandbox } from '../../helpers/account.js'
+import { runInProcess } from '../../helpers/in-process.js'
 import { startReceiver } from '../../helpers/receiver.js'
 import { KEY_A, tempDir, VALID_LINK } from '../../helpers/sandbox.js'
 
@@ -26,7 +27,7 @@ describe.concurrent('pay webhooks verify', () => {
       await receiver.close()
     })
     expect((await s.signIn()).code).toBe(0)
-    expect((await s.pay(['webhooks', 'add', receiver.url])).code).toBe(0)
+    expect((await runInProcess(['webhooks', 'add', receiver.url], { env: s.env })).code).toBe(0)
     const link = (await s.t.a.call('POST', '/payment-links', { ...VALID_LINK, reference: 17 })).json.data
     await s.t.a.call('POST', `/_sandbox/payment-links/${link._id}/pending`)
     await notified(1, () => receiver.received)
@@ -35,7 +36,7 @@ describe.concurrent('pay webhooks verify', () => {
     const file = path.join(tempDir('pay-verify-'), 'body.json')
     fs.writeFileSync(file, body)
 
-    const held = await s.pay(['webhooks', 'verify', '--file', file])
+    const held = await runInProcess(['webhooks', 'verify', '--file', file], { env: s.env })
     expect(held).toMatchObject({
       code: 0,
       stdout: '',
@@ -43,7 +44,7 @@ describe.concurrent('pay webhooks verify', () => {
         `The notification holds: signed with profile "shop"'s signature key. Attempt ${data.attempt_id}, pending ` +
         `(payment_status 2), of payment link ${link._id} (reference "17"), 2550 cents NGN.\n`,
     })
-    const json = await s.pay(['webhooks', 'verify', '--json'], { input: body })
+    const json = await runInProcess(['webhooks', 'verify', '--json'], { env: s.env, input: body })
     expect(JSON.parse(json.stdout)).toEqual({
       valid: true,
       profile: 'shop',
@@ -53,14 +54,16 @@ describe.concurrent('pay webhooks verify', () => {
 
     // A paid status moved in, as a forger would: the hash no longer holds.
     const forged = body.replace('"payment_status":2', '"payment_status":1')
-    expect(await s.pay(['webhooks', 'verify'], { input: forged })).toMatchObject({
+    expect(await runInProcess(['webhooks', 'verify'], { env: s.env, input: forged })).toMatchObject({
       code: 3,
       stdout: '',
       stderr:
         'Error: The notification does not hold. Its hash does not match: it was not signed with this signature key, or it was changed since.\n',
     })
     const { hash: _, ...unsigned } = JSON.parse(body).data
-    expect(await s.pay(['webhooks', 'verify'], { input: JSON.stringify({ data: unsigned }) })).toMatchObject({
+    expect(
+      await runInProcess(['webhooks', 'verify'], { env: s.env, input: JSON.stringify({ data: unsigned }) }),
+    ).toMatchObject({
       code: 3,
       stderr: 'Error: The notification does not hold. It lacks a key the plugins require: "hash".\n',
     })
@@ -72,15 +75,24 @@ describe.concurrent('pay webhooks verify', () => {
     const s = await startAccountSandbox()
     onTestFinished(() => s.close())
     expect(
-      (await s.pay(['login', '-p', 'keys', '--base-url', s.t.baseUrl, '--with-key'], { input: KEY_A })).code,
+      (
+        await runInProcess(['login', '-p', 'keys', '--base-url', s.t.baseUrl, '--with-key'], {
+          env: s.env,
+          input: KEY_A,
+        })
+      ).code,
     ).toBe(0)
-    expect(await s.pay(['webhooks', 'verify', '-p', 'keys'], { input: '{"data":{}}' })).toMatchObject({
+    expect(
+      await runInProcess(['webhooks', 'verify', '-p', 'keys'], { env: s.env, input: '{"data":{}}' }),
+    ).toMatchObject({
       code: 3,
       stderr:
         'Error: The notification does not hold. There is no signature key to check it with.\n' +
         'Profile "keys" keeps no signature key: sign in with `pay login --email` to keep one.\n',
     })
-    expect(await s.pay(['webhooks', 'verify', '-p', 'keys'], { stdinTerminal: true })).toMatchObject({
+    expect(
+      await runInProcess(['webhooks', 'verify', '-p', 'keys'], { env: s.env, stdinTerminal: true }),
+    ).toMatchObject({
       code: 2,
       stderr:
         'Error: No notification given.\nGive it with --file FILE, or pipe it in: pay webhooks verify < body.json\n',
