@@ -5,12 +5,11 @@ import { type Rec, sanitizeText } from '../values.js'
 import { listBusinesses } from '../work/account/businesses.js'
 import { accountSend } from '../work/account/send.js'
 import { verifiedText, verifyNotification } from '../work/account/verify.js'
-import { describeWebhookEvent } from '../work/account/view.js'
 import { addWebhookEvent, listWebhookEvents, setWebhookEnabled } from '../work/account/webhooks.js'
 import { actTool } from './act.js'
-import { type Answer, recordAnswer, recordLine } from './results.js'
+import { type Answer, recordAnswer, recordLine, withData } from './results.js'
 import { type JsonSchema, objectSchema } from './schema.js'
-import type { Tool, ToolCall } from './tool.js'
+import type { PersonStep, Tool, ToolCall } from './tool.js'
 import { ID } from './tool-calls.js'
 
 /**
@@ -41,12 +40,26 @@ interface Made {
   call(args: Record<string, unknown>, call: ToolCall): Promise<Answer>
 }
 
-const listAnswer = (noun: string, records: Rec[], describe: (record: Rec) => string): Answer => ({
+const listAnswer = (noun: string, records: Rec[], summary: (record: Rec) => Rec): Answer => ({
   structured: { items: records },
-  text: [
+  text: withData(
     `${records.length} ${noun}${records.length === 1 ? '' : 's'}.`,
-    ...records.map((record) => `  ${recordLine(record, describe)}`),
-  ].join('\n'),
+    records.map((record) => `  ${recordLine(summary(record))}`),
+  ),
+})
+
+/** What a plan and a tool's text say of a webhook event (the service's text quoted, results.ts). */
+const eventSummary = (event: Rec): Rec => ({
+  id: event._id,
+  name: event.name,
+  url: event.url,
+  enabled: event.enabled,
+})
+
+const businessSummary = (business: Rec): Rec => ({
+  id: business.id,
+  name: business.name,
+  ...(business.chosen ? { chosen: true } : {}),
 })
 
 const SIGNED_IN =
@@ -59,7 +72,7 @@ const enabling = (enabled: boolean): Made => ({
   required: ['id'],
   async call(args, call) {
     const event = await setWebhookEnabled({ id: String(args.id), enabled }, call.context)
-    return recordAnswer(event, enabled ? 'Enabled' : 'Disabled', describeWebhookEvent)
+    return recordAnswer(event, enabled ? 'Enabled' : 'Disabled', eventSummary(event))
   },
 })
 
@@ -70,11 +83,7 @@ const MADE: Record<Exclude<Name, 'webhooks_remove'>, Made> = {
     required: [],
     async call(_args, call) {
       const businesses = await listBusinesses(call.context)
-      return listAnswer(
-        'business',
-        businesses,
-        (b) => `${String(b.id)} ${String(b.name)}${b.chosen ? ' (chosen)' : ''}`,
-      )
+      return listAnswer('business', businesses, businessSummary)
     },
   },
   webhooks_list: {
@@ -82,7 +91,7 @@ const MADE: Record<Exclude<Name, 'webhooks_remove'>, Made> = {
     properties: {},
     required: [],
     async call(_args, call) {
-      return listAnswer('webhook event', await listWebhookEvents(call.context), describeWebhookEvent)
+      return listAnswer('webhook event', await listWebhookEvents(call.context), eventSummary)
     },
   },
   webhooks_add: {
@@ -90,11 +99,8 @@ const MADE: Record<Exclude<Name, 'webhooks_remove'>, Made> = {
     properties: { url: { type: 'string', minLength: 1, description: 'The http(s) URL to notify.' } },
     required: ['url'],
     async call(args, call) {
-      return recordAnswer(
-        await addWebhookEvent({ url: String(args.url) }, call.context),
-        'Added',
-        describeWebhookEvent,
-      )
+      const event = await addWebhookEvent({ url: String(args.url) }, call.context)
+      return recordAnswer(event, 'Added', eventSummary(event))
     },
   },
   webhooks_enable: enabling(true),
@@ -127,8 +133,7 @@ function removeTool(): Tool {
     shape: 'act' as const,
     verb: 'remove',
     runs: {
-      describe: describeWebhookEvent,
-      planItem: (event: Rec) => ({ id: event._id, name: event.name, url: event.url, enabled: event.enabled }),
+      summary: eventSummary,
       amountOf: () => ({ amount: undefined, currency: undefined }),
       get: find,
       act: {
@@ -147,10 +152,11 @@ function removeTool(): Tool {
     },
   }
   const made = actTool(source)
+  const forStep = made.forStep
   return {
     name: 'webhooks_remove',
     title: 'Remove webhook events',
-    description: `Remove webhook events of the profile's integration by _id: their URLs are notified no more. ${SIGNED_IN} Needs --allow-writes. The first call changes nothing: it answers the plan and a confirm string; only a second call with the same ids and that confirm acts, once.`,
+    description: removeDescription('confirm'),
     inputSchema: objectSchema(made.properties, made.required),
     outputSchema: { type: 'object' },
     annotations: {
@@ -161,8 +167,32 @@ function removeTool(): Tool {
       openWorldHint: true,
     },
     writes: true,
+    ...(forStep
+      ? {
+          forStep: (step: PersonStep) => ({
+            description: removeDescription(step),
+            inputSchema: objectSchema(forStep(step), made.required),
+          }),
+        }
+      : {}),
     call: made.call,
   }
+}
+
+/** webhooks_remove's description for how the person is reached (as tools.ts says it of the deletes). */
+function removeDescription(step: PersonStep): string {
+  const head = `Remove webhook events of the profile's integration by _id: their URLs are notified no more. ${SIGNED_IN} Needs --allow-writes.`
+  const results = 'The answer is one result per id: {id, ok, status, error}.'
+  if (step === 'refused')
+    return `${head} Refused on this client: pay mcp was started with --require-person, and this client cannot ask the person (it offers no MCP elicitation).`
+  if (step === 'elicitation')
+    return `${head} pay asks the person itself, through your client (MCP elicitation): it shows them the plan (each id with its name, URL and whether it is enabled) and acts only if they accept. There is no confirm string. ${results}`
+  return (
+    `${head} The first call changes nothing: it answers the plan (each id with its name, URL and whether it is ` +
+    'enabled) and a confirm string. Only a second call with the same ids and that confirm acts, once, within 10 ' +
+    "minutes. You, the model, see the confirm string: the person's step is your client's approval of that second " +
+    `call. Show the person the plan first, and never confirm a plan they did not agree to. ${results}`
+  )
 }
 
 /** The account's tools (ACCOUNT_TOOL_ENDPOINTS). */
