@@ -321,6 +321,15 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
         [charge, 3],
       ]),
     )
+    // Pending: told 2, the charge still unpaid (and payable: subs_cancel below still finds it due).
+    const pending = await mcp.call('sandbox_pay', { id: charge, outcome: 'pending' })
+    expect(pending.structured).toMatchObject({ outcome: 'pending', link: { _id: charge, paid: false } })
+    await vi.waitFor(() =>
+      expect(app.notifications().map((n) => [n.data.payment_link_id, n.data.payment_status])).toEqual([
+        [charge, 3],
+        [charge, 2],
+      ]),
+    )
     await sandbox.request('DELETE', `/_sandbox/webhooks/${endpoint._id}`)
     await app.close()
 
