@@ -324,6 +324,14 @@ describe('the key never leaks', () => {
         leak.call('POST', '/_sandbox/webhooks', { url: `http://127.0.0.1:9/event-${i}` }),
       ),
     )
+    // The account's secrets, kept in the config file alone: its password, and the access token of
+    // each sign-in (read after each run); never in a run's output, --debug's trace included.
+    const accountSecrets = new Set([state.sandbox.account.password])
+    const noAccountSecret = (result: CliResult) => {
+      const config = JSON.parse(fs.readFileSync(path.join(dirs.config, 'config.json'), 'utf8'))
+      accountSecrets.add(String(config.profiles.shop.access_token))
+      for (const secret of accountSecrets) expect(result.stdout + result.stderr).not.toContain(secret)
+    }
     const notification = path.join(dirs.tmp, 'notification.json')
     fs.writeFileSync(notification, hook.received[0].body)
     const fixtures = path.join(dirs.tmp, 'fixtures.json')
@@ -340,44 +348,46 @@ describe('the key never leaks', () => {
       { label: 'profiles remove --debug', args: ['profiles', 'remove', 'live3', '--debug'], code: 0 },
       // The account (`pay login --email`): its key is the one scanned for, its token and signature key
       // kept in the config file alone; its webhook events are the sandbox's endpoints.
-      ...inModes({
-        label: 'login --email',
-        args: [
-          'login',
-          '--email',
-          state.sandbox.account.email,
-          '--password-stdin',
-          '-p',
-          'shop',
-          '--base-url',
-          `${state.sandbox.baseUrl}/api`,
-        ],
-        input: `${state.sandbox.account.password}\n`,
-        code: 0,
-      }),
-      ...inModes({ label: 'businesses list', args: ['businesses', 'list', '-p', 'shop'], code: 0 }),
-      ...inModes({ label: 'webhooks add', args: ['webhooks', 'add', hook.url, '-p', 'shop'], code: 0 }),
-      ...inModes({ label: 'webhooks list', args: ['webhooks', 'list', '-p', 'shop'], code: 0 }),
-      ...inModes({
-        label: 'webhooks disable',
-        args: ['webhooks', 'disable', events[0]._id, '-p', 'shop'],
-        code: 0,
-      }),
-      ...inModes({
-        label: 'webhooks enable',
-        args: ['webhooks', 'enable', events[0]._id, '-p', 'shop'],
-        code: 0,
-      }),
-      ...perMode(() => ({
-        label: 'webhooks remove',
-        args: ['webhooks', 'remove', String(events.pop()?._id), '--yes', '-p', 'shop'],
-        code: 0,
-      })),
-      ...inModes({
-        label: 'webhooks verify',
-        args: ['webhooks', 'verify', '--file', notification, '-p', 'shop'],
-        code: 0,
-      }),
+      ...[
+        ...inModes({
+          label: 'login --email',
+          args: [
+            'login',
+            '--email',
+            state.sandbox.account.email,
+            '--password-stdin',
+            '-p',
+            'shop',
+            '--base-url',
+            `${state.sandbox.baseUrl}/api`,
+          ],
+          input: `${state.sandbox.account.password}\n`,
+          code: 0,
+        }),
+        ...inModes({ label: 'businesses list', args: ['businesses', 'list', '-p', 'shop'], code: 0 }),
+        ...inModes({ label: 'webhooks add', args: ['webhooks', 'add', hook.url, '-p', 'shop'], code: 0 }),
+        ...inModes({ label: 'webhooks list', args: ['webhooks', 'list', '-p', 'shop'], code: 0 }),
+        ...inModes({
+          label: 'webhooks disable',
+          args: ['webhooks', 'disable', events[0]._id, '-p', 'shop'],
+          code: 0,
+        }),
+        ...inModes({
+          label: 'webhooks enable',
+          args: ['webhooks', 'enable', events[0]._id, '-p', 'shop'],
+          code: 0,
+        }),
+        ...perMode(() => ({
+          label: 'webhooks remove',
+          args: ['webhooks', 'remove', String(events.pop()?._id), '--yes', '-p', 'shop'],
+          code: 0,
+        })),
+        ...inModes({
+          label: 'webhooks verify',
+          args: ['webhooks', 'verify', '--file', notification, '-p', 'shop'],
+          code: 0,
+        }),
+      ].map((c) => ({ ...c, check: noAccountSecret })),
       // The sandbox as a test double, through the sandbox that knows the key: its
       // fault rules, and the requests it kept (bodies shown, keys in them redacted).
       ...inModes({
@@ -467,6 +477,8 @@ describe('the key never leaks', () => {
     ])
       await pay(c)
     expect(problems).toEqual([])
+    // A token per sign-in (one per mode), each looked for in every run after it.
+    expect([...accountSecrets].filter((secret) => secret.startsWith('sat_'))).toHaveLength(MODES.length)
     // What the notifications carried to the app: never the key.
     expect(hook.received.length).toBeGreaterThan(MODES.length)
     expect(JSON.stringify(hook.received)).not.toContain(CANARY)
