@@ -8,7 +8,7 @@ import { addWebhookEvent } from '../../work/account/webhooks.js'
 
 export default class WebhooksAdd extends BaseCommand<typeof WebhooksAdd> {
   static calls: readonly EndpointName[] = ['addWebhookEvent']
-  static summary = 'Notify a URL of the business’s payments'
+  static summary = "Notify a URL of the business's payments"
   static description =
     "Adds a webhook event to the profile's integration: payment.created, to URL, enabled, as the service's " +
     'shop plugins set it. A URL the service does not take: exit 3 under --url. Sent with the access token ' +

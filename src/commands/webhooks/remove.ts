@@ -8,7 +8,7 @@ import { removeWebhookEvent } from '../../work/account/webhooks.js'
 
 export default class WebhooksRemove extends BaseCommand<typeof WebhooksRemove> {
   static calls: readonly EndpointName[] = ['listWebhookEvents', 'removeWebhookEvent']
-  static summary = 'Stop notifying a webhook event’s URL, for good'
+  static summary = "Stop notifying a webhook event's URL, for good"
   static description =
     "Removes webhook event ID of the profile's integration. Shows the profile, base URL and the event, then " +
     'asks; --yes skips the question; without a terminal and without --yes nothing is changed (exit 2); ' +

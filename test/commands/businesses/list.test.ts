@@ -29,6 +29,18 @@ describe.concurrent('pay businesses list', () => {
         `${a.businessId}\tSandbox business 1\t${a.integrationId}\t${redacted(KEY_A)}\ttrue\n` +
         `${b.businessId}\tSandbox business 2\t${b.integrationId}\t${redacted(KEY_B)}\tfalse\n`,
     })
+    // On a terminal at 80 columns: the integration's id headed INTEGRATION, beside the business's ID.
+    const table = await runInProcess(['businesses', 'list'], {
+      env: s.env,
+      terminal: true,
+      width: 80,
+      colour: false,
+    })
+    expect(table.stdout).toBe(
+      'ID       NAME                INTEGRATION               API KEY    CHOSEN\n' +
+        `${a.businessId}  Sandbox business 1  ${a.integrationId}  ${redacted(KEY_A)}  true\n` +
+        `${b.businessId}  Sandbox business 2  ${b.integrationId}  ${redacted(KEY_B)}  false\n`,
+    )
     const json = await runInProcess(['businesses', 'ls', '--json'], { env: s.env })
     expect(JSON.parse(json.stdout)).toEqual([
       {

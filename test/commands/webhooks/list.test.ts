@@ -42,4 +42,38 @@ describe.concurrent('pay webhooks list', () => {
       JSON.parse((await runInProcess(['webhooks', 'list', '--json'], { env: s.env })).stdout),
     ).toHaveLength(1)
   })
+
+  it('a table on a terminal; at 80 columns the name (always payment.created) and the time go before the URL is cut', async ({
+    onTestFinished,
+  }) => {
+    const s = await startAccountSandbox()
+    onTestFinished(() => s.close())
+    expect((await s.signIn()).code).toBe(0)
+    const url = 'https://shop.example/wp-json/swipe/v1/webhook?source=a'
+    const added = (await s.t.a.call('POST', '/_sandbox/webhooks', { url })).json.data
+    const wide = await runInProcess(['webhooks', 'list'], {
+      env: s.env,
+      terminal: true,
+      width: 160,
+      colour: false,
+    })
+    const { updated_at } = JSON.parse(
+      (await runInProcess(['webhooks', 'list', '--json'], { env: s.env })).stdout,
+    )[0]
+    expect(wide).toMatchObject({ code: 0, stderr: '' })
+    expect(wide.stdout).toBe(
+      `ID                        NAME             ENABLED  URL${' '.repeat(url.length - 1)}UPDATED\n` +
+        `${added._id}  payment.created  true     ${url}  ${updated_at}\n`,
+    )
+    const narrow = await runInProcess(['webhooks', 'list'], {
+      env: s.env,
+      terminal: true,
+      width: 80,
+      colour: false,
+    })
+    // 80 columns less the ID's and ENABLED's: 45 for the URL (before, 28 beside NAME).
+    expect(narrow.stdout).toBe(
+      `ID                        ENABLED  URL\n${added._id}  true     ${url.slice(0, 44)}…\n`,
+    )
+  })
 })
