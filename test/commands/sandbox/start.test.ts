@@ -182,7 +182,7 @@ describe('where the keys come from', () => {
     // On a terminal, said with the rest of what it serves, and the /api base path.
     const said = await started(['--account', 'shop@example.com:pw'], {}, false)
     expect(said.stdout).toContain(
-      'Account (`pay login --email`, and the shop plugins’ sign-in; its businesses are the keys’):\n  shop@example.com  pw\n',
+      "Account of the keys' businesses (`pay login --email`, the plugins' sign-in):\n  shop@example.com  pw\n",
     )
     expect(said.stdout).toMatch(/The service's base path works too: http:\/\/127\.0\.0\.1:\d+\/api\n/)
     for (const [args, env, from] of [

@@ -135,7 +135,7 @@ function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: S
         : 'Signature keys of its notifications, one per key in that order:',
       ...signature_keys.map((key) => `  ${key}`),
       ...webhookLines(webhooks),
-      'Account (`pay login --email`, and the shop plugins’ sign-in; its businesses are the keys’):',
+      "Account of the keys' businesses (`pay login --email`, the plugins' sign-in):",
       `  ${email}  ${password}`,
       `The service's base path works too: ${sandbox.baseUrl}/api`,
     ]
