@@ -7,7 +7,7 @@ import {
   type EndpointName,
   type Preset,
 } from '../shared/endpoints.js'
-import { ACCOUNT_TOOL_ENDPOINTS } from './account-tools.js'
+import { ACCOUNT_TOOL_ENDPOINTS } from './account/tools.js'
 import { actTool } from './act.js'
 import { RUNS } from './runs.js'
 import { SANDBOX_TOOL_ENDPOINTS } from './sandbox-tools.js'
@@ -137,7 +137,7 @@ function descriptionOf(source: ToolSource, step: PersonStep = 'confirm'): string
 /**
  * Whether an endpoint of the service is a tool made here: one an API key authorises. An endpoint
  * whose body or answer holds a credential (`secret`: the sign-in's password and token) is never a
- * tool; those of the account's access token are account-tools.ts's.
+ * tool; those of the account's access token are account/tools.ts's.
  */
 export const madeHere = (endpoint: Endpoint) =>
   !endpoint.sandbox && endpoint.secret !== true && authOf(endpoint) === 'key'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCOUNT_TOOL_ENDPOINTS, accountTools } from '../../../src/agent/account-tools.js'
+import { ACCOUNT_TOOL_ENDPOINTS, accountTools } from '../../../src/agent/account/tools.js'
 import { Agent } from '../../../src/agent/server.js'
 import { madeHere, serviceTools, toolEndpoints } from '../../../src/agent/tools.js'
 import { CommandContext } from '../../../src/runtime/run-context.js'

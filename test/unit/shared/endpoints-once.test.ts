@@ -28,7 +28,7 @@ const NAMES_MAY_BE_IN = [
   /^src\/work\//,
   /^src\/sandbox\//,
   /^src\/agent\/sandbox-tools\.ts$/,
-  /^src\/agent\/account-tools\.ts$/,
+  /^src\/agent\/account\/tools\.ts$/,
 ]
 
 const TABLE = 'src/shared/endpoints.ts'
