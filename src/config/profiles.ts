@@ -56,7 +56,26 @@ interface ProfileSummary extends Record<string, unknown> {
   api_key: string
   key_storage: KeyStorage
   built_in: boolean
+  /** A profile of `pay login --email`: its account and business (the signature key redacted, the token never shown). */
+  account?: string
+  business_id?: string
+  business_name?: string
+  integration_id?: string
+  signature_key?: string
 }
+
+/** What a profile signed in to an account says of it (profiles show), none of its secrets. */
+const accountOf = (profile: StoredProfile): Partial<ProfileSummary> =>
+  typeof profile.account_email !== 'string'
+    ? {}
+    : {
+        account: profile.account_email,
+        business_id: profile.business_id,
+        business_name: profile.business_name,
+        integration_id: profile.integration_id,
+        signature_key:
+          typeof profile.signature_key === 'string' ? redactKey(profile.signature_key) : undefined,
+      }
 
 interface SummaryOptions {
   env: NodeJS.ProcessEnv
@@ -125,6 +144,7 @@ export async function profileSummaries(
       api_key: keyShown(name, profile),
       key_storage: storageOf(profile),
       built_in: false,
+      ...accountOf(profile),
     }),
   )
   const profiles = [...(wanted(builtIn.name) ? [first] : []), ...summaries]

@@ -10,7 +10,20 @@ export const PROFILE_VIEW: View = {
   noun: 'profile',
   plural: 'profiles',
   listColumns: ['name', 'current', 'base_url', 'api_key', 'key_storage'],
-  recordFields: ['name', 'current', 'base_url', 'api_key', 'key_storage', 'built_in'],
+  recordFields: [
+    'name',
+    'current',
+    'base_url',
+    'api_key',
+    'key_storage',
+    'built_in',
+    // A profile of `pay login --email` (none of its secrets).
+    'account',
+    'business_id',
+    'business_name',
+    'integration_id',
+    'signature_key',
+  ],
   idField: 'name',
 }
 
