@@ -10,7 +10,8 @@ import { startTestSandbox, type TestSandbox, trustSandbox, VALID_LINK } from '..
 import { addEndpoint } from '../../helpers/webhooks.js'
 
 /** Every tool on the sandbox profile: the service's, as its commands name them, and the sandbox's. */
-const ALL_TOOLS = [...serviceToolNames(), ...Object.keys(SANDBOX_TOOL_ENDPOINTS)].sort()
+// webhooks_verify sends nothing (it checks a notification with the profile's signature key): no endpoint names it.
+const ALL_TOOLS = [...serviceToolNames(), 'webhooks_verify', ...Object.keys(SANDBOX_TOOL_ENDPOINTS)].sort()
 /**
  * `pay mcp` as an assistant's client runs it: bin/run.js over stdio, driven by the MCP SDK's own
  * client (StdioClientTransport), against a real sandbox on loopback that the run's sandbox
