@@ -409,7 +409,7 @@ describe.concurrent('pay login --email', () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(
-      `no system keychain: key stored in plain text in ${configFile(s.configDir)}\n` +
+      `no system keychain: key and access token stored in plain text in ${configFile(s.configDir)}\n` +
         `Signed in as ${s.account.email}; business Sandbox business 1 (${business}), integration ${integrationOf(s, KEY_A)}. ` +
         `Saved profile "shop" (key sk_s…9e1d in the config file, ${s.t.baseUrl}/api), key verified. It is now the current profile.\n`,
     )

@@ -95,7 +95,9 @@ export function checkProfileName(name: string, context: Pick<RunContext, 'builtI
 /** What `pay login` says of what it saved, and, said in every output mode, of where the key went. */
 export function loginWords(outcome: LoginOutcome): { notices: string[]; warnings: string[]; said: string } {
   const { summary, plainTextFile, staleKeychainEntry } = outcome
-  const notices = plainTextFile ? [`no system keychain: key stored in plain text in ${plainTextFile}`] : []
+  // A profile of `pay login --email` keeps its access token where its key goes.
+  const what = 'account' in summary ? 'key and access token' : 'key'
+  const notices = plainTextFile ? [`no system keychain: ${what} stored in plain text in ${plainTextFile}`] : []
   const warnings = staleKeychainEntry
     ? [
         `The old key of profile "${summary.profile}" is still in the system keychain, which ${staleKeychainEntry.reason}; ` +
