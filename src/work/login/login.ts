@@ -97,7 +97,9 @@ export function loginWords(outcome: LoginOutcome): { notices: string[]; warnings
   const { summary, plainTextFile, staleKeychainEntry } = outcome
   // A profile of `pay login --email` keeps its access token where its key goes.
   const what = 'account' in summary ? 'key and access token' : 'key'
-  const notices = plainTextFile ? [`no system keychain: ${what} stored in plain text in ${plainTextFile}`] : []
+  const notices = plainTextFile
+    ? [`no system keychain: ${what} stored in plain text in ${plainTextFile}`]
+    : []
   const warnings = staleKeychainEntry
     ? [
         `The old key of profile "${summary.profile}" is still in the system keychain, which ${staleKeychainEntry.reason}; ` +
