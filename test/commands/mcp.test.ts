@@ -383,6 +383,39 @@ describe('pay mcp: the person, the service’s text, a plan checked again', () =
     await mcp.close()
   })
 
+  it('with elicitation: webhooks_remove (the account’s) asks the person with the event, and removes on accept', async () => {
+    const s = await startAccountSandbox()
+    try {
+      expect((await s.signIn()).code).toBe(0)
+      const added = (await s.t.a.call('POST', '/_sandbox/webhooks', { url: 'https://shop.example/hook' }))
+        .json.data
+      const { asked, elicit } = person(
+        { action: 'decline' },
+        { action: 'accept', content: { confirm: true } },
+      )
+      const mcp = await mcpInProcess(['-p', 'shop', '--allow-writes'], { env: s.env }, elicit)
+      const remove = (await mcp.client.listTools()).tools.find((tool) => tool.name === 'webhooks_remove')
+      expect(Object.keys(remove?.inputSchema.properties ?? {})).toEqual(['ids'])
+      expect(remove?.description).toContain(
+        'pay asks the person itself, through your client (MCP elicitation)',
+      )
+      const declined = await mcp.call('webhooks_remove', { ids: [added._id] })
+      expect(declined.structured.error).toMatchObject({ kind: 'cancelled', exit_code: 130 })
+      expect((await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toHaveLength(1)
+      const done = await mcp.call('webhooks_remove', { ids: [added._id] })
+      expect(done.structured).toMatchObject({ done: 1, of: 1 })
+      expect((await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([])
+      // What the person was shown: the event, its URL quoted as the service's text.
+      expect(asked).toHaveLength(2)
+      expect(String(asked[0].message)).toContain(
+        `  ${added._id}  name "payment.created" · url "https://shop.example/hook" · enabled true`,
+      )
+      await mcp.close()
+    } finally {
+      await s.close()
+    }
+  })
+
   it('with elicitation: a record that changed while the person was asked is not acted on; the answer is the new plan', async () => {
     const link = await newLink({ amount: '1', title: 'Coffee' })
     const { asked, elicit } = person(async () => {
