@@ -192,6 +192,8 @@ export interface Removal {
     | { deleted: true }
     | { deleted: false; gone: true }
     | { deleted: false; reason: string; account: string }
+  /** The access token of `pay login --email` was in the keychain too, and was deleted with the key. */
+  accessToken?: boolean
 }
 
 /** `pay profiles remove NAME`: the profile leaves the config file in `dir`, then its key the keychain. */
@@ -214,11 +216,14 @@ export async function removeProfile(
   const account = removed.keychain_account as string
   const { deleteKey } = await import('./keychain.js')
   // Its access token too (`pay login --email`): nothing of the profile stays behind.
-  if (removed.access_token_storage === 'keychain') await deleteKey(accessTokenAccount(name, dir), keychain)
+  const token =
+    removed.access_token_storage === 'keychain' &&
+    (await deleteKey(accessTokenAccount(name, dir), keychain)).ok
   const deleted = await deleteKey(account, keychain)
   return {
     wasCurrent,
     keyStorage: 'keychain',
+    ...(token ? { accessToken: true } : {}),
     keychain: deleted.ok
       ? deleted.deleted
         ? { deleted: true }

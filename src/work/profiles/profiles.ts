@@ -75,7 +75,10 @@ export async function profilesRemove(
         `delete it there (service "pay", account "${keychain.account}").`
       : undefined
   let from = ''
-  if (keychain?.deleted) from = ' Its key was deleted from the system keychain.'
+  if (keychain?.deleted)
+    from = removal.accessToken
+      ? ' Its key and access token were deleted from the system keychain.'
+      : ' Its key was deleted from the system keychain.'
   else if (keychain && 'gone' in keychain) from = ' Its key was no longer in the system keychain.'
   const summary = {
     removed: name,

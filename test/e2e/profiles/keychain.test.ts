@@ -169,7 +169,11 @@ describe.runIf(RUN_KEYRING_TESTS)('keys in the system keychain (a real Secret Se
     expect([listed.code, listed.stderr]).toEqual([0, ''])
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ chosen: true })])
     expect(listed.stdout).not.toContain(String(token))
-    expect(await runCli(['profiles', 'remove', 'shop'], { env })).toMatchObject({ code: 0 })
+    expect(await runCli(['profiles', 'remove', 'shop'], { env })).toMatchObject({
+      code: 0,
+      stderr:
+        'Removed profile "shop". Its key and access token were deleted from the system keychain. No profile is current now.\n',
+    })
     expect(keyring.lookup(`shop@${dir}#access-token`)).toBeUndefined()
     expect(keyring.lookup(`shop@${dir}`)).toBeUndefined()
   })
