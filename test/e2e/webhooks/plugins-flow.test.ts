@@ -32,8 +32,10 @@ describe('a shop plugin’s flow through pay and the sandbox, at <base>/api', ()
         'a pass: word\n',
       )
       expect(login.code).toBe(0)
+      // The directory's own key (sandbox start's JSON line), redacted.
+      const key = sandbox.line.keys[0]
       expect(login.stderr).toContain(
-        `Saved profile "shop" (key sk_s…9e1d in the config file, ${api}), key verified.`,
+        `Saved profile "shop" (key ${key.slice(0, 4)}…${key.slice(-4)} in the config file, ${api}), key verified.`,
       )
       const [business] = JSON.parse((await pay(['businesses', 'list', '--json'])).stdout)
       expect(business).toMatchObject({ name: 'Sandbox business', chosen: true })
