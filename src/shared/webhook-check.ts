@@ -1,7 +1,8 @@
 /**
- * The check of a notification of the service (docs/design.md, "Where the spec is silent"), for
- * the sandbox, which signs its own (src/sandbox/handlers/notify/), its library's `verifyWebhook`,
- * and `pay webhooks verify`, which checks one an app received: the one check, on either side.
+ * `pay webhooks verify`'s check of a notification an app received (docs/design.md, "Where the spec
+ * is silent"): as strict as the sandbox's and its library's (src/shared/webhook-signature.ts, which
+ * the sandbox signs with), each refusal said in the plugins' terms (a key they require missing).
+ * Two checks of one scheme: a follow-up makes them one.
  *
  * The hash is the service's, as its official shop plugins check it (`verify_hash` of the
  * swipe-engineer plugins): HMAC-SHA256, keyed with the business's signature key, of the signature

@@ -1,8 +1,9 @@
 /**
  * `pay webhooks verify` (and `pay mcp`'s webhooks_verify): a notification an app received, checked
- * with the profile's signature key (`pay login --email` keeps it) by the one check of the sandbox
- * and its library (src/shared/webhook-check.ts): the keys the plugins require, exactly the
- * documented keys in order, each value's form, and the hash. Nothing is sent.
+ * with the profile's signature key (`pay login --email` keeps it) by src/shared/webhook-check.ts
+ * (as strict as the library's verifyWebhook, src/shared/webhook-signature.ts, each refusal said in
+ * the plugins' terms): the keys the plugins require, exactly the documented keys in order, each
+ * value's form, and the hash. Nothing is sent.
  */
 import fs from 'node:fs'
 import { resolveAccount } from '../../config/credentials.js'
