@@ -274,7 +274,23 @@ const VERSION_6: Migration = {
 }
 
 /**
- * Version 7: a record keeps the path of its customer page, not an address
+ * Version 7: when each webhook endpoint was added and last changed (ISO 8601, real time, as its
+ * `created_at` and `updated_at`): the webhook events of a business's integration are its endpoints
+ * (handlers/account/), answered with both. The endpoints there before count as made now.
+ */
+const VERSION_7: Migration = {
+  summary: 'webhook endpoints: created_at and updated_at',
+  up(db) {
+    db.exec(`
+      ALTER TABLE webhook_endpoints ADD COLUMN created_at TEXT;
+      ALTER TABLE webhook_endpoints ADD COLUMN updated_at TEXT;
+      UPDATE webhook_endpoints SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now');
+    `)
+  },
+}
+
+/**
+ * Version 8: a record keeps the path of its customer page, not an address
  * (domain/page-address.ts): `payment_url` `/checkout/pay?id=<_id>`, `activation_url`
  * `/checkout/tokens/<token>/activate?test=true`; an answer names the address of the sandbox that
  * serves it. The links and tokenizations kept with the address of the sandbox that made them
@@ -282,7 +298,7 @@ const VERSION_6: Migration = {
  * path instead. Nothing else of a record changes: SQLite's json_set writes back the text of every
  * other value as it was.
  */
-const VERSION_7: Migration = {
+const VERSION_8: Migration = {
   summary: "records keep their page's path, answers name the address that serves them",
   up(db) {
     const linkPage = (id: string) => `'/checkout/pay?id=' || ${id}`
@@ -309,6 +325,7 @@ export const MIGRATIONS: readonly Migration[] = [
   VERSION_5,
   VERSION_6,
   VERSION_7,
+  VERSION_8,
 ]
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]
