@@ -219,7 +219,7 @@ describe('the customer’s attempts, on the sandbox profile', () => {
     return url as string
   }
 
-  const act = (id: string, outcome: 'pay' | 'fail' | 'cancel') =>
+  const act = (id: string, outcome: 'pay' | 'pending' | 'fail' | 'cancel') =>
     sandbox.request('POST', `/_sandbox/payment-links/${id}/${outcome}`)
 
   /** A notification of the link's attempt with `status`, signed with the business's key as the sandbox signs it. */
@@ -328,6 +328,35 @@ describe('the customer’s attempts, on the sandbox profile', () => {
         `Waiting for payment link ${link._id} to be paid (at most 10m).\n` +
           "The customer's payment is pending (Payment pending); still waiting.\n",
       )
+    })
+
+    test('the sandbox’s own pending outcome (the page’s Pending button) is said and waited through; paid after: exit 0', async () => {
+      const link = await seedLink(sandbox)
+      const running = runInProcess(['-p', 'sandbox', 'links', 'wait', link._id, '--columns', '_id,paid'], {
+        env: sandboxProfile(),
+      })
+      await waitsAt()
+      expect((await act(link._id, 'pending')).status).toBe(200)
+      // Its notification told (payment_status 2) before the payment's: the wait is still on then.
+      await vi.waitFor(
+        async () =>
+          expect(
+            (await sandbox.request('GET', '/_sandbox/webhooks/deliveries')).body.data.filter(
+              (d: { payment_link_id: string; state: string }) =>
+                d.payment_link_id === link._id && d.state === 'delivered',
+            ),
+          ).toHaveLength(1),
+        { timeout: 10_000 },
+      )
+      await act(link._id, 'pay')
+      const result = await running
+      expect(result).toMatchObject({
+        code: 0,
+        stdout: `${link._id}\ttrue\n`,
+        stderr:
+          `Waiting for payment link ${link._id} to be paid (at most 10m).\n` +
+          "The customer's payment is pending (Payment pending); still waiting.\n",
+      })
     })
 
     test('--until paid waits through a failed attempt, hearing none, until paid', async () => {
