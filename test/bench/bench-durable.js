@@ -30,7 +30,9 @@ async function runDurable(connections, round) {
   const stored = linksIn(server.info.database)
   const answered = warmup.ok + run.ok
   if (stored < answered)
-    throw new Error(`${answered} creates were answered 2xx, but the durable server's database holds ${stored}`)
+    throw new Error(
+      `${answered} creates were answered 2xx, but the durable server's database holds ${stored}`,
+    )
   const failed = warmup.failed + run.failed
   if (failed > 0) throw new Error(`${failed} requests of the durable server's run failed`)
   return { ...run, ok: answered, stored }
@@ -80,7 +82,7 @@ export async function benchDurable({ pay }) {
   }
   notes.unshift(
     `autocannon (${ROUNDS} rounds of ${DURATION_S} s per server and connection count, after ${WARMUP_S} s ` +
-      'untimed, the order swapped every round, the median of the rounds\' ratios) POSTs the body of ' +
+      "untimed, the order swapped every round, the median of the rounds' ratios) POSTs the body of " +
       'section 10 to durable-server.js (JSON parsed, one prepared INSERT into libsql, WAL, synchronous = ' +
       'NORMAL, one commit per turn of the event loop, each answered after it) and to `pay sandbox start ' +
       "--port 0 --json --quiet`, each on an empty database; the servers' 2 cores shared with autocannon.",

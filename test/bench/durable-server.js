@@ -32,7 +32,10 @@ function commitTurn() {
 }
 
 function send(response, status, text) {
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  })
   response.end(text)
 }
 
