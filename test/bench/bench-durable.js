@@ -22,8 +22,9 @@ async function runDurable(connections, round) {
   let run
   let warmup
   try {
-    warmup = autocannon(server.info.base_url, connections, WARMUP_S)
-    run = autocannon(server.info.base_url, connections)
+    // The durable server takes any key.
+    warmup = autocannon(server.info.base_url, 'sk_test_durable', connections, WARMUP_S)
+    run = autocannon(server.info.base_url, 'sk_test_durable', connections)
   } finally {
     await server.stop()
   }

@@ -5,16 +5,15 @@
  * server that answers every request with a fixed JSON body (fixed-server.js); each server first
  * gets WARMUP_S of the same load, untimed (a fresh process compiles its hot code then). The ratio to
  * the fixed server is a figure, no goal: no durable store answers at that rate; the sandbox's goal
- * is against the least a durable create needs (bench-durable.js, section 11). After each sandbox run, every create autocannon saw answered 2xx must
- * be in the store (it is read with libsql once the server has stopped).
+ * is against the least a durable create needs (bench-durable.js, section 11). After each sandbox
+ * run, every create autocannon saw answered 2xx must be in the store (it is read with libsql once
+ * the server has stopped).
  */
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { BENCH, cleanEnv, log, median, NODE, QUICK, ROOT, ratio, startJsonChild, tempDir } from './lib.js'
 
-/** The sandbox profile's key (src/sandbox/constants.ts). */
-const SANDBOX_KEY = 'sk_sandbox_4f3c9a1b7e2d5f8a0c6b9e1d'
 export const CONNECTIONS = [16, 64]
 export const DURATION_S = QUICK ? 3 : 20
 export const WARMUP_S = QUICK ? 1 : 3
@@ -23,11 +22,11 @@ const AUTOCANNON = path.join(ROOT, 'node_modules/autocannon/autocannon.js')
 const BODY = JSON.stringify({ email: 'load@example.com', currency: 'EUR', amount: '25.50', title: 'Load' })
 
 /** autocannon's JSON report of one run against `url`. */
-export function autocannon(url, connections, seconds = DURATION_S) {
+export function autocannon(url, key, connections, seconds = DURATION_S) {
   const args = [AUTOCANNON, '--json', '--connections', String(connections), '--duration', String(seconds)]
   args.push('--method', 'POST', '--body', BODY)
   for (const header of [
-    `authorization=Bearer ${SANDBOX_KEY}`,
+    `authorization=Bearer ${key}`,
     'content-type=application/json',
     'accept=application/json',
   ])
@@ -56,8 +55,9 @@ export function linksIn(file) {
 async function runFixed(connections) {
   const server = await startJsonChild([NODE, path.join(BENCH, 'fixed-server.js')], cleanEnv({}))
   try {
-    autocannon(server.info.base_url, connections, WARMUP_S)
-    return autocannon(server.info.base_url, connections)
+    // The fixed server takes any key.
+    autocannon(server.info.base_url, 'sk_test_fixed', connections, WARMUP_S)
+    return autocannon(server.info.base_url, 'sk_test_fixed', connections)
   } finally {
     await server.stop()
   }
@@ -79,8 +79,10 @@ export async function runSandbox(pay, connections, round, label = 'load') {
   let run
   let warmup
   try {
-    warmup = autocannon(server.info.base_url, connections, WARMUP_S)
-    run = autocannon(server.info.base_url, connections)
+    // The sandbox's key: its directory's own, as `sandbox start` with no key serves it.
+    const key = server.info.keys[0]
+    warmup = autocannon(server.info.base_url, key, connections, WARMUP_S)
+    run = autocannon(server.info.base_url, key, connections)
   } finally {
     await server.stop()
   }
