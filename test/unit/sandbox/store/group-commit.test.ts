@@ -73,12 +73,7 @@ describe('the group commit', () => {
   it("keeps a business's first write in a group, and undoes another's whole with the request that failed", async () => {
     const store = storeIn()
     const other = businessOf(KEY_B)
-    const otherLink = newLink(
-      other.businessId,
-      { ...VALID_LINK, amount: 25.5, title: 'other' },
-      'http://x',
-      0,
-    )
+    const otherLink = newLink(other.businessId, { ...VALID_LINK, amount: 25.5, title: 'other' }, 0)
     // Both businesses are new: each insert finds no business row, adds it, and runs again.
     const kept = store.grouped(() => store.insert('payment_links', business, link('first of A')))
     const failed = store.grouped(() => {
