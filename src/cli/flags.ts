@@ -170,7 +170,8 @@ export const fromCsvFlags = {
   'from-csv': Flags.string({
     description:
       'Create one link per row of this CSV file (- for stdin). Its header names the fields, as flags ' +
-      '(email,currency,amount,title,reference-2) or as the service names them (reference_2).',
+      '(email,currency,amount,title,reference-2) or as the service names them (reference_2); cells are ' +
+      'separated by commas, semicolons or tabs, as the header row is.',
   }),
   'skip-invalid': Flags.boolean({
     description: 'Send the rows that pass the checks even when others do not (those are reported).',

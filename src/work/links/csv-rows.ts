@@ -1,4 +1,4 @@
-import { type CsvRow, parseCsv } from '../../bulk/csv.js'
+import { type CsvRow, headerSeparator, parseCsv } from '../../bulk/csv.js'
 import { lastRows, type ReadReport } from '../../bulk/report.js'
 import { type FieldErrors, type PayError, usageError } from '../../errors.js'
 import { sha256Hex } from '../../shared/crypto.js'
@@ -17,11 +17,15 @@ export interface InputRow {
   problems?: FieldErrors
 }
 
-/** The rows of the CSV, each checked as the service would check it. */
+/**
+ * The rows of the CSV, each checked as the service would check it. Its cells are separated by
+ * commas, semicolons or tabs, whichever its header row holds (what a spreadsheet exports in the
+ * user's locale).
+ */
 export function readRows(text: string, source: string): InputRow[] {
   let parsed: CsvRow[]
   try {
-    parsed = parseCsv(text)
+    parsed = parseCsv(text, headerSeparator(text))
   } catch (error) {
     throw usageError(`--from-csv: ${source} is not a readable CSV file: ${(error as Error).message}.`)
   }
