@@ -179,12 +179,32 @@ interface Word {
   width: number
 }
 
+/** An amount as pay writes it (`12.34`, `1000`, `-0.5`)… */
+const AMOUNT_WORD = /^[-+]?\d[\d.,]*$/
+/** …and the currency code after it (`USD`, `EUR,`, `JPY)`): one word, never two lines. */
+const CURRENCY_WORD = /^[A-Z]{3}(?![\p{L}\p{N}])/u
+
 /**
  * The words of a paragraph, where a line may break: at spaces, and around each wide cluster
  * (CJK is written without spaces and breaks between characters, as a terminal user expects);
- * closing punctuation stays with what it closes, an opening bracket with what it opens.
+ * closing punctuation stays with what it closes, an opening bracket with what it opens, and an
+ * amount with its currency (`12.34 USD`, never `12.34` at the end of a line and `USD` at the start
+ * of the next).
  */
 function wordsOf(paragraph: string): Word[] {
+  const words: Word[] = []
+  for (const word of splitWords(paragraph)) {
+    const before = words.at(-1)
+    if (before && word.gap !== '' && AMOUNT_WORD.test(before.text) && CURRENCY_WORD.test(word.text)) {
+      before.text += word.gap + word.text
+      before.width += word.gap.length + word.width
+    } else words.push(word)
+  }
+  return words
+}
+
+/** The words of a paragraph, at spaces and around wide clusters (wordsOf, before amounts join their currency). */
+function splitWords(paragraph: string): Word[] {
   const words: Word[] = []
   let gap = ''
   let current: Word | undefined

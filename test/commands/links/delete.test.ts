@@ -122,6 +122,27 @@ describe('against a sandbox', () => {
       })
     })
 
+    test('--dry-run at 80 columns: an amount and its currency stay on one line, wherever the edge falls', async () => {
+      // Titles of 41 to 44 characters put the edge between `12.34` and `EUR` on a plan's line.
+      const titles = [41, 42, 43, 44].map((n) => 'Consulting for the month of November '.padEnd(n, 'x'))
+      const links = await Promise.all(titles.map((title) => seedLink(sandbox, { title, amount: '12.34' })))
+      const result = await runInProcess(['links', 'delete', ...links.map((l) => l._id), '--dry-run'], {
+        env: sandbox.env,
+        terminal: true,
+        colour: false,
+        width: 80,
+      })
+      expect(result.code).toBe(0)
+      const lines = result.stderr.split('\n')
+      expect(lines.filter((line) => line.includes('12.34'))).toHaveLength(4)
+      for (const line of lines) {
+        expect(line.length).toBeLessThanOrEqual(80)
+        expect(line).not.toMatch(/12\.34$/)
+        expect(line).not.toMatch(/^ *EUR/)
+      }
+      expect(lines.filter((line) => line.includes('12.34 EUR'))).toHaveLength(4)
+    })
+
     test('--dry-run --json: the plan as JSON on stdout', async () => {
       const link = await seedLink(sandbox)
       const result = await pay('links', 'delete', link._id, '--dry-run', '--json')

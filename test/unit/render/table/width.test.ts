@@ -286,6 +286,25 @@ describe('wrapText', () => {
     )
   })
 
+  it('never breaks an amount from its currency: a delete plan at 80 columns, and any text wrapped', () => {
+    // The line of `links delete`'s plan whose amount fell at the edge: `· 12.34` / `USD ·`.
+    const line =
+      '  6b05940ead56131883fdb1f2  Consulting for the month of November 2026 · 12.34 USD · jane@example.com'
+    expect(wrapToWidth(line, 80, { indent: ' '.repeat(28) }).split('\n')).toEqual([
+      '  6b05940ead56131883fdb1f2  Consulting for the month of November 2026 ·',
+      `${' '.repeat(28)}12.34 USD · jane@example.com`,
+    ])
+    expect(wrapText('Owed: 1,250.50 EUR, 3 JPY) and 0.5 KWD.', 17).split('\n')).toEqual([
+      'Owed:',
+      '1,250.50 EUR,',
+      '3 JPY) and',
+      '0.5 KWD.',
+    ])
+    // Only an amount and a code of three capitals hold together: words and lower case break as ever.
+    expect(wrapText('about 12 usd ok', 8).split('\n')).toEqual(['about 12', 'usd ok'])
+    expect(wrapText('Room 12 USDA', 8).split('\n')).toEqual(['Room 12', 'USDA'])
+  })
+
   it('an indent is kept up to half the line, and dropped past it', () => {
     const words = 'aaaa bbbb cccc dddd'
     const eight = ' '.repeat(8)
