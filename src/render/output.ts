@@ -40,6 +40,11 @@ export class Output extends Words {
     return this.screen.stdoutIsTerminal
   }
 
+  /** A list is drawn as a table: on a terminal, without --json, -q or --format csv. */
+  get drawsTables(): boolean {
+    return this.isTerminal && !this.json && !this.quiet && !this.csv
+  }
+
   /**
    * One record: JSON, its id (--quiet), a key/value table (terminal), key<TAB>value lines, or
    * with --columns one TSV row of the values (so that `$(pay … --columns payment_url)` is the URL).

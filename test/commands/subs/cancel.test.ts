@@ -1,11 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { NOT_DONE_SHOWN } from '../../../src/render/bulk-rows.js'
 import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import { startSandbox } from '../../../src/sandbox/http/server.js'
 import { type CliResult, tempDir } from '../../helpers/cli.js'
 import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
+import type { TestIO } from '../../helpers/io.js'
 import { startProxy, type TestProxy, UNAVAILABLE_MESSAGE } from '../../helpers/proxy.js'
 import { clientFor, startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import {
@@ -404,6 +406,53 @@ describe.concurrent('already cancelled', () => {
     expect(result.stderr).toContain(`  ${fresh}  mixed0@example.com · Starter · 120.00 USD  [created]\n`)
     expect(result.stderr).not.toContain(`  ${done}  `)
     expect(result.stderr).toContain(summary({ cancelled: 1, already: 1 }))
+  })
+})
+
+describe.concurrent('Ctrl-C half-way', () => {
+  test('on a terminal the ids never attempted are one row, counted; TSV, --json and the report keep each', async () => {
+    const ids = await seedSubscriptions(sandbox, 60, { prefix: 'ctrlc' })
+    const run = async (flags: string[], terminal: boolean) => {
+      let io: TestIO | undefined
+      let puts = 0
+      // Ctrl-C once the 10th cancellation reaches the service: those in flight finish, no new one starts.
+      const slow = await proxy((request) => {
+        if (request.method === 'PUT' && ++puts === 10) io?.interrupt()
+        return { delayMs: 10 }
+      })
+      const result = await runInProcess(['subs', 'cancel', ...ids, '--yes', '--concurrency', '2', ...flags], {
+        env: { ...sandbox.env, PAY_BASE_URL: slow.baseUrl },
+        terminal,
+        colour: false,
+        width: 200,
+        started: (started) => {
+          io = started
+        },
+      })
+      expect(result.code).toBe(130)
+      return result
+    }
+    const report = path.join(dir, 'ctrlc.csv')
+    const [screen, piped] = await Promise.all([run(['--report', report], true), run(['--json'], false)])
+
+    const table = screen.stdout.trimEnd().split('\n')
+    const done = table.filter((line) => / cancelled$/.test(line) || / already_cancelled$/.test(line)).length
+    expect(done).toBeGreaterThanOrEqual(10)
+    expect(table).toEqual([
+      expect.stringMatching(/^ID +RESULT +ERROR$/),
+      ...Array(done).fill(expect.stringMatching(/^[0-9a-f]{24} +(already_)?cancelled$/)),
+      `(${60 - done} ids)${' '.repeat(26 - `(${60 - done} ids)`.length)}not_done   Not attempted: the run stopped before them (--json and the report list each).`,
+    ])
+    expect(screen.stderr).toContain(`${60 - done} not cancelled (${60 - done} not done).\n`)
+    const rows = parseCsv(fs.readFileSync(report, 'utf8')).rows
+    expect(rows.map((row) => row.id)).toEqual(ids)
+    expect(rows.filter((row) => row.status === 'not_done')).toHaveLength(60 - done)
+
+    const results = JSON.parse(piped.stdout) as BulkJson[]
+    expect(results.map((r) => r.id)).toEqual(ids)
+    const notDone = results.filter((r) => r.status === 'not_done')
+    expect(notDone.length).toBeGreaterThan(NOT_DONE_SHOWN)
+    for (const r of notDone) expect(r.error).toBe('Not attempted: the run stopped before it.')
   })
 })
 
