@@ -11,8 +11,9 @@ const COMMON =
 
 const RESUME =
   'RESUME: --resume REPORT skips what the report records done (no request), tries the rest again and rewrites the report ' +
-  'in one step, one row per item. A run that was killed (no closing mark) is resumed only with its input given again; a ' +
-  'report of another command is refused, and one made against another profile or base URL needs --force.'
+  'in one step, one row per item. A run that was killed (no closing mark) is resumed only with its input given again, ' +
+  'unless its report names every id of that input; a report of another command is refused, and one made against another ' +
+  'profile or base URL needs --force.'
 
 /** The REPORT and RESUME paragraphs of `subs cancel`, `links delete` and `subs delete`. */
 export function idReportHelp(statuses: string, describes: string): string {

@@ -160,7 +160,8 @@ const reportFlags = (dependsOn?: string) => ({
   resume: Flags.string({
     description:
       'Carry on from a report an earlier run wrote: what it records done is skipped without a request, ' +
-      'the rest tried again, the report brought up to date. A run that was killed needs its input again.',
+      'the rest tried again, the report brought up to date. A run that was killed needs its input again, unless its ' +
+        'report names every id of it.',
     ...(dependsOn ? needs(dependsOn) : {}),
   }),
 })

@@ -456,6 +456,72 @@ describe.concurrent('Ctrl-C half-way', () => {
   })
 })
 
+describe.concurrent('--resume of a run killed before its end', () => {
+  /** A run that ended after Ctrl-C (its report names every id), then its resume killed: no closing mark. */
+  async function killedResume(ids: string[], name: string) {
+    const report = path.join(dir, name)
+    let io: TestIO | undefined
+    let puts = 0
+    const slow = await proxy((request) => {
+      if (request.method === 'PUT' && ++puts === 5) io?.interrupt()
+      return { delayMs: 5 }
+    })
+    const env = { ...sandbox.env, PAY_BASE_URL: slow.baseUrl }
+    const first = await runInProcess(
+      ['subs', 'cancel', ...ids, '--yes', '--concurrency', '1', '--report', report],
+      {
+        env,
+        started: (started) => {
+          io = started
+        },
+      },
+    )
+    expect(first.code).toBe(130)
+    // What a kill -9 of `--resume` leaves: the report rewritten whole as it opened, the meta without its closing mark.
+    const meta = JSON.parse(fs.readFileSync(`${report}.meta.json`, 'utf8'))
+    const { finished_at: _f, outcome: _o, counts: _c, ...open } = meta
+    fs.writeFileSync(`${report}.meta.json`, JSON.stringify(open))
+    return { report, env, slow }
+  }
+
+  test('a report that names every id of its input is resumed from alone, saying so; every id ends cancelled', async () => {
+    const ids = await seedSubscriptions(sandbox, 30, { prefix: 'killedresume' })
+    const { report, env } = await killedResume(ids, 'killed-resume.csv')
+    const resumed = await runInProcess(['subs', 'cancel', '--resume', report, '--yes', '--json'], { env })
+    expect(resumed.code).toBe(0)
+    expect(resumed.stderr).toContain(
+      `The run in ${report} did not end (it was stopped before it could close its report), but the report names every one of its 30 ids: resuming from the report alone.\n`,
+    )
+    const statuses = await serverStatuses(sandbox)
+    expect(ids.map((id) => statuses.get(id))).toEqual(ids.map(() => 'cancel'))
+    expect(parseCsv(fs.readFileSync(report, 'utf8')).rows.map((row) => [row.id, row.status])).toEqual(
+      ids.map((id) => [id, 'cancelled']),
+    )
+    expect(JSON.parse(fs.readFileSync(`${report}.meta.json`, 'utf8'))).toMatchObject({
+      input: { source: 'ID…', count: 30 },
+      outcome: 'done',
+    })
+  })
+
+  test('a report that lacks ids of its input is refused, saying how many it names, and nothing is sent', async () => {
+    const ids = await seedSubscriptions(sandbox, 30, { prefix: 'killedshort' })
+    const { report, env, slow } = await killedResume(ids, 'killed-short.csv')
+    // A run killed before it reached them all: the last rows never written.
+    const lines = fs.readFileSync(report, 'utf8').split('\n')
+    fs.writeFileSync(report, `${lines.slice(0, 21).join('\n')}\n`)
+    const sent = slow.requests.length
+    const refused = await runInProcess(['subs', 'cancel', '--resume', report, '--yes'], { env })
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        `Error: The run in ${report} did not end (it was stopped before it could close its report), and the report names 20 of its 30 ids; give the input again: ID… --resume ${report}\n` +
+        'Without them pay cannot tell which ids that run never reached.\n',
+    })
+    expect(slow.requests.length).toBe(sent)
+  })
+})
+
 describe.concurrent('--concurrency', () => {
   test('bounds the requests in flight: at most N at once, and N reached', async () => {
     const ids = await seedSubscriptions(sandbox, 72, { prefix: 'conc' })

@@ -192,8 +192,8 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
     code: 2,
     stdout: '',
     stderr:
-      `Error: The run in ${report} stopped after ${csv.rows.length} of 300; give the ids again on stdin: - --resume ${report}\n` +
-      'pay cannot tell which ids it never reached without them (it was stopped before it could write them down).\n',
+      `Error: The run in ${report} did not end (it was stopped before it could close its report), and the report names ${csv.rows.length} of its 300 ids; give the ids again on stdin: - --resume ${report}\n` +
+      'Without them pay cannot tell which ids that run never reached.\n',
   })
   expect(proxy.requests.length).toBe(sentBeforeResume)
 
