@@ -30,6 +30,12 @@ export interface ByIdAction {
    * what the plan read of it; `wantRecord`: a report is written, so read the record if need be.
    */
   work(id: string, known: Rec | undefined, wantRecord: boolean): Promise<{ status: string; record?: Rec }>
+  /**
+   * On --resume, told of each result: one that found the record already in the state the action
+   * makes (`already_cancelled`) is written to the journal, so that a change the killed run left
+   * with no outcome is shown as found, not unknown.
+   */
+  found?: (result: BulkResult) => void
 }
 
 export interface ByIdJob extends WorkflowContext {
@@ -73,7 +79,10 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<BulkOu
   const spec = { command: action.command, columns: [...BASE_COLUMNS, ...action.columns], key: 'id' as const }
   const report = reportTo && Report.open(reportTo, spec, { target: job.target, input })
   const records = new Map(agreed.records)
-  const record = (result: BulkResult) => report?.write(reportRow(action, result, records.get(result.id)))
+  const record = (result: BulkResult) => {
+    report?.write(reportRow(action, result, records.get(result.id)))
+    if (job.resume) action.found?.(result)
+  }
 
   const run = await runWorkflow(
     agreed.ids,

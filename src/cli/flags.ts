@@ -161,7 +161,7 @@ const reportFlags = (dependsOn?: string) => ({
     description:
       'Carry on from a report an earlier run wrote: what it records done is skipped without a request, ' +
       'the rest tried again, the report brought up to date. A run that was killed needs its input again, unless its ' +
-        'report names every id of it.',
+      'report names every id of it.',
     ...(dependsOn ? needs(dependsOn) : {}),
   }),
 })

@@ -29,6 +29,7 @@ export async function deleteLinks(
     remove: async (id: string) => {
       await api.send('deleteLink', { id })
     },
+    gone: (id: string) => api.found('deleteLink', id, 'gone'),
     lookUp: { fetch: (id: string) => api.send('getLink', { id }), describe: describeLink },
     ...LINK_REPORT,
   }

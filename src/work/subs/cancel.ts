@@ -53,6 +53,10 @@ export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<BulkOutc
       },
       ...SUBSCRIPTION_REPORT,
       work: (id) => cancelOne(api, id),
+      // A cancel a killed run sent may have been done: the journal says what the resume found.
+      found: (result) => {
+        if (result.status === 'already_cancelled') api.found('updateSubscription', result.id, 'cancelled')
+      },
     },
     job,
   )

@@ -16,6 +16,7 @@ export async function deleteSubscriptions(options: ByIdOptions, context: RunCont
     remove: async (id: string) => {
       await api.send('deleteSubscription', { id })
     },
+    gone: (id: string) => api.found('deleteSubscription', id, 'gone'),
     lookUp: { fetch: (id: string) => api.send('getSubscription', { id }), describe: describeSubscription },
     ...SUBSCRIPTION_REPORT,
   }
