@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { PayError, usageError } from '../errors.js'
 import type { Target } from '../runtime/context.js'
 import { checkPrivatePath, openPrivate, UnsafeFileError, writePrivateAtomic } from '../shared/private-file.js'
-import { csvLine, fromSpreadsheet, parseCsv, toSpreadsheet } from './csv.js'
+import { csvLine, csvTime, fromSpreadsheet, parseCsv, toSpreadsheet } from './csv.js'
 import { metaFile, type RunInput, type RunMeta, readMeta, writeMeta } from './meta.js'
 
 /** How --report treats a file that exists: refuse it, add to it (--append), replace it (--force). */
@@ -32,8 +32,8 @@ export interface ReadReport {
   heading?: { command: string; profile: string; baseUrl: string }
 }
 
-/** When a row was written: UTC, in the form spreadsheets read as a date and time. */
-export const reportTime = (date = new Date()) => date.toISOString().slice(0, 19).replace('T', ' ')
+/** When a row was written: UTC, in the form spreadsheets read as a date and time (every CSV pay writes it so). */
+export const reportTime = (date = new Date()) => csvTime(date)
 
 /**
  * A --report CSV: row 1 the header, then one row per id (or CSV line) in its final state. While

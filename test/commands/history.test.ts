@@ -293,8 +293,8 @@ describe('the journal', () => {
       stderr: '',
       stdout:
         'at,kind,id,outcome,profile,user\n' +
-        '2026-11-02T09:00:00.000Z,POST x,"plain, with a comma",unknown,live,ann\n' +
-        "2026-11-01T09:00:00.000Z,POST x,'=1+1,done 200,live,ann\n",
+        '2026-11-02 09:00:00,POST x,"plain, with a comma",unknown,live,ann\n' +
+        "2026-11-01 09:00:00,POST x,'=1+1,done 200,live,ann\n",
     })
     const picked = await runInProcess(
       ['history', '--format', 'csv', '--columns', 'id,outcome', '--limit', '1'],

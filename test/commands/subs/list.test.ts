@@ -159,10 +159,13 @@ describe.concurrent('subs list', () => {
         listing,
       ),
     ])
-    // The status in pay's words, as in tables and TSV (cancel is cancelled).
+    // The status in pay's words, as in tables and TSV (cancel is cancelled); a time as every CSV
+    // pay writes it, as the bulk reports do (UTC, YYYY-MM-DD HH:MM:SS).
+    const sheetTime = (iso: string) => iso.slice(0, 19).replace('T', ' ')
+    expect(sheetTime('2026-11-23T15:19:46.772Z')).toBe('2026-11-23 15:19:46')
     const words = (status: string) => (status === 'cancel' ? 'cancelled' : status)
     const row = (sub: { _id: string; status: string; created_at: string }) =>
-      `${sub._id},${words(sub.status)},Jane@Example.com,Starter,120,USD,yearly,${sub.created_at}\n`
+      `${sub._id},${words(sub.status)},Jane@Example.com,Starter,120,USD,yearly,${sheetTime(sub.created_at)}\n`
     expect(whole).toMatchObject({
       code: 0,
       stdout:
