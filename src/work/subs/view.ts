@@ -46,3 +46,12 @@ export function describeSubscription(subscription: Rec): string {
     .join(' · ')
   return `${what}  [${plain(inWords(subscription, SUBSCRIPTION_VIEW).status)}]`
 }
+
+/** The money a subscription is about, for a plan's total: its package's price (each per its own period). */
+export const SUBSCRIPTION_MONEY = {
+  of: (subscription: Rec) => {
+    const pkg = isRecord(subscription.package) ? subscription.package : {}
+    return { amount: pkg.amount, currency: pkg.currency }
+  },
+  what: "the packages' prices",
+}

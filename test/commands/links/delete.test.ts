@@ -33,13 +33,15 @@ describe('against a sandbox', () => {
     `  ids:      ${ids.join(', ')}\n`
 
   /** The plan of a --dry-run or a refusal: each link looked up and described (up to 20). */
-  const described = (links: { _id: string }[]) =>
+  const described = (links: { _id: string }[], notFound = 0) =>
     `About to delete ${links.length} payment link${links.length === 1 ? '' : 's'}:\n` +
     '  profile:  (environment)\n' +
     `  base URL: ${sandbox.baseUrl}\n` +
     links
       .map((link) => `  ${link._id}  Seeded link · 10.00 EUR · seed@example.com  [Active, unpaid]\n`)
-      .join('')
+      .join('') +
+    `  looked up ${links.length + notFound}: ${links.length} to delete, ${notFound} not found\n` +
+    `  total:    ${10 * links.length}.00 EUR\n`
 
   describe.concurrent('links delete', () => {
     test('one id with --yes: deleted, one result row', async () => {
@@ -112,13 +114,13 @@ describe('against a sandbox', () => {
       expect(result).toMatchObject({
         code: 0,
         stdout: '',
-        stderr: `Warning: Not found, left out: ${UNKNOWN}.\n${described([link])}Dry run: nothing was changed.\n`,
+        stderr: `Warning: Not found, left out: ${UNKNOWN}.\n${described([link], 1)}Dry run: nothing was changed.\n`,
       })
       expect(await storedLink(sandbox, link._id)).toEqual(link)
       // Nothing but ids not found: still no failure in a dry run.
       expect(await pay('links', 'delete', UNKNOWN, '--dry-run')).toMatchObject({
         code: 0,
-        stderr: `Warning: Not found, left out: ${UNKNOWN}.\nDry run: nothing was changed.\n`,
+        stderr: `Warning: Not found, left out: ${UNKNOWN}.\nLooked up 1: 0 to delete, 1 not found.\nDry run: nothing was changed.\n`,
       })
     })
 
@@ -155,6 +157,7 @@ describe('against a sandbox', () => {
         ids: [link._id],
         not_found: [],
         invalid: [],
+        totals: [{ amount: 10, currency: 'EUR' }],
       })
       expect(await storedLink(sandbox, link._id)).toEqual(link)
     })

@@ -80,6 +80,8 @@ const described = (ids: string[], emails: string[], baseUrl = sandbox.baseUrl) =
     '  profile:  (environment)',
     `  base URL: ${baseUrl}`,
     ...ids.map((id, i) => `  ${id}  ${emails[i]} · Starter · 120.00 USD  [created]`),
+    `  looked up ${ids.length}: ${ids.length} to cancel, 0 already cancelled, 0 not found`,
+    `  total:    ${120 * ids.length}.00 USD (the packages' prices)`,
     '',
   ].join('\n')
 
@@ -355,6 +357,7 @@ describe.concurrent('consent', () => {
       not_found: [],
       invalid: [],
       already_cancelled: [],
+      totals: [{ amount: 360, currency: 'USD' }],
     })
     expect(recorder.requests.map((r) => r.method)).toEqual(Array(6).fill('GET'))
     const statuses = await serverStatuses(sandbox)
@@ -373,19 +376,68 @@ describe.concurrent('already cancelled', () => {
       runInProcess(['subs', 'cancel', ids[0], '--json'], { env }),
       runInProcess(['subs', 'cancel', ...ids, '--dry-run', '--json'], { env }),
     ])
-    const already = `Already cancelled, nothing to do: ${ids.join(', ')}.\n`
+    const already = `Already cancelled, nothing to do: ${ids.join(', ')}.\nLooked up 3: 0 to cancel, 3 already cancelled, 0 not found.\n`
     expect(screen.io.asked).toEqual([])
     expect(screen).toMatchObject({ code: 0, stderr: `${already}${summary({ already: 3 })}` })
     expect(screen.stdout.split('\n').slice(1, 4)).toEqual(ids.map((id) => `${id}  already_cancelled`))
     // Off a terminal without --yes: nothing to confirm, so no refusal.
     expect(piped).toMatchObject({
       code: 0,
-      stderr: `Already cancelled, nothing to do: ${ids[0]}.\n${summary({ already: 1 })}`,
+      stderr: `Already cancelled, nothing to do: ${ids[0]}.\nLooked up 1: 0 to cancel, 1 already cancelled, 0 not found.\n${summary({ already: 1 })}`,
     })
     expect(JSON.parse(piped.stdout)).toEqual([expected(ids[0], 'already')])
     expect(dry).toMatchObject({ code: 0, stderr: `${already}Dry run: nothing was changed.\n` })
     expect(JSON.parse(dry.stdout)).toMatchObject({ ids: [], already_cancelled: ids })
     expect(recorder.requests.map((r) => r.method)).toEqual(Array(7).fill('GET'))
+  })
+
+  test('a --dry-run of more than 20 ids looks each one up and says what 5 would: to cancel, already, not found, the money', async () => {
+    const seeded = await seedSubscriptions(sandbox, 22, { prefix: 'dry25' })
+    await cancelDirectly(sandbox, seeded.slice(0, 10))
+    const gone = [unknownId(901), unknownId(902), unknownId(903)]
+    const ids = [...seeded, ...gone]
+    const recorder = await proxy()
+    const [many, few] = await Promise.all([
+      pay(['subs', 'cancel', ...ids, '--dry-run'], { baseUrl: recorder.baseUrl }),
+      pay(['subs', 'cancel', seeded[0], seeded[10], seeded[11], gone[0], '--dry-run'], {
+        baseUrl: recorder.baseUrl,
+      }),
+    ])
+    const fresh = seeded.slice(10)
+    expect(many).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: [
+        `Warning: Not found, left out: ${gone.join(', ')}.`,
+        `Already cancelled, nothing to do: ${seeded.slice(0, 10).join(', ')}.`,
+        'About to cancel 12 subscriptions:',
+        '  profile:  (environment)',
+        `  base URL: ${recorder.baseUrl}`,
+        `  ids:      ${fresh.join(', ')}`,
+        '  looked up 25: 12 to cancel, 10 already cancelled, 3 not found',
+        "  total:    1440.00 USD (the packages' prices)",
+        'Dry run: nothing was changed.',
+        '',
+      ].join('\n'),
+    })
+    expect(few).toMatchObject({
+      code: 0,
+      stderr: [
+        `Warning: Not found, left out: ${gone[0]}.`,
+        `Already cancelled, nothing to do: ${seeded[0]}.`,
+        'About to cancel 2 subscriptions:',
+        '  profile:  (environment)',
+        `  base URL: ${recorder.baseUrl}`,
+        `  ${seeded[10]}  dry2510@example.com · Starter · 120.00 USD  [created]`,
+        `  ${seeded[11]}  dry2511@example.com · Starter · 120.00 USD  [created]`,
+        '  looked up 4: 2 to cancel, 1 already cancelled, 1 not found',
+        "  total:    240.00 USD (the packages' prices)",
+        'Dry run: nothing was changed.',
+        '',
+      ].join('\n'),
+    })
+    // Reads only: one GET per id, nothing changed.
+    expect(recorder.requests.map((r) => r.method)).toEqual(Array(29).fill('GET'))
   })
 
   test('among others: only the others are planned and asked about', async () => {
