@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { readRows } from '../../../../src/work/links/csv-rows.js'
+import { readRows as readAnyRows } from '../../../../src/bulk/create-rows.js'
+import { LINK_ROWS } from '../../../../src/work/links/csv-rows.js'
+
+const readRows = (text: string, source: string) => readAnyRows(text, source, LINK_ROWS)
 
 describe('readRows', () => {
   const comma = 'email,currency,amount,title\na@example.com,EUR,25.50,"Tea; green"\n'
