@@ -24,7 +24,8 @@ export type IdKind = 'subscription' | 'payment link'
 
 /**
  * Ids from a list or from a report pay wrote (its id column). A report of rows by line (`links
- * create --from-csv`) holds no ids to act on, except the links it created for `links delete`.
+ * create --from-csv`, `subs create --from-csv`) holds no ids to act on, except the records it
+ * created: the links for `links delete`, the subscriptions for `subs cancel` and `subs delete`.
  */
 function idsIn(text: string, source: string, kind: IdKind): string[] {
   if (!looksLikeReport(text)) return parseIdList(text)
@@ -40,12 +41,14 @@ function idsIn(text: string, source: string, kind: IdKind): string[] {
     }
     return [...lastRows(report, 'id').keys()]
   }
-  if (kind === 'payment link' && report.columns.includes('_id')) {
-    // A `links create --from-csv` report: the links it created, by _id.
+  // A `--from-csv` report: the records it created, by _id; a subscriptions' one names each row's package.
+  const made: IdKind = report.columns.includes('package_id') ? 'subscription' : 'payment link'
+  if (kind === made && report.columns.includes('_id')) {
     return [...lastRows(report, 'line').values()].map((row) => row._id ?? '').filter((id) => id !== '')
   }
+  const command = made === 'subscription' ? 'pay subs create --from-csv' : 'pay links create --from-csv'
   throw usageError(
-    `--from-file: ${source} is a report of \`pay links create --from-csv\` (one row per CSV line); it holds no ${kind} ids.`,
+    `--from-file: ${source} is a report of \`${command}\` (one row per CSV line); it holds no ${kind} ids.`,
   )
 }
 

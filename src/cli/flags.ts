@@ -166,13 +166,16 @@ const reportFlags = (dependsOn?: string) => ({
   }),
 })
 
-/** `links create --from-csv`: a link per row of a spreadsheet, resumable. */
-export const fromCsvFlags = {
+/**
+ * `links create --from-csv` and `subs create --from-csv`: a record per row of a spreadsheet,
+ * resumable; `made` names it (`link`), `columns` gives the header's field names as flags.
+ */
+export const fromCsvFlags = (made: string, columns: string) => ({
   'from-csv': Flags.string({
     description:
-      'Create one link per row of this CSV file (- for stdin). Its header names the fields, as flags ' +
-      '(email,currency,amount,title,reference-2) or as the service names them (reference_2); cells are ' +
-      'separated by commas, semicolons or tabs, as the header row is.',
+      `Create one ${made} per row of this CSV file (- for stdin). Its header names the fields, as flags ` +
+      `(${columns}) or as the service names them; cells are separated by commas, semicolons or tabs, as ` +
+      'the header row is.',
   }),
   'skip-invalid': Flags.boolean({
     description: 'Send the rows that pass the checks even when others do not (those are reported).',
@@ -190,7 +193,7 @@ export const fromCsvFlags = {
   }),
   concurrency: concurrencyFlag(),
   ...reportFlags('from-csv'),
-}
+})
 
 /** How much of a list to fetch and show. */
 export const listFlags = {
