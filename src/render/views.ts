@@ -51,6 +51,8 @@ const HEADERS: Record<string, string> = {
   api_key: 'KEY',
   key_storage: 'STORAGE',
   'package.name': 'PACKAGE',
+  'amount_owed.amount': 'OWED',
+  unpaid_charges: 'UNPAID',
   created_at: 'CREATED',
   updated_at: 'UPDATED',
 }
