@@ -45,7 +45,7 @@ export interface ByIdJob extends WorkflowContext {
   /** --report FILE, and what to do if it exists. */
   report?: ReportTarget
   /** --resume REPORT: what an earlier run recorded; --force resumes it against another target. */
-  resume?: { file: string; report: ReadReport; force: boolean }
+  resume?: { file: string; report: ReadReport; force: boolean; bom?: boolean }
 }
 
 /**
@@ -75,7 +75,9 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<BulkOu
   const agreed = await agree(todo, action, job, action.lookUp)
   if (!agreed) return { rows: [], planOnly: true }
 
-  const reportTo = job.resume ? { file: job.resume.file, mode: 'append' as const } : job.report
+  const reportTo = job.resume
+    ? { file: job.resume.file, mode: 'append' as const, bom: job.resume.bom }
+    : job.report
   const spec = { command: action.command, columns: [...BASE_COLUMNS, ...action.columns], key: 'id' as const }
   const report = reportTo && Report.open(reportTo, spec, { target: job.target, input })
   const records = new Map(agreed.records)

@@ -58,7 +58,7 @@ export interface CsvCreateJob extends WorkflowContext {
   /** On --resume, send again the rows whose POST may have reached the service (same key). */
   retryUnknown: boolean
   report?: ReportTarget
-  resume?: { file: string; report: ReadReport; force: boolean }
+  resume?: { file: string; report: ReadReport; force: boolean; bom?: boolean }
 }
 
 /** How many rows a confirmation describes one by one. */
@@ -159,7 +159,9 @@ export async function createFromCsv(creation: CsvCreation, job: CsvCreateJob): P
     return { rows: [], planOnly: true }
   }
 
-  const reportTo = job.resume ? { file: job.resume.file, mode: 'append' as const } : job.report
+  const reportTo = job.resume
+    ? { file: job.resume.file, mode: 'append' as const, bom: job.resume.bom }
+    : job.report
   const input = {
     source: `--from-csv ${job.source === 'stdin' ? '-' : shellWord(job.source)}`,
     count: rows.length,

@@ -101,4 +101,4 @@ export function parseCsv(text: string, separator: CsvSeparator = ','): CsvRow[] 
 }
 
 // Writing CSV is render's (src/render/csv.ts): reports and `--format csv` write cells alike.
-export { csvField, csvLine, csvTime, fromSpreadsheet, toSpreadsheet } from '../render/csv.js'
+export { BOM, csvField, csvLine, csvTime, fromSpreadsheet, toSpreadsheet } from '../render/csv.js'

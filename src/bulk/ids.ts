@@ -84,6 +84,7 @@ export interface IdFlags {
   append?: boolean
   force?: boolean
   resume?: string
+  bom?: boolean
 }
 
 /**

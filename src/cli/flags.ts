@@ -142,7 +142,7 @@ const concurrencyFlag = () =>
  */
 export const needs = (...others: string[]) => ({ relationships: [{ type: 'all' as const, flags: others }] })
 
-/** --report, --append, --force and --resume of the bulk commands (a report is never overwritten silently). */
+/** --report, --append, --force, --resume and --bom of the bulk commands (a report is never overwritten silently). */
 const reportFlags = (dependsOn?: string) => ({
   report: Flags.string({
     description:
@@ -163,6 +163,11 @@ const reportFlags = (dependsOn?: string) => ({
       'the rest tried again, the report brought up to date. A run that was killed needs its input again, unless its ' +
       'report names every id of it.',
     ...(dependsOn ? needs(dependsOn) : {}),
+  }),
+  bom: Flags.boolean({
+    description:
+      'Start the report with a UTF-8 byte-order mark, so that Excel reads accents, CJK and Arabic right (a resumed report keeps the one it has).',
+    relationships: [{ type: 'some' as const, flags: ['report', 'resume'] }],
   }),
 })
 
@@ -212,6 +217,12 @@ export const listFlags = {
       "csv: print the list as CSV for a spreadsheet: a header row, --columns honoured, a cell a spreadsheet would run as a formula prefixed with '.",
     options: ['csv'],
     helpGroup: 'OUTPUT',
+  }),
+  bom: Flags.boolean({
+    description:
+      'With --format csv: start with a UTF-8 byte-order mark, so that Excel reads accents, CJK and Arabic right.',
+    helpGroup: 'OUTPUT',
+    ...needs('format'),
   }),
 }
 

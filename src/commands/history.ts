@@ -29,6 +29,7 @@ export default class History extends BaseCommand<typeof History> {
     jsonl: listFlags.jsonl,
     limit: listFlags.limit,
     format: listFlags.format,
+    bom: listFlags.bom,
     ...outputFlags,
   }
 

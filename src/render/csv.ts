@@ -7,6 +7,13 @@
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { lookup } from './format.js'
 
+/**
+ * The UTF-8 byte-order mark that --bom writes first (`--format csv`, the bulk reports): without
+ * it Excel reads a CSV file in the machine's legacy code page, and `Café` comes out as `CafÃ©`,
+ * CJK and Arabic as nonsense. pay's readers of CSV skip it.
+ */
+export const BOM = '\uFEFF'
+
 /** One CSV field: quoted when it must be. */
 export const csvField = (value: string) =>
   /[",\r\n]/.test(value) || /^#/.test(value) ? `"${value.replace(/"/g, '""')}"` : value

@@ -303,6 +303,14 @@ describe('the journal', () => {
       },
     )
     expect(picked).toMatchObject({ code: 0, stdout: 'id,outcome\n"plain, with a comma",unknown\n' })
+    // --bom: the same CSV behind a UTF-8 byte-order mark, for Excel.
+    const marked = await runInProcess(
+      ['history', '--format', 'csv', '--bom', '--columns', 'id', '--limit', '1'],
+      {
+        env: { PAY_JOURNAL_FILE: file },
+      },
+    )
+    expect(marked).toMatchObject({ code: 0, stdout: '\uFEFFid\n"plain, with a comma"\n' })
   })
 
   test('--since takes real dates only, and history has no --all (the journal has no pages)', async () => {

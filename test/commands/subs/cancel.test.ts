@@ -232,6 +232,31 @@ describe.concurrent('--from-file and --report', () => {
     }
   })
 
+  test('--bom: the report starts with a UTF-8 byte-order mark, and keeps it when resumed; alone it is a usage error', async () => {
+    const ids = await seedSubscriptions(sandbox, 3, { prefix: 'bom' })
+    const report = path.join(dir, 'bom-report.csv')
+    const first = await pay(['subs', 'cancel', ids[0], ids[1], '--yes', '--report', report, '--bom', '-q'])
+    expect(first).toMatchObject({ code: 0, stdout: `${ids[0]}\n${ids[1]}\n` })
+    const text = fs.readFileSync(report, 'utf8')
+    expect(text.startsWith('\uFEFFid,ok,status,error,at,email,package,amount,currency\n')).toBe(true)
+    expect(parseCsv(text.slice(1)).rows.map((row) => [row.id, row.status, row.email])).toEqual([
+      [ids[0], 'cancelled', 'bom0@example.com'],
+      [ids[1], 'cancelled', 'bom1@example.com'],
+    ])
+    // Resumed without --bom, with one more id: the mark stays, the new row is added.
+    const resumed = await pay(['subs', 'cancel', ids[0], ids[1], ids[2], '--yes', '--resume', report, '-q'])
+    expect(resumed).toMatchObject({ code: 0, stdout: `${ids[2]}\n` })
+    const again = fs.readFileSync(report, 'utf8')
+    expect(again.startsWith('\uFEFFid,')).toBe(true)
+    expect(parseCsv(again.slice(1)).rows.map((row) => row.id)).toEqual(ids)
+    expect(await pay(['subs', 'cancel', ids[0], '--yes', '--bom'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: The following error occurred:\n  One of the following must be provided when using --bom: --report, --resume\nSee `pay subs cancel --help`.\n',
+    })
+  })
+
   test('ids from arguments, a file and stdin together, each once', async () => {
     const [a, b, c, d] = await seedSubscriptions(sandbox, 4, { prefix: 'mixed' })
     const file = path.join(dir, 'mixed.txt')

@@ -179,6 +179,25 @@ describe.concurrent('subs list', () => {
     })
   })
 
+  test('--bom: the same CSV behind a UTF-8 byte-order mark; without --format csv it is a usage error', async () => {
+    const [marked, unmarked, alone, json] = await Promise.all([
+      pay(['subs', 'list', '--format', 'csv', '--bom', '--email', 'jane@example.com'], listing),
+      pay(['subs', 'list', '--format', 'csv', '--email', 'jane@example.com'], listing),
+      pay(['subs', 'list', '--bom'], listing),
+      pay(['subs', 'list', '--bom', '--json'], listing),
+    ])
+    expect(unmarked.stdout.startsWith('_id,')).toBe(true)
+    expect(marked).toMatchObject({ code: 0, stderr: unmarked.stderr, stdout: `\uFEFF${unmarked.stdout}` })
+    expect(Buffer.from(marked.stdout).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
+    expect(alone).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: The following error occurred:\n  All of the following must be provided when using --bom: --format\nSee `pay subs list --help`.\n',
+    })
+    expect(json).toMatchObject({ code: 2, stdout: '' })
+  })
+
   test('a status the service does not have is a usage error naming those it has', async () => {
     expect(await pay(['subs', 'list', '--status', 'paused', '--json'], listing)).toMatchObject({
       code: 2,
