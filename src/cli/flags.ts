@@ -124,7 +124,7 @@ export const byIdFlags = (verb: 'deleted' | 'cancelled') => ({
   'from-file': Flags.string({
     char: 'f',
     description:
-      'File with one id per line (a first line `id`, `_id` or `subscription_id` is skipped; payment URLs give their id), or a --report CSV pay wrote (its id column); - for stdin.',
+      'File with one id per line (a first line `id`, `_id` or `subscription_id` is skipped; payment URLs give their id), a --report CSV pay wrote (its id column), or a list pay wrote with --format csv (its _id column); - for stdin.',
   }),
   ...consentFlags(verb),
   concurrency: concurrencyFlag(),
