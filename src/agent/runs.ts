@@ -1,7 +1,6 @@
 import type { BulkOutcome } from '../render/bulk-rows.js'
-import { formatAmount } from '../render/format.js'
 import type { RunContext } from '../runtime/context.js'
-import { isRecord, plain, type Rec } from '../values.js'
+import { isRecord, type Rec } from '../values.js'
 import type { FieldValues } from '../work/common/field-set.js'
 import type { RecordWalk } from '../work/common/list-walk.js'
 import type { OptionSpecs } from '../work/common/options.js'
@@ -12,7 +11,6 @@ import { LINK_FILTERS } from '../work/links/filters.js'
 import { showLink } from '../work/links/get.js'
 import { listLinks } from '../work/links/list.js'
 import { updateLink } from '../work/links/update.js'
-import { describeLink } from '../work/links/view.js'
 import { cancelMany } from '../work/subs/cancel.js'
 import { createSubscription } from '../work/subs/create.js'
 import { deleteSubscriptions } from '../work/subs/delete.js'
@@ -21,7 +19,6 @@ import { SUBSCRIPTION_FILTERS } from '../work/subs/filters.js'
 import { showSubscription } from '../work/subs/get.js'
 import { listSubscriptions } from '../work/subs/list.js'
 import { updateSubscription } from '../work/subs/update.js'
-import { describeSubscription } from '../work/subs/view.js'
 import { createToken, TOKEN_FIELDS } from '../work/token/create.js'
 
 /**
@@ -41,10 +38,11 @@ interface Fields {
 }
 
 export interface ResourceRuns {
-  /** A record in one line: title · amount · e-mail [status]. */
-  describe(record: Rec): string
-  /** What a plan says of a record: the fields a person checks before it is deleted or cancelled. */
-  planItem(record: Rec): Rec
+  /**
+   * What a plan and a tool's text say of a record: the fields a person checks before it is
+   * deleted or cancelled (results.ts writes them in one line, the service's text quoted).
+   */
+  summary(record: Rec): Rec
   /** The amount a record stands for (what --max-amount caps). */
   amountOf(record: Rec): { amount: unknown; currency: unknown }
   /** The list's filters, as its work declares them (each parsed by parseOptions). */
@@ -62,8 +60,7 @@ export interface ResourceRuns {
 }
 
 const linkRuns: ResourceRuns = {
-  describe: describeLink,
-  planItem: (link) => ({
+  summary: (link) => ({
     id: link._id,
     title: link.title,
     amount: link.amount,
@@ -91,8 +88,7 @@ const linkRuns: ResourceRuns = {
 const packageOf = (subscription: Rec): Rec => (isRecord(subscription.package) ? subscription.package : {})
 
 const subscriptionRuns: ResourceRuns = {
-  describe: describeSubscription,
-  planItem: (subscription) => {
+  summary: (subscription) => {
     const pkg = packageOf(subscription)
     return {
       id: subscription._id,
@@ -143,8 +139,30 @@ export const RUNS: Record<string, Partial<ResourceRuns>> = {
   token: tokenRuns,
 }
 
-/** A record in one line for a resource without runs: its title, amount and status, where it has them. */
-export function describeAny(record: Rec): string {
-  const amount = record.amount === undefined ? '' : formatAmount(record.amount, record.currency)
-  return [plain(record.title), amount, plain(record.status)].filter(Boolean).join(' · ')
+/** What a plan and a tool's text say of a record of a resource without runs: the fields it has of these. */
+export function summaryOfAny(record: Rec): Rec {
+  const fields = ['title', 'name', 'email', 'url', 'amount', 'currency', 'status', 'paid']
+  return {
+    id: record._id,
+    ...Object.fromEntries(fields.filter((field) => record[field] !== undefined).map((f) => [f, record[f]])),
+  }
+}
+
+/** The amount a record of a resource without runs stands for: its own amount and currency. */
+export const amountOfAny = (record: Rec) => ({ amount: record.amount, currency: record.currency })
+
+/**
+ * What the confirm of a plan reads again and compares: whether the record is paid, its status,
+ * its amount and currency (as --max-amount counts them), and when it last changed. Any
+ * difference, or a record gone, and nothing is done (act.ts).
+ */
+export function watched(record: Rec, amountOf: (record: Rec) => { amount: unknown; currency: unknown }): Rec {
+  const { amount, currency } = amountOf(record)
+  return {
+    paid: record.paid ?? null,
+    status: record.status ?? null,
+    amount: amount ?? null,
+    currency: currency ?? null,
+    updated_at: record.updated_at ?? null,
+  }
 }

@@ -4,8 +4,10 @@ import { DURATION_FORMS, parseDuration } from '../shared/duration.js'
 import { ENDPOINTS, type EndpointName } from '../shared/endpoints.js'
 import { type Rec, sanitizeText } from '../values.js'
 import type { SandboxActions } from '../work/sandbox/agent-actions.js'
+import { withData } from './results.js'
 import { type JsonSchema, objectSchema } from './schema.js'
 import type { Tool, ToolCall } from './tool.js'
+import { quoted } from './untrusted.js'
 
 export type { SandboxActions }
 
@@ -95,13 +97,14 @@ const TOOLS: Record<string, (actions: SandboxActions) => SandboxTool> = {
     async call(args, call) {
       const limit = typeof args.limit === 'number' ? args.limit : undefined
       const items = await actions.requests(await sandboxOf(call), limit)
+      // What an app sent: its method, path and status quoted as data.
       const lines = items.map(
         (entry) =>
-          `  ${sanitizeText(`${String(entry.method)} ${String(entry.path)} ${String(entry.status ?? '-')}`)}`,
+          `  ${quoted(entry.method)} ${quoted(entry.path)} ${typeof entry.status === 'number' ? entry.status : '-'}`,
       )
       return {
         structured: { items },
-        text: [`${items.length} request${items.length === 1 ? '' : 's'}.`, ...lines].join('\n'),
+        text: withData(`${items.length} request${items.length === 1 ? '' : 's'}.`, lines),
       }
     },
   }),

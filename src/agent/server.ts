@@ -1,21 +1,22 @@
 import { createRequire } from 'node:module'
+import path from 'node:path'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, ClientCapabilities, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { PayError } from '../errors.js'
 import { Output } from '../render/output.js'
 import type { RunContext } from '../runtime/context.js'
 import type { Endpoint } from '../shared/endpoints.js'
 import { sanitizeText } from '../values.js'
-import type { Caps } from './caps.js'
-import { Confirmations } from './confirm.js'
+import { type Caps, Session } from './caps.js'
+import { CONFIRM_TTL_MS, Plans } from './confirm.js'
 import { instructionsFor } from './instructions.js'
 import { Pager } from './pages.js'
 import { type Answer, errorAnswer } from './results.js'
 import { type SandboxActions, sandboxTools } from './sandbox-tools.js'
 import { checkArguments } from './schema.js'
-import type { Tool } from './tool.js'
+import type { Person, PersonStep, Tool } from './tool.js'
 import { ToolIO } from './tool-io.js'
 import { serviceTools } from './tools.js'
 
@@ -29,6 +30,8 @@ import { serviceTools } from './tools.js'
 export interface McpOptions {
   allowWrites: boolean
   caps: Caps
+  /** --require-person: deletes and cancels only where the client can ask the person (MCP elicitation). */
+  requirePerson?: boolean
   /** pay's version, as the server's. */
   version: string
   /** The sandbox commands' plain functions, for the sandbox tools (on the sandbox profile). */
@@ -49,15 +52,35 @@ function loadSdk() {
   return { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema }
 }
 
-/** A tool as tools/list shows it. */
-const listed = (tool: Tool) => ({
+/** A tool's description and arguments for how a delete or cancel reaches the person (`step`). */
+const shownFor = (tool: Tool, step: PersonStep) =>
+  tool.forStep?.(step) ?? { description: tool.description, inputSchema: tool.inputSchema }
+
+/** A tool as tools/list shows it to a client whose person is reached by `step`. */
+const listed = (tool: Tool, step: PersonStep) => ({
   name: tool.name,
   title: tool.title,
-  description: tool.description,
-  inputSchema: tool.inputSchema,
+  ...shownFor(tool, step),
   ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
   annotations: tool.annotations,
 })
+
+/** Whether a client's capabilities let the server ask its person a question (form elicitation). */
+export const asksPerson = (capabilities: ClientCapabilities | undefined): boolean =>
+  capabilities?.elicitation?.form !== undefined
+
+/** The one question a delete or cancel asks the person: a required boolean, `confirm`. */
+export const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: {
+      type: 'boolean' as const,
+      title: 'Do it',
+      description: 'Yes: pay acts on exactly this plan now. No: nothing is done.',
+    },
+  },
+  required: ['confirm'],
+}
 
 /** An answer in MCP's terms: the short text, the structured content, and whether it is a tool error. */
 const toResult = (answer: Answer): CallToolResult => ({
@@ -70,7 +93,8 @@ const toResult = (answer: Answer): CallToolResult => ({
 export class Agent {
   readonly tools: Tool[]
   private readonly byName: Map<string, Tool>
-  private readonly confirmations: Confirmations
+  private readonly plans: Plans
+  private readonly session = new Session()
   private readonly pager = new Pager()
 
   constructor(
@@ -82,11 +106,29 @@ export class Agent {
       (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
     )
     this.byName = new Map(this.tools.map((tool) => [tool.name, tool]))
-    this.confirmations = new Confirmations(() => context.now())
+    this.plans = new Plans(path.join(context.configDir, 'mcp-plans'), () => context.now())
   }
 
-  /** One tool call: checked (its name, writes allowed, its arguments), then made in a run context of its own. */
-  async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> {
+  /** How a delete or cancel reaches the person of a client: asked through it, by a confirm call, or refused. */
+  stepFor(canAsk: boolean): PersonStep {
+    return canAsk ? 'elicitation' : this.options.requirePerson ? 'refused' : 'confirm'
+  }
+
+  /** The tools as tools/list shows them to a client whose person is reached by `step`. */
+  listed(step: PersonStep) {
+    return this.tools.map((tool) => listed(tool, step))
+  }
+
+  /**
+   * One tool call: checked (its name, writes allowed, its arguments as listed for this client),
+   * then made in a run context of its own. `person`: the client's, when it can be asked.
+   */
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; person?: Person } = {},
+  ): Promise<Answer> {
+    const { signal, person } = options
     const tool = this.byName.get(name)
     if (!tool) {
       return errorAnswer(
@@ -104,7 +146,7 @@ export class Agent {
         }),
       )
     }
-    const errors = checkArguments(tool.inputSchema, args)
+    const errors = checkArguments(shownFor(tool, this.stepFor(person !== undefined)).inputSchema, args)
     if (Object.keys(errors).length > 0) {
       return errorAnswer(new PayError(`These are not arguments ${name} takes.`, { kind: 'usage', errors }))
     }
@@ -120,7 +162,10 @@ export class Agent {
         context: this.context.within({ ...part, consent: { yes: false, dryRun: false } }),
         agreed: this.context.within({ ...part, consent: { yes: true, dryRun: false } }),
         caps: this.options.caps,
-        confirmations: this.confirmations,
+        session: this.session,
+        plans: this.plans,
+        person,
+        requirePerson: this.options.requirePerson === true,
         pager: this.pager,
         said: () => io.said,
       })
@@ -166,13 +211,47 @@ export async function serveMcp(options: McpOptions, context: RunContext): Promis
         allowWrites: options.allowWrites,
         caps: options.caps,
         sandbox: connected.sandbox,
+        requirePerson: options.requirePerson,
       }),
     },
   )
-  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: agent.tools.map(listed) }))
+  // The person at the client, when it can ask them: a delete or cancel asks through it (elicitation/create).
+  const personOf = (extra: { signal: AbortSignal; requestId: string | number }): Person | undefined =>
+    asksPerson(server.getClientCapabilities())
+      ? {
+          async confirm(message, question) {
+            let result: Awaited<ReturnType<Server['elicitInput']>>
+            try {
+              result = await server.elicitInput(
+                {
+                  mode: 'form',
+                  message,
+                  requestedSchema: {
+                    ...CONFIRM_SCHEMA,
+                    properties: { confirm: { ...CONFIRM_SCHEMA.properties.confirm, title: question } },
+                  },
+                },
+                { signal: extra.signal, timeout: CONFIRM_TTL_MS, relatedRequestId: extra.requestId },
+              )
+            } catch (error) {
+              throw new PayError(
+                `pay mcp could not ask the person: ${(error as Error).message}. Nothing was done.`,
+                { kind: 'cancelled' },
+              )
+            }
+            return result.action === 'accept' && result.content?.confirm === true ? 'yes' : 'no'
+          },
+        }
+      : undefined
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({
+    tools: agent.listed(agent.stepFor(asksPerson(server.getClientCapabilities()))),
+  }))
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params
-    const answer = await agent.call(name, request.params.arguments ?? {}, extra.signal)
+    const answer = await agent.call(name, request.params.arguments ?? {}, {
+      signal: extra.signal,
+      person: personOf(extra),
+    })
     say(`pay mcp: ${name}: ${answer.text.split('\n')[0]}`)
     return toResult(answer)
   })

@@ -5,10 +5,10 @@ import type { Rec } from '../values.js'
 import { walkRecords } from '../work/common/list-walk.js'
 import { type OptionSpecs, parseOptions } from '../work/common/options.js'
 import { checkAmounts } from './caps.js'
-import { type Answer, recordAnswer, recordLine } from './results.js'
-import { describeAny } from './runs.js'
+import { type Answer, recordAnswer, recordLine, withData } from './results.js'
+import { summaryOfAny } from './runs.js'
 import { fieldSchema, type JsonSchema } from './schema.js'
-import type { ToolCall, ToolSource } from './tool.js'
+import type { PersonStep, ToolCall, ToolSource } from './tool.js'
 
 /**
  * What each shape of tool takes and does (tools.ts names and describes them): a list's page, a
@@ -21,6 +21,8 @@ export interface Made {
   properties: Record<string, JsonSchema>
   required: string[]
   outputSchema?: JsonSchema
+  /** A delete or cancel: its arguments for how the person is reached (else `properties`). */
+  forStep?(step: PersonStep): Record<string, JsonSchema>
   call(args: Record<string, unknown>, call: ToolCall): Promise<Answer>
 }
 
@@ -149,11 +151,18 @@ export function listTool(source: ToolSource): Made {
       const page = await call.pager.page(name, chosen, cursor, limit, start)
       const count = `${page.items.length} ${page.items.length === 1 ? endpoint.noun : plural(endpoint.noun)}`
       const more = page.next_cursor ? 'more: pass next_cursor as cursor' : 'the last page'
-      const lines = page.items.map((record) => `  ${recordLine(record, runs?.describe ?? describeAny)}`)
-      return { structured: { ...page }, text: [`${count} (${more}).`, ...lines].join('\n') }
+      const summary = runs?.summary ?? summaryOfAny
+      const lines = page.items.map((record) => `  ${recordLine({ ...summary(record), id: record._id })}`)
+      return { structured: { ...page }, text: withData(`${count} (${more}).`, lines) }
     },
   }
 }
+
+/** What reads one record of the source's resource: its run function, or the declared GET of the same path. */
+export const readerOf = (source: ToolSource): ToolSource | undefined =>
+  source.runs?.get
+    ? source
+    : source.lookUp && { name: '', endpoint: source.lookUp, shape: 'get', verb: 'get' }
 
 /** The record the tool of a `get` answers: its resource's run function, or the declaration's request. */
 export async function fetchRecord(source: ToolSource, id: string, call: ToolCall): Promise<Rec> {
@@ -180,10 +189,16 @@ export function getTool(source: ToolSource): Made {
         const q = given(args, Object.keys(query.properties)) as Record<string, string | number | boolean>
         record = await api.send(endpoint, { id, query: q })
       }
-      return recordAnswer(record, capitalised(endpoint.noun), source.runs?.describe ?? describeAny)
+      return recordAnswer(record, capitalised(endpoint.noun), summaryOf(source, record))
     },
   }
 }
+
+/** What a tool's text says of a record: its resource's summary (runs.ts), with its _id. */
+const summaryOf = (source: ToolSource, record: Rec): Rec => ({
+  ...(source.runs?.summary ?? summaryOfAny)(record),
+  id: record._id,
+})
 
 export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
@@ -232,7 +247,7 @@ export function createTool(source: ToolSource): Made {
         const { api } = await call.context.api()
         record = await api.send(endpoint, { body: fields, idempotencyKey })
       }
-      return recordAnswer(record, `Created ${endpoint.noun}`, runs?.describe ?? describeAny)
+      return recordAnswer(record, `Created ${endpoint.noun}`, summaryOf(source, record))
     },
   }
 }
@@ -252,12 +267,14 @@ export function updateTool(source: ToolSource): Made {
     async call(args, call) {
       const id = hasId ? idOf(String(args.id), 'id') : undefined
       const changes = given(args, Object.keys(body.properties)) as Record<string, string | boolean>
-      if ('amount' in changes)
-        checkAmounts(
-          call.caps,
-          [{ amount: changes.amount, currency: changes.currency }],
-          `a ${endpoint.noun}`,
-        )
+      if ('amount' in changes && call.caps.maxAmount !== undefined) {
+        // The cap is said in the record's currency: read it when the call changes the amount alone.
+        const reader = readerOf(source)
+        const currency =
+          changes.currency ??
+          (id !== undefined && reader ? (await fetchRecord(reader, id, call)).currency : undefined)
+        checkAmounts(call.caps, [{ amount: changes.amount, currency }], `a ${endpoint.noun}`)
+      }
       let record: Rec
       if (update && id !== undefined) {
         try {
@@ -272,7 +289,7 @@ export function updateTool(source: ToolSource): Made {
       return recordAnswer(
         record,
         `${capitalised(verb === 'update' ? 'updated' : verb)} ${endpoint.noun}`,
-        runs?.describe ?? describeAny,
+        summaryOf(source, record),
       )
     },
   }

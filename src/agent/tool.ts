@@ -1,7 +1,7 @@
 import type { RunContext } from '../runtime/context.js'
 import type { Endpoint, Preset } from '../shared/endpoints.js'
-import type { Caps } from './caps.js'
-import type { Confirmations } from './confirm.js'
+import type { Caps, Session } from './caps.js'
+import type { Plans } from './confirm.js'
 import type { Pager } from './pages.js'
 import type { Answer } from './results.js'
 import type { ResourceRuns } from './runs.js'
@@ -18,9 +18,32 @@ export interface ToolCall {
   /** What the call's plain functions said on stderr so far (a warning). */
   said(): string
   caps: Caps
-  confirmations: Confirmations
+  /** What this server's deletes and cancels acted on so far, which the caps count too. */
+  session: Session
+  /** The plans a confirm string stands for, kept where another pay mcp of the user finds them. */
+  plans: Plans
+  /** The person at the client, when the client can ask them (MCP elicitation). */
+  person?: Person
+  /** pay mcp --require-person: no delete or cancel unless the person can be asked. */
+  requirePerson: boolean
   pager: Pager
 }
+
+/** What the person answered a question: yes (accept with confirm: true), or anything else. */
+export type PersonAnswer = 'yes' | 'no'
+
+/** The person at the client, asked through MCP elicitation (elicitation/create). */
+export interface Person {
+  /** Shows `message` and asks the person to confirm it (a required boolean `confirm`). */
+  confirm(message: string, question: string): Promise<PersonAnswer>
+}
+
+/**
+ * How a delete or cancel reaches its person: asked through the client (`elicitation`), or by a
+ * second call with the plan's confirm string, which the client's approval prompt stands before
+ * (`confirm`); `refused` on a client without elicitation when pay mcp --require-person.
+ */
+export type PersonStep = 'elicitation' | 'confirm' | 'refused'
 
 export interface Annotations {
   title: string
@@ -39,6 +62,8 @@ export interface Tool {
   annotations: Annotations
   /** It changes state: refused unless pay mcp was started with --allow-writes. */
   writes: boolean
+  /** A delete or cancel: its description and arguments for how the person is reached (else those above). */
+  forStep?(step: PersonStep): { description: string; inputSchema: JsonSchema }
   call(args: Record<string, unknown>, call: ToolCall): Promise<Answer>
 }
 

@@ -10,7 +10,7 @@ import { actTool } from './act.js'
 import { RUNS } from './runs.js'
 import { SANDBOX_TOOL_ENDPOINTS } from './sandbox-tools.js'
 import { objectSchema } from './schema.js'
-import type { Annotations, Shape, Tool, ToolSource } from './tool.js'
+import type { Annotations, PersonStep, Shape, Tool, ToolSource } from './tool.js'
 import { createTool, getTool, listTool, updateTool } from './tool-calls.js'
 
 /**
@@ -78,8 +78,8 @@ function titleOf({ shape, verb, endpoint }: ToolSource): string {
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
 
-/** The endpoint in words an assistant reads: what it does, and how its request goes. */
-function descriptionOf(source: ToolSource): string {
+/** The endpoint in words an assistant reads: what it does, and how its request goes (`step`: how a delete or cancel reaches the person). */
+function descriptionOf(source: ToolSource, step: PersonStep = 'confirm'): string {
   const { endpoint, shape, verb, preset } = source
   const request = `${endpoint.method} ${endpoint.path}${preset ? ` with ${JSON.stringify(preset.body)}` : ''}`
   const writes = endpoint.changesState ? ' Needs pay mcp --allow-writes.' : ''
@@ -106,13 +106,29 @@ function descriptionOf(source: ToolSource): string {
       const elsewhere = presets.length > 0 ? ` (${presets.join('; ')})` : ''
       return `${capitalise(verb)} a ${noun} (${request}): only the fields given change${elsewhere}; the answer is the record after.${writes}`
     }
-    case 'act':
+    case 'act': {
+      const head = `${capitalise(verb)} ${plural(noun)} by _id (${request}, one request per id).${writes}`
+      const results = `The answer is one result per id: {id, ok, status, error}.${verb === 'delete' ? ' A delete cannot be undone.' : ''}`
+      const again =
+        'Right before acting, pay reads the records again: if any changed (paid, status, amount, currency, ' +
+        'updated_at) or is gone, nothing is done, and the answer is a tool error with the new plan and what changed.'
+      if (step === 'refused')
+        return `${head} Refused on this client: pay mcp was started with --require-person, and this client cannot ask the person (it offers no MCP elicitation).`
+      if (step === 'elicitation')
+        return (
+          `${head} pay asks the person itself, through your client (MCP elicitation): it shows them the plan (each id ` +
+          'with what it is, and the totals by currency) and acts only if they accept. There is no confirm string. ' +
+          `${again} ${results}`
+        )
       return (
-        `${capitalise(verb)} ${plural(noun)} by _id (${request}, one request per id).${writes} The first call changes ` +
-        'nothing: it answers the plan (each id with what it is: title, amount, status) and a confirm string. Only a ' +
-        'second call with the same ids and that confirm acts, once; the confirm expires after 10 minutes. ' +
-        `The answer is one result per id: {id, ok, status, error}.${verb === 'delete' ? ' A delete cannot be undone.' : ''}`
+        `${head} The first call changes nothing: it answers the plan (each id with what it is: title, amount, ` +
+        'status; the totals by currency) and a confirm string. Only a second call with the same ids and that ' +
+        'confirm acts, once, within 10 minutes. This client cannot ask the person through pay (it offers no MCP ' +
+        "elicitation), so you, the model, see the confirm string: the person's step is your client's approval " +
+        'of that second call. Show the person the plan first, and never confirm a plan they did not agree to. ' +
+        `${again} ${results}`
       )
+    }
   }
 }
 
@@ -153,6 +169,7 @@ function toolOf(source: ToolSource): Tool {
   const made = { list: listTool, get: getTool, create: createTool, update: updateTool, act: actTool }[
     source.shape
   ](source)
+  const forStep = made.forStep
   return {
     name: source.name,
     title: titleOf(source),
@@ -161,6 +178,14 @@ function toolOf(source: ToolSource): Tool {
     ...(made.outputSchema ? { outputSchema: made.outputSchema } : {}),
     annotations: annotations(source),
     writes: source.endpoint.changesState,
+    ...(forStep
+      ? {
+          forStep: (step: PersonStep) => ({
+            description: descriptionOf(source, step),
+            inputSchema: objectSchema(forStep(step), made.required),
+          }),
+        }
+      : {}),
     call: made.call,
   }
 }

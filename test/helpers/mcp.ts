@@ -2,7 +2,13 @@ import { PassThrough } from 'node:stream'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js'
 import { BIN, cleanEnv, expectNoKeyInOutput } from './cli.js'
 import { type InProcessOptions, type InProcessResult, runInProcess } from './in-process.js'
 
@@ -36,6 +42,20 @@ const answerOf = (result: CallToolResult): ToolAnswer => ({
 })
 
 const CLIENT = { name: 'pay-tests', version: '1.0.0' }
+
+/**
+ * The person at a client that offers MCP elicitation: what they answer each question the server
+ * asks (elicitation/create), given its params. Without one, the client declares no elicitation.
+ */
+export type Elicit = (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>
+
+/** The SDK's client, declaring elicitation and answering it with `elicit` when given. */
+function clientOf(elicit?: Elicit): Client {
+  if (!elicit) return new Client(CLIENT)
+  const client = new Client(CLIENT, { capabilities: { elicitation: {} } })
+  client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params))
+  return client
+}
 
 function session(
   client: Client,
@@ -95,6 +115,7 @@ class InProcessTransport implements Transport {
 export async function mcpInProcess(
   args: string[],
   options: InProcessOptions = {},
+  elicit?: Elicit,
 ): Promise<McpSession & { ended: Promise<InProcessResult> }> {
   const transport = new InProcessTransport(new PassThrough())
   let stderrText = () => ''
@@ -106,7 +127,7 @@ export async function mcpInProcess(
       stderrText = () => io.stderr.text
     },
   })
-  const client = new Client(CLIENT)
+  const client = clientOf(elicit)
   // A run that fails before it serves (a bad flag) answers nothing: its end is the news.
   await Promise.race([
     client.connect(transport),
@@ -124,6 +145,7 @@ export async function mcpInProcess(
 export async function mcpProcess(
   args: string[],
   env: Record<string, string | undefined> = {},
+  elicit?: Elicit,
 ): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -135,7 +157,7 @@ export async function mcpProcess(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8')
   })
-  const client = new Client(CLIENT)
+  const client = clientOf(elicit)
   const exited = new Promise<number | null>((resolve) => {
     transport.onclose = () => resolve(null)
   })

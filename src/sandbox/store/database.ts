@@ -29,10 +29,17 @@ export const STORE_FILE = 'store.db'
 export const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
 
 /**
- * How long a write waits for another process's write to finish before it gives up (503). Writes
- * take well under a millisecond; this only matters when something holds the database for long.
+ * How long a server's write waits for another process's write to finish before it gives up (503,
+ * which its client may retry). Writes take well under a millisecond; this only matters when
+ * something holds the database for long.
  */
-const BUSY_TIMEOUT_MS = 5000
+const SERVER_BUSY_TIMEOUT_MS = 5000
+/**
+ * How long a command's one operation on the store (`pay sandbox clock set`, `sandbox pay` with no
+ * server) waits for another's: longer, as no one retries it, and a clock moved far bills every
+ * subscription in one transaction, which a loaded machine can take seconds over.
+ */
+const LOCAL_BUSY_TIMEOUT_MS = 30_000
 
 /** One open connection and the file it was opened on. */
 export interface Connection {
@@ -123,7 +130,9 @@ export function openConnection(
   const Database = loadLibsql()
   const db = new Database(file)
   try {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    // A server's store checkpoints by its own count of pages; a command's by SQLite's.
+    const busyMs = checkpointPages === undefined ? LOCAL_BUSY_TIMEOUT_MS : SERVER_BUSY_TIMEOUT_MS
+    db.exec(`PRAGMA busy_timeout = ${busyMs}`)
     const mode = db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode: string }
     if (mode.journal_mode !== 'wal') {
       throw new Error(`The sandbox store ${file} cannot use WAL mode (${mode.journal_mode}).`)

@@ -161,15 +161,16 @@ describe('the tools of the declarations', () => {
     })
     expect(made.structured).toEqual({ _id: 'rf3', payment_link_id: 'pl1', amount: '5' })
     const plan = await agent.call('refunds_delete', { ids: ['rf1'] })
-    expect(plan.structured.items).toEqual([
-      { id: 'rf1', found: true, _id: 'rf1', amount: '5', status: 'done' },
-    ])
+    expect(plan.structured.items).toEqual([{ id: 'rf1', found: true, amount: '5', status: 'done' }])
+    expect(plan.structured.totals).toEqual([{ currency: null, amount: '5' }])
     const deleted = await agent.call('refunds_delete', { ids: ['rf1'], confirm: plan.structured.confirm })
     expect(deleted.structured.results).toEqual([{ id: 'rf1', ok: true, status: 'done', error: null }])
     await context.close()
+    // The plan reads the record, and the confirm reads it again before the delete.
     expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       'GET /refunds',
       'POST /refunds',
+      'GET /refunds/rf1',
       'GET /refunds/rf1',
       'DELETE /refunds/rf1',
     ])
