@@ -1,3 +1,4 @@
+import { usageError } from '../../errors.js'
 import type { View } from '../../render/views.js'
 import type { RunContext } from '../../runtime/context.js'
 import type { Rec } from '../../values.js'
@@ -16,6 +17,9 @@ export interface SubscriptionWalk extends RecordWalk {
   warnings(): string[]
 }
 
+/** The fields OWING_VIEW adds. */
+const OWED = /^(unpaid_charges|amount_owed\.)/
+
 /**
  * `subs list`: filtered by fields, by when they were created and by charges (unpaid, overdue),
  * sorted by `sort` (`-FIELD`: descending), as much as the list scope says.
@@ -27,6 +31,13 @@ export async function listSubscriptions(
   const fields = subscriptionFilter(options, context.now())
   const charges = chargeFilter(options)
   const view = charges ? OWING_VIEW : SUBSCRIPTION_VIEW
+  // What each owes is known only where charges are judged: say so rather than "unknown field".
+  if (!charges && options.sort !== undefined && sortOrder(options.sort, OWING_VIEW)?.field.match(OWED)) {
+    throw usageError(
+      `--sort ${options.sort}: what each subscription owes is counted with --unpaid or --overdue only.`,
+      `Add --unpaid: pay subs list --unpaid --sort ${options.sort}`,
+    )
+  }
   const order = sortOrder(options.sort, view)
   const { api } = await context.api()
   const match = charges

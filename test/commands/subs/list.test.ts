@@ -340,5 +340,14 @@ describe('subs list --unpaid: what each owes (UNPAID, OWED; unpaid_charges, amou
     ])
     expect(most.stdout).toBe(`${c._id}\n${a._id}\n`)
     expect(least.stdout).toBe(`${a._id}\n${c._id}\n`)
+
+    // Without --unpaid or --overdue nothing is counted: said so, not "unknown field".
+    expect(await pay(['subs', 'list', '--sort', '-owed'], owing)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: --sort -owed: what each subscription owes is counted with --unpaid or --overdue only.\n' +
+        'Add --unpaid: pay subs list --unpaid --sort -owed\n',
+    })
   })
 })
