@@ -10,8 +10,8 @@ import { closest } from './suggest.js'
  */
 
 const SANDBOX_KEYS_HINT =
-  'The sandbox running there was started with its own --key values: send one of them with ' +
-  'PAY_API_KEY, or restart it without --key to accept the built-in key.'
+  'The sandbox running there was started with its own keys (--key, --key-file or PAY_SANDBOX_KEYS): ' +
+  "send one of them with PAY_API_KEY, or restart it without any to serve its directory's own key."
 
 /** A key the service refused (401/403): which profile's key, sent where, and the way out. */
 export function explainRefusedKey(error: PayError, sent: SentWith | undefined): PayError {

@@ -19,6 +19,8 @@ export interface BuiltInProfile {
   name: string
   apiKey: string
   baseUrl: string
+  /** Its key was made by this run over a store kept before (the sandbox's: src/runtime/sandbox/profile.ts). */
+  readonly keyMadeOverStore?: boolean
 }
 
 export { PROFILE_NAME } from './file.js'
@@ -82,7 +84,8 @@ export async function profileSummaries(
     name: builtIn.name,
     current: config.current === builtIn.name,
     base_url: builtIn.baseUrl,
-    api_key: redactKey(builtIn.apiKey),
+    // Not read (nor made, for the sandbox's) when PAY_API_KEY is the key shown.
+    api_key: envKey === undefined ? redactKey(builtIn.apiKey) : '',
     key_storage: 'built-in',
     built_in: true,
   }

@@ -23,17 +23,21 @@ export const csvLine = (values: string[]) => `${values.map(csvField).join(',')}\
 
 /**
  * What a spreadsheet would read as a formula (OWASP, CSV injection): a cell beginning with =, +,
- * -, @, a tab or a carriage return. Such a cell is written with a leading `'`, which spreadsheets
- * take as "text", so `=HYPERLINK(…)` in a customer's e-mail stays text. A cell already beginning
- * with `'` before one of those gets one more, so that reading back is exact.
+ * -, @, a tab, a carriage return or a line feed (a line break inside a quoted cell, which some
+ * spreadsheets drop before they look), or with the full-width ＝ ＋ － ＠ that some take for the
+ * ASCII ones. Such a cell is written with a leading `'`, which spreadsheets take as "text", so
+ * `=HYPERLINK(…)` in a customer's e-mail stays text. A cell already beginning with `'` before one
+ * of those gets one more, so that reading back is exact.
  */
-const FORMULA_START = /^'*[=+\-@\t\r]/
+const FORMULA_START = /^'*[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/
+/** A cell toSpreadsheet prefixed. */
+const PREFIXED = /^'+[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/
 
 /** A value as a report cell: prefixed with `'` when a spreadsheet would run it. */
 export const toSpreadsheet = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value)
 
 /** A report cell read back: the `'` toSpreadsheet added is removed. */
-export const fromSpreadsheet = (cell: string): string => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell)
+export const fromSpreadsheet = (cell: string): string => (PREFIXED.test(cell) ? cell.slice(1) : cell)
 
 /**
  * Records as CSV for a spreadsheet (`--format csv`): a header row of the field names, then one

@@ -16,7 +16,7 @@ import {
   probeSandbox,
 } from './sandbox/connection.js'
 import { sandboxPackages } from './sandbox/packages.js'
-import { noSandbox, refuseUnproven, squatterWarning } from './sandbox/profile.js'
+import { madeOverOldStore, noSandbox, refuseUnproven, squatterWarning } from './sandbox/profile.js'
 import { provedAgent } from './sandbox/proved-agent.js'
 
 /**
@@ -138,6 +138,10 @@ export class Access {
     })
     if (this.credentialsSaid) return credentials
     this.credentialsSaid = true
+    if (credentials.builtIn && builtIn.keyMadeOverStore) {
+      const said = await madeOverOldStore(this.options.sandboxDir)
+      if (said !== undefined) out.notice(said)
+    }
     if (credentials.keyFromEnv) {
       out.notice(
         `Using the API key from PAY_API_KEY (${redactKey(credentials.apiKey)}) instead of profile "${credentials.profile}"'s.`,

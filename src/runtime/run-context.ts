@@ -84,9 +84,9 @@ export class CommandContext implements RunContext {
     this.command = options.command
     this.profile = options.profile
     this.clock = options.now ?? Date.now
-    this.builtIn = sandboxProfile(env)
     this.configDir = configDir(env)
     this.sandboxDir = sandboxDir(env)
+    this.builtIn = sandboxProfile(env, this.sandboxDir)
     this.journalFile = journalFile(env)
     this.clients = new Clients({
       env,

@@ -13,8 +13,6 @@ export { type FaultList, MAX_SEED } from './handlers/double/fault-sets.js'
 export { FAULT_GRAMMAR, parseFaultRule } from './handlers/double/faults.js'
 export type { Attempted } from './handlers/notify/notifier.js'
 export type { DeliveryRecord, EndpointRecord } from './handlers/notify/outbox.js'
-export { verifyWebhook } from './handlers/notify/signature.js'
-export { isWebhookUrl } from './handlers/notify/url.js'
 export type { RequestLogEntry, RunningSandbox, SandboxOptions } from './http/server.js'
 export type { Notice } from './store/legacy.js'
 

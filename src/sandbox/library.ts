@@ -3,7 +3,8 @@
  * in the test's own process. A fresh store in a temporary directory by default (removed on close),
  * a free loopback port, and the controls a test needs: the customer's outcome on a link, the
  * clock, fault rules, fixtures, snapshots, a reset, and the notifications its payments send
- * (`webhooks`, `signatureKey`, `deliveries()`, and `verifyWebhook` for the app's handler). Each
+ * (`webhooks`, `signatureKey`, `deliveries()`, and `verifyWebhook` and `webhookProblem` for the app's
+ * handler). Each
  * function checks its arguments first (arguments.ts): what it does not take is an error, never a
  * no-op. It loads nothing of the CLI
  * (scripts/bundle.mjs builds it into dist/sandbox.js on its own and checks that no oclif is in it).
@@ -43,10 +44,10 @@ export { FaultRuleError } from './handlers/double/faults.js'
 export type { RecordedRequest } from './handlers/double/recorded-requests.js'
 /** The name of RecordedRequest in earlier versions of the library. */
 export type JournalEntry = RecordedRequest
+export { verifyWebhook, webhookProblem } from '../shared/webhook-signature.js'
 export type { PackageRecord } from './domain/records.js'
 export type { FaultControl } from './handlers/double/test-double.js'
 export type { AttemptRecord, DeliveryRecord, EndpointRecord } from './handlers/notify/outbox.js'
-export { verifyWebhook } from './handlers/notify/signature.js'
 export {
   FixturesInvalid,
   type Seeded,
@@ -59,7 +60,11 @@ export { SANDBOX_KEY }
 export interface StartSandboxOptions {
   /** The store's directory, kept on close. Default: a new temporary directory, removed on close. */
   dir?: string
-  /** API keys, each a business of its own. Default: the well-known sandbox key. */
+  /**
+   * API keys, each a business of its own. Default: the directory's own key, random, made for it
+   * and kept in its `sandbox.key` (the one `pay -p sandbox` sends with that PAY_SANDBOX_DIR). The
+   * well-known `SANDBOX_KEY` is served only when given here.
+   */
   keys?: string[]
   /** Default 0: a free port. */
   port?: number
@@ -126,7 +131,7 @@ const fixturesOf = (fixtures: string | object): unknown =>
 /** The options startSandbox takes (StartSandboxOptions). */
 const START_OPTIONS = ['dir', 'keys', 'port', 'host', 'seed', 'faults', 'faultSeed', 'webhooks'] as const
 
-const WEBHOOKS_TAKEN = 'an array of http:// or https:// URLs'
+const WEBHOOKS_TAKEN = 'an array of http:// or https:// URLs with no user name or password'
 
 const isFixtures = (value: unknown) => (typeof value === 'string' && value !== '') || isPlainObject(value)
 const SNAPSHOT_NAME_TAKEN = 'a snapshot name (letters, digits, ".", "_" and "-", at most 64)'
@@ -155,12 +160,12 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
   const options = checkStartOptions(given)
   const owned = options.dir === undefined
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pay-sandbox-'))
-  const keys = options.keys ?? [SANDBOX_KEY]
   let running: Awaited<ReturnType<typeof serve>>
   try {
     running = await serve({
       dir,
-      keys,
+      // None given: the directory's own key, made for it (a temporary directory's is new).
+      keys: options.keys,
       host: options.host,
       port: options.port ?? 0,
       faults: { rules: options.faults, seed: options.faultSeed },

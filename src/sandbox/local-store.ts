@@ -27,7 +27,7 @@ export {
   settleNotifyingIn,
   webhooksIn,
 } from './handlers/notify/local.js'
-export { linkPaidIn, resetSandbox } from './store/local.js'
+export { holdsBusinessIn, linkPaidIn, resetSandbox } from './store/local.js'
 export {
   deleteSnapshot,
   listSnapshots,

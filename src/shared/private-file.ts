@@ -150,3 +150,67 @@ export function writePrivateAtomic(file: string, text: string): void {
     throw error
   }
 }
+
+/**
+ * A file that holds a secret (the sandbox's proof secret, its directory's key) or the directory
+ * it is in cannot be trusted: another owner, a link, a mode that lets others read it.
+ */
+export class PrivateFileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'PrivateFileError'
+  }
+}
+
+/**
+ * The text of a file that holds a secret, opened without following a link, checked to be a
+ * regular file of this user's that no one else may read or change; undefined when there is none.
+ * `anew` ends the refusals: what happens once the file is removed (`pay makes a new key`).
+ */
+export function readSecretFile(file: string, anew: string): string | undefined {
+  let fd: number
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    if (code === 'ELOOP')
+      throw new PrivateFileError(`${file} is a symbolic link: refused. Remove it; ${anew}.`)
+    throw error
+  }
+  try {
+    const stat = fs.fstatSync(fd)
+    if (!stat.isFile()) throw new PrivateFileError(`${file} is not a regular file.`)
+    const uid = ownUid()
+    if (uid !== undefined && stat.uid !== uid) throw new PrivateFileError(`${file} belongs to another user.`)
+    if (uid !== undefined && (stat.mode & 0o077) !== 0) {
+      throw new PrivateFileError(`${file} may be read by other users. Remove it; ${anew}.`)
+    }
+    return fs.readFileSync(fd, 'utf8')
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/**
+ * Writes `text` as the secret file `file` unless there is one already: to a new file of its own
+ * (O_EXCL, 0600), then linked into place, which never follows or replaces what is there, so that
+ * two processes making it at once agree on one.
+ */
+export function createSecretFile(file: string, text: string): void {
+  const temporary = `${file}.${randomHex(6)}`
+  const fd = fs.openSync(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+  try {
+    fs.writeFileSync(fd, text)
+    fs.fsyncSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+  try {
+    fs.linkSync(temporary, file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  } finally {
+    fs.rmSync(temporary, { force: true })
+  }
+}

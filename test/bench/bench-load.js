@@ -13,7 +13,6 @@ import path from 'node:path'
 import { BENCH, cleanEnv, log, median, NODE, QUICK, ROOT, ratio, startJsonChild, tempDir } from './lib.js'
 
 /** The sandbox profile's key (src/sandbox/constants.ts). */
-const SANDBOX_KEY = 'sk_sandbox_4f3c9a1b7e2d5f8a0c6b9e1d'
 const CONNECTIONS = [16, 64]
 const DURATION_S = QUICK ? 3 : 20
 const WARMUP_S = QUICK ? 1 : 3
@@ -22,11 +21,11 @@ const AUTOCANNON = path.join(ROOT, 'node_modules/autocannon/autocannon.js')
 const BODY = JSON.stringify({ email: 'load@example.com', currency: 'EUR', amount: '25.50', title: 'Load' })
 
 /** autocannon's JSON report of one run against `url`. */
-function autocannon(url, connections, seconds = DURATION_S) {
+function autocannon(url, key, connections, seconds = DURATION_S) {
   const args = [AUTOCANNON, '--json', '--connections', String(connections), '--duration', String(seconds)]
   args.push('--method', 'POST', '--body', BODY)
   for (const header of [
-    `authorization=Bearer ${SANDBOX_KEY}`,
+    `authorization=Bearer ${key}`,
     'content-type=application/json',
     'accept=application/json',
   ])
@@ -54,8 +53,9 @@ function linksIn(dir) {
 async function runFixed(connections) {
   const server = await startJsonChild([NODE, path.join(BENCH, 'fixed-server.js')], cleanEnv({}))
   try {
-    autocannon(server.info.base_url, connections, WARMUP_S)
-    return autocannon(server.info.base_url, connections)
+    // The fixed server takes any key.
+    autocannon(server.info.base_url, 'sk_test_fixed', connections, WARMUP_S)
+    return autocannon(server.info.base_url, 'sk_test_fixed', connections)
   } finally {
     await server.stop()
   }
@@ -76,8 +76,10 @@ async function runSandbox(pay, connections, round) {
   let run
   let warmup
   try {
-    warmup = autocannon(server.info.base_url, connections, WARMUP_S)
-    run = autocannon(server.info.base_url, connections)
+    // The sandbox's key: its directory's own, as `sandbox start` with no key serves it.
+    const key = server.info.keys[0]
+    warmup = autocannon(server.info.base_url, key, connections, WARMUP_S)
+    run = autocannon(server.info.base_url, key, connections)
   } finally {
     await server.stop()
   }

@@ -26,12 +26,12 @@ import {
   QUICK,
   ROOT,
   ratio,
+  sandboxKeyOf,
   startJsonChild,
   tempDir,
 } from './lib.js'
 
 /** The sandbox profile's key (src/sandbox/constants.ts): the business `pay -p sandbox` reads. */
-const SANDBOX_KEY = 'sk_sandbox_4f3c9a1b7e2d5f8a0c6b9e1d'
 const SIZES = [1_000, 10_000, 100_000]
 const CLIENTS = 16
 const WRITES = QUICK ? 300 : 2_000
@@ -68,7 +68,9 @@ async function bundle() {
 
 export function seed(seeder, dir, count) {
   const started = Date.now()
-  const result = spawnJson([NODE, seeder, '--dir', dir, '--count', String(count), '--key', SANDBOX_KEY])
+  // Into the business of the directory's own key, which `-p sandbox` sends and `sandbox start` serves.
+  const key = sandboxKeyOf(dir)
+  const result = spawnJson([NODE, seeder, '--dir', dir, '--count', String(count), '--key', key])
   if (result.total !== count) throw new Error(`seeded ${result.total} links, not ${count}`)
   log(`  seeded ${count.toLocaleString('en')} links in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   return result.middle_id
@@ -90,7 +92,7 @@ function storeBytes(dir) {
 }
 
 /** POSTs `count` links from CLIENTS concurrent keep-alive clients; resolves with the wall time in ms. */
-async function createLinks(baseUrl, count, label) {
+async function createLinks(baseUrl, key, count, label) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS })
   let next = 0
   const post = (i) =>
@@ -107,7 +109,7 @@ async function createLinks(baseUrl, count, label) {
           method: 'POST',
           agent,
           headers: {
-            authorization: `Bearer ${SANDBOX_KEY}`,
+            authorization: `Bearer ${key}`,
             accept: 'application/json',
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
@@ -140,8 +142,8 @@ async function writeRound(pay, env, seeded, { log: requestLog = false } = {}) {
   const args = [NODE, pay, 'sandbox', 'start', '--port', '0', '--json', ...(requestLog ? [] : ['--quiet'])]
   const server = await startJsonChild(args, { ...env, PAY_SANDBOX_DIR: dir }, { stderr: 'ignore' })
   try {
-    await createLinks(server.info.base_url, WARMUP_WRITES, 'warm-up')
-    const elapsed = await createLinks(server.info.base_url, WRITES, 'timed')
+    await createLinks(server.info.base_url, server.info.keys[0], WARMUP_WRITES, 'warm-up')
+    const elapsed = await createLinks(server.info.base_url, server.info.keys[0], WRITES, 'timed')
     return WRITES / (elapsed / 1000)
   } finally {
     await server.stop()

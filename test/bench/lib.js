@@ -3,6 +3,7 @@
  * processes that print one JSON line once ready, statistics and the machine description.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -29,6 +30,23 @@ export function tempDir(name) {
   const dir = path.join(tempRoot, name)
   fs.mkdirSync(dir, { recursive: true })
   return dir
+}
+
+/**
+ * The key of the sandbox directory `dir`, as pay keeps it (src/shared/sandbox-key.ts): read from
+ * its sandbox.key, or made there (0600, in the 0700 directory) when it has none yet. What `sandbox
+ * start` with no key serves and `-p sandbox` sends on that directory.
+ */
+export function sandboxKeyOf(dir) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const file = path.join(dir, 'sandbox.key')
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, `sk_sandbox_${crypto.randomBytes(16).toString('hex')}\n`, {
+      mode: 0o600,
+      flag: 'wx',
+    })
+  }
+  return fs.readFileSync(file, 'utf8').trim()
 }
 
 export function log(line) {

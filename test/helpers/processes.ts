@@ -72,6 +72,8 @@ export interface SandboxProcess {
   baseUrl: string
   /** The JSON line printed once listening. */
   line: Json
+  /** The first key it serves: its directory's own when it was given none. */
+  key: string
   stderr(): string
 }
 
@@ -85,7 +87,7 @@ export function startSandboxProcess(args: string[], env?: NodeJS.ProcessEnv): Pr
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (text) => {
       const line = JSON.parse(text)
-      resolve({ child, baseUrl: line.base_url, line, stderr: () => stderr })
+      resolve({ child, baseUrl: line.base_url, line, key: line.keys[0], stderr: () => stderr })
     })
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)))
   })

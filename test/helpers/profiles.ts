@@ -1,4 +1,16 @@
+import { redactKey } from '../../src/config/profiles.js'
+import { sandboxKeyOf } from '../../src/shared/sandbox-key.js'
+import { tempDir } from './cli.js'
 import { freshConfigDir, writeConfig } from './config-files.js'
+
+/**
+ * A sandbox directory whose own key is made (src/shared/sandbox-key.ts), for runs that show the
+ * built-in profile: `shown` is its key as `profiles list` prints it, redacted.
+ */
+export function keyedSandboxDir(): { dir: string; shown: string } {
+  const dir = tempDir('pay-sandbox-')
+  return { dir, shown: redactKey(sandboxKeyOf(dir)) }
+}
 
 /** The keys of the three profiles of threeProfiles(), by profile name. */
 export const KEYS = Object.freeze({

@@ -10,6 +10,7 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/http/server
 import { STORE_FILE } from '../../src/sandbox/store/database.js'
 import type { LegacyStore } from '../../src/sandbox/store/legacy.js'
 import { SandboxStore } from '../../src/sandbox/store/store.js'
+import { SANDBOX_KEY_FILE, sandboxKeyOf } from '../../src/shared/sandbox-key.js'
 import { tempDir } from './cli.js'
 
 /**
@@ -67,7 +68,7 @@ export function clientFor(baseUrl: string, key: string | null = KEY_A): Client {
 export interface TestSandbox {
   sandbox: RunningSandbox
   baseUrl: string
-  /** The first business's key (KEY_A, the well-known sandbox key, by default). */
+  /** The first business's key (KEY_A, the well-known sandbox key, by default; the directory's own with `ownKey`). */
   key: string
   dir: string
   /** Seeded package ids of the key's business. */
@@ -85,11 +86,16 @@ export interface TestSandbox {
   close(): Promise<void>
 }
 
-/** A sandbox with two businesses (KEY_A, KEY_B unless `keys` says otherwise) on a fresh store. */
+/**
+ * A sandbox with two businesses (KEY_A, KEY_B unless `keys` says otherwise) on a fresh store.
+ * `ownKey`: the first is the directory's own key (made for it), as `sandbox start` with no key
+ * serves it and the built-in profile sends it with that PAY_SANDBOX_DIR.
+ */
 export async function startTestSandbox(
-  options: { dir?: string; keys?: string[] } = {},
+  options: { dir?: string; keys?: string[]; ownKey?: boolean } = {},
 ): Promise<TestSandbox> {
-  const { dir = tempDir('pay-sandbox-'), keys = [KEY_A, KEY_B] } = options
+  const { dir = tempDir('pay-sandbox-') } = options
+  const keys = options.keys ?? (options.ownKey ? [sandboxKeyOf(dir), KEY_B] : [KEY_A, KEY_B])
   const sandbox = await startSandbox({ dir, keys, port: 0 })
   const key = keys[0]
   const a = clientFor(sandbox.baseUrl, key)
@@ -210,10 +216,15 @@ export const storeText = (dir: string): string => JSON.stringify(readStore(dir))
 
 /**
  * Makes pay, run with PAY_SANDBOX_DIR=`localDir`, trust the sandbox serving `serverDir`: a copy of
- * that sandbox's secret, with which it proves it is the user's own (src/sandbox/http/proof.ts). For
- * tests that keep the command's local store apart from the server's, to see which one was used.
+ * that sandbox's secret, with which it proves it is the user's own (src/sandbox/http/proof.ts),
+ * and of the directory's own key when it has one (src/shared/sandbox-key.ts), which the built-in
+ * profile sends. For tests that keep the command's local store apart from the server's, to see
+ * which one was used.
  */
 export function trustSandbox(serverDir: string, localDir: string): void {
-  fs.copyFileSync(path.join(serverDir, PROOF_FILE), path.join(localDir, PROOF_FILE))
-  fs.chmodSync(path.join(localDir, PROOF_FILE), 0o600)
+  for (const file of [PROOF_FILE, SANDBOX_KEY_FILE]) {
+    if (file === SANDBOX_KEY_FILE && !fs.existsSync(path.join(serverDir, file))) continue
+    fs.copyFileSync(path.join(serverDir, file), path.join(localDir, file))
+    fs.chmodSync(path.join(localDir, file), 0o600)
+  }
 }

@@ -1,8 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { keyHash } from '../../src/sandbox/domain/business.js'
+import { readSandboxKey } from '../../src/shared/sandbox-key.js'
 import { tempDir } from './cli.js'
-import { KEY_A, readStore } from './sandbox.js'
+import { readStore } from './sandbox.js'
 
 /**
  * Fixture files for `pay sandbox seed FILE` and `pay sandbox start --seed FILE`, and what the
@@ -46,5 +47,8 @@ export function fixtureFile(content: unknown): string {
 export const rows = (ids: Record<string, string>, result = (_name: string) => 'created') =>
   NAMES.map((name, n) => `${name}\t${KINDS[n]}\t${ids[name]}\t${result(name)}\n`).join('')
 
-/** The records of KEY_A's business in the local store of `dir`. */
-export const localRecords = (dir: string) => readStore(dir).businesses[keyHash(KEY_A)]
+/**
+ * The records, in the local store of `dir`, of the business of the directory's own key (the one
+ * the built-in profile sends); undefined when it has none.
+ */
+export const localRecords = (dir: string) => readStore(dir).businesses[keyHash(readSandboxKey(dir) ?? '')]

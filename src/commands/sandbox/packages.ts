@@ -12,7 +12,7 @@ export default class SandboxPackages extends BaseCommand<typeof SandboxPackages,
     'takes: id, name, amount and frequency. They are the same on every start and after a reset; ' +
     'no server is started or asked. Each business (each key of `pay sandbox start`) has its own; ' +
     'the keys are taken as `sandbox start` takes them: --key and --key-file, else PAY_SANDBOX_KEYS, ' +
-    'else the built-in sandbox key.'
+    "else the sandbox directory's own key."
 
   static examples = [
     '<%= config.bin %> sandbox packages',

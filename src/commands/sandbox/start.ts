@@ -13,7 +13,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
   static description =
     'Runs the sandbox service until Ctrl-C, for pay and for any HTTP client (curl, your own app). ' +
     'Each key is a business of its own: from --key and --key-file (one a line, a 0600 file of yours), ' +
-    'else PAY_SANDBOX_KEYS (comma-separated), else the well-known sandbox key. ' +
+    "else PAY_SANDBOX_KEYS (comma-separated), else the sandbox directory's own key: random, made the first " +
+    'time and kept in sandbox.key there (readable by you alone), the one `pay -p sandbox` sends. The ' +
+    'well-known sandbox key is served only when given by name (--key, --key-file or PAY_SANDBOX_KEYS). ' +
     'Its database is store.db in $PAY_SANDBOX_DIR (default ~/.local/share/pay/sandbox). Each request ' +
     'is logged on stderr (method, path, status, milliseconds), and each notification sent, unless --quiet. ' +
     'With --json, one line of JSON on stdout once listening: {"base_url", "keys", "packages", ' +

@@ -1,13 +1,8 @@
 import type http from 'node:http'
 import { createRequire } from 'node:module'
 import { type Shown, shown } from '../../render/result.js'
-import {
-  type Attempted,
-  loadProofCheck,
-  type Notice,
-  SANDBOX_KEY,
-  startSandbox,
-} from '../../sandbox/index.js'
+import { type Attempted, loadProofCheck, type Notice, startSandbox } from '../../sandbox/index.js'
+import { sandboxKeyOf } from '../../shared/sandbox-key.js'
 
 export interface Connection {
   baseUrl: string
@@ -133,7 +128,8 @@ export async function connectSandbox(
   const attempted: Attempted[] = []
   const sandbox = await startSandbox({
     dir,
-    keys: [...new Set([SANDBOX_KEY, apiKey])],
+    // The directory's own key (made now if it has none yet), and the key sent (PAY_API_KEY's).
+    keys: [...new Set([sandboxKeyOf(dir), apiKey])],
     port: 0,
     checkoutOrigin: baseUrl,
     // Only the notifications this command makes, each attempted once before it ends.

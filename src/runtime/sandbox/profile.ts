@@ -1,16 +1,54 @@
+import path from 'node:path'
 import type { BuiltInProfile } from '../../config/profiles.js'
 import { PayError } from '../../errors.js'
-import { DEFAULT_SANDBOX_PORT, SANDBOX_KEY } from '../../sandbox/index.js'
+import { DEFAULT_SANDBOX_PORT, loadLocalStore, SANDBOX_KEY } from '../../sandbox/index.js'
+import { type OwnKey, ownSandboxKey, SANDBOX_KEY_FILE } from '../../shared/sandbox-key.js'
 import type { Env } from '../context.js'
 import { type Probed, portOf } from './connection.js'
 
-/** The built-in profile `sandbox`: the well-known key, at the sandbox's port on loopback. */
-export function sandboxProfile(env: Env): BuiltInProfile {
+/**
+ * The built-in profile `sandbox`: the key of the sandbox directory `dir` (src/shared/sandbox-key.ts),
+ * at the sandbox's port on loopback. The key is read (or made, when the directory has none yet)
+ * the first time it is asked for: a run that never uses the profile touches no file.
+ * `keyMadeOverStore`: this run made it, over a store an earlier pay kept there (madeOverOldStore).
+ */
+export function sandboxProfile(env: Env, dir: string): BuiltInProfile {
+  let own: OwnKey | undefined
   return {
     name: 'sandbox',
-    apiKey: SANDBOX_KEY,
+    get apiKey() {
+      own ??= ownSandboxKey(dir)
+      return own.key
+    },
     baseUrl: `http://127.0.0.1:${env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT}`,
+    get keyMadeOverStore() {
+      return own?.made === true && own.overStore
+    },
   }
+}
+
+/** Said when a sandbox directory's key was made (src/shared/sandbox-key.ts). */
+export const madeKeyNotice = (dir: string): string =>
+  `Made an API key for this sandbox directory, kept in ${path.join(dir, SANDBOX_KEY_FILE)} (readable by you ` +
+  'alone): `pay -p sandbox` sends it. The well-known sandbox key is served only when given by name.'
+
+/**
+ * Said too when that key was made over a store whose records are the well-known key's, as an
+ * earlier pay kept them: where they are, and how to reach them.
+ */
+export const RECORDS_BEFORE =
+  'The records kept in this directory before are under the well-known sandbox key, as earlier versions ' +
+  `served it: reach them with PAY_API_KEY=${SANDBOX_KEY}, or serve that key by name ` +
+  `(PAY_SANDBOX_KEYS=${SANDBOX_KEY} pay sandbox start).`
+
+/**
+ * What to say when the key of `dir` was made over a store (`overStore`): the key made, and where
+ * the records kept before are when they are the well-known key's; undefined when there is nothing
+ * to say. Reads the store only then.
+ */
+export async function madeOverOldStore(dir: string): Promise<string | undefined> {
+  const { holdsBusinessIn } = await loadLocalStore()
+  return holdsBusinessIn(dir, SANDBOX_KEY) ? `${madeKeyNotice(dir)} ${RECORDS_BEFORE}` : undefined
 }
 
 /**

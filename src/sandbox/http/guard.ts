@@ -17,6 +17,21 @@ const WILDCARDS = new Set(['', '0.0.0.0', '::', '[::]'])
 /** `name[:port]` or `[v6][:port]`, lower-cased. */
 const HOST = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::([0-9]{1,5}))?$/
 
+/**
+ * Whether a sandbox listening on `host` can be reached from this machine only: a loopback address
+ * or name. Anything else (`0.0.0.0`, an interface's address, a name) may be reached from the
+ * network.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const lower = host.toLowerCase()
+  return (
+    lower === 'localhost' ||
+    lower === '::1' ||
+    lower === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(lower)
+  )
+}
+
 /** A host as a URL or a `Host` header writes it: brackets around an IPv6 address. */
 function asUrlHost(host: string): string {
   const lower = host.toLowerCase()

@@ -13,9 +13,13 @@
  * two listeners cannot hold one address and port.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
-import { errorCode } from '../store/files.js'
+import {
+  createSecretFile,
+  PrivateFileError,
+  readSecretFile as readSecret,
+} from '../../shared/private-file.js'
+import { ensureSandboxDir } from '../../shared/sandbox-dir.js'
 
 /** The secret's file in the sandbox directory. */
 export const PROOF_FILE = 'proof.secret'
@@ -25,104 +29,31 @@ export const CHALLENGE = /^[0-9a-f]{64}$/
 
 const SECRET = /^[0-9a-f]{64}$/
 
-/** The sandbox directory or its secret cannot be trusted (another owner, a link, loose modes). */
-export class ProofSecretError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ProofSecretError'
-  }
-}
+const ANEW = 'the sandbox makes a new secret'
 
-const ownUid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined)
-
-/**
- * Makes the sandbox directory (0700) when missing. One that exists must be a directory of this
- * user (a link to another user's is refused); group and other permissions are taken away, since
- * it holds the store and the secret.
- */
-export function ensurePrivateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const stat = fs.statSync(dir)
-  if (!stat.isDirectory()) throw new ProofSecretError(`The sandbox directory ${dir} is not a directory.`)
-  if (process.platform === 'win32') return
-  const uid = ownUid()
-  if (uid !== undefined && stat.uid !== uid) {
-    throw new ProofSecretError(
-      `The sandbox directory ${dir} belongs to another user: use a directory of your own.`,
-    )
-  }
-  if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700)
-}
-
-/** The secret in `file`, opened without following a link; checked to be this user's, 0600. */
-function readSecretFile(file: string): Buffer {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
-  try {
-    const stat = fs.fstatSync(fd)
-    if (!stat.isFile()) throw new ProofSecretError(`${file} is not a regular file.`)
-    if (process.platform !== 'win32') {
-      const uid = ownUid()
-      if (uid !== undefined && stat.uid !== uid)
-        throw new ProofSecretError(`${file} belongs to another user.`)
-      if ((stat.mode & 0o077) !== 0) {
-        throw new ProofSecretError(
-          `${file} may be read by other users. Remove it; the sandbox makes a new secret.`,
-        )
-      }
-    }
-    const text = fs.readFileSync(fd, 'utf8').trim()
-    if (!SECRET.test(text)) throw new ProofSecretError(`${file} does not hold a sandbox secret.`)
-    return Buffer.from(text, 'hex')
-  } finally {
-    fs.closeSync(fd)
-  }
+/** The secret in `file` (a regular file of this user's, 0600, not through a link), or undefined when there is none. */
+function readSecretFile(file: string): Buffer | undefined {
+  const text = readSecret(file, ANEW)?.trim()
+  if (text === undefined) return undefined
+  if (!SECRET.test(text)) throw new PrivateFileError(`${file} does not hold a sandbox secret.`)
+  return Buffer.from(text, 'hex')
 }
 
 /**
- * The server's side: the secret of `dir`, made on first use. It is written to a file of its own
- * (O_EXCL, 0600), then linked into place, which never follows or replaces what is there: two
- * sandboxes starting at once agree on one secret, and a link planted at the name is refused.
+ * The server's side: the secret of `dir`, made on first use (the directory made 0700, or checked
+ * and tightened). It is written to a file of its own (O_EXCL, 0600), then linked into place, which
+ * never follows or replaces what is there: two sandboxes starting at once agree on one secret, and
+ * a link planted at the name is refused.
  */
 export function serverSecret(dir: string): Buffer {
-  ensurePrivateDir(dir)
+  ensureSandboxDir(dir)
   const file = path.join(dir, PROOF_FILE)
-  try {
-    return readSecretFile(file)
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw refusal(file, error)
-  }
-  const temporary = path.join(dir, `${PROOF_FILE}.${randomBytes(6).toString('hex')}`)
-  const flags =
-    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0)
-  const fd = fs.openSync(temporary, flags, 0o600)
-  try {
-    fs.writeFileSync(fd, `${randomBytes(32).toString('hex')}\n`)
-    fs.fsyncSync(fd)
-  } finally {
-    fs.closeSync(fd)
-  }
-  try {
-    fs.linkSync(temporary, file)
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw error
-  } finally {
-    fs.rmSync(temporary, { force: true })
-  }
-  try {
-    return readSecretFile(file)
-  } catch (error) {
-    throw refusal(file, error)
-  }
-}
-
-function refusal(file: string, error: unknown): Error {
-  if (error instanceof ProofSecretError) return error
-  if (errorCode(error) === 'ELOOP') {
-    return new ProofSecretError(
-      `${file} is a symbolic link: refused. Remove it; the sandbox makes a new secret.`,
-    )
-  }
-  return error as Error
+  const found = readSecretFile(file)
+  if (found !== undefined) return found
+  createSecretFile(file, `${randomBytes(32).toString('hex')}\n`)
+  const made = readSecretFile(file)
+  if (made === undefined) throw new PrivateFileError(`${file} could not be made.`)
+  return made
 }
 
 /**

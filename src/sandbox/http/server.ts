@@ -4,7 +4,8 @@
  * the notifications subscribed to it, the customer pages' secret, the fixtures it starts with) and
  * listens (listener.ts: one request's way through it).
  */
-import { type Outcome, SANDBOX_KEY } from '../constants.js'
+import { sandboxKeyOf } from '../../shared/sandbox-key.js'
+import type { Outcome } from '../constants.js'
 import { businessIdOf, businessOf, listPackages } from '../domain/business.js'
 import { Payments, type Settled } from '../domain/payment.js'
 import type { PackageRecord } from '../domain/records.js'
@@ -19,7 +20,7 @@ import { sandboxNow } from '../store/clock.js'
 import { SERVER_CHECKPOINT_PAGES } from '../store/database.js'
 import type { Notice } from '../store/legacy.js'
 import { SandboxStore } from '../store/store.js'
-import { DEFAULT_LIMITS, type ServerLimits } from './guard.js'
+import { DEFAULT_LIMITS, isLoopbackHost, type ServerLimits } from './guard.js'
 import { type RequestLogEntry, SandboxServer } from './listener.js'
 import { serverSecret } from './proof.js'
 
@@ -28,7 +29,7 @@ export type { RequestLogEntry }
 export interface SandboxOptions {
   /** Directory of the store (created 0700 when missing). */
   dir: string
-  /** API keys, each its own business. Default: `[SANDBOX_KEY]`. */
+  /** API keys, each its own business. Default: the directory's own key (made for it when it has none). */
   keys?: string[]
   host?: string
   /** 0 picks a free port. */
@@ -85,7 +86,8 @@ export interface RunningSandbox {
 /** Serves the payment service API from the store in `dir` until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const { dir, host = '127.0.0.1', port = 0 } = options
-  const keys = [...new Set(options.keys ?? [SANDBOX_KEY])]
+  // No key given: the directory's own (src/shared/sandbox-key.ts), never the well-known one.
+  const keys = [...new Set(options.keys ?? [sandboxKeyOf(dir)])]
   if (keys.length === 0) throw new TypeError('The sandbox needs at least one API key.')
   for (const key of keys) {
     if (!/^\S+$/.test(key))
@@ -98,7 +100,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const double = new TestDouble(keys, businessIdOf, rules, options.faults?.seed, limits.maxHeldRequests)
   let webhooks: ReturnType<typeof openWebhooks>
   try {
-    webhooks = openWebhooks(store, keys, options.webhooks ?? {}, (business) =>
+    // Listening beyond loopback, an endpoint may be anyone's: its attempts' errors say no more than
+    // "unreachable" or "timed out", so that a registered URL cannot map the network.
+    const coarseErrors = !isLoopbackHost(host)
+    webhooks = openWebhooks(store, keys, { ...options.webhooks, coarseErrors }, (business) =>
       double.notificationFault(business),
     )
   } catch (error) {

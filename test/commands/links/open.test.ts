@@ -163,7 +163,7 @@ describe('pages nothing serves', () => {
   describe('links open / links qr of a page nothing serves', () => {
     let served: TestSandbox
     beforeAll(async () => {
-      served = await startTestSandbox()
+      served = await startTestSandbox({ ownKey: true })
     })
     afterAll(() => served.close())
 

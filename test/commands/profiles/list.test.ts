@@ -1,13 +1,16 @@
 import fs from 'node:fs'
 import { describe, it } from 'vitest'
+import { tempDir } from '../../helpers/cli.js'
 import { freshConfigDir } from '../../helpers/config-files.js'
 import { runInProcess } from '../../helpers/in-process.js'
-import { keysHidden, threeProfiles } from '../../helpers/profiles.js'
+import { keyedSandboxDir, keysHidden, threeProfiles } from '../../helpers/profiles.js'
 
-const SANDBOX_ROW = 'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n'
+/** The sandbox directory of these runs, its key made: the built-in profile shows it redacted. */
+const { dir: SANDBOX_DIR, shown: SANDBOX_KEY_SHOWN } = keyedSandboxDir()
+const SANDBOX_ROW = `sandbox\tfalse\thttp://127.0.0.1:1\t${SANDBOX_KEY_SHOWN}\tbuilt-in\n`
 
 const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
-  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
+  runInProcess(args, { env: { PAY_CONFIG_DIR: dir, PAY_SANDBOX_DIR: SANDBOX_DIR, ...env } })
 
 describe.concurrent('pay profiles list', () => {
   it('prints sandbox first, then stored profiles sorted, as TSV without header when piped', async ({
@@ -34,7 +37,7 @@ describe.concurrent('pay profiles list', () => {
         name: 'sandbox',
         current: false,
         base_url: 'http://127.0.0.1:1',
-        api_key: 'sk_s…9e1d',
+        api_key: SANDBOX_KEY_SHOWN,
         key_storage: 'built-in',
         built_in: true,
       },
@@ -79,7 +82,7 @@ describe.concurrent('pay profiles list', () => {
         name: 'sandbox',
         current: false,
         base_url: 'http://127.0.0.1:1',
-        api_key: 'sk_s…9e1d',
+        api_key: SANDBOX_KEY_SHOWN,
         key_storage: 'built-in',
         built_in: true,
       },
@@ -90,7 +93,13 @@ describe.concurrent('pay profiles list', () => {
   it('says `env` for every profile when PAY_API_KEY overrides their keys, showing that key redacted', async ({
     expect,
   }) => {
-    const result = await pay(threeProfiles(), ['profiles', 'list'], { PAY_API_KEY: 'sk_env_OverrideKey777' })
+    // The sandbox's own key is not read, nor made: a directory without one stays empty.
+    const empty = tempDir('pay-sandbox-')
+    const result = await pay(threeProfiles(), ['profiles', 'list'], {
+      PAY_API_KEY: 'sk_env_OverrideKey777',
+      PAY_SANDBOX_DIR: empty,
+    })
+    expect(fs.readdirSync(empty)).toEqual([])
     expect(result).toEqual({
       code: 0,
       signal: null,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { verifyWebhook } from '../../../src/sandbox/handlers/notify/signature.js'
+import { verifyWebhook } from '../../../src/shared/webhook-signature.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import type { TestIO } from '../../helpers/io.js'
 import { type Receiver, startReceiver } from '../../helpers/receiver.js'
-import { startTestSandbox, type TestSandbox, VALID_LINK } from '../../helpers/sandbox.js'
+import { queryStore, startTestSandbox, type TestSandbox, VALID_LINK } from '../../helpers/sandbox.js'
 import { deliveriesOf, payNewLink, webhooksOf } from '../../helpers/webhooks.js'
 
 /**
@@ -100,22 +100,39 @@ describe('sandbox listen', () => {
     expect((await webhooksOf(sandbox)).endpoints).toEqual([])
   })
 
-  test('without --forward-to: each notification shown whole; one that does not verify is refused (401)', async () => {
+  test('without --forward-to: each notification shown whole; one that does not verify is refused (401), saying why', async () => {
     let link: { _id: string } | undefined
-    let forged: Response | undefined
+    const forged: number[] = []
     const run = await listenWhile(['--json'], async (url) => {
-      link = await payNewLink(sandbox)
+      link = await payNewLink(sandbox, { reference: '17' })
       await vi.waitFor(() => expect(sandbox.sandbox.webhooks.deliveries().at(-1)?.state).toBe('delivered'), {
         timeout: 10_000,
       })
-      const body = sandbox.sandbox.webhooks.deliveries().at(-1)
-      forged = await fetch(url, {
-        method: 'POST',
-        body: JSON.stringify({ event: 'payment.created', data: { ...body } }),
+      const [{ body }] = queryStore(
+        sandbox.dir,
+        'SELECT body FROM webhook_deliveries ORDER BY rowid DESC LIMIT 1',
+      )
+      const genuine = JSON.parse(String(body))
+      const { data } = genuine
+      const post = async (changed: Record<string, unknown>) =>
+        forged.push((await fetch(url, { method: 'POST', body: JSON.stringify(changed) })).status)
+      // No trigger_at; a new attempt_id (its last character moved into payment_id); "17" made "1",
+      // its "7" in a key of its own: each keeps the hash, and each is refused.
+      const { trigger_at: _, ...withoutTrigger } = genuine
+      await post(withoutTrigger)
+      await post({
+        ...genuine,
+        data: {
+          ...data,
+          attempt_id: data.attempt_id.slice(0, -1),
+          payment_id: data.attempt_id.slice(-1) + data.payment_id,
+        },
       })
+      const { hash, ...values } = data
+      await post({ ...genuine, data: { ...values, payment_link_reference: '1', x: '7', hash } })
     })
     expect(run.code).toBe(0)
-    expect(forged?.status).toBe(401)
+    expect(forged).toEqual([401, 401, 401])
     const [line, ...more] = run.stdout
       .trim()
       .split('\n')
@@ -133,8 +150,14 @@ describe('sandbox listen', () => {
         data: expect.objectContaining({ payment_link_id: link?._id }),
       },
     })
+    const refused = 'Warning: A notification that does not verify with the signature key was refused (401): '
     expect(run.stderr).toContain(
-      'Warning: A notification that does not verify with the signature key was refused (401).\n',
+      [
+        `${refused}the notification has no trigger_at.`,
+        `${refused}data.attempt_id is not 24 hex digits.`,
+        `${refused}data has a key the service never sends: "x".`,
+        '',
+      ].join('\n'),
     )
   })
 
@@ -164,13 +187,25 @@ describe('sandbox listen', () => {
     expect(run.stdout.length).toBeLessThanOrEqual(81)
   })
 
-  test('--forward-to what is not http(s): exit 2; no sandbox running: exit 6, nothing registered', async () => {
+  test('--forward-to what is not http(s): exit 2; with a user name or password: exit 3; no sandbox running: exit 6, nothing registered', async () => {
     const ftp = await runInProcess(['sandbox', 'listen', '--forward-to', 'ftp://x'], { env: sandbox.env })
     expect(ftp).toEqual({
       code: 2,
       signal: null,
       stdout: '',
       stderr: 'Error: --forward-to must be an http:// or https:// URL, not "ftp://x".\n',
+    })
+    const credentials = await runInProcess(
+      ['sandbox', 'listen', '--forward-to', 'http://app:s3cret@127.0.0.1:3000/webhooks/pay'],
+      { env: sandbox.env },
+    )
+    expect(credentials).toEqual({
+      code: 3,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Error: The given data was invalid.\n' +
+        '  --forward-to  The URL may not hold a user name or password: a notification carries no Authorization.\n',
     })
     const none = await runInProcess(['sandbox', 'listen'], { env: { PAY_SANDBOX_PORT: '1' } })
     expect([none.code, none.stderr.split('\n')[0]]).toEqual([

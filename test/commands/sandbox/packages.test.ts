@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { readSandboxKey, SANDBOX_KEY_FILE } from '../../../src/shared/sandbox-key.js'
 import { tempDir } from '../../helpers/cli.js'
 import { freshConfigDir, writeConfig } from '../../helpers/config-files.js'
 import { startFakeServer } from '../../helpers/fake-server.js'
@@ -8,33 +9,41 @@ import { KEY_B, startTestSandbox, type TestSandbox } from '../../helpers/sandbox
 
 /**
  * `pay sandbox packages`: the seeded packages with the ids `subs create --package-id` takes,
- * without starting a server (nothing listens, nothing is written to the sandbox's directory);
- * they are the very packages a running sandbox holds for the same key.
+ * without starting a server (nothing listens, no store is opened: the sandbox's directory gets
+ * only its key, made as `sandbox start` makes it); they are the very packages a running sandbox
+ * holds for the same key.
  */
 
 let sandbox: TestSandbox
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
+  // Its directory's own key first, as `sandbox start` with no key serves it.
+  sandbox = await startTestSandbox({ ownKey: true })
 })
 afterAll(() => sandbox.close())
 
-/** A sandbox directory that must stay empty: nothing is started or opened. */
+/** A sandbox directory where nothing may be started or opened: it gets its key, nothing else. */
 const untouched = () => tempDir('pay-packages-')
 
 describe('pay sandbox packages', () => {
-  test('--json: the package records a running sandbox holds for the built-in key; no store opened', async () => {
+  test('--json: the package records a sandbox started on the directory holds for its own key; no store opened', async () => {
     const dir = untouched()
     const result = await runInProcess(['sandbox', 'packages', '--json'], { env: { PAY_SANDBOX_DIR: dir } })
     expect(result).toMatchObject({ code: 0, stderr: '' })
+    // The directory's key, made as `sandbox start` would make it, and nothing else.
+    expect(fs.readdirSync(dir)).toEqual([SANDBOX_KEY_FILE])
     const packages = JSON.parse(result.stdout)
-    expect(packages.map((p: { _id: string }) => p._id)).toEqual(sandbox.packageIds)
-    expect(packages).toEqual(sandbox.sandbox.packages[sandbox.key])
-    expect(fs.readdirSync(dir)).toEqual([])
+    const started = await startTestSandbox({ dir, keys: [readSandboxKey(dir) as string] })
+    try {
+      expect(packages).toEqual(started.sandbox.packages[started.key])
+      expect(packages.map((p: { _id: string }) => p._id)).toEqual(started.packageIds)
+    } finally {
+      await started.close()
+    }
   })
 
   test('piped: id, name, amount, currency, frequency and business, tab-separated', async () => {
-    const result = await runInProcess(['sandbox', 'packages'], { env: { PAY_SANDBOX_DIR: untouched() } })
+    const result = await runInProcess(['sandbox', 'packages'], { env: { PAY_SANDBOX_DIR: sandbox.dir } })
     const business = sandbox.sandbox.packages[sandbox.key][0].business_id
     expect(result).toMatchObject({
       code: 0,
@@ -74,7 +83,7 @@ describe('the global flags, as on every command', () => {
     ])
     for (const run of runs) expect(run).toEqual(plain)
     expect(plain).toMatchObject({ code: 0, stderr: '' })
-    expect(fs.readdirSync(env.PAY_SANDBOX_DIR)).toEqual([])
+    expect(fs.readdirSync(env.PAY_SANDBOX_DIR)).toEqual([SANDBOX_KEY_FILE])
   })
 
   test('a profile of your own sandbox is taken; any other profile or base URL: exit 2, naming it and why', async () => {

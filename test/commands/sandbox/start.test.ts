@@ -3,6 +3,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
+import { SANDBOX_KEY_FILE } from '../../../src/shared/sandbox-key.js'
 import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import type { TestIO } from '../../helpers/io.js'
@@ -100,6 +101,25 @@ describe('pay sandbox start', () => {
   })
 })
 
+describe('--webhook', () => {
+  it('a URL with a user name or password: exit 3 under the flag, as the sandbox refuses it; nothing started', async () => {
+    const dir = tempDir('pay-start-webhook-')
+    const refused = await runInProcess(
+      ['sandbox', 'start', '--port', '0', '--webhook', 'http://shop:s3cret@127.0.0.1:3000/hook'],
+      { env: { PAY_SANDBOX_DIR: dir } },
+    )
+    expect(refused).toEqual({
+      code: 3,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Error: The given data was invalid.\n' +
+        '  --webhook  The URL may not hold a user name or password: a notification carries no Authorization.\n',
+    })
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+})
+
 describe('where the keys come from', () => {
   /**
    * Runs `pay sandbox start --port 0 --json ...args` until it listens, stops it as Ctrl-C does,
@@ -126,6 +146,144 @@ describe('where the keys come from', () => {
     'Warning: --key puts the key on the command line, where other users of this machine can read it (ps, /proc): ' +
     'give keys in a file only you can read (--key-file FILE, chmod 600) or in PAY_SANDBOX_KEYS instead.\n'
 
+  it('none given: the directory’s own key, made the first time (0600, said), the same after; the well-known key only when given', async () => {
+    const dir = tempDir('pay-start-own-key-')
+    const file = path.join(dir, SANDBOX_KEY_FILE)
+    const first = await started([], { PAY_SANDBOX_DIR: dir })
+    const key = fs.readFileSync(file, 'utf8').trim()
+    expect(key).toMatch(/^sk_sandbox_[0-9a-f]{32}$/)
+    expect(first).toMatchObject({ code: 0, keys: [key] })
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+    expect(first.stderr).toContain(
+      `Made an API key for this sandbox directory, kept in ${file} (readable by you alone): ` +
+        '`pay -p sandbox` sends it. The well-known sandbox key is served only when given by name.\n',
+    )
+    const again = await started([], { PAY_SANDBOX_DIR: dir })
+    expect(again).toMatchObject({ code: 0, keys: [key] })
+    expect(again.stderr).not.toContain('Made an API key')
+    // Another directory, another key; the well-known key by name only.
+    expect((await started([])).keys?.[0]).not.toBe(key)
+    const WELL_KNOWN =
+      'Warning: The well-known sandbox key is among the keys served: every user of this machine knows it, ' +
+      'and can use this sandbox with it (its records, its signature key, its endpoints). Without any key ' +
+      "given, the sandbox serves its directory's own.\n"
+    for (const [args, env] of [
+      [['--key', SANDBOX_KEY], {}],
+      [[], { PAY_SANDBOX_KEYS: `sk_test_other,${SANDBOX_KEY}` }],
+    ] as const) {
+      const named = await started([...args], { PAY_SANDBOX_DIR: dir, ...env })
+      expect(named.keys).toContain(SANDBOX_KEY)
+      expect(named.stderr).toContain(WELL_KNOWN)
+    }
+    expect(first.stderr).not.toContain('well-known sandbox key is among')
+    // On a terminal, the key line says whose it is.
+    const shown = await started([], { PAY_SANDBOX_DIR: dir }, false)
+    expect(shown.stdout.split('\n')).toContain(`Key: ${key} (this directory's own)`)
+  })
+
+  it('over a store an earlier pay kept (its records under the well-known key): the key made says where those records are, once; they are still there by name; a store of other keys says nothing of them', async () => {
+    const dir = tempDir('pay-start-upgrade-')
+    const wellKnown = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1', PAY_API_KEY: SANDBOX_KEY }
+    const made = await runInProcess(
+      [
+        '-p',
+        'sandbox',
+        'links',
+        'create',
+        '--email',
+        'a@b.co',
+        '--currency',
+        'EUR',
+        '--amount',
+        '5',
+        '--title',
+        'Old',
+        '-q',
+      ],
+      { env: wellKnown },
+    )
+    expect(made.code).toBe(0)
+    // The directory as the earlier pay left it: a store, no key of its own.
+    fs.rmSync(path.join(dir, SANDBOX_KEY_FILE))
+    const file = path.join(dir, SANDBOX_KEY_FILE)
+    const notice =
+      `Made an API key for this sandbox directory, kept in ${file} (readable by you alone): ` +
+      '`pay -p sandbox` sends it. The well-known sandbox key is served only when given by name. ' +
+      'The records kept in this directory before are under the well-known sandbox key, as earlier versions ' +
+      `served it: reach them with PAY_API_KEY=${SANDBOX_KEY}, or serve that key by name ` +
+      `(PAY_SANDBOX_KEYS=${SANDBOX_KEY} pay sandbox start).\n`
+    const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+    const first = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env })
+    expect(first).toMatchObject({ code: 0, stdout: '' })
+    expect(first.stderr.startsWith(notice)).toBe(true)
+    const again = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env })
+    expect(again.stderr).not.toContain('Made an API key')
+    const old = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env: wellKnown })
+    expect(old).toMatchObject({ code: 0, stdout: made.stdout })
+    // sandbox start says the same when it makes the key over such a store.
+    fs.rmSync(file)
+    const served = await started([], { PAY_SANDBOX_DIR: dir }, false)
+    expect(served.code).toBe(0)
+    expect(served.stderr.startsWith(notice)).toBe(true)
+    // A store whose records are other keys' (a sandbox started with its own): only the key made is said.
+    const others = tempDir('pay-start-others-')
+    const shop = await started(['--key', 'sk_test_shop_only'], { PAY_SANDBOX_DIR: others })
+    expect(shop.code).toBe(0)
+    const listed = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], {
+      env: { PAY_SANDBOX_DIR: others, PAY_SANDBOX_PORT: '1' },
+    })
+    expect(listed).toEqual({ code: 0, signal: null, stdout: '', stderr: '' })
+    fs.rmSync(path.join(others, SANDBOX_KEY_FILE))
+    const restarted = await started([], { PAY_SANDBOX_DIR: others }, false)
+    expect(restarted.stderr).toContain('Made an API key for this sandbox directory')
+    expect(restarted.stderr).not.toContain('The records kept in this directory before')
+  })
+
+  it('a sandbox.key another user planted (a link, their file, one others may read) is refused by `sandbox start` and `-p sandbox`: exit 1, nothing read through it or changed', async () => {
+    const dir = tempDir('pay-start-planted-')
+    const file = path.join(dir, SANDBOX_KEY_FILE)
+    const target = path.join(tempDir('pay-theirs-'), 'their.key')
+    fs.writeFileSync(target, 'sk_sandbox_0123456789abcdef0123456789abcdef\n', { mode: 0o600 })
+    fs.symlinkSync(target, file)
+    const link = `Error: ${file} is a symbolic link: refused. Remove it; pay makes a new key for the directory.\n`
+    const planted: [() => void, string][] = [[() => undefined, link]]
+    planted.push([
+      () => {
+        fs.rmSync(file)
+        fs.writeFileSync(file, 'sk_sandbox_0123456789abcdef0123456789abcdef\n', { mode: 0o644 })
+        fs.chmodSync(file, 0o644)
+      },
+      `Error: ${file} may be read by other users. Remove it; pay makes a new key for the directory.\n`,
+    ])
+    if (process.getuid?.() === 0) {
+      planted.push([
+        () => {
+          fs.chmodSync(file, 0o600)
+          fs.chownSync(file, 65534, 65534)
+        },
+        `Error: ${file} belongs to another user.\n`,
+      ])
+    }
+    for (const [plant, stderr] of planted) {
+      plant()
+      expect(await started([], { PAY_SANDBOX_DIR: dir }, false)).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr,
+      })
+      const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+      expect(await runInProcess(['-p', 'sandbox', 'links', 'list'], { env })).toEqual({
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr,
+      })
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe('sk_sandbox_0123456789abcdef0123456789abcdef\n')
+    // Nothing was served or stored on it.
+    expect(fs.readdirSync(dir).sort()).toEqual([SANDBOX_KEY_FILE])
+  })
+
   it('PAY_SANDBOX_KEYS (comma-separated) and --key-file (one a line) keep them out of the process list', async () => {
     const dir = tempDir('pay-key-file-')
     const file = path.join(dir, 'keys')
@@ -140,7 +298,6 @@ describe('where the keys come from', () => {
     const both = await started(['--key', 'sk_test_flag', '--key-file', file])
     expect(both).toMatchObject({ code: 0, keys: ['sk_test_flag', 'sk_test_file_a', 'sk_test_file_b'] })
     expect(both.stderr.startsWith(NOTE)).toBe(true)
-    expect((await started([])).keys).toEqual([SANDBOX_KEY])
     // sandbox packages takes its keys the same way.
     const packages = await runInProcess([
       'sandbox',

@@ -10,7 +10,8 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 let sandbox: TestSandbox
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
+  // Its first key is its directory's own, which the built-in profile sends with that PAY_SANDBOX_DIR.
+  sandbox = await startTestSandbox({ ownKey: true })
 })
 afterAll(() => sandbox.close())
 

@@ -14,7 +14,8 @@ let sandbox: TestSandbox
 let env: Record<string, string>
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
+  // Its first business is its directory's own, the one `-p sandbox` sends there.
+  sandbox = await startTestSandbox({ ownKey: true })
   env = { PAY_SANDBOX_PORT: new URL(sandbox.baseUrl).port, PAY_SANDBOX_DIR: sandbox.dir }
 })
 

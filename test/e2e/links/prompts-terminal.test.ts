@@ -12,7 +12,8 @@ import { closeTerminals, startTestTerminal } from '../../helpers/terminal.js'
 let sandbox: TestSandbox
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
+  // Its first business is its directory's own, the one `-p sandbox` sends there.
+  sandbox = await startTestSandbox({ ownKey: true })
 })
 afterAll(async () => {
   await closeTerminals()

@@ -3,6 +3,7 @@ import { runCli, tempDir } from '../../helpers/cli.js'
 import { configFile, freshConfigDir, modeOf, readJson, writeConfig } from '../../helpers/config-files.js'
 import { startKeyServer } from '../../helpers/key-server.js'
 import { kernelKeysNaming, startDeadBus } from '../../helpers/keyring.js'
+import { keyedSandboxDir } from '../../helpers/profiles.js'
 
 /**
  * No keychain: no D-Bus session at all, or a session bus that accepts the connection and never
@@ -11,6 +12,8 @@ import { kernelKeysNaming, startDeadBus } from '../../helpers/keyring.js'
 
 const KEY = 'sk_live_Fb4kQ8wE2rT6yU0i'
 const KEY_SHOWN = 'sk_l…yU0i'
+/** The sandbox directory of the runs that list profiles, its own key made: shown redacted. */
+const SANDBOX = keyedSandboxDir()
 const KEYCHAIN_PROFILE = (dir: string) => ({
   current: 'live',
   profiles: {
@@ -89,6 +92,7 @@ describe.runIf(onLinux).concurrent('with no D-Bus session', () => {
 describe.runIf(onLinux).concurrent('with a D-Bus session that never answers', () => {
   const onDeadBus = (dir: string, extra: Record<string, string> = {}) => ({
     PAY_CONFIG_DIR: dir,
+    PAY_SANDBOX_DIR: SANDBOX.dir,
     DBUS_SESSION_BUS_ADDRESS: deadBus.address,
     ...extra,
   })
@@ -142,7 +146,7 @@ describe.runIf(onLinux).concurrent('with a D-Bus session that never answers', ()
       code: 0,
       signal: null,
       stdout:
-        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n' +
+        `sandbox\tfalse\thttp://127.0.0.1:1\t${SANDBOX.shown}\tbuilt-in\n` +
         'live\ttrue\thttps://pay.example\t(keychain unavailable)\tkeychain\n',
       stderr: 'The system keychain did not answer within 3 s: the key of profile "live" cannot be shown.\n',
     })
@@ -249,7 +253,12 @@ describe.concurrent('PAY_KEYCHAIN=0', () => {
     onTestFinished(() => bus.close())
     const dir = freshConfigDir()
     writeConfig(dir, KEYCHAIN_PROFILE(dir))
-    const env = { PAY_CONFIG_DIR: dir, PAY_KEYCHAIN: '0', DBUS_SESSION_BUS_ADDRESS: bus.address }
+    const env = {
+      PAY_CONFIG_DIR: dir,
+      PAY_SANDBOX_DIR: SANDBOX.dir,
+      PAY_KEYCHAIN: '0',
+      DBUS_SESSION_BUS_ADDRESS: bus.address,
+    }
     expect(await runCli(['links', 'list'], { env })).toEqual({
       code: 4,
       signal: null,
@@ -262,7 +271,7 @@ describe.concurrent('PAY_KEYCHAIN=0', () => {
       code: 0,
       signal: null,
       stdout:
-        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n' +
+        `sandbox\tfalse\thttp://127.0.0.1:1\t${SANDBOX.shown}\tbuilt-in\n` +
         'live\ttrue\thttps://pay.example\t(keychain unavailable)\tkeychain\n',
       stderr:
         'The system keychain is turned off (PAY_KEYCHAIN=0): the key of profile "live" cannot be shown.\n',

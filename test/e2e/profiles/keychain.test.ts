@@ -6,6 +6,7 @@ import type { FakeServer } from '../../helpers/fake-server.js'
 import { startKeyServer } from '../../helpers/key-server.js'
 import { type KeyringSession, RUN_KEYRING_TESTS, startKeyring } from '../../helpers/keyring.js'
 import { filesUnder } from '../../helpers/leak.js'
+import { keyedSandboxDir } from '../../helpers/profiles.js'
 
 /**
  * Keys in a real Secret Service (gnome-keyring in a private D-Bus session, test/helpers/keyring.ts):
@@ -16,6 +17,8 @@ import { filesUnder } from '../../helpers/leak.js'
 const KEY = 'sk_live_Kc7hN2pQ4sW6yB8d'
 const KEY_SHOWN = 'sk_l…yB8d'
 const OTHER_KEY = 'sk_live_Ot3rM5nJ7kL9vX1z'
+/** The sandbox directory of every run, its own key made: the built-in profile's row shows it redacted. */
+const SANDBOX = keyedSandboxDir()
 
 /** No file under `dir` holds the key, nor any 8 characters of it in a row (UTF-8 or UTF-16). */
 function expectKeyInNoFile(dir: string, key: string): void {
@@ -52,7 +55,11 @@ describe.runIf(RUN_KEYRING_TESTS)('keys in the system keychain (a real Secret Se
       dir: string,
       args: string[],
       options: { input?: string; env?: Record<string, string> } = {},
-    ) => runCli(args, { input: options.input, env: { ...keyring.env, PAY_CONFIG_DIR: dir, ...options.env } })
+    ) =>
+      runCli(args, {
+        input: options.input,
+        env: { ...keyring.env, PAY_CONFIG_DIR: dir, PAY_SANDBOX_DIR: SANDBOX.dir, ...options.env },
+      })
     const login = (dir: string, args: string[], key = KEY) =>
       pay(dir, ['login', '--with-key', '--base-url', server.baseUrl, ...args], { input: `${key}\n` })
     const requestsWith = (key: string) =>
@@ -99,7 +106,7 @@ describe.runIf(RUN_KEYRING_TESTS)('keys in the system keychain (a real Secret Se
       code: 0,
       signal: null,
       stdout:
-        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n' +
+        `sandbox\tfalse\thttp://127.0.0.1:1\t${SANDBOX.shown}\tbuilt-in\n` +
         `live\ttrue\t${server.baseUrl}\t${KEY_SHOWN}\tkeychain\n`,
       stderr: '',
     })
@@ -188,7 +195,7 @@ describe.runIf(RUN_KEYRING_TESTS)('keys in the system keychain (a real Secret Se
       code: 0,
       signal: null,
       stdout:
-        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n' +
+        `sandbox\tfalse\thttp://127.0.0.1:1\t${SANDBOX.shown}\tbuilt-in\n` +
         `live\ttrue\t${server.baseUrl}\t(not in keychain)\tkeychain\n`,
       stderr:
         'The key of profile "live" is no longer in the system keychain: run `pay login -p live` to store it again.\n',

@@ -4,6 +4,7 @@ import path from 'node:path'
 import type Libsql from 'libsql'
 import { afterEach, describe, expect, test } from 'vitest'
 import { SandboxStore } from '../../../src/sandbox/store/store.js'
+import { sandboxKeyOf } from '../../../src/shared/sandbox-key.js'
 import { referenceDates, subscribe } from '../../helpers/billing.js'
 import { startCli } from '../../helpers/child.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
@@ -25,6 +26,9 @@ const day = (at: number) => new Date(at).toISOString().slice(0, 10)
 /** `count` daily subscriptions created yesterday, written into the store of `dir`; their ids. */
 function seedDaily(dir: string, count: number): { ids: string[]; createdDay: string } {
   const createdAt = new Date(Date.now() - DAY).toISOString()
+  // The directory as pay keeps it now: its own key first (a store with none is an earlier pay's,
+  // whose records under the well-known key pay points out when it makes one).
+  sandboxKeyOf(dir)
   const store = new SandboxStore(dir)
   try {
     const ids = store.write(() =>
@@ -87,12 +91,13 @@ describe('exactly once', () => {
     const { ids, createdDay } = seedDaily(dir, 150)
     const server = await startSandboxProcess(
       [BIN, 'sandbox', 'start', '--port', '0', '--json', '--quiet'],
-      cleanEnv({ PAY_SANDBOX_DIR: dir }),
+      // The business the subscriptions were seeded in: its key given to both, out of sight.
+      cleanEnv({ PAY_SANDBOX_DIR: dir, PAY_SANDBOX_KEYS: KEY_A }),
     )
     const api = clientFor(server.baseUrl, KEY_A)
     // 90 days pass: whoever uses the store next bills them.
     letTimePass(dir, 90 * DAY)
-    const inProcess = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+    const inProcess = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1', PAY_API_KEY: KEY_A }
     const [viaServer, viaCommand] = await Promise.all([
       api.call('GET', '/subscriptions?per_page=1'),
       runCli(['-p', 'sandbox', 'subs', 'list', '--all', '--json'], { env: inProcess }),

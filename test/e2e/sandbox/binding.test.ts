@@ -71,9 +71,10 @@ it('pay sandbox start warns on stderr when bound beyond loopback, and only then'
   const quiet = await startCliSandbox([])
   const open = await startCliSandbox(['--host', '0.0.0.0'])
   const warning = 'Warning: The sandbox is bound to 0.0.0.0: other machines can reach it.\n'
-  // Both run on a port of their own, not the profile's: how to reach them comes first (start.test.ts).
+  // Both run on a port of their own, not the profile's: how to reach them comes first (start.test.ts),
+  // after the key each made for its new directory.
   const hint =
-    /^Database: \S+\/store\.db\npay -p sandbox looks for a sandbox on port 1, not \d+\. To use this one:\n.*\n.*\n/
+    /^Made an API key for this sandbox directory, kept in \S+\/sandbox\.key .*\nDatabase: \S+\/store\.db\npay -p sandbox looks for a sandbox on port 1, not \d+\. To use this one:\n.*\n.*\n/
   await expect.poll(() => open.stderr().replace(hint, ''), { timeout: 5000 }).toBe(warning)
   quiet.child.kill('SIGTERM')
   await exited(quiet.child)

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A, trustSandbox } from '../../helpers/sandbox.js'
+import { type Client, clientFor, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
  * `pay sandbox clock [advance DURATION | set DATE]`: through the sandbox that serves the
@@ -22,7 +22,7 @@ async function startServer(): Promise<SandboxProcess & { api: Client; dir: strin
     [BIN, 'sandbox', 'start', '--port', '0', '--json', '--quiet'],
     cleanEnv({ PAY_SANDBOX_DIR: dir }),
   )
-  return { ...server, dir, api: clientFor(server.baseUrl, KEY_A) }
+  return { ...server, dir, api: clientFor(server.baseUrl, server.key) }
 }
 
 const offsetOf = async (api: Client) => (await api.call('GET', '/_sandbox/clock')).json.data.offset_seconds
@@ -64,6 +64,7 @@ describe('through a running sandbox', () => {
     const reset = await runCli(['sandbox', 'reset'], { env })
     expect(reset.code).toBe(0)
     expect(await offsetOf(server.api)).toBe(0)
-    expect(fs.readdirSync(local.PAY_SANDBOX_DIR)).toEqual(['proof.secret']) // the copy trustSandbox made: no store.db
+    // The copies trustSandbox made: no store.db.
+    expect(fs.readdirSync(local.PAY_SANDBOX_DIR).sort()).toEqual(['proof.secret', 'sandbox.key'])
   })
 })

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { keyHash, listPackages } from '../../../src/sandbox/domain/business.js'
 import { newObjectId, nowIso } from '../../../src/sandbox/domain/records.js'
 import { SandboxStore } from '../../../src/sandbox/store/store.js'
+import { readSandboxKey } from '../../../src/shared/sandbox-key.js'
 import { runCli, tempDir } from '../../helpers/cli.js'
 import { linkCreateArgs } from '../../helpers/links.js'
-import { KEY_A } from '../../helpers/sandbox.js'
 
 /**
  * The sandbox's database as the `sandbox` profile uses it (in-process, no server running): `pay
@@ -42,10 +42,10 @@ const sizes = (dir: string) =>
       .map((name) => [name, fs.statSync(path.join(dir, name)).size]),
   )
 
-/** `count` payment links of the sandbox key's business, written straight into the store. */
-function seedLinks(dir: string, count: number): void {
+/** `count` payment links of the business of `key`, written straight into the store. */
+function seedLinks(dir: string, count: number, key: string): void {
   const store = new SandboxStore(dir)
-  const business = { keyHash: keyHash(KEY_A), businessId: listPackages(KEY_A)[0].business_id }
+  const business = { keyHash: keyHash(key), businessId: listPackages(key)[0].business_id }
   try {
     store.write(() => {
       for (let i = 0; i < count; i++) {
@@ -79,14 +79,16 @@ describe('the sandbox database', () => {
     expect(
       (await runCli([...sandbox, ...linkCreateArgs(), '--idempotency-key', 'k-1', '-q'], { env })).code,
     ).toBe(0)
-    const packageId = listPackages(KEY_A)[0]._id
+    // The business of the directory's own key, which the first command made and the profile sends.
+    const key = readSandboxKey(dir) as string
+    const packageId = listPackages(key)[0]._id
     expect(
       (await runCli([...sandbox, 'subs', 'create', '--package-id', packageId, '--email', 'a@b.co'], { env }))
         .code,
     ).toBe(0)
     const token = ['token', 'create', '--email', 'a@b.co', '--title', 'T', '--description', 'D']
     expect((await runCli([...sandbox, ...token], { env })).code).toBe(0)
-    seedLinks(dir, 5000)
+    seedLinks(dir, 5000, key)
     expect(counts(dir)).toEqual({
       payment_links: 5001,
       subscriptions: 1,
@@ -103,8 +105,13 @@ describe('the sandbox database', () => {
     const emptied = sizes(dir)
     expect(emptied['store.db']).toBeLessThan(200_000)
     expect(emptied['store.db-wal'] ?? 0).toBe(0)
-    // The sandbox's secret stays (test/unit/sandbox/http/proof.test.ts).
-    expect(fs.readdirSync(dir).filter((name) => !name.startsWith('store.db'))).toEqual(['proof.secret'])
+    // The sandbox's secret stays (test/unit/sandbox/http/proof.test.ts), and so does its key.
+    expect(
+      fs
+        .readdirSync(dir)
+        .filter((name) => !name.startsWith('store.db'))
+        .sort(),
+    ).toEqual(['proof.secret', 'sandbox.key'])
 
     const list = await runCli([...sandbox, 'links', 'list', '--json'], { env })
     expect(list).toMatchObject({ code: 0, stdout: '[]\n' })

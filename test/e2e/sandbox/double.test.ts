@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { startCli } from '../../helpers/child.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, ISO_TIMESTAMP, KEY_A, OBJECT_ID } from '../../helpers/sandbox.js'
+import { type Client, clientFor, ISO_TIMESTAMP, OBJECT_ID } from '../../helpers/sandbox.js'
 
 /**
  * The sandbox as a test double, end to end: a real `pay sandbox start`
@@ -39,7 +39,7 @@ beforeAll(async () => {
     cleanEnv({ PAY_SANDBOX_DIR: dir }),
   )
   env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: new URL(server.baseUrl).port }
-  api = clientFor(server.baseUrl, KEY_A)
+  api = clientFor(server.baseUrl, server.key)
 })
 
 afterAll(killStarted)
@@ -322,7 +322,7 @@ describe('pay sandbox requests', () => {
     })
     expect(get.path).toMatch(new RegExp(`^/payment-links/${OBJECT_ID.source.slice(1, -1)}$`))
     // The key never shows (runCli checks every output for it too).
-    expect(shown.stdout).not.toContain(KEY_A)
+    expect(shown.stdout).not.toContain(server.key)
   })
 
   test('--follow --json: one line per new request as it comes; SIGINT stops it with 130', async () => {

@@ -14,7 +14,10 @@ describe('a store.json of pay 0.1', () => {
     const dir = dirWithLegacy()
     const runs = await Promise.all(
       Array.from({ length: 6 }, () =>
-        runCli(['-p', 'sandbox', 'links', 'list', '-q'], { env: { PAY_SANDBOX_DIR: dir } }),
+        // pay 0.1 kept them under the well-known key, which is served when given by name.
+        runCli(['-p', 'sandbox', 'links', 'list', '-q'], {
+          env: { PAY_SANDBOX_DIR: dir, PAY_API_KEY: KEY_A },
+        }),
       ),
     )
     const expected = ownRecords(KEY_A, 'payment_links')

@@ -1,10 +1,11 @@
 import fs from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
 import { PROOF_FILE } from '../../../src/sandbox/http/proof.js'
+import { SANDBOX_KEY_FILE, sandboxKeyOf } from '../../../src/shared/sandbox-key.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { createLocal, LINK, localLink } from '../../helpers/local-store.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A, KEY_B, trustSandbox } from '../../helpers/sandbox.js'
+import { type Client, clientFor, KEY_B, trustSandbox } from '../../helpers/sandbox.js'
 
 /**
  * `pay sandbox pay` and `pay sandbox reset`: through the
@@ -25,7 +26,7 @@ async function startServer(dir: string, keys: string[] = []): Promise<SandboxPro
     [BIN, 'sandbox', 'start', '--port', '0', '--json', ...keys.flatMap((key) => ['--key', key])],
     cleanEnv({ PAY_SANDBOX_DIR: dir }),
   )
-  return { ...server, api: clientFor(server.baseUrl, keys[0] ?? KEY_A) }
+  return { ...server, api: clientFor(server.baseUrl, keys[0] ?? server.key) }
 }
 
 async function createOn(api: Client, fields: Record<string, string> = {}) {
@@ -70,7 +71,7 @@ describe('pay sandbox pay', () => {
     expect(Date.parse(seen.updated_at)).toBeGreaterThan(Date.parse(link.updated_at))
     expect(paid.stdout).toBe(tsv(seen))
     // The command never opened a store of its own.
-    expect(fs.readdirSync(localDir)).toEqual([PROOF_FILE])
+    expect(fs.readdirSync(localDir).sort()).toEqual([PROOF_FILE, SANDBOX_KEY_FILE])
 
     // -p sandbox says the same; paying twice changes nothing.
     const again = await runCli(['-p', 'sandbox', 'sandbox', 'pay', link._id, '--json'], { env })
@@ -89,7 +90,7 @@ describe('pay sandbox pay', () => {
 
   test('through the server named by --base-url, or by a stored profile with its own key', async () => {
     const serverDir = tempDir('pay-server-store-')
-    const server = await startServer(serverDir, [KEY_A, KEY_B])
+    const server = await startServer(serverDir, [sandboxKeyOf(serverDir), KEY_B])
     const localDir = tempDir('pay-local-store-')
     trustSandbox(serverDir, localDir)
     const env = { PAY_SANDBOX_DIR: localDir, PAY_SANDBOX_PORT: '1', PAY_CONFIG_DIR: tempDir('pay-config-') }
@@ -116,7 +117,7 @@ describe('pay sandbox pay', () => {
         (await clientFor(server.baseUrl, KEY_B).call('GET', `/payment-links/${link._id}`)).json.data.paid,
       ).toBe(true)
     }
-    expect(fs.readdirSync(localDir)).toEqual([PROOF_FILE])
+    expect(fs.readdirSync(localDir).sort()).toEqual([PROOF_FILE, SANDBOX_KEY_FILE])
   })
 
   test('a server that does not know the profile’s key: exit 4, and what to do', async () => {
@@ -131,7 +132,8 @@ describe('pay sandbox pay', () => {
     expect(refused).toMatchObject({ code: 4, stdout: '' })
     expect(refused.stderr).toBe(
       `Error: ${server.baseUrl} did not accept the key of profile "sandbox" (401: Unauthenticated.)\n` +
-        'The sandbox running there was started with its own --key values: send one of them with PAY_API_KEY, or restart it without --key to accept the built-in key.\n',
+        'The sandbox running there was started with its own keys (--key, --key-file or PAY_SANDBOX_KEYS): ' +
+        "send one of them with PAY_API_KEY, or restart it without any to serve its directory's own key.\n",
     )
     const withKey = await runCli(['sandbox', 'pay', link._id, '-q'], {
       env: {
@@ -203,7 +205,7 @@ describe('pay sandbox pay', () => {
 describe('pay sandbox reset', () => {
   test('through the server: the records of the key’s business are deleted, other businesses’ and the local store kept', async () => {
     const serverDir = tempDir('pay-server-store-')
-    const server = await startServer(serverDir, [KEY_A, KEY_B])
+    const server = await startServer(serverDir, [sandboxKeyOf(serverDir), KEY_B])
     await createOn(server.api)
     const kept = await createOn(clientFor(server.baseUrl, KEY_B))
     const localDir = tempDir('pay-local-store-')

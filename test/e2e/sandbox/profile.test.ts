@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import { afterAll, describe, expect, test } from 'vitest'
 import { cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { startTestSandbox, type TestSandbox, trustSandbox } from '../../helpers/sandbox.js'
@@ -42,6 +43,8 @@ describe('the sandbox profile', () => {
   })
 
   test('ten commands at once, each with its own in-process sandbox on one store, all succeed and lose nothing', async () => {
+    // A fresh directory: each of the ten makes its key at once, and they agree on one (the
+    // links all land in one business, and one sandbox.key is left, nothing beside it).
     const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: '1' }
     const runs = await Promise.all(
       Array.from({ length: 10 }, (_, i) => runCli(create(`Parallel ${i}`), { env })),
@@ -53,6 +56,9 @@ describe('the sandbox profile', () => {
     const ids = runs.map((run) => JSON.parse(run.stdout)._id).sort()
     const listed = await runCli(['-p', 'sandbox', 'links', 'list', '-q'], { env })
     expect(listed.stdout.trim().split('\n').sort()).toEqual(ids)
+    expect(fs.readdirSync(env.PAY_SANDBOX_DIR).filter((name) => name.startsWith('sandbox.key'))).toEqual([
+      'sandbox.key',
+    ])
   })
 
   describe('with a sandbox listening on its port', () => {
@@ -60,7 +66,8 @@ describe('the sandbox profile', () => {
     afterAll(() => running?.close())
 
     test('uses it once it proved it is the user’s own (records land in that sandbox, not in PAY_SANDBOX_DIR)', async () => {
-      running = await startTestSandbox()
+      // As `sandbox start` with no key: the directory's own, which trusting it copies too.
+      running = await startTestSandbox({ ownKey: true })
       const port = new URL(running.baseUrl).port
       const env = { PAY_SANDBOX_DIR: tempDir('pay-sandbox-'), PAY_SANDBOX_PORT: port }
       trustSandbox(running.dir, env.PAY_SANDBOX_DIR)

@@ -1,6 +1,5 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import {
   chromiumInstalled,
   chromiumRequired,
@@ -35,7 +34,7 @@ beforeAll(async () => {
     [BIN, 'sandbox', 'start', '--port', '0', '--json'],
     cleanEnv({ PAY_SANDBOX_DIR: dir }),
   )
-  api = clientFor(server.baseUrl, SANDBOX_KEY)
+  api = clientFor(server.baseUrl, server.key)
   screens = new Screenshots(tempDir('pay-screens-'))
   browser = await launchChromium([
     '--host-resolver-rules=MAP rebind.test 127.0.0.1',
@@ -124,7 +123,8 @@ describe.runIf(chromiumInstalled)('a rebound web page in Chromium', () => {
     const results = (await page.evaluate(
       ([key, id]) =>
         (globalThis as never as { attack: (k: string, i: string) => Promise<unknown> }).attack(key, id),
-      [SANDBOX_KEY, link._id],
+      // The sandbox's own key, as if the page knew it: the Host alone is what refuses it.
+      [server.key, link._id],
     )) as [string, number | string, string][]
     const message = `{"message":"Misdirected request: this sandbox answers only requests addressed to it as 127.0.0.1, localhost or [::1], port ${port}."}`
     expect(results.filter(([label]) => label !== 'read the payment page')).toEqual([

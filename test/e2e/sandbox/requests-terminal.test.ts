@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { BIN, cleanEnv, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { clientFor, KEY_A } from '../../helpers/sandbox.js'
+import { clientFor } from '../../helpers/sandbox.js'
 import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
 
 /**
@@ -29,7 +29,7 @@ test('--follow at 80 columns: each request as it comes, nothing wider than the t
   const term = await startTerminal(['sandbox', 'requests', '--follow'], { env, width: 80 })
   const note = `Following new requests to the sandbox at ${server.baseUrl}; Ctrl-C stops.`
   await term.waitFor('Ctrl-C stops.')
-  const api = clientFor(server.baseUrl, KEY_A)
+  const api = clientFor(server.baseUrl, server.key)
   const link = { email: 'jane@example.com', currency: 'EUR', amount: '25.50', title: 'Card 4242424242424242' }
   const headers = { 'Idempotency-Key': 'order-1042-attempt' }
   expect((await api.call('POST', '/payment-links', link, headers)).status).toBe(503)

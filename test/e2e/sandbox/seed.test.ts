@@ -2,9 +2,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { PROOF_FILE } from '../../../src/sandbox/http/proof.js'
+import { SANDBOX_KEY_FILE } from '../../../src/shared/sandbox-key.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
-import { type Client, clientFor, KEY_A, trustSandbox } from '../../helpers/sandbox.js'
+import { type Client, clientFor, trustSandbox } from '../../helpers/sandbox.js'
 import { fixtureFile, fixtures, LINK, localRecords, NAMES, rows } from '../../helpers/seed-fixtures.js'
 
 /**
@@ -21,7 +22,7 @@ async function startServer(dir: string, extra: string[] = []): Promise<SandboxPr
     [BIN, 'sandbox', 'start', '--port', '0', '--json', ...extra],
     cleanEnv({ PAY_SANDBOX_DIR: dir }),
   )
-  return { ...server, api: clientFor(server.baseUrl, KEY_A) }
+  return { ...server, api: clientFor(server.baseUrl, server.key) }
 }
 
 describe('pay sandbox seed', () => {
@@ -42,7 +43,8 @@ describe('pay sandbox seed', () => {
     expect(link.payment_url).toBe(`${server.baseUrl}/checkout/pay?id=${ids['inv-42']}`)
     const sub = (await server.api.call('GET', `/subscriptions/${ids['ada-monthly']}`)).json.data
     expect(sub.status).toBe('cancel')
-    expect(fs.readdirSync(localDir)).toEqual([PROOF_FILE])
+    // Only what trusting the server copied: its secret and its directory's key.
+    expect(fs.readdirSync(localDir).sort()).toEqual([PROOF_FILE, SANDBOX_KEY_FILE])
 
     const once = await runCli(['sandbox', 'seed', file, '--once'], { env })
     expect(once.code).toBe(0)

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { killStarted, startSandboxProcess } from '../../helpers/processes.js'
-import { clientFor, KEY_A, VALID_LINK } from '../../helpers/sandbox.js'
+import { clientFor, VALID_LINK } from '../../helpers/sandbox.js'
 
 /**
  * `pay sandbox snapshot save|restore|list|delete NAME` as bin/run.js: exact
@@ -20,7 +20,7 @@ describe('pay sandbox snapshot', () => {
       [BIN, 'sandbox', 'start', '--port', '0', '--json', '--quiet'],
       env,
     )
-    const api = clientFor(server.baseUrl, KEY_A)
+    const api = clientFor(server.baseUrl, server.key)
     const create = async (n: number) => {
       const ids: string[] = []
       for (let i = 0; i < n; i++) {

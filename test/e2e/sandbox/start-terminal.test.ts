@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { formatAmount } from '../../../src/render/format.js'
-import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import { listPackages } from '../../../src/sandbox/domain/business.js'
+import { readSandboxKey } from '../../../src/shared/sandbox-key.js'
 import { runCli, tempDir } from '../../helpers/cli.js'
 import { linkCreateArgs } from '../../helpers/links.js'
 import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
@@ -14,10 +14,11 @@ import { closeTerminals, startTerminal } from '../../helpers/terminal.js'
 
 afterEach(closeTerminals)
 
-const packageLines = listPackages(SANDBOX_KEY).map(
-  (p) =>
-    `  ${p._id}  ${p.name}  ${formatAmount(p.amount, p.currency)} ${p.frequency}  (business ${p.business_id})`,
-)
+const packageLines = (key: string) =>
+  listPackages(key).map(
+    (p) =>
+      `  ${p._id}  ${p.name}  ${formatAmount(p.amount, p.currency)} ${p.frequency}  (business ${p.business_id})`,
+  )
 
 describe('pay sandbox start in a terminal', () => {
   test('at 80 columns: the banner, how to reach it on its own port, a line per request, and Ctrl-C; exit 0', async () => {
@@ -38,7 +39,9 @@ describe('pay sandbox start in a terminal', () => {
     })
     expect(followed).toMatchObject({ code: 0, stderr: '' })
     expect(followed.stdout).toMatch(new RegExp(`^${baseUrl}/checkout/pay\\?id=[0-9a-f]{24}\n$`))
-    const env = { PAY_API_KEY: SANDBOX_KEY, PAY_BASE_URL: baseUrl }
+    // The key it made for its directory, which the profile sent above.
+    const key = readSandboxKey(dir) as string
+    const env = { PAY_API_KEY: key, PAY_BASE_URL: baseUrl }
     expect((await runCli(['links', 'list', '--json'], { env })).code).toBe(0)
     expect((await runCli(['links', 'get', 'nope'], { env })).code).toBe(5)
     await term.waitFor('GET /payment-links/nope 404')
@@ -49,11 +52,15 @@ describe('pay sandbox start in a terminal', () => {
       line.replace(/^\d\d:\d\d:\d\d /, 'TIME ').replace(/ \d+\.\d ms$/, ' MS'),
     )
     expect(times).toEqual([
+      // A new directory: its key is made, and said (wrapped at 80 columns).
+      'Made an API key for this sandbox directory, kept in',
+      `${path.join(dir, 'sandbox.key')} (readable by you alone): \`pay -p sandbox\``,
+      'sends it. The well-known sandbox key is served only when given by name.',
       `Sandbox listening on ${baseUrl}`,
       `Database: ${path.join(dir, 'store.db')}`,
-      `Keys: ${SANDBOX_KEY}`,
+      `Key: ${key} (this directory's own)`,
       'Packages (for `pay subs create --package-id`):',
-      ...packageLines,
+      ...packageLines(key),
       'Signature key of its notifications (`pay sandbox webhooks list`):',
       expect.stringMatching(/^ {2}sig_sandbox_[0-9a-f]{48}$/),
       `pay -p sandbox looks for a sandbox on port 4010, not ${port}. To use this one:`,

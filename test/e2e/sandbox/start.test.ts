@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { verifyWebhook } from '../../../src/sandbox/handlers/notify/signature.js'
+import { verifyWebhook } from '../../../src/shared/webhook-signature.js'
 import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js'
 import { linkCreateArgs } from '../../helpers/links.js'
 import { exited, killStarted, type SandboxProcess, startSandboxProcess } from '../../helpers/processes.js'
@@ -175,8 +175,11 @@ describe('pay sandbox start', () => {
     await fetch(`${sandbox.baseUrl}/_sandbox/health`)
     await fetch(`${sandbox.baseUrl}/payment-links`)
     expect(await stop(sandbox, 'SIGINT')).toBe(0)
+    const made =
+      `Made an API key for this sandbox directory, kept in ${path.join(dir, 'sandbox.key')} (readable by you alone): ` +
+      '`pay -p sandbox` sends it. The well-known sandbox key is served only when given by name.\n'
     expect(sandbox.stderr()).toBe(
-      `Database: ${path.join(dir, 'store.db')}\n${hint(sandbox.baseUrl, dir)}\nSandbox stopped after 2 requests.\n`,
+      `${made}Database: ${path.join(dir, 'store.db')}\n${hint(sandbox.baseUrl, dir)}\nSandbox stopped after 2 requests.\n`,
     )
   })
 

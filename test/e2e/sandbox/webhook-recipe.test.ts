@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
+import { notificationText } from '../../../src/sandbox/handlers/notify/notification.js'
 import { BIN, cleanEnv, ROOT, tempDir } from '../../helpers/cli.js'
 
 /**
@@ -18,7 +19,7 @@ function recipe(): { shop: string; script: string } {
   const [shop] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1])
   const [script] = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1])
   expect(shop.split('\n')[0]).toBe(
-    "// shop.mjs: a shop's webhook handler, checking each notification as the service's plugins do",
+    "// shop.mjs: a shop's webhook handler, checking each notification as the service's plugins do, and strictly",
   )
   return { shop, script }
 }
@@ -71,4 +72,87 @@ test('the webhook recipe, as written: paid once, a duplicate paid once, the shop
     ...[7, 8, 9].map(() => `Paid through the sandbox at ${baseUrl}.`),
     '',
   ])
+})
+
+test('the recipe’s shop, as written, survives whatever reaches it: 400 for what is not a notification, 401 for a wrong hash, forgeries refused', async () => {
+  const { shop } = recipe()
+  const cwd = tempDir('pay-webhook-shop-')
+  fs.writeFileSync(path.join(cwd, 'shop.mjs'), shop)
+  const key = 'sig_sandbox_0123456789abcdef0123456789abcdef0123456789abcdef'
+  const child = spawn(process.execPath, ['shop.mjs'], { cwd, env: cleanEnv({ SHOP_SIGNATURE_KEY: key }) })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    stderr += chunk
+  })
+  try {
+    await vi.waitFor(() => expect(fs.readFileSync(path.join(cwd, 'shop.url'), 'utf8')).toMatch(/^http:/), {
+      timeout: 10_000,
+    })
+    const url = fs.readFileSync(path.join(cwd, 'shop.url'), 'utf8')
+    const post = async (body: string) => (await fetch(`${url}/webhooks/pay`, { method: 'POST', body })).status
+    const order = async (id: string) => (await fetch(`${url}/orders/${id}`)).text()
+    const link = {
+      _id: '65a1f0c2e4b0a1b2c3d4e5f6',
+      email: 'ada@example.com',
+      currency: 'EUR',
+      amount: 25.5,
+      title: 'Order 17',
+      reference: '17',
+      status: 'Active',
+      payment_url: 'http://127.0.0.1:4010/checkout/pay?id=65a1f0c2e4b0a1b2c3d4e5f6',
+      business_id: 1,
+      paid: true,
+      created_at: '2026-11-24T17:00:00.000Z',
+      updated_at: '2026-11-24T17:10:25.000Z',
+    }
+    const at = Date.parse('2026-11-24T17:10:25.000Z')
+    const paid = notificationText({ link, paid: true, at }, key)
+    const genuine = JSON.parse(paid)
+    const { data } = genuine
+    const { hash, ...values } = data
+    const changed = (to: Record<string, unknown>) => JSON.stringify({ ...genuine, data: to })
+    const missing = (name: string) => {
+      const { [name]: _, ...rest } = data
+      return changed(rest)
+    }
+    const stray = {
+      'not JSON': '{"data": ',
+      empty: '',
+      null: 'null',
+      'an array': '[]',
+      'no data': '{}',
+      'data not an object': '{"data": "x"}',
+      'a hash of 64 non-ASCII characters': changed({ ...data, hash: 'é'.repeat(64) }),
+      'a hash of 64 characters, not hex': changed({ ...data, hash: 'z'.repeat(64) }),
+      'no hash': missing('hash'),
+      'no attempt_id': missing('attempt_id'),
+      'no payment_status': missing('payment_status'),
+      'a new attempt_id (its last character moved into payment_id)': changed({
+        ...data,
+        attempt_id: data.attempt_id.slice(0, -1),
+        payment_id: data.attempt_id.slice(-1) + data.payment_id,
+      }),
+      'reference "17" made "1", its 7 in a key of its own': changed({
+        ...values,
+        payment_link_reference: '1',
+        x: '7',
+        hash,
+      }),
+      'the amount as text': changed({ ...data, payment_amount: String(data.payment_amount) }),
+    }
+    const answers = Object.fromEntries(
+      await Promise.all(Object.entries(stray).map(async ([what, body]) => [what, await post(body)])),
+    )
+    expect(answers).toEqual(Object.fromEntries(Object.keys(stray).map((what) => [what, 400])))
+    // Well formed but not signed with the shop's key: 401.
+    expect(await post(changed({ ...data, payment_amount: 2551 }))).toBe(401)
+    expect(await order('17')).toBe('unpaid, 0 notifications, 0 payments\n')
+    // The genuine one, after all that: taken, once per attempt.
+    expect([await post(paid), await post(paid)]).toEqual([200, 200])
+    expect(await order('17')).toBe('paid, 2 notifications, 1 payment\n')
+    expect(child.exitCode).toBeNull()
+    expect(stderr).toBe('')
+  } finally {
+    child.kill()
+  }
 })

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import { ROOT } from '../../helpers/cli.js'
 import { bundleEntry, exited, killStarted, startNode, startSandboxProcess } from '../../helpers/processes.js'
 import { clientFor, OBJECT_ID, readStore, tempDir, VALID_LINK } from '../../helpers/sandbox.js'
@@ -35,7 +34,8 @@ describe('kill -9', () => {
     async (clients, killAt, sent) => {
       const dir = tempDir()
       const first = await startMain(['--dir', dir, '--port', '0'])
-      const client = clientFor(first.baseUrl, SANDBOX_KEY)
+      // Given no key, it serves its directory's own.
+      const client = clientFor(first.baseUrl, first.key)
       const acknowledged: Record<string, unknown>[] = []
       let failures = 0
       let next = 0
@@ -60,7 +60,7 @@ describe('kill -9', () => {
 
       readStore(dir) // passes SQLite's integrity check
       const second = await startMain(['--dir', dir, '--port', '0'])
-      const again = clientFor(second.baseUrl, SANDBOX_KEY)
+      const again = clientFor(second.baseUrl, second.key)
       // Not blocked: a write lock the killed process held on would answer 503 after the busy timeout.
       expect((await again.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
 
@@ -83,8 +83,8 @@ describe('kill -9', () => {
 
   it('a writer killed inside its transaction blocks nothing, and what it wrote is not there', async () => {
     const dir = tempDir()
-    const { baseUrl } = await startMain(['--dir', dir, '--port', '0'])
-    const client = clientFor(baseUrl, SANDBOX_KEY)
+    const { baseUrl, key } = await startMain(['--dir', dir, '--port', '0'])
+    const client = clientFor(baseUrl, key)
     const before = (await client.call('POST', '/payment-links', VALID_LINK)).json.data
     const holder = await holdWriteLock(dir)
     // Reads go on while another process writes (WAL)…
@@ -104,8 +104,8 @@ describe('kill -9', () => {
 
   it('answers 503 with Retry-After when another process holds the database past the busy timeout', async () => {
     const dir = tempDir()
-    const { baseUrl } = await startMain(['--dir', dir, '--port', '0'])
-    const client = clientFor(baseUrl, SANDBOX_KEY)
+    const { baseUrl, key } = await startMain(['--dir', dir, '--port', '0'])
+    const client = clientFor(baseUrl, key)
     expect((await client.call('POST', '/payment-links', VALID_LINK)).status).toBe(200)
     await holdWriteLock(dir)
     const answer = await client.call('POST', '/payment-links', VALID_LINK)

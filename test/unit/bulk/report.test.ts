@@ -123,14 +123,21 @@ describe('Report', () => {
       "'=x",
       "'plain",
       '2026-1',
+      '\nx',
+      '\r\n=1+1',
+      '\uFF1D1+1',
+      '\uFF0B1',
+      '\uFF0D2',
+      '\uFF20SUM(A1)',
+      "'\uFF1Dx",
     ]
     const report = Report.open({ file, mode: 'new' }, SPEC, RUN)
     hostile.forEach((value, i) => {
       report.write({ id: `i${i}`, ok: 'true', status: 'cancelled', error: value })
     })
     report.finish([], 'done')
-    const cells = read(file).split('\n').slice(1, -1)
-    expect(cells).toEqual([
+    const text = read(file)
+    expect(text.slice(text.indexOf('\n') + 1).split(/\n(?=i\d+,)/)).toEqual([
       `i0,true,cancelled,"'=HYPERLINK(""http://evil"")"`,
       "i1,true,cancelled,'+1",
       "i2,true,cancelled,'-2",
@@ -140,6 +147,13 @@ describe('Report', () => {
       "i6,true,cancelled,''=x",
       "i7,true,cancelled,'plain",
       'i8,true,cancelled,2026-1',
+      `i9,true,cancelled,"'\nx"`,
+      `i10,true,cancelled,"'\r\n=1+1"`,
+      "i11,true,cancelled,'\uFF1D1+1",
+      "i12,true,cancelled,'\uFF0B1",
+      "i13,true,cancelled,'\uFF0D2",
+      "i14,true,cancelled,'\uFF20SUM(A1)",
+      "i15,true,cancelled,''\uFF1Dx\n",
     ])
     expect(readReport(file, '--resume').rows.map((row) => row.values.error)).toEqual(hostile)
     for (const value of [...hostile, '', "''", "'"]) expect(fromSpreadsheet(toSpreadsheet(value))).toBe(value)

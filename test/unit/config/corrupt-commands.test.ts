@@ -5,6 +5,7 @@ import { tempDir } from '../../helpers/cli.js'
 import { configFile, freshConfigDir, isRoot, modeOf, writeConfig } from '../../helpers/config-files.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { startKeyServer } from '../../helpers/key-server.js'
+import { keyedSandboxDir } from '../../helpers/profiles.js'
 
 const KEY = 'sk_live_Co9rR2uP4tE6dK8y'
 const HINT = 'pay has not changed it. Fix it by hand, or move it away and run `pay login` again.'
@@ -132,12 +133,15 @@ describe.concurrent('a config that cannot be written', () => {
   it('still reads a read-only file', async ({ expect }) => {
     const dir = freshConfigDir()
     const file = writeConfig(dir, STORED, 0o400, 0o500)
-    const result = await runInProcess(['profiles', 'list'], { env: { PAY_CONFIG_DIR: dir } })
+    const sandbox = keyedSandboxDir()
+    const result = await runInProcess(['profiles', 'list'], {
+      env: { PAY_CONFIG_DIR: dir, PAY_SANDBOX_DIR: sandbox.dir },
+    })
     expect(result).toEqual({
       code: 0,
       signal: null,
       stdout:
-        'sandbox\tfalse\thttp://127.0.0.1:1\tsk_s…9e1d\tbuilt-in\n' +
+        `sandbox\tfalse\thttp://127.0.0.1:1\t${sandbox.shown}\tbuilt-in\n` +
         'a\ttrue\thttps://a.example\tsk_l…dK8y\tfile\n',
       stderr: '',
     })

@@ -27,6 +27,51 @@ describe('csvTable', () => {
     expect(rows[4][0]).toBe('#not a comment')
   })
 
+  it('a cell starting with a line break (CR, LF or CRLF), a tab, or a full-width ＝ ＋ － ＠ is prefixed too, and reads back as it was', () => {
+    const titles = [
+      '\rx',
+      '\nx',
+      '\r\n=1+1',
+      '\tx',
+      '\uFF1D1+1',
+      '\uFF0B1',
+      '\uFF0D2',
+      '\uFF20SUM(A1)',
+      "'\uFF1Dx",
+    ]
+    const text = csvTable(
+      titles.map((title) => ({ title })),
+      ['title'],
+    )
+    // A carriage return is written as a line feed (as every line break in a cell), after the prefix.
+    expect(text).toBe(
+      'title\n' +
+        '"\'\nx"\n' +
+        '"\'\nx"\n' +
+        '"\'\n=1+1"\n' +
+        "'\tx\n" +
+        "'\uFF1D1+1\n" +
+        "'\uFF0B1\n" +
+        "'\uFF0D2\n" +
+        "'\uFF20SUM(A1)\n" +
+        "''\uFF1Dx\n",
+    )
+    const back = parseCsv(text)
+      .slice(1)
+      .map((row) => fromSpreadsheet(row.cells[0]))
+    expect(back).toEqual([
+      '\nx',
+      '\nx',
+      '\n=1+1',
+      '\tx',
+      '\uFF1D1+1',
+      '\uFF0B1',
+      '\uFF0D2',
+      '\uFF20SUM(A1)',
+      "'\uFF1Dx",
+    ])
+  })
+
   it('no records: the header alone; wide text whole', () => {
     expect(csvTable([], ['_id', 'title'])).toBe('_id,title\n')
     const wide = '漢字'.repeat(200)

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import {
   type Sandbox,
   SandboxArgumentError,
   type StartSandboxOptions,
   startSandbox,
 } from '../../../src/sandbox/library.js'
-import { VALID_LINK } from '../../helpers/sandbox.js'
+import { readSandboxKey } from '../../../src/shared/sandbox-key.js'
+import { tempDir, VALID_LINK } from '../../helpers/sandbox.js'
 
 /**
  * The library `pay-cli/sandbox` given what its functions do not take: each throws a
@@ -213,6 +215,26 @@ describe('startSandbox(options)', () => {
     )
   }
 
+  it('given no keys, serves its directory’s own (the one `pay -p sandbox` sends there), never the well-known key unless given', async () => {
+    const dir = tempDir('pay-lib-own-')
+    const own = await startSandbox({ dir })
+    const status = async (running: Sandbox, key: string) =>
+      (await fetch(`${running.baseUrl}/payment-links`, { headers: { Authorization: `Bearer ${key}` } }))
+        .status
+    try {
+      expect(own.keys).toEqual([readSandboxKey(dir)])
+      expect([await status(own, own.keys[0]), await status(own, SANDBOX_KEY)]).toEqual([200, 401])
+    } finally {
+      await own.close()
+    }
+    const named = await startSandbox({ dir, keys: [SANDBOX_KEY] })
+    try {
+      expect(await status(named, SANDBOX_KEY)).toBe(200)
+    } finally {
+      await named.close()
+    }
+  })
+
   it('refuses an option it does not take, naming those it takes', async () => {
     await refused(
       { key: ['sk_a'] },
@@ -258,11 +280,15 @@ describe('startSandbox(options)', () => {
     )
     await refused(
       { webhooks: 'http://127.0.0.1:3000/hook' },
-      'startSandbox(options): webhooks must be an array of http:// or https:// URLs; got "http://127.0.0.1:3000/hook".',
+      'startSandbox(options): webhooks must be an array of http:// or https:// URLs with no user name or password; got "http://127.0.0.1:3000/hook".',
     )
     await refused(
       { webhooks: ['http://127.0.0.1:3000/hook', 'ftp://x'] },
-      'startSandbox(options): webhooks must be an array of http:// or https:// URLs; got ["http://127.0.0.1:3000/hook", "ftp://x"].',
+      'startSandbox(options): webhooks must be an array of http:// or https:// URLs with no user name or password; got ["http://127.0.0.1:3000/hook", "ftp://x"].',
+    )
+    await refused(
+      { webhooks: ['http://shop@127.0.0.1:3000/hook'] },
+      'startSandbox(options): webhooks must be an array of http:// or https:// URLs with no user name or password; got ["http://shop@127.0.0.1:3000/hook"].',
     )
   })
 })

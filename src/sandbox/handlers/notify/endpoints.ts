@@ -18,7 +18,7 @@ import {
   OUTBOX,
   signatureKeyOf,
 } from './outbox.js'
-import { isWebhookUrl } from './url.js'
+import { NO_CREDENTIALS, webhookUrlProblem } from './url.js'
 
 /** The longest endpoint URL taken. */
 const MAX_URL_LENGTH = 2048
@@ -45,8 +45,14 @@ export function checkEndpoint(body: RequestBody): Checked<EndpointInput> {
   const { url, events = [...WEBHOOK_EVENTS], enabled = true, lease_seconds: lease } = body
   if (url === undefined || url === null || (typeof url === 'string' && url.trim() === '')) {
     errors.url = ['The url field is required.']
-  } else if (typeof url !== 'string' || url.length > MAX_URL_LENGTH || !isWebhookUrl(url)) {
+  } else if (
+    typeof url !== 'string' ||
+    url.length > MAX_URL_LENGTH ||
+    webhookUrlProblem(url) === 'not-http'
+  ) {
     errors.url = [`The url must be an http:// or https:// URL of at most ${MAX_URL_LENGTH} characters.`]
+  } else if (webhookUrlProblem(url) === 'credentials') {
+    errors.url = [`The url ${NO_CREDENTIALS}.`]
   }
   const known = WEBHOOK_EVENTS as readonly string[]
   if (

@@ -1,16 +1,16 @@
 /**
  * A notification of a payment attempt, as the service sends it (docs/design.md, "Where the spec
  * is silent"): `{trigger_at, event: "payment.created", data}`, `data`'s keys in the order the
- * documentation gives them and `hash` last (signature.ts). No value is null (a link without a
+ * documentation gives them and `hash` last (src/shared/webhook-signature.ts). No value is null (a link without a
  * reference sends ""), and every value the sandbox makes is one the plugins' `trim` and
  * `sanitize_text_field` leave as it is: no surrounding spaces, tags, line breaks or `%XX`.
  */
 import { decimalText } from '../../../shared/money.js'
+import { NOTIFICATION_EVENT, notificationHash } from '../../../shared/webhook-signature.js'
 import type { PaymentAttempt } from '../../domain/payment.js'
 import { newObjectId, nowIso } from '../../domain/records.js'
-import { hashOf } from './signature.js'
 
-export const PAYMENT_CREATED = 'payment.created'
+export const PAYMENT_CREATED = NOTIFICATION_EVENT
 
 /** The events a notification can be: the service sends one. */
 export const WEBHOOK_EVENTS = [PAYMENT_CREATED] as const
@@ -61,6 +61,6 @@ export function notificationText(attempt: PaymentAttempt, signatureKey: string):
     payment_method: 'card',
     payment_provider: 'pay-sandbox',
   }
-  const hash = hashOf(Object.values(data), signatureKey)
+  const hash = notificationHash(Object.values(data), signatureKey)
   return JSON.stringify({ trigger_at: nowIso(at), event: PAYMENT_CREATED, data: { ...data, hash } })
 }

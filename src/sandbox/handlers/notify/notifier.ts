@@ -74,6 +74,8 @@ export interface NotifierOptions {
   limits?: Partial<DeliveryLimits>
   fault?: Dispatch['fault']
   onAttempt?: (attempt: Attempted) => void
+  /** An attempt that got no answer says only "unreachable" or "timed out" (post.ts). */
+  coarseErrors?: boolean
 }
 
 const alive = (pid: number) => {
@@ -226,7 +228,7 @@ export class Notifier implements Dispatch {
     const posted = await postNotification(
       delivery.url,
       delivery.body,
-      this.limits,
+      { ...this.limits, coarseErrors: this.options.coarseErrors === true },
       this.agents,
       this.stopping.signal,
     )

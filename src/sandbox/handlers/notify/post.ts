@@ -7,11 +7,22 @@
  */
 import http from 'node:http'
 import https from 'node:https'
+import { webhookUrlProblem } from './url.js'
 
 export interface PostLimits {
   timeoutMs: number
   maxAnswerBytes: number
+  /**
+   * What went wrong said only as "unreachable" or "timed out", never why (refused, no such host,
+   * reset): a sandbox that listens beyond loopback takes endpoints from anyone who has a key, and
+   * its errors would tell them which hosts and ports of its network answer.
+   */
+  coarseErrors?: boolean
 }
+
+/** The words of an attempt with no answer, when errors are coarse. */
+const UNREACHABLE = 'unreachable'
+const TIMED_OUT = 'timed out'
 
 /** What came of a POST: the status of its answer, or what went wrong; how long it took. */
 export interface Posted {
@@ -58,6 +69,16 @@ export function postNotification(
 ): Promise<Posted> {
   const started = process.hrtime.bigint()
   const ms = () => Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10
+  const failed = (error: unknown) => (limits.coarseErrors ? UNREACHABLE : reasonOf(error))
+  // An endpoint kept from before the rule: its credentials would go out as Basic auth.
+  if (webhookUrlProblem(url) === 'credentials') {
+    return Promise.resolve({
+      status: null,
+      error: 'not sent: its URL holds a user name or password',
+      ms: 0,
+      aborted: false,
+    })
+  }
   return new Promise<Posted>((resolve) => {
     let done = false
     const finish = (status: number | null, error: string | null) => {
@@ -81,13 +102,13 @@ export function postNotification(
         },
       })
     } catch (error) {
-      resolve({ status: null, error: reasonOf(error), ms: ms(), aborted: false })
+      resolve({ status: null, error: failed(error), ms: ms(), aborted: false })
       return
     }
     const seconds = limits.timeoutMs / 1000
     const timer = setTimeout(() => {
       request.destroy()
-      finish(null, `no answer within ${seconds} s`)
+      finish(null, limits.coarseErrors ? TIMED_OUT : `no answer within ${seconds} s`)
     }, limits.timeoutMs)
     const onAbort = () => {
       request.destroy()
@@ -109,7 +130,7 @@ export function postNotification(
       response.on('error', () => finish(status, null))
       response.on('close', () => finish(status, null))
     })
-    request.on('error', (error) => finish(null, reasonOf(error)))
+    request.on('error', (error) => finish(null, failed(error)))
     request.end(body)
   })
 }

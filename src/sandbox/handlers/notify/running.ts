@@ -9,7 +9,7 @@ import { addEndpoint, webhooksOf } from './endpoints.js'
 import { WEBHOOK_EVENTS } from './notification.js'
 import { type Attempted, type DeliveryLimits, Notifier, type NotifierOptions } from './notifier.js'
 import { type DeliveryRecord, type EndpointRecord, listDeliveries } from './outbox.js'
-import { isWebhookUrl } from './url.js'
+import { webhookUrlProblem } from './url.js'
 
 export interface WebhookOptions {
   /** Endpoint URLs (http or https) the first key's business is given, each unless it has it already. */
@@ -23,6 +23,8 @@ export interface WebhookOptions {
   limits?: Partial<DeliveryLimits>
   /** Told of each attempt this sandbox makes. */
   onAttempt?: (attempt: Attempted) => void
+  /** An attempt that got no answer says only "unreachable" or "timed out" (a sandbox beyond loopback). */
+  coarseErrors?: boolean
 }
 
 export interface RunningWebhooks {
@@ -41,15 +43,21 @@ export function openWebhooks(
   options: WebhookOptions,
   fault: NotifierOptions['fault'],
 ): { notifier: Notifier; running: RunningWebhooks; start(): void } {
-  const wrong = options.endpoints?.find((url) => !isWebhookUrl(url))
-  if (wrong !== undefined)
-    throw new TypeError(`A webhook endpoint is an http:// or https:// URL, not "${wrong}".`)
+  const wrong = options.endpoints?.find((url) => webhookUrlProblem(url) !== undefined)
+  if (wrong !== undefined) {
+    // A password is not repeated in the error.
+    const shown = webhookUrlProblem(wrong) === 'credentials' ? 'one with them' : `"${wrong}"`
+    throw new TypeError(
+      `A webhook endpoint is an http:// or https:// URL with no user name or password, not ${shown}.`,
+    )
+  }
   const businesses = new Map<string, Business>(keys.map((key) => [key, businessOf(key)]))
   const business = (key = keys[0]) => businesses.get(key) ?? businessOf(key)
   const notifier = new Notifier(store, {
     mode: options.deliver ?? 'outbox',
     limits: options.limits,
     onAttempt: options.onAttempt,
+    coarseErrors: options.coarseErrors,
     fault,
   })
   const first = business().keyHash

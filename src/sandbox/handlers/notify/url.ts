@@ -1,9 +1,5 @@
-/** What a webhook endpoint may be: an http or https URL with a host. Nothing else is ever sent a notification. */
-export function isWebhookUrl(text: string): boolean {
-  try {
-    const url = new URL(text)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
-  } catch {
-    return false
-  }
-}
+/**
+ * What a webhook endpoint may be: the one rule of src/shared/webhook-url.ts (an http or https URL
+ * with a host, no user name or password). Nothing else is ever sent a notification.
+ */
+export { isWebhookUrl, NO_CREDENTIALS, webhookUrlProblem } from '../../../shared/webhook-url.js'

@@ -1,7 +1,8 @@
 /** The test double's flags of `sandbox start`: `--fault RULE`, `--fault-seed`, `--webhook URL`. */
 import { Flags } from '@oclif/core'
 import { usageError } from '../../../errors.js'
-import { isWebhookUrl, MAX_SEED, parseFaultRule } from '../../../sandbox/index.js'
+import { MAX_SEED, parseFaultRule } from '../../../sandbox/index.js'
+import { webhookUrlProblem } from '../../../shared/webhook-url.js'
 
 /** A fault rule, checked as the sandbox checks it: one that cannot be read is exit 2, naming what is wrong. */
 export const faultFlag = Flags.custom<string>({
@@ -9,7 +10,10 @@ export const faultFlag = Flags.custom<string>({
   parse: async (input) => parseFaultRule(input).text,
 })
 
-/** `sandbox start --webhook URL`: an http(s) URL (exit 2 otherwise), an endpoint of the first key's business. */
+/**
+ * `sandbox start --webhook URL`: an http(s) URL (exit 2 otherwise), an endpoint of the first key's
+ * business.
+ */
 export const webhookFlag = Flags.custom<string>({
   helpValue: 'URL',
   description:
@@ -17,7 +21,8 @@ export const webhookFlag = Flags.custom<string>({
     'are POSTed there (see `pay sandbox webhooks add`).',
   multiple: true,
   parse: async (input) => {
-    if (isWebhookUrl(input)) return input
+    // One with a user name or password is the sandbox's own rule, refused as it is (serve.ts: exit 3).
+    if (webhookUrlProblem(input) !== 'not-http') return input
     throw usageError(`"${input}" is not an http:// or https:// URL.`)
   },
 })

@@ -3,13 +3,16 @@ import { Flags } from '@oclif/core'
 import { usageError } from '../../../errors.js'
 import type { Env } from '../../../runtime/context.js'
 import { SANDBOX_KEY } from '../../../sandbox/index.js'
+import { ownSandboxKey } from '../../../shared/sandbox-key.js'
 
 /**
  * The API keys a sandbox serves, each a business of its own (`sandbox start`, and `sandbox
  * packages`, which lists what such a sandbox seeds). A key on the command line (`--key`) can be
  * read by every user of the machine in the process list, so keys can also come out of their
  * sight: `--key-file FILE` (one a line, a file of the user's that no one else may read) or
- * `PAY_SANDBOX_KEYS` (comma-separated).
+ * `PAY_SANDBOX_KEYS` (comma-separated). Given none, the sandbox directory's own key
+ * (src/shared/sandbox-key.ts: random, made the first time, kept 0600), which `-p sandbox` sends;
+ * the well-known sandbox key only when it is given by name, as any other.
  */
 
 export const sandboxKeyFlags = {
@@ -31,11 +34,24 @@ export const KEY_FLAG_NOTE =
   '--key puts the key on the command line, where other users of this machine can read it (ps, /proc): ' +
   'give keys in a file only you can read (--key-file FILE, chmod 600) or in PAY_SANDBOX_KEYS instead.'
 
-/** The keys: --key and --key-file together, else PAY_SANDBOX_KEYS, else the built-in sandbox key. */
+/** Said when the well-known sandbox key is among the keys served: it is asked for by name, and open to all. */
+export const WELL_KNOWN_NOTE =
+  'The well-known sandbox key is among the keys served: every user of this machine knows it, and can use ' +
+  "this sandbox with it (its records, its signature key, its endpoints). Without any key given, the sandbox serves its directory's own."
+
+/** Whether `keys` hold the well-known sandbox key, served only when given by name. */
+export const servesWellKnown = (keys: readonly string[]): boolean => keys.includes(SANDBOX_KEY)
+
+/**
+ * The keys: --key and --key-file together, else PAY_SANDBOX_KEYS, else the key of the sandbox
+ * directory `dir`. `own`: the directory's key is the one served; `made`: by this call (the directory
+ * had none yet), `overStore`: over a store an earlier pay kept there.
+ */
 export function sandboxKeys(
   flags: { key?: string[]; 'key-file'?: string },
   env: Env,
-): { keys: string[]; note?: string } {
+  dir: string,
+): { keys: string[]; note?: string; own?: { made: boolean; overStore: boolean } } {
   const fromFlags = [
     ...(flags.key ?? []),
     ...(flags['key-file'] === undefined ? [] : keyFile(flags['key-file'])),
@@ -43,7 +59,9 @@ export function sandboxKeys(
   const note = flags.key?.length ? KEY_FLAG_NOTE : undefined
   if (fromFlags.length > 0) return { keys: [...new Set(fromFlags)], note }
   const fromEnv = env.PAY_SANDBOX_KEYS === undefined ? [] : keysOf(env.PAY_SANDBOX_KEYS)
-  return { keys: fromEnv.length > 0 ? [...new Set(fromEnv)] : [SANDBOX_KEY], note }
+  if (fromEnv.length > 0) return { keys: [...new Set(fromEnv)], note }
+  const { key, made, overStore } = ownSandboxKey(dir)
+  return { keys: [key], own: { made, overStore } }
 }
 
 /** PAY_SANDBOX_KEYS: keys separated by commas, spaces around them dropped; one with a space inside is refused. */

@@ -1,6 +1,8 @@
+import { validationError } from '../../../errors.js'
 import { formatAmount } from '../../../render/format.js'
 import type { RunContext } from '../../../runtime/context.js'
 import type { IO } from '../../../runtime/io.js'
+import { madeKeyNotice, madeOverOldStore } from '../../../runtime/sandbox/profile.js'
 import {
   DEFAULT_SANDBOX_PORT,
   loadLocalStore,
@@ -8,15 +10,16 @@ import {
   type RunningSandbox,
   startSandbox,
 } from '../../../sandbox/index.js'
+import { NO_CREDENTIALS, webhookUrlProblem } from '../../../shared/webhook-url.js'
 import { type Rec, sanitizeText } from '../../../values.js'
 import { invalidFixtures, readFixtureFile, seededRows } from '../store/seed.js'
 import { seededText } from '../store/view.js'
-import { sandboxKeys } from './keys.js'
+import { sandboxKeys, servesWellKnown, WELL_KNOWN_NOTE } from './keys.js'
 import { attemptLine, faultsText, listenError, logLine, portHint } from './view.js'
 
 /** What `pay sandbox start` was asked. */
 export interface ServeRequest {
-  /** --key and --key-file; neither: PAY_SANDBOX_KEYS, else the built-in sandbox key (keys.ts). */
+  /** --key and --key-file; neither: PAY_SANDBOX_KEYS, else the sandbox directory's own key (keys.ts). */
   key?: string[]
   keyFile?: string
   host: string
@@ -48,7 +51,21 @@ export async function serveSandbox(
   context: ServeContext,
 ): Promise<{ requests: number }> {
   const { out, io, env } = context
-  const { keys, note } = sandboxKeys({ key: request.key, 'key-file': request.keyFile }, env)
+  // The sandbox's rule for an endpoint, said as its 422 is: under the flag, exit 3.
+  if (request.webhooks.some((url) => webhookUrlProblem(url) === 'credentials')) {
+    throw validationError({ '--webhook': [`The URL ${NO_CREDENTIALS}.`] })
+  }
+  const {
+    keys,
+    note,
+    own: ownKey,
+  } = sandboxKeys({ key: request.key, 'key-file': request.keyFile }, env, context.sandboxDir)
+  // A key made now over a store kept before: where that store's records are, said before it opens.
+  const dir = context.sandboxDir
+  const own = ownKey && {
+    made: ownKey.made,
+    said: (ownKey.overStore ? await madeOverOldStore(dir) : undefined) ?? madeKeyNotice(dir),
+  }
   const { host } = request
   const port = request.port ?? Number(env.PAY_SANDBOX_PORT || DEFAULT_SANDBOX_PORT)
   let requests = 0
@@ -58,6 +75,7 @@ export async function serveSandbox(
     if (!request.quiet) out.log(logLine(entry))
   }
   if (note) out.warn(note)
+  if (servesWellKnown(keys)) out.warn(WELL_KNOWN_NOTE)
   const seed = request.seed && (await fixtures(request.seed, keys[0], io))
   let sandbox: RunningSandbox
   try {
@@ -88,15 +106,24 @@ export async function serveSandbox(
   }
   if (sandbox.seeded)
     out.notice(`${seededText(seededRows(sandbox.seeded.records))} from ${request.seed?.file}.`)
-  sayListening(sandbox, request, context)
+  sayListening(sandbox, request, context, own)
   await stopped
   await sandbox.close()
   return { requests }
 }
 
-/** Where the sandbox listens, its keys and packages; how to reach it; its fault rules; a warning if exposed. */
-function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: ServeContext): void {
+/**
+ * Where the sandbox listens, its keys (`own`: the directory's, and whether it was made now) and
+ * packages; how to reach it; its fault rules; a warning if exposed.
+ */
+function sayListening(
+  sandbox: RunningSandbox,
+  request: ServeRequest,
+  context: ServeContext,
+  own: { made: boolean; said: string } | undefined,
+): void {
   const { out } = context
+  if (own?.made) out.notice(own.said)
   const packages = Object.values(sandbox.packages).flat()
   const hint = portHint(sandbox.baseUrl, request.host, context.env)
   const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
@@ -116,7 +143,7 @@ function sayListening(sandbox: RunningSandbox, request: ServeRequest, context: S
     const lines = [
       `Sandbox listening on ${sandbox.baseUrl}`,
       `Database: ${sandbox.database}`,
-      `Keys: ${sandbox.keys.join(', ')}`,
+      own ? `Key: ${sandbox.keys[0]} (this directory's own)` : `Keys: ${sandbox.keys.join(', ')}`,
       'Packages (for `pay subs create --package-id`):',
       ...packages.map(
         (p) =>

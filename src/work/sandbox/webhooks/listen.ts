@@ -2,9 +2,10 @@
  * `pay sandbox listen [--forward-to URL]`, as the Stripe CLI's `listen`: a receiver on a loopback
  * port of its own, registered with the running sandbox as an endpoint of the key's business for
  * as long as the command runs. Each notification that comes is checked against the business's
- * signature key (one that does not verify is refused, 401: anything on this machine can reach the
- * port), forwarded as it came, byte for byte, to --forward-to, whose answer is the sandbox's; or,
- * without --forward-to, shown whole and answered 200. One line each (one JSON line under --json).
+ * signature key, strictly (src/shared/webhook-signature.ts: one that does not verify is refused,
+ * 401, saying why: anything on this machine can reach the port), forwarded as it came, byte for
+ * byte, to --forward-to, whose answer is the sandbox's; or, without --forward-to, shown whole and
+ * answered 200. One line each (one JSON line under --json).
  *
  * The endpoint lives while it is renewed (a lease of LEASE_SECONDS, renewed every RENEW_MS), so
  * that one left by a listen killed with `kill -9` goes on its own; it is removed when listen ends
@@ -14,10 +15,11 @@ import http from 'node:http'
 import type Https from 'node:https'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { PayError, usageError } from '../../../errors.js'
+import { PayError, usageError, validationError } from '../../../errors.js'
 import type { RunContext } from '../../../runtime/context.js'
-import { isWebhookUrl, verifyWebhook } from '../../../sandbox/index.js'
 import { randomHex } from '../../../shared/crypto.js'
+import { webhookProblem } from '../../../shared/webhook-signature.js'
+import { NO_CREDENTIALS, webhookUrlProblem } from '../../../shared/webhook-url.js'
 import { isRecord, type Rec } from '../../../values.js'
 import { addSandboxWebhook, removeSandboxWebhook, sandboxWebhooks } from '../controls.js'
 import { runningSandbox } from '../where.js'
@@ -45,7 +47,9 @@ export async function listen(
   context: ListenContext,
 ): Promise<{ received: number }> {
   const { io, out } = context
-  if (forwardTo !== undefined && !isWebhookUrl(forwardTo)) {
+  const problem = forwardTo === undefined ? undefined : webhookUrlProblem(forwardTo)
+  if (problem === 'credentials') throw validationError({ forward_to: [`The URL ${NO_CREDENTIALS}.`] })
+  if (problem !== undefined) {
     throw usageError(`--forward-to must be an http:// or https:// URL, not "${forwardTo}".`)
   }
   const { api, target } = runningSandbox(await context.sandboxTarget(), 'sandbox listen')
@@ -59,8 +63,9 @@ export async function listen(
     out.entries([line], RECEIVED_VIEW, show, true)
   }
   const receiver = await startReceiver(async (body) => {
-    if (!verifyWebhook(body, key)) {
-      out.warn('A notification that does not verify with the signature key was refused (401).')
+    const problem = webhookProblem(body, key)
+    if (problem !== undefined) {
+      out.warn(`A notification that does not verify with the signature key was refused (401): ${problem}.`)
       return 401
     }
     received++

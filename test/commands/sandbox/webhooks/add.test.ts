@@ -76,6 +76,29 @@ describe('sandbox webhooks add', () => {
     expect((await webhooksOf(sandbox)).endpoints).toEqual(before)
   })
 
+  test('a URL with a user name or password: exit 3, under the field, nothing added, the password never shown', async () => {
+    const before = (await webhooksOf(sandbox)).endpoints
+    const refused = await pay('sandbox', 'webhooks', 'add', 'http://shop:s3cret@127.0.0.1:3000/hook')
+    expect(refused).toEqual({
+      code: 3,
+      signal: null,
+      stdout: '',
+      stderr:
+        'Error: The given data was invalid.\n  url  The url may not hold a user name or password: a notification carries no Authorization.\n',
+    })
+    expect((await webhooksOf(sandbox)).endpoints).toEqual(before)
+    const local = await runInProcess(
+      ['sandbox', 'webhooks', 'add', 'https://shop@hooks.example/', '--json'],
+      {
+        env: { PAY_SANDBOX_DIR: tempDir('pay-local-store-'), PAY_SANDBOX_PORT: '1' },
+      },
+    )
+    expect([local.code, JSON.parse(local.stderr).error.errors]).toEqual([
+      3,
+      { url: ['The url may not hold a user name or password: a notification carries no Authorization.'] },
+    ])
+  })
+
   test('with no sandbox running: in the local store, said so; refused there the same way', async () => {
     const dir = tempDir('pay-local-store-')
     const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }

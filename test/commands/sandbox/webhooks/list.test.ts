@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { readSandboxKey } from '../../../../src/shared/sandbox-key.js'
 import { tempDir } from '../../../helpers/cli.js'
 import { runInProcess } from '../../../helpers/in-process.js'
 import { KEY_B, startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
@@ -75,7 +76,8 @@ describe('sandbox webhooks list', () => {
       signature_key: expect.stringMatching(/^sig_sandbox_[0-9a-f]{48}$/),
       endpoints: [],
     })
-    const started = await startTestSandbox({ dir, keys: ['sk_sandbox_4f3c9a1b7e2d5f8a0c6b9e1d'] })
+    // The local store's business is that of the directory's own key, made by that first run.
+    const started = await startTestSandbox({ dir, keys: [readSandboxKey(dir) as string] })
     try {
       expect(started.sandbox.webhooks.signatureKeys).toEqual([local.signature_key])
     } finally {

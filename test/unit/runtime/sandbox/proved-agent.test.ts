@@ -62,7 +62,12 @@ describe('provedAgent', () => {
   it('against the user’s sandbox: one proof per connection, then requests with the key on it', async () => {
     const dir = tempDir('pay-proved-')
     const log: string[] = []
-    const sandbox = await startSandbox({ dir, port: 0, onRequest: (r) => log.push(`${r.method} ${r.path}`) })
+    const sandbox = await startSandbox({
+      dir,
+      port: 0,
+      keys: [KEY_A],
+      onRequest: (r) => log.push(`${r.method} ${r.path}`),
+    })
     closing.push(() => sandbox.close())
     const agent = (await provedAgent(sandbox.baseUrl, dir)) as http.Agent
     for (let i = 0; i < 5; i++)

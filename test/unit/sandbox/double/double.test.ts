@@ -298,6 +298,7 @@ describe('what a fault does', () => {
     const sandbox = await startSandbox({
       dir: tempDir('pay-hang-'),
       port: 0,
+      keys: [KEY_A],
       faults: { rules: ['GET /payment-links hang'] },
     })
     const held = new Promise<string>((resolve) => {
@@ -425,7 +426,7 @@ describe('/_sandbox/requests: what each business sent', () => {
   })
 
   it('keeps the last 1,000 of each business', async () => {
-    const sandbox = await startSandbox({ dir: tempDir('pay-ring-'), port: 0 })
+    const sandbox = await startSandbox({ dir: tempDir('pay-ring-'), port: 0, keys: [KEY_A] })
     try {
       const get = () =>
         fetch(`${sandbox.baseUrl}/payment-links?page=2`, { headers: { Authorization: `Bearer ${KEY_A}` } })

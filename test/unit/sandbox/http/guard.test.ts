@@ -359,7 +359,7 @@ describe('bodies and connections', () => {
     )
 
   it('520 keyless hangs are refused 401 at once, and 520 payment forms whose body never comes do not stop a normal request', async () => {
-    const sandbox = await startSandbox({ dir: tempDir('pay-held-'), port: 0 })
+    const sandbox = await startSandbox({ dir: tempDir('pay-held-'), port: 0, keys: [KEY_A] })
     const target = Number(new URL(sandbox.baseUrl).port)
     const host = `127.0.0.1:${target}`
     const all: net.Socket[] = []
@@ -410,7 +410,7 @@ describe('bodies and connections', () => {
   })
 
   it('520 keyed hangs: at most 128 held at once, every other answered 503 at once; a normal request still answered', async () => {
-    const sandbox = await startSandbox({ dir: tempDir('pay-held-keyed-'), port: 0 })
+    const sandbox = await startSandbox({ dir: tempDir('pay-held-keyed-'), port: 0, keys: [KEY_A] })
     const target = Number(new URL(sandbox.baseUrl).port)
     let keyed: Awaited<ReturnType<typeof rawConnections>> | undefined
     try {
@@ -440,6 +440,7 @@ describe('bodies and connections', () => {
     const sandbox = await startSandbox({
       dir: tempDir('pay-held-cap-'),
       port: 0,
+      keys: [KEY_A],
       limits: { maxHeldRequests: 2 },
     })
     const target = Number(new URL(sandbox.baseUrl).port)

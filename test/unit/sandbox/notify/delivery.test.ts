@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DeliveryLimits } from '../../../../src/sandbox/handlers/notify/notifier.js'
-import { verifyWebhook } from '../../../../src/sandbox/handlers/notify/signature.js'
+import { Agents, postNotification } from '../../../../src/sandbox/handlers/notify/post.js'
 import {
   type RunningSandbox,
   type SandboxOptions,
   startSandbox,
 } from '../../../../src/sandbox/http/server.js'
+import { verifyWebhook } from '../../../../src/shared/webhook-signature.js'
 import { formFields, get, post } from '../../../helpers/pages.js'
 import { type Receiver, type ReceiverAnswer, startReceiver } from '../../../helpers/receiver.js'
 import { type Client, clientFor, KEY_A, KEY_B, tempDir, VALID_LINK } from '../../../helpers/sandbox.js'
@@ -258,5 +259,58 @@ describe('delivery', () => {
     await expect.poll(() => sandbox.webhooks.deliveries()[0]?.state).toBe('failed')
     const [delivery] = sandbox.webhooks.deliveries()
     expect(delivery.attempts[0].error).toBe('connection refused (ECONNREFUSED)')
+  })
+
+  it('a sandbox listening beyond loopback says only "unreachable", "timed out" or the status: a URL maps no network', async () => {
+    const closed = await receiver()
+    await closed.close()
+    const hanging = await receiver('hang')
+    const failing = await receiver(() => 503)
+    const endpoints = [closed.url, 'http://no-such-host.invalid/hook', hanging.url, failing.url]
+    const { sandbox } = await sandboxOn(tempDir('pay-notify-'), endpoints, {
+      host: '0.0.0.0',
+      limits: { timeoutMs: 300 },
+    })
+    // Its own loopback name still answers it.
+    const a = clientFor(sandbox.baseUrl.replace('0.0.0.0', '127.0.0.1'), KEY_A)
+    await act(a, (await newLink(a))._id, 'pay')
+    await expect
+      .poll(() => states(sandbox), { timeout: 10_000 })
+      .toEqual(['failed', 'failed', 'failed', 'failed'])
+    const said = Object.fromEntries(
+      sandbox.webhooks
+        .deliveries()
+        .map((delivery) => [
+          delivery.url,
+          delivery.attempts.map((attempt) => attempt.error ?? attempt.status),
+        ]),
+    )
+    expect(said).toEqual({
+      [closed.url]: ['unreachable', 'unreachable', 'unreachable'],
+      'http://no-such-host.invalid/hook': ['unreachable', 'unreachable', 'unreachable'],
+      [hanging.url]: ['timed out', 'timed out', 'timed out'],
+      [failing.url]: [503, 503, 503],
+    })
+  })
+
+  it('an endpoint with a user name or password kept from before the rule is never sent to: no Basic auth goes out', async () => {
+    const agents = new Agents()
+    const hook = await receiver()
+    const url = hook.url.replace('http://', 'http://shop:secret@')
+    const posted = await postNotification(
+      url,
+      '{}',
+      { timeoutMs: 1000, maxAnswerBytes: 1024 },
+      agents,
+      new AbortController().signal,
+    )
+    agents.destroy()
+    expect(posted).toEqual({
+      status: null,
+      error: 'not sent: its URL holds a user name or password',
+      ms: 0,
+      aborted: false,
+    })
+    expect(hook.received).toEqual([])
   })
 })

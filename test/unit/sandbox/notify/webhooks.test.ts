@@ -83,7 +83,7 @@ describe('/_sandbox/webhooks', () => {
     expect((await a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([])
   })
 
-  it('refuses what is not an http(s) URL, and every other failing field, at once (422)', async () => {
+  it('refuses what is not an http(s) URL, one with a user name or password, and every other failing field, at once (422)', async () => {
     const { a } = await sandboxOn()
     for (const url of [
       'ftp://x.test/hook',
@@ -99,6 +99,20 @@ describe('/_sandbox/webhooks', () => {
         { url: ['The url must be an http:// or https:// URL of at most 2048 characters.'] },
       ])
     }
+    // A user name or password would go out as Basic auth, and show wherever the endpoint is listed.
+    for (const url of [
+      'http://shop:secret@127.0.0.1:3000/hook',
+      'https://shop@hooks.example/',
+      'http://:pw@x.test/',
+    ]) {
+      const refused = await a.call('POST', '/_sandbox/webhooks', { url })
+      expect([refused.status, refused.json.errors], url).toEqual([
+        422,
+        { url: ['The url may not hold a user name or password: a notification carries no Authorization.'] },
+      ])
+      expect(refused.text).not.toContain('secret')
+    }
+    expect((await a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([])
     const all = await a.call('POST', '/_sandbox/webhooks', {
       events: ['payment.deleted'],
       enabled: 'yes',

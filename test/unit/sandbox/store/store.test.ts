@@ -8,6 +8,7 @@ import { startSandbox } from '../../../../src/sandbox/http/server.js'
 import { resetSandbox } from '../../../../src/sandbox/store/local.js'
 import { MIGRATIONS } from '../../../../src/sandbox/store/schema.js'
 import { sandboxDir } from '../../../../src/shared/sandbox-dir.js'
+import { readSandboxKey } from '../../../../src/shared/sandbox-key.js'
 import {
   KEY_A,
   KEY_B,
@@ -195,12 +196,19 @@ describe('two sandboxes on one dir', () => {
     expect((await two.a.call('GET', `/payment-links/${link._id}`)).json.data.title).toBe('changed on one')
   })
 
-  it('binds to loopback by default and reports its keys', async () => {
-    const sandbox = await startSandbox({ dir: tempDir() })
+  it('binds to loopback by default and reports its keys: given none, its directory’s own, never the well-known one', async () => {
+    const dir = tempDir()
+    const sandbox = await startSandbox({ dir })
     try {
       expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-      expect(sandbox.keys).toEqual([SANDBOX_KEY])
-      expect(Object.keys(sandbox.packages)).toEqual([SANDBOX_KEY])
+      const own = readSandboxKey(dir) as string
+      expect(own).toMatch(/^sk_sandbox_[0-9a-f]{32}$/)
+      expect(sandbox.keys).toEqual([own])
+      expect(Object.keys(sandbox.packages)).toEqual([own])
+      const answer = await fetch(`${sandbox.baseUrl}/payment-links`, {
+        headers: { Authorization: `Bearer ${SANDBOX_KEY}` },
+      })
+      expect(answer.status).toBe(401)
     } finally {
       await sandbox.close()
     }
