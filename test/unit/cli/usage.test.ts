@@ -51,13 +51,13 @@ describe('USAGE', () => {
         '[--email <value>] [--currency <value>] [--amount <value>] [--title <value>] [--phone <value>] ' +
         '[--description <value>] [--redirect-url <value>] [--reference <value>] [--reference-2 <value>] ' +
         '[--send-email] [--idempotency-key <value>] [--open | --from-csv <value>] [--skip-invalid] ' +
-        '[--retry-unknown] [-y] [--dry-run] [--concurrency <value>] [--report <value> | --resume <value>] [--bom] ' +
-        '[--force | --append] [--jq <value>] [--columns <value>] [-q]',
+        '[--retry-unknown] [-y] [--dry-run] [--concurrency <value>] [--report <value> | --resume <value>] ' +
+        '[--force | --append] [--bom] [--jq <value>] [--columns <value>] [-q]',
     )
     expect(await usageOf('subs:cancel')).toBe(
       '$ pay subs cancel [ID...] [-p <value>] [--base-url <value>] [--json] [--debug] [--timeout <value>] ' +
-        '[-f <value>] [-y] [--dry-run] [--concurrency <value>] [--report <value> | --resume <value>] [--bom] ' +
-        '[--force | --append] [--jq <value>] [--columns <value>] [-q]',
+        '[-f <value>] [-y] [--dry-run] [--concurrency <value>] [--report <value> | --resume <value>] ' +
+        '[--force | --append] [--bom] [--jq <value>] [--columns <value>] [-q]',
     )
   })
 })
