@@ -182,6 +182,10 @@ module.exports = {
         double: { uses: ['notify'], why: "its WEBHOOK rules name notify's events and what it does to a delivery" },
         billing: { uses: [], why: 'it bills on the store alone' },
         notify: { uses: [], why: 'it writes, attempts and shows notifications on the store alone' },
+        account: {
+          uses: ['notify'],
+          why: "an integration's webhook events are notify's webhook endpoints, its signature key notify's",
+        },
       }
       const handlers = Object.keys(SANDBOX_HANDLER_USES)
       return [

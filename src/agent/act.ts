@@ -356,7 +356,7 @@ export function actTool(source: ToolSource): Made {
 /** A delete or a preset by its declaration alone: one request per id, with bounded concurrency. */
 async function actByDeclaration(
   endpoint: Endpoint,
-  body: Readonly<Record<string, string>> | undefined,
+  body: Readonly<Record<string, string | boolean>> | undefined,
   ids: string[],
   call: ToolCall,
 ): Promise<BulkRow[]> {

@@ -47,9 +47,10 @@ const ID: JsonSchema = {
 const TOOLS: Record<string, (actions: SandboxActions) => SandboxTool> = {
   sandbox_pay: (actions) => ({
     description:
-      'Play the customer on a sandbox payment link: pay it (paid becomes true), or cancel or fail the payment ' +
-      '(it stays unpaid). Paying and a failed payment notify the business’s webhook endpoints, as `pay sandbox ' +
-      'pay` does. The answer is {outcome, link, redirect_to}. Sandbox profile only; needs --allow-writes.',
+      'Play the customer on a sandbox payment link: pay it (paid becomes true), leave the payment pending (it ' +
+      'stays unpaid and payable; a later paid outcome pays it), or cancel or fail it (it stays unpaid). Paying, a ' +
+      'pending payment and a failed one notify the business’s webhook endpoints (payment_status 1, 2, 3), as ' +
+      '`pay sandbox pay` does. The answer is {outcome, link, redirect_to}. Sandbox profile only; needs --allow-writes.',
     properties: {
       id: ID,
       outcome: {
@@ -115,7 +116,7 @@ const TOOLS: Record<string, (actions: SandboxActions) => SandboxTool> = {
  * what `pay mcp` declares it calls (`static calls`).
  */
 export const SANDBOX_TOOL_ENDPOINTS = {
-  sandbox_pay: ['sandboxPay', 'sandboxCancel', 'sandboxFail'],
+  sandbox_pay: ['sandboxPay', 'sandboxPending', 'sandboxCancel', 'sandboxFail'],
   sandbox_clock_advance: ['sandboxMoveClock'],
   sandbox_requests: ['sandboxRequests'],
 } as const satisfies Record<string, readonly EndpointName[]>

@@ -9,6 +9,7 @@ import { Output } from '../render/output.js'
 import type { RunContext } from '../runtime/context.js'
 import type { Endpoint } from '../shared/endpoints.js'
 import { sanitizeText } from '../values.js'
+import { accountTools } from './account/tools.js'
 import { type Caps, Session } from './caps.js'
 import { CONFIRM_TTL_MS, Plans } from './confirm.js'
 import { instructionsFor } from './instructions.js'
@@ -102,9 +103,11 @@ export class Agent {
     private readonly context: RunContext,
     sandbox: boolean,
   ) {
-    this.tools = [...serviceTools(options.endpoints), ...(sandbox ? sandboxTools(options.sandbox) : [])].sort(
-      (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-    )
+    this.tools = [
+      ...serviceTools(options.endpoints),
+      ...accountTools(),
+      ...(sandbox ? sandboxTools(options.sandbox) : []),
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     this.byName = new Map(this.tools.map((tool) => [tool.name, tool]))
     this.plans = new Plans(path.join(context.configDir, 'mcp-plans'), () => context.now())
   }

@@ -1,4 +1,5 @@
 import {
+  authOf,
   ENDPOINT_LIST,
   ENDPOINT_NAMES,
   ENDPOINTS,
@@ -6,6 +7,7 @@ import {
   type EndpointName,
   type Preset,
 } from '../shared/endpoints.js'
+import { ACCOUNT_TOOL_ENDPOINTS } from './account/tools.js'
 import { actTool } from './act.js'
 import { RUNS } from './runs.js'
 import { SANDBOX_TOOL_ENDPOINTS } from './sandbox-tools.js'
@@ -132,11 +134,19 @@ function descriptionOf(source: ToolSource, step: PersonStep = 'confirm'): string
   }
 }
 
+/**
+ * Whether an endpoint of the service is a tool made here: one an API key authorises. An endpoint
+ * whose body or answer holds a credential (`secret`: the sign-in's password and token) is never a
+ * tool; those of the account's access token are account/tools.ts's.
+ */
+export const madeHere = (endpoint: Endpoint) =>
+  !endpoint.sandbox && endpoint.secret !== true && authOf(endpoint) === 'key'
+
 /** The tools of the declared endpoints of the service (`endpoints`: the declarations, a test adds one). */
 export function serviceTools(endpoints: readonly Endpoint[] = ENDPOINT_LIST): Tool[] {
   const sources: ToolSource[] = []
   for (const endpoint of endpoints) {
-    if (endpoint.sandbox) continue
+    if (!madeHere(endpoint)) continue
     const runs = RUNS[endpoint.noun]
     const lookUp = endpoints.find(
       (other) => other.method === 'GET' && other.path === endpoint.path && other.answer === 'record',
@@ -190,8 +200,17 @@ function toolOf(source: ToolSource): Tool {
   }
 }
 
-/** Every endpoint a tool of `pay mcp` may send: the service's, and those of the sandbox's tools. */
+/**
+ * Every endpoint a tool of `pay mcp` may send: the service's made here, and those of the sandbox's
+ * and the account's tools (never a `secret` one).
+ */
 export function toolEndpoints(): EndpointName[] {
-  const sandbox = new Set<string>(Object.values(SANDBOX_TOOL_ENDPOINTS).flat())
-  return ENDPOINT_NAMES.filter((name) => !ENDPOINTS[name].sandbox || sandbox.has(name))
+  const others = new Set<string>([
+    ...Object.values(SANDBOX_TOOL_ENDPOINTS).flat(),
+    ...Object.values(ACCOUNT_TOOL_ENDPOINTS).flat(),
+  ])
+  return ENDPOINT_NAMES.filter((name) => {
+    const endpoint: Endpoint = ENDPOINTS[name]
+    return endpoint.secret !== true && (madeHere(endpoint) || others.has(name))
+  })
 }

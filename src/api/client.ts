@@ -19,6 +19,8 @@ import type { ChangeLog, ChangeStart, ListPage } from './types.js'
 export interface Call {
   /** The record the path names (`{id}`). */
   id?: string
+  /** The path's other parameters: `{business: '12', integration: '7'}` for `/integrations/businesses/{business}/…`. */
+  params?: Record<string, string>
   body?: unknown
   query?: Record<string, string | number | boolean | undefined>
   /** A create's Idempotency-Key; one is made up when not given. */
@@ -80,7 +82,7 @@ export class PayApi {
     options: CallOptions<R> = {},
   ): Promise<R> {
     const endpoint = endpointOf(named)
-    const path = pathOf(endpoint, call.id, call.query)
+    const path = pathOf(endpoint, call.id, call.query, call.params)
     const key = takesIdempotencyKey(endpoint) ? (call.idempotencyKey ?? randomUuid()) : undefined
     const read = (body: unknown): unknown => {
       if (options.read) return options.read(body)
@@ -183,8 +185,9 @@ export function pathOf(
   endpoint: Endpoint,
   id?: string,
   query: Record<string, string | number | boolean | undefined> = {},
+  params: Record<string, string> = {},
 ): string {
-  const path = fillPath(endpoint, id)
+  const path = fillPath(endpoint, id, params)
   if (path === undefined) throw new PayError(`${JSON.stringify(id)} is not a valid id.`, { kind: 'usage' })
   const search = new URLSearchParams()
   for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value))

@@ -175,7 +175,8 @@ export class Transport {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'content-type': 'application/json',
-      authorization: `Bearer ${this.options.apiKey}`,
+      // No key (the account's sign-in, which gives a token): no Authorization at all.
+      ...(this.options.apiKey === '' ? {} : { authorization: `Bearer ${this.options.apiKey}` }),
       'user-agent': this.options.userAgent,
     }
     if (carriesIdempotencyKey(method)) headers['idempotency-key'] = options.idempotencyKey ?? randomUuid()

@@ -22,6 +22,8 @@ export function explainRefusedKey(error: PayError, sent: SentWith | undefined): 
   if (fromEnv) hint = "Check PAY_API_KEY (it overrides any profile's key)."
   else if (sent.builtIn)
     hint = sent.inProcess ? 'The built-in sandbox accepts its own key only.' : SANDBOX_KEYS_HINT
+  // The built-in profile at a --base-url: a sandbox of other keys (it cannot be logged into).
+  else if (sent.sandbox) hint = SANDBOX_KEYS_HINT
   else hint = `Run \`pay login -p ${sent.profile}\` to store a key this service accepts.`
   // The built-in profile's own address, not the in-process sandbox's port.
   const base = sent.baseUrl

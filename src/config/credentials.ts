@@ -121,3 +121,83 @@ async function storedKey(name: string, profile: StoredProfile, options: Keychain
         `To keep this key in the config file instead: \`pay login -p ${name} --insecure-storage\`.`,
   })
 }
+
+/** What a profile signed in to an account (`pay login --email`) keeps, and where it sends. */
+export interface AccountCredentials {
+  profile: string
+  baseUrl: string
+  /** The access token the account's endpoints take; undefined when not asked for (`token: false`). */
+  accessToken?: string
+  email?: string
+  businessId?: string
+  businessName?: string
+  integrationId?: string
+  signatureKey?: string
+}
+
+/** Says to sign in again: how a profile gets (back) its access token. */
+export const signInAgain = (name: string, email?: string) =>
+  `Run \`pay login --email ${email ?? 'EMAIL'} -p ${name}\` to sign in.`
+
+/**
+ * The account of the selected profile (--profile > PAY_PROFILE > current; the built-in sandbox
+ * has none), its base URL (--base-url > PAY_BASE_URL > the profile's) and, with `token`, its access
+ * token from the file or the system keychain (exit 4 when it has none).
+ */
+export async function resolveAccount(
+  input: Omit<ResolveInput, 'whenNone'> & { token: boolean },
+): Promise<AccountCredentials> {
+  const { env } = input
+  const config = readConfig(configDir(env))
+  const name = input.profile || env.PAY_PROFILE || config.current
+  const command = 'pay login --email EMAIL --profile NAME --base-url URL'
+  if (name === undefined) {
+    throw new PayError('No profile is selected: there is no account to act on.', {
+      kind: 'auth',
+      hint: `Sign in to the service's account with \`${command}\`.`,
+    })
+  }
+  if (name === input.builtIn.name) {
+    throw new PayError(`The ${name} profile has no account to sign in to.`, {
+      kind: 'usage',
+      hint: `Sign a profile of its own in to the sandbox's account (\`pay sandbox start\` shows it): \`${command}\`.`,
+    })
+  }
+  const stored = storedProfile(config, name)
+  if (!stored) {
+    throw new PayError(`There is no profile named "${name}".`, {
+      kind: 'usage',
+      hint: 'See `pay profiles list`.',
+    })
+  }
+  const signedIn = stored.access_token !== undefined || stored.access_token_storage === 'keychain'
+  if (!signedIn && input.token) {
+    throw new PayError(`Profile "${name}" is not signed in to an account.`, {
+      kind: 'auth',
+      hint: signInAgain(name),
+    })
+  }
+  const account: AccountCredentials = {
+    profile: name,
+    baseUrl: input.baseUrl || env.PAY_BASE_URL || stored.base_url,
+    email: stored.account_email,
+    businessId: stored.business_id,
+    businessName: stored.business_name,
+    integrationId: stored.integration_id,
+    signatureKey: stored.signature_key,
+  }
+  if (!input.token) return account
+  if (stored.access_token !== undefined) return { ...account, accessToken: stored.access_token }
+  const { accessTokenAccount } = await import('./file.js')
+  const { readKeys } = await import('./keychain.js')
+  const entry = accessTokenAccount(name, configDir(env))
+  const read = await readKeys([entry], input.keychain ?? { env })
+  const token = read.ok ? read.keys.get(entry) : undefined
+  if (token !== undefined) return { ...account, accessToken: token }
+  throw new PayError(
+    read.ok
+      ? `The access token of profile "${name}" is no longer in the system keychain.`
+      : `The access token of profile "${name}" is in the system keychain, which ${read.reason}.`,
+    { kind: 'auth', hint: signInAgain(name, account.email) },
+  )
+}

@@ -16,6 +16,18 @@ export interface StoredProfile {
   /** "keychain": the key is in the system keychain, under `keychain_account`; the file holds none. */
   key_storage?: 'keychain'
   keychain_account?: string
+  /**
+   * Signed in to an account (`pay login --email`): the access token, kept where the key is (the
+   * file's `access_token`, or the keychain's entry accessTokenAccount, and `access_token_storage`),
+   * the account's e-mail, and the business, integration and signature key chosen.
+   */
+  access_token?: string
+  access_token_storage?: 'keychain'
+  account_email?: string
+  business_id?: string
+  business_name?: string
+  integration_id?: string
+  signature_key?: string
 }
 
 export interface ConfigFile {
@@ -35,6 +47,13 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
  * it comes from, cannot point pay at the key of another config directory.
  */
 export const keychainAccount = (profile: string, configDir: string) => `${profile}@${configDir}`
+
+/** The keychain entry of a profile's access token (`pay login --email`), beside its key's. */
+export const accessTokenAccount = (profile: string, configDir: string) =>
+  `${keychainAccount(profile, configDir)}#access-token`
+
+/** The fields a profile signed in to an account keeps as text (the token aside). */
+const ACCOUNT_FIELDS = ['account_email', 'business_id', 'business_name', 'integration_id', 'signature_key']
 
 /** `$PAY_CONFIG_DIR`, else `$XDG_CONFIG_HOME/pay`, else `~/.config/pay` (no `-nodejs` suffix). */
 export function configDir(env: NodeJS.ProcessEnv): string {
@@ -80,7 +99,15 @@ function parseConfig(file: string, text: string): ConfigFile {
  * refused.
  */
 function profileProblem(name: string, profile: Record<string, unknown>, dir: string): string | undefined {
-  const { api_key, base_url, key_storage, keychain_account } = profile
+  const { api_key, base_url, key_storage, keychain_account, access_token, access_token_storage } = profile
+  const field = ACCOUNT_FIELDS.find((f) => profile[f] !== undefined && typeof profile[f] !== 'string')
+  if (field) return `has a ${field} that is not a string`
+  if (access_token !== undefined && typeof access_token !== 'string')
+    return 'has an access_token that is not a string'
+  if (access_token_storage !== undefined && access_token_storage !== 'keychain')
+    return 'has an access_token_storage other than "keychain"'
+  if (access_token !== undefined && access_token_storage !== undefined)
+    return 'has an access_token although it keeps it in the keychain'
   if (key_storage === undefined) {
     return typeof api_key === 'string' && typeof base_url === 'string'
       ? undefined

@@ -1,5 +1,6 @@
 import { usageError } from '../errors.js'
 import {
+  accessTokenAccount,
   type ConfigFile,
   configDir,
   configPath,
@@ -57,7 +58,26 @@ interface ProfileSummary extends Record<string, unknown> {
   api_key: string
   key_storage: KeyStorage
   built_in: boolean
+  /** A profile of `pay login --email`: its account and business (the signature key redacted, the token never shown). */
+  account?: string
+  business_id?: string
+  business_name?: string
+  integration_id?: string
+  signature_key?: string
 }
+
+/** What a profile signed in to an account says of it (profiles show), none of its secrets. */
+const accountOf = (profile: StoredProfile): Partial<ProfileSummary> =>
+  typeof profile.account_email !== 'string'
+    ? {}
+    : {
+        account: profile.account_email,
+        business_id: profile.business_id,
+        business_name: profile.business_name,
+        integration_id: profile.integration_id,
+        signature_key:
+          typeof profile.signature_key === 'string' ? redactKey(profile.signature_key) : undefined,
+      }
 
 interface SummaryOptions {
   env: NodeJS.ProcessEnv
@@ -127,6 +147,7 @@ export async function profileSummaries(
       api_key: keyShown(name, profile),
       key_storage: storageOf(profile),
       built_in: false,
+      ...accountOf(profile),
     }),
   )
   const profiles = [...(wanted(builtIn.name) ? [first] : []), ...summaries]
@@ -174,6 +195,8 @@ export interface Removal {
     | { deleted: true }
     | { deleted: false; gone: true }
     | { deleted: false; reason: string; account: string }
+  /** The access token of `pay login --email` was in the keychain too, and was deleted with the key. */
+  accessToken?: boolean
 }
 
 /** `pay profiles remove NAME`: the profile leaves the config file in `dir`, then its key the keychain. */
@@ -195,10 +218,15 @@ export async function removeProfile(
   if (removed.key_storage !== 'keychain') return { wasCurrent, keyStorage: 'file' }
   const account = removed.keychain_account as string
   const { deleteKey } = await import('./keychain.js')
+  // Its access token too (`pay login --email`): nothing of the profile stays behind.
+  const token =
+    removed.access_token_storage === 'keychain' &&
+    (await deleteKey(accessTokenAccount(name, dir), keychain)).ok
   const deleted = await deleteKey(account, keychain)
   return {
     wasCurrent,
     keyStorage: 'keychain',
+    ...(token ? { accessToken: true } : {}),
     keychain: deleted.ok
       ? deleted.deleted
         ? { deleted: true }
@@ -213,7 +241,31 @@ interface NewProfile {
   /** `--insecure-storage`: the config file, on purpose. */
   insecureStorage?: boolean
   keychain: KeychainOptions
+  /** Signed in to an account (`pay login --email`): its token, kept where the key goes, and what was chosen. */
+  account?: SignedIn
 }
+
+/** What `pay login --email` keeps of the account it signed in to. */
+export interface SignedIn {
+  accessToken: string
+  email: string
+  businessId: string
+  businessName: string
+  integrationId: string
+  signatureKey: string
+}
+
+/** A profile's fields of the account it signed in to, the token aside. */
+const accountFields = (account: SignedIn | undefined): Partial<StoredProfile> =>
+  account === undefined
+    ? {}
+    : {
+        account_email: account.email,
+        business_id: account.businessId,
+        business_name: account.businessName,
+        integration_id: account.integrationId,
+        signature_key: account.signatureKey,
+      }
 
 /** Where `pay login` put the key. */
 export interface Saved {
@@ -238,9 +290,20 @@ export async function saveProfile(name: string, profile: NewProfile, dir: string
   const keychain = await import('./keychain.js')
   // Always the account pay derives: the only one a config file may name (file.ts).
   const account = keychainAccount(name, dir)
+  const tokenAccount = accessTokenAccount(name, dir)
+  const signedIn = profile.account
+  // An access token of an earlier `login --email` that this login does not keep in the keychain.
+  const staleToken = async () => {
+    if (before?.access_token_storage === 'keychain') await keychain.deleteKey(tokenAccount, profile.keychain)
+  }
   let noKeychain: string | undefined
   if (!profile.insecureStorage) {
-    const stored = await keychain.storeKey(account, profile.apiKey, profile.keychain)
+    let stored = await keychain.storeKey(account, profile.apiKey, profile.keychain)
+    if (stored.ok && signedIn) {
+      stored = await keychain.storeKey(tokenAccount, signedIn.accessToken, profile.keychain)
+      if (!stored.ok && before?.keychain_account === undefined)
+        await keychain.deleteKey(account, profile.keychain)
+    }
     if (stored.ok) {
       try {
         await updateConfig(dir, (config) => {
@@ -248,6 +311,8 @@ export async function saveProfile(name: string, profile: NewProfile, dir: string
             base_url: profile.baseUrl,
             key_storage: 'keychain',
             keychain_account: account,
+            ...(signedIn ? { access_token_storage: 'keychain' as const } : {}),
+            ...accountFields(signedIn),
           }
           config.current = name
         })
@@ -256,14 +321,21 @@ export async function saveProfile(name: string, profile: NewProfile, dir: string
         if (before?.keychain_account === undefined) await keychain.deleteKey(account, profile.keychain)
         throw error
       }
+      if (!signedIn) await staleToken()
       return { storage: 'keychain', file }
     }
     noKeychain = stored.reason
   }
   await updateConfig(dir, (config) => {
-    config.profiles[name] = { api_key: profile.apiKey, base_url: profile.baseUrl }
+    config.profiles[name] = {
+      api_key: profile.apiKey,
+      base_url: profile.baseUrl,
+      ...(signedIn ? { access_token: signedIn.accessToken } : {}),
+      ...accountFields(signedIn),
+    }
     config.current = name
   })
+  await staleToken()
   const saved: Saved = { storage: 'file', file, noKeychain }
   if (profile.insecureStorage && before?.key_storage === 'keychain') {
     const deleted = await keychain.deleteKey(account, profile.keychain)

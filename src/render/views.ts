@@ -53,6 +53,8 @@ const HEADERS: Record<string, string> = {
   'package.name': 'PACKAGE',
   'amount_owed.amount': 'OWED',
   unpaid_charges: 'UNPAID',
+  // A business's integration (pay businesses list), beside the business's own ID.
+  'integration.id': 'INTEGRATION',
   created_at: 'CREATED',
   updated_at: 'UPDATED',
 }

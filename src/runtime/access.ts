@@ -1,13 +1,13 @@
 import type http from 'node:http'
 import { checkBaseUrl } from '../api/base-url.js'
-import { type Credentials, resolveCredentials } from '../config/credentials.js'
+import { type Credentials, resolveAccount, resolveCredentials } from '../config/credentials.js'
 import type { KeychainOptions } from '../config/keychain.js'
 import { type BuiltInProfile, redactKey } from '../config/profiles.js'
 import type { Output } from '../render/output.js'
 import { print } from '../render/result.js'
 import { sanitizeText } from '../values.js'
 import type { Clients } from './clients.js'
-import type { Connected, Env, SandboxTarget, SentWith } from './context.js'
+import type { AccountConnected, Connected, Env, SandboxTarget, SentWith } from './context.js'
 import {
   type Connection,
   connectSandbox,
@@ -85,6 +85,26 @@ export class Access {
       sandboxPackages: credentials.builtIn ? sandboxPackages([credentials.apiKey]) : undefined,
       sandbox: credentials.sandbox === true,
     }
+  }
+
+  /**
+   * The selected profile's account (`pay login --email`): its access token, sent to the profile's
+   * base URL (--base-url, PAY_BASE_URL), the changes journaled under `command`.
+   */
+  async account(command?: string): Promise<AccountConnected> {
+    const { env, clients, builtIn, keychain } = this.options
+    const account = await resolveAccount({
+      profile: this.options.profile,
+      baseUrl: this.options.baseUrl,
+      builtIn,
+      env,
+      keychain,
+      token: true,
+    })
+    checkBaseUrl(account.baseUrl)
+    const target = { profile: account.profile, baseUrl: account.baseUrl }
+    const token = account.accessToken as string
+    return { api: clients.make(account.baseUrl, token, clients.journal(target, command)), target, account }
   }
 
   /**

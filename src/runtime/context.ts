@@ -1,5 +1,5 @@
 import type { PayApi } from '../api/client.js'
-import type { Credentials } from '../config/credentials.js'
+import type { AccountCredentials, Credentials } from '../config/credentials.js'
 import type { KeychainOptions } from '../config/keychain.js'
 import type { BuiltInProfile } from '../config/profiles.js'
 import type { Output } from '../render/output.js'
@@ -43,6 +43,17 @@ export interface Connected {
   sandboxPackages?: Rec[]
   /** The profile is the built-in sandbox (at its own address or a --base-url): a sandbox of the user's answers. */
   sandbox: boolean
+}
+
+/**
+ * The selected profile's account (`pay login --email`): a client whose requests carry its access
+ * token (the account's endpoints take nothing else), where it sends, and what the profile chose
+ * (its business, integration and signature key).
+ */
+export interface AccountConnected {
+  api: PayApi
+  target: Target
+  account: AccountCredentials
 }
 
 /** How much of a list to fetch and show: --all, and --limit (30 by default on a terminal). */
@@ -101,6 +112,8 @@ export interface RunContext {
    * credentials, the sandbox's proof or the in-process sandbox, the journal.
    */
   api(): Promise<Connected>
+  /** The selected profile's account, made on first use and kept for the run (AccountConnected). */
+  account(): Promise<AccountConnected>
   /** A client for this base URL and key (login's check): the run's timeout and trace, no journal. */
   client(baseUrl: string, apiKey: string): PayApi
   /**

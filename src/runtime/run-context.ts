@@ -10,6 +10,7 @@ import { sandboxDir } from '../shared/sandbox-dir.js'
 import { Access } from './access.js'
 import { Clients } from './clients.js'
 import type {
+  AccountConnected,
   Connected,
   Consent,
   Env,
@@ -73,6 +74,7 @@ export class CommandContext implements RunContext {
   private readonly access: Access
   private readonly notices: PageNotices
   private connected?: Promise<Connected>
+  private signedIn?: Promise<AccountConnected>
 
   private constructor(
     options: ContextOptions,
@@ -156,12 +158,18 @@ export class CommandContext implements RunContext {
     return this.access.sandboxTarget()
   }
 
+  account(): Promise<AccountConnected> {
+    this.signedIn ??= this.access.account()
+    return this.signedIn
+  }
+
   client(baseUrl: string, apiKey: string) {
     return this.clients.make(baseUrl, apiKey)
   }
 
   within(part: RunPart): RunContext {
     let connected: Promise<Connected> | undefined
+    let signedIn: Promise<AccountConnected> | undefined
     // The part's own client: the run's connection, its changes journaled under the part's command.
     const api = async (): Promise<Connected> => {
       const run = await this.api()
@@ -188,6 +196,10 @@ export class CommandContext implements RunContext {
       api: () => {
         connected ??= api()
         return connected
+      },
+      account: () => {
+        signedIn ??= this.access.account(part.command)
+        return signedIn
       },
       client: (baseUrl, apiKey) => this.client(baseUrl, apiKey),
       sandboxTarget: () => this.sandboxTarget(),

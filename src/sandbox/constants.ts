@@ -7,5 +7,5 @@ export const DEFAULT_SANDBOX_PORT = 4010
 export const MAX_BODY_BYTES = 1024 * 1024
 
 /** What the customer may do on a payment page in test mode (domain/payment.ts). */
-export const OUTCOMES = ['paid', 'cancelled', 'failed'] as const
+export const OUTCOMES = ['paid', 'pending', 'cancelled', 'failed'] as const
 export type Outcome = (typeof OUTCOMES)[number]

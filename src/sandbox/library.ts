@@ -78,6 +78,11 @@ export interface StartSandboxOptions {
   faultSeed?: number
   /** Webhook endpoints (http or https URLs) of the first key's business: each payment attempt is POSTed to them. */
   webhooks?: string[]
+  /**
+   * The account a shop signs in with (`POST /auth/sign-in`, as the service's shop plugins do); its
+   * businesses are the keys'. Default: the seed's `account`, else one made for the directory.
+   */
+  account?: { email: string; password: string }
 }
 
 export interface SandboxClock {
@@ -100,10 +105,13 @@ export interface Sandbox {
   dir: string
   /** The signature key of the first key's business: the key of its notifications' hash (`verifyWebhook`). */
   signatureKey: string
+  /** The account a shop signs in with (`POST /auth/sign-in`), whose businesses are the keys'. */
+  account: { email: string; password: string }
   /**
-   * The customer's outcome on payment link `id`: paid (when left out), cancelled or failed; any
-   * other outcome given (even undefined) is a SandboxArgumentError. Throws for no such link.
-   * Paying and failing notify the business's webhook endpoints (attempted at once).
+   * The customer's outcome on payment link `id`: paid (when left out), pending, cancelled or failed;
+   * any other outcome given (even undefined) is a SandboxArgumentError. Throws for no such link.
+   * Paying, a pending payment and a failed one notify the business's webhook endpoints (attempted
+   * at once, with payment_status 1, 2 and 3); pending leaves the link unpaid and payable.
    */
   pay(id: string, outcome?: Outcome): Settled
   /** The notifications to the endpoints of the business of `key` (default: the first), newest last. */
@@ -129,7 +137,17 @@ const fixturesOf = (fixtures: string | object): unknown =>
   typeof fixtures === 'string' ? parseFixtures(fs.readFileSync(fixtures, 'utf8')) : fixtures
 
 /** The options startSandbox takes (StartSandboxOptions). */
-const START_OPTIONS = ['dir', 'keys', 'port', 'host', 'seed', 'faults', 'faultSeed', 'webhooks'] as const
+const START_OPTIONS = [
+  'dir',
+  'keys',
+  'port',
+  'host',
+  'seed',
+  'faults',
+  'faultSeed',
+  'webhooks',
+  'account',
+] as const
 
 const WEBHOOKS_TAKEN = 'an array of http:// or https:// URLs with no user name or password'
 
@@ -148,6 +166,21 @@ function checkStartOptions(given: unknown): StartSandboxOptions {
   if (seed !== undefined) check.must(isFixtures(seed), 'seed', FIXTURES_TAKEN, seed)
   if (faults !== undefined) check.textList(faults, 'faults', RULES_TAKEN)
   check.integer(options.faultSeed, 'faultSeed', 0, MAX_SEED)
+  if (options.account !== undefined) {
+    const account = check.options(options.account, ['email', 'password'], 'account')
+    check.must(
+      typeof account.email === 'string' && /^[^\s@]+@[^\s@]+$/.test(account.email),
+      'account.email',
+      'an e-mail address',
+      account.email,
+    )
+    check.must(
+      typeof account.password === 'string' && account.password !== '',
+      'account.password',
+      'a non-empty string',
+      account.password,
+    )
+  }
   if (options.webhooks !== undefined) {
     check.textList(options.webhooks, 'webhooks', WEBHOOKS_TAKEN)
     check.must(options.webhooks.every(isWebhookUrl), 'webhooks', WEBHOOKS_TAKEN, options.webhooks)
@@ -170,6 +203,7 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
       port: options.port ?? 0,
       faults: { rules: options.faults, seed: options.faultSeed },
       webhooks: { endpoints: options.webhooks },
+      account: options.account,
       seed: options.seed === undefined ? undefined : { fixtures: fixturesOf(options.seed) },
     })
   } catch (error) {
@@ -186,6 +220,7 @@ export async function startSandbox(given: StartSandboxOptions = {}): Promise<San
     packages: running.packages[keysOf[0]],
     dir,
     signatureKey: running.webhooks.signatureKeys[0],
+    account: { ...running.account },
     pay(...args: unknown[]) {
       const check = argumentsOf('sandbox.pay(id, outcome)')
       check.count(args.length, 2)

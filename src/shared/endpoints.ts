@@ -1,12 +1,25 @@
+import type { Endpoint } from './endpoint.js'
 import {
-  type Field,
   field,
   LINK_FIELDS,
-  type Method,
+  SIGN_IN_FIELDS,
   SUBSCRIPTION_FIELDS,
   SUBSCRIPTION_UPDATE_FIELDS,
   TOKEN_FIELDS,
+  WEBHOOK_EVENT_CHANGE_FIELDS,
+  WEBHOOK_EVENT_FIELDS,
 } from './fields.js'
+
+export {
+  type AnswerKind,
+  authOf,
+  type Endpoint,
+  fillPath,
+  type Preset,
+  paramsOf,
+  takesId,
+  takesIdempotencyKey,
+} from './endpoint.js'
 
 /**
  * Every endpoint of the service (docs/spec/payment-service-api.md section 4) and of the sandbox's
@@ -18,58 +31,16 @@ import {
  * test/unit/api/endpoints.test.ts checks the table against the spec.
  */
 
-/**
- * What an endpoint answers, as the client reads it: `record` one record (the envelope's data),
- * `list` a list the service answers page by page (next_page_url), `items` a list answered at once,
- * `none` nothing pay needs (a delete: any body, or 204).
- */
-export type AnswerKind = 'record' | 'list' | 'items' | 'none'
-
-interface EndpointBase {
-  readonly method: Method
-  /** The path under the base URL, a record's id as `{id}`: `/payment-links/{id}`. */
-  readonly path: string
-  /** What it acts on, as the journal's `resource` and the answer's reader name it: `payment link`. */
-  readonly noun: string
-  /** What it does to it: `create`, `get`, `list`, `update`, `delete`, `pay`. */
-  readonly verb: string
-  readonly answer: AnswerKind
-  /** The sandbox's own (`/_sandbox/…`, not in the spec): only a sandbox answers it. */
-  readonly sandbox: boolean
-  /** The request body's fields; none for a request without a body. */
-  readonly body?: readonly Field[]
-  /** The query's fields. */
-  readonly query?: readonly Field[]
-  /**
-   * The same request with a fixed body, a change of its own: Update Subscription with
-   * `{"status": "cancel"}` is a cancel (`pay subs cancel`, the journal's `cancel sub`).
-   */
-  readonly presets?: readonly Preset[]
-}
-
-export interface Preset {
-  readonly verb: string
-  readonly kind: string
-  readonly body: Readonly<Record<string, string>>
-}
-
-/**
- * One endpoint. One that changes state is journaled (before it is sent, and with its outcome),
- * under `kind`: what `pay history` calls the change, two words that fit an 80-column table.
- */
-export type Endpoint = EndpointBase &
-  (
-    | { readonly changesState: true; readonly kind: string }
-    | { readonly changesState: false; readonly kind?: never }
-  )
-
 const service = { sandbox: false, answer: 'record' } as const
+/** An endpoint of a business's integration, as the shop plugins call it: with the access token. */
+const integration = { ...service, auth: 'account' } as const
+const WEBHOOK_EVENTS = '/integrations/businesses/{business}/integrations/{integration}/webhook-events'
 const own = { sandbox: true, answer: 'record' } as const
 const LINK = { ...service, noun: 'payment link' } as const
 const SUB = { ...service, noun: 'subscription' } as const
 
 /** Each outcome of a customer's payment attempt, played by the sandbox. */
-const settle = (verb: 'pay' | 'cancel' | 'fail') =>
+const settle = (verb: 'pay' | 'pending' | 'cancel' | 'fail') =>
   ({
     ...own,
     method: 'POST',
@@ -164,6 +135,74 @@ export const ENDPOINTS = {
     verb: 'list',
     changesState: false,
   },
+  // The account and its businesses' integrations, as the service's shop plugins call them
+  // (docs/choices.md): a sign-in gives the access token the others take.
+  signIn: {
+    ...service,
+    auth: 'none',
+    secret: true,
+    method: 'POST',
+    path: '/auth/sign-in',
+    noun: 'access token',
+    verb: 'sign-in',
+    changesState: true,
+    kind: 'sign in',
+    body: SIGN_IN_FIELDS,
+  },
+  approvedBusinesses: {
+    ...integration,
+    answer: 'items',
+    method: 'GET',
+    path: '/approved-businesses',
+    noun: 'business',
+    verb: 'list',
+    changesState: false,
+  },
+  listWebhookEvents: {
+    ...integration,
+    answer: 'items',
+    method: 'GET',
+    path: WEBHOOK_EVENTS,
+    noun: 'webhook event',
+    verb: 'list',
+    changesState: false,
+  },
+  addWebhookEvent: {
+    ...integration,
+    method: 'POST',
+    path: WEBHOOK_EVENTS,
+    noun: 'webhook event',
+    verb: 'add',
+    changesState: true,
+    kind: 'add webhook',
+    body: WEBHOOK_EVENT_FIELDS,
+  },
+  updateWebhookEvent: {
+    ...integration,
+    method: 'PATCH',
+    path: `${WEBHOOK_EVENTS}/{id}`,
+    noun: 'webhook event',
+    verb: 'update',
+    changesState: true,
+    kind: 'update webhook',
+    body: WEBHOOK_EVENT_CHANGE_FIELDS,
+    presets: [
+      { verb: 'enable', kind: 'enable webhook', body: { enabled: true } },
+      { verb: 'disable', kind: 'disable webhook', body: { enabled: false } },
+    ],
+  },
+  removeWebhookEvent: {
+    ...integration,
+    answer: 'none',
+    method: 'DELETE',
+    path: `${WEBHOOK_EVENTS}/{id}`,
+    noun: 'webhook event',
+    verb: 'remove',
+    changesState: true,
+    kind: 'delete webhook',
+    // The plugins send `{"enabled": true}` with it; nothing of it is read.
+    body: [field('enabled', 'boolean', false)],
+  },
   // The sandbox's own: each acts on the business of the key only. Their kinds are the ones
   // `pay history` has always printed for them (the method's verb and the noun).
   sandboxReset: {
@@ -255,6 +294,7 @@ export const ENDPOINTS = {
     ],
   },
   sandboxPay: settle('pay'),
+  sandboxPending: settle('pending'),
   sandboxCancel: settle('cancel'),
   sandboxFail: settle('fail'),
   // `{signature_key, endpoints}`; adding a URL there already answers its endpoint; `lease_seconds`: listen's.
@@ -332,7 +372,7 @@ const escaped = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
 const patterns = new Map(
   ENDPOINT_LIST.map((endpoint) => [
     endpoint,
-    new RegExp(`^${escaped(endpoint.path).replace('{id}', '[^/]+')}$`),
+    new RegExp(`^${escaped(endpoint.path).replace(/\{\w+\}/g, '[^/]+')}$`),
   ]),
 )
 
@@ -342,21 +382,4 @@ export function endpointAt(method: string, path: string): Endpoint | undefined {
   return ENDPOINT_LIST.find(
     (endpoint) => endpoint.method === method && patterns.get(endpoint)?.test(pathname),
   )
-}
-
-/** The service's creates: sent once with an Idempotency-Key, which the service honours. */
-export const takesIdempotencyKey = (endpoint: Endpoint) => endpoint.method === 'POST' && !endpoint.sandbox
-
-/** Its path names one record: `{id}`. */
-export const takesId = (endpoint: Endpoint) => endpoint.path.includes('{id}')
-
-/**
- * The path with `{id}` as one path segment (percent-encoded), and no query: a request's.
- * Undefined for "", "." and "..", which cannot be one: URL resolution would turn
- * DELETE /payment-links/.. into DELETE / (and "" or "." into the collection).
- */
-export function fillPath(endpoint: Endpoint, id?: string): string | undefined {
-  if (id === undefined) return endpoint.path
-  if (id === '' || id === '.' || id === '..') return undefined
-  return endpoint.path.replace('{id}', encodeURIComponent(id))
 }

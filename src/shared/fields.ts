@@ -24,8 +24,22 @@ export type Method = (typeof METHODS)[number]
  * `withEmail`: checked at all only once an email is given (Laravel's required_with:email), in the
  * last round: a Create Subscription with no field is refused naming its email alone (rule 2), and
  * then its package_id, which a client must still send.
+ *
+ * One more says what the service takes besides the field's type. `numberToo`: a JSON number is
+ * taken as well as text, as the service's official shop plugins send it (an order id as an
+ * integer, a total as a float: docs/choices.md), and read as the text it is written as (101 ->
+ * "101"); an `amount` as the number it is, its float noise rounded to the currency's decimals
+ * (51.64473684210527 MYR -> 51.64). pay's own client sends text.
  */
-export type FieldRule = 'email' | 'currency' | 'amount' | 'max50' | 'cancel' | 'first' | 'withEmail'
+export type FieldRule =
+  | 'email'
+  | 'currency'
+  | 'amount'
+  | 'max50'
+  | 'cancel'
+  | 'first'
+  | 'withEmail'
+  | 'numberToo'
 
 /** A field of a request body or query, named as the service spells it. */
 export interface Field {
@@ -54,17 +68,21 @@ export const TOKEN_FIELDS = [
   field('description', 'string', true),
 ] as const
 
-/** Create and Update Payment Link (spec 4.2, 4.3); `amount` is decimal text, never a float. */
+/**
+ * Create and Update Payment Link (spec 4.2, 4.3): pay sends `amount` as decimal text, never a
+ * float; the service takes a JSON number too (`numberToo`), and so do the order references and
+ * the phone number, which its shop plugins send as numbers.
+ */
 export const LINK_FIELDS = [
   field('email', 'string', true, 'email'),
   field('currency', 'string', true, 'first', 'currency'),
-  field('amount', 'string', true, 'amount'),
+  field('amount', 'string', true, 'numberToo', 'amount'),
   field('title', 'string', true, 'max50'),
-  field('phone_no', 'string', false),
+  field('phone_no', 'string', false, 'numberToo'),
   field('description', 'string', false),
   field('redirect_url', 'string', false),
-  field('reference', 'string', false, 'max50'),
-  field('reference_2', 'string', false, 'max50'),
+  field('reference', 'string', false, 'numberToo', 'max50'),
+  field('reference_2', 'string', false, 'numberToo', 'max50'),
   field('send_email', 'boolean', false),
 ] as const
 
@@ -80,6 +98,25 @@ export const SUBSCRIPTION_UPDATE_FIELDS = [
   field('email', 'string', false, 'email'),
   field('phone_no', 'string', false),
   field('status', 'string', false, 'cancel'),
+] as const
+
+/** Sign In (`POST /auth/sign-in`, the shop plugins' account): an e-mail and a password. */
+export const SIGN_IN_FIELDS = [
+  field('email', 'string', true, 'email'),
+  field('password', 'string', true),
+] as const
+
+/** A webhook event of a business's integration (`POST …/webhook-events`): `payment.created` to a URL. */
+export const WEBHOOK_EVENT_FIELDS = [
+  field('name', 'string', true),
+  field('url', 'string', true),
+  field('enabled', 'boolean', false),
+] as const
+
+/** A webhook event changed (`PATCH …/webhook-events/{id}`): its URL, or whether it is enabled. */
+export const WEBHOOK_EVENT_CHANGE_FIELDS = [
+  field('url', 'string', false),
+  field('enabled', 'boolean', false),
 ] as const
 
 interface FieldTypes {

@@ -65,6 +65,22 @@ export function decimalText(value: number): string {
 }
 
 /**
+ * Plain decimal text (`51.64473684210527`, `-0.125`) rounded half up (away from zero) to `digits`
+ * decimals, on its digits: `51.64`, `-0.13`. Text with no more decimals than that is returned as
+ * it is.
+ */
+export function roundedDecimal(text: string, digits: number): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text)
+  if (!match || (match[3] ?? '').length <= digits) return text
+  const [, sign, whole, fraction = ''] = match
+  const scaled = BigInt(whole + fraction.slice(0, digits)) + (Number(fraction[digits]) >= 5 ? 1n : 0n)
+  const padded = scaled.toString().padStart(digits + 1, '0')
+  const point = padded.length - digits
+  const rounded = digits === 0 ? padded : `${padded.slice(0, point)}.${padded.slice(point)}`
+  return scaled === 0n ? rounded : `${sign}${rounded}`
+}
+
+/**
  * What is wrong with an amount written as text, when it is a near miss of a decimal the way people
  * and programs write numbers (`-1`, `1e3`, ` 5`, `5.`, `.5`, `0x10`, `1,000.50`): the end of a
  * sentence that starts with its field's name, said alike by pay before sending and by the sandbox

@@ -111,20 +111,20 @@ describe('against a sandbox', () => {
     })
 
     test('a 422 exits 3 with the body on stdout and each field under its name as sent', async () => {
-      const result = await pay(['/payment-links', '-f', 'email=jane@example.com', '-F', 'amount=25.50'])
+      const result = await pay(['/payment-links', '-f', 'email=jane@example.com', '-F', 'amount=true'])
       expect(result.code).toBe(3)
       expect(JSON.parse(result.stdout)).toEqual({
         message: 'The given data was invalid.',
         errors: {
           currency: ['The currency field is required.'],
-          amount: ['The amount must be a string.'],
+          amount: ['The amount must be a string or a number.'],
           title: ['The title field is required.'],
         },
       })
       expect(result.stderr).toBe(
         'Error: The given data was invalid.\n' +
           '  currency  The currency field is required.\n' +
-          '  amount    The amount must be a string.\n' +
+          '  amount    The amount must be a string or a number.\n' +
           '  title     The title field is required.\n',
       )
     })

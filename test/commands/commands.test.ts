@@ -67,9 +67,9 @@ describe('pay commands', () => {
       .map(([command]) => command)
     expect(changing).toEqual(
       [
+        // login is declared: its --email signs in (a POST of the service's).
         ...declared,
         'api',
-        'login',
         'profiles remove',
         'profiles use',
         'sandbox snapshot delete',

@@ -2,11 +2,18 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import { describe, expect, it } from 'vitest'
+import { accountBusinesses } from '../../src/sandbox/domain/account.js'
+import { type AccountSandbox, startAccountSandbox } from '../helpers/account.js'
 import type { CliResult } from '../helpers/cli.js'
 import { configFile, freshConfigDir, readJson, writeConfig } from '../helpers/config-files.js'
 import { sendJson, startFakeServer } from '../helpers/fake-server.js'
 import { runInProcess } from '../helpers/in-process.js'
 import { startKeyServer } from '../helpers/key-server.js'
+import { KEY_A, KEY_B } from '../helpers/sandbox.js'
+
+/** The integration id the sandbox gives the business of `key` (as approved-businesses answers it). */
+const integrationOf = (_s: AccountSandbox, key: string) =>
+  accountBusinesses([key]).map((business) => business.integrationId)[0]
 
 const KEY = 'sk_live_Zq8vN3pL5tR7wX2y'
 const KEY_SHOWN = 'sk_l…wX2y'
@@ -389,4 +396,117 @@ describe.concurrent('pay login: refused input', () => {
       expect(fs.existsSync(dir)).toBe(false)
     },
   )
+})
+
+describe.concurrent('pay login --email', () => {
+  it('signs in, takes the business asked for, stores its key, signature key, integration and the token, and shows none of them', async ({
+    onTestFinished,
+  }) => {
+    const s = await startAccountSandbox()
+    onTestFinished(() => s.close())
+    const business = String(s.t.sandbox.packages[KEY_A][0].business_id)
+    const result = await s.signIn()
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(
+      `no system keychain: key and access token stored in plain text in ${configFile(s.configDir)}\n` +
+        `Signed in as ${s.account.email}; business Sandbox business 1 (${business}), integration ${integrationOf(s, KEY_A)}. ` +
+        `Saved profile "shop" (key sk_s…9e1d in the config file, ${s.t.baseUrl}/api), key verified. It is now the current profile.\n`,
+    )
+    const token = readJson(configFile(s.configDir)).profiles.shop.access_token as string
+    expect(readJson(configFile(s.configDir))).toEqual({
+      current: 'shop',
+      profiles: {
+        shop: {
+          api_key: KEY_A,
+          base_url: `${s.t.baseUrl}/api`,
+          access_token: token,
+          account_email: s.account.email,
+          business_id: business,
+          business_name: 'Sandbox business 1',
+          integration_id: integrationOf(s, KEY_A),
+          signature_key: s.t.sandbox.webhooks.signatureKeys[0],
+        },
+      },
+    })
+    expect(token).toMatch(/^sat_/)
+    for (const secret of [s.account.password, token, KEY_A, s.t.sandbox.webhooks.signatureKeys[0]])
+      expect(result.stdout + result.stderr).not.toContain(secret)
+    // --json: what was saved, its secrets redacted.
+    const json = await s.signIn({ args: ['--json'] })
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'shop',
+      base_url: `${s.t.baseUrl}/api`,
+      api_key: 'sk_s…9e1d',
+      key_storage: 'file',
+      current: true,
+      verified: true,
+      account: s.account.email,
+      business_id: business,
+      business_name: 'Sandbox business 1',
+      integration_id: integrationOf(s, KEY_A),
+      signature_key: `${s.t.sandbox.webhooks.signatureKeys[0].slice(0, 4)}…${s.t.sandbox.webhooks.signatureKeys[0].slice(-4)}`,
+    })
+  })
+
+  it('a wrong password: exit 3, under --email, in the service’s words; nothing saved', async ({
+    onTestFinished,
+  }) => {
+    const s = await startAccountSandbox()
+    onTestFinished(() => s.close())
+    const result = await s.pay(
+      ['login', '--email', s.account.email, '--password-stdin', '-p', 'shop', '--base-url', s.t.baseUrl],
+      { input: 'not the password\n' },
+    )
+    expect(result).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: 'Error: The given data was invalid.\n  --email  These credentials do not match our records.\n',
+    })
+    expect(fs.existsSync(configFile(s.configDir))).toBe(false)
+  })
+
+  it('several businesses: off a terminal --business is needed (exit 2), an unknown one is exit 5; on a terminal pay asks, the password masked', async ({
+    onTestFinished,
+  }) => {
+    const s = await startAccountSandbox()
+    onTestFinished(() => s.close())
+    const [a, b] = [KEY_A, KEY_B].map((key) => String(s.t.sandbox.packages[key][0].business_id))
+    const base = ['login', '--email', s.account.email, '-p', 'shop', '--base-url', s.t.baseUrl]
+    const unasked = await s.pay([...base, '--password-stdin'], { input: s.account.password })
+    expect(unasked).toMatchObject({
+      code: 2,
+      stderr:
+        'Error: The account has 2 businesses: choose one with --business ID.\n' +
+        `Its businesses: ${a}, ${b} (neither stdin nor stdout is a terminal, so pay does not ask).\n`,
+    })
+    const unknown = await s.pay([...base, '--password-stdin', '--business', '404'], {
+      input: s.account.password,
+    })
+    expect(unknown).toMatchObject({
+      code: 5,
+      stderr: `Error: The account has no approved business 404.\nIts businesses: ${a}, ${b}.\n`,
+    })
+    expect(fs.existsSync(configFile(s.configDir))).toBe(false)
+    const asked = await s.pay(base, { terminal: true, answers: [s.account.password, b] })
+    expect(asked.code).toBe(0)
+    expect(asked.io.asked).toEqual([`Password of ${s.account.email}`, 'Business'])
+    expect(readJson(configFile(s.configDir)).profiles.shop).toMatchObject({ api_key: KEY_B, business_id: b })
+  })
+
+  it('takes a base URL with or without /api, and refuses --with-key with --email (exit 2)', async ({
+    onTestFinished,
+  }) => {
+    const s = await startAccountSandbox()
+    onTestFinished(() => s.close())
+    expect((await s.signIn({ profile: 'root', base: '' })).code).toBe(0)
+    expect((await s.signIn({ profile: 'api', base: '/api/' })).code).toBe(0)
+    const both = await s.pay(['login', '--email', s.account.email, '--with-key'], { input: 'x' })
+    expect(both.code).toBe(2)
+    expect(both.stderr).toBe(
+      'Error: The following error occurred:\n' +
+        `  --email=${s.account.email} cannot also be provided when using --with-key\n` +
+        'See `pay login --help`.\n',
+    )
+  })
 })

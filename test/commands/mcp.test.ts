@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SANDBOX_TOOL_ENDPOINTS } from '../../src/agent/sandbox-tools.js'
+import { startAccountSandbox } from '../helpers/account.js'
 import { tempDir } from '../helpers/cli.js'
 import { serviceToolNames } from '../helpers/endpoints.js'
 import { runInProcess } from '../helpers/in-process.js'
@@ -25,7 +26,8 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox?.close())
 
-const SERVICE_TOOLS = serviceToolNames()
+// webhooks_verify sends nothing: it checks a notification with the profile's signature key.
+const SERVICE_TOOLS = [...serviceToolNames(), 'webhooks_verify'].sort()
 const ALL_TOOLS = [...SERVICE_TOOLS, ...Object.keys(SANDBOX_TOOL_ENDPOINTS)].sort()
 
 describe('pay mcp in process', () => {
@@ -143,6 +145,67 @@ describe('pay mcp in process', () => {
     } finally {
       await answering.close()
     }
+  })
+
+  it('the account’s tools: businesses and webhook events of the profile signed in, writes behind --allow-writes, removing behind a plan, a notification verified', async () => {
+    const s = await startAccountSandbox()
+    const answering = await startReceiver()
+    try {
+      expect((await s.signIn()).code).toBe(0)
+      const readOnly = await mcpInProcess(['-p', 'shop'], { env: s.env })
+      expect(
+        (await readOnly.call('businesses_list')).structured.items.map((b: { chosen: boolean }) => b.chosen),
+      ).toEqual([true, false])
+      const refused = await readOnly.call('webhooks_add', { url: answering.url })
+      expect(refused.structured.error).toMatchObject({ kind: 'usage', exit_code: 2 })
+      await readOnly.close()
+
+      const mcp = await mcpInProcess(['-p', 'shop', '--allow-writes'], { env: s.env })
+      const added = (await mcp.call('webhooks_add', { url: answering.url })).structured
+      expect(added).toMatchObject({ name: 'payment.created', url: answering.url, enabled: true })
+      expect((await mcp.call('webhooks_disable', { id: added._id })).structured.enabled).toBe(false)
+      expect((await mcp.call('webhooks_enable', { id: added._id })).structured.enabled).toBe(true)
+      expect((await mcp.call('webhooks_list')).structured.items.map((e: { _id: string }) => e._id)).toEqual([
+        added._id,
+      ])
+      // Notified through the sandbox: a pending payment, then checked as pay webhooks verify checks it.
+      const link = (await s.t.a.call('POST', '/payment-links', { ...VALID_LINK })).json.data
+      await s.t.a.call('POST', `/_sandbox/payment-links/${link._id}/pending`)
+      for (let i = 0; i < 400 && answering.received.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 25))
+      const verified = await mcp.call('webhooks_verify', { body: answering.received[0].body })
+      expect(verified.structured).toMatchObject({ valid: true, profile: 'shop', data: { payment_status: 2 } })
+      const forged = await mcp.call('webhooks_verify', {
+        body: answering.received[0].body.replace('"payment_status":2', '"payment_status":1'),
+      })
+      expect(forged.structured.error).toMatchObject({ kind: 'validation', exit_code: 3 })
+      // Removing: a plan first, nothing removed; then the confirm acts.
+      const plan = await mcp.call('webhooks_remove', { ids: [added._id] })
+      expect(plan.structured).toMatchObject({
+        action: 'remove',
+        items: [{ id: added._id, found: true, url: answering.url }],
+      })
+      expect((await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toHaveLength(1)
+      const done = await mcp.call('webhooks_remove', { ids: [added._id], confirm: plan.structured.confirm })
+      expect(done.structured).toMatchObject({ done: 1, of: 1 })
+      expect((await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([])
+      const tools = (await mcp.client.listTools()).tools.map((tool) => tool.name)
+      expect(tools.filter((name) => /sign|password/.test(name))).toEqual([])
+      await mcp.close()
+    } finally {
+      await answering.close()
+      await s.close()
+    }
+  })
+
+  it('sandbox_pay leaves a payment pending: the link unpaid', async () => {
+    const mcp = await mcpInProcess(['-p', 'sandbox', '--allow-writes'], {
+      env: { PAY_SANDBOX_DIR: tempDir('pay-mcp-pending-'), PAY_SANDBOX_PORT: '1' },
+    })
+    const link = (await mcp.call('links_create', { ...VALID_LINK })).structured
+    const pending = await mcp.call('sandbox_pay', { id: link._id, outcome: 'pending' })
+    expect(pending.structured).toMatchObject({ outcome: 'pending', link: { _id: link._id, paid: false } })
+    await mcp.close()
   })
 
   it('retries and times out as every command does: a 503 retried, a hang cut at --timeout and said as unavailable (exit 6)', async () => {
@@ -318,6 +381,39 @@ describe('pay mcp: the person, the service’s text, a plan checked again', () =
     expect(forged.structured.error.errors).toEqual({ confirm: ['This tool takes no confirm: it takes ids.'] })
     expect(asked).toHaveLength(4)
     await mcp.close()
+  })
+
+  it('with elicitation: webhooks_remove (the account’s) asks the person with the event, and removes on accept', async () => {
+    const s = await startAccountSandbox()
+    try {
+      expect((await s.signIn()).code).toBe(0)
+      const added = (await s.t.a.call('POST', '/_sandbox/webhooks', { url: 'https://shop.example/hook' }))
+        .json.data
+      const { asked, elicit } = person(
+        { action: 'decline' },
+        { action: 'accept', content: { confirm: true } },
+      )
+      const mcp = await mcpInProcess(['-p', 'shop', '--allow-writes'], { env: s.env }, elicit)
+      const remove = (await mcp.client.listTools()).tools.find((tool) => tool.name === 'webhooks_remove')
+      expect(Object.keys(remove?.inputSchema.properties ?? {})).toEqual(['ids'])
+      expect(remove?.description).toContain(
+        'pay asks the person itself, through your client (MCP elicitation)',
+      )
+      const declined = await mcp.call('webhooks_remove', { ids: [added._id] })
+      expect(declined.structured.error).toMatchObject({ kind: 'cancelled', exit_code: 130 })
+      expect((await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toHaveLength(1)
+      const done = await mcp.call('webhooks_remove', { ids: [added._id] })
+      expect(done.structured).toMatchObject({ done: 1, of: 1 })
+      expect((await s.t.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([])
+      // What the person was shown: the event, its URL quoted as the service's text.
+      expect(asked).toHaveLength(2)
+      expect(String(asked[0].message)).toContain(
+        `  ${added._id}  name "payment.created" · url "https://shop.example/hook" · enabled true`,
+      )
+      await mcp.close()
+    } finally {
+      await s.close()
+    }
   })
 
   it('with elicitation: a record that changed while the person was asked is not acted on; the answer is the new plan', async () => {

@@ -48,11 +48,14 @@ export function idOnlyCommands(): { command: string; noun: string }[] {
 export const commandOfArgs = (args: string[]): string | undefined =>
   commandOf(args.filter((arg, i) => !arg.startsWith('-') && !args[i - 1]?.match(/^-(p|-profile|-base-url)$/)))
 
-/** The requests a --debug trace shows (`[debug] > GET http://host/payment-links/ID`): method and path. */
+/**
+ * The requests a --debug trace shows (`[debug] > GET http://host/payment-links/ID`): method and
+ * path, under the base URL (the service's `/api`, which a profile's base URL may end in, left out).
+ */
 export function tracedRequests(stderr: string): { method: string; path: string }[] {
   return [...stderr.matchAll(/^\[debug\] > ([A-Z]+) (\S+)$/gm)].map(([, method, url]) => ({
     method,
-    path: new URL(url).pathname,
+    path: new URL(url).pathname.replace(/^\/api(?=\/)/, ''),
   }))
 }
 

@@ -4,6 +4,7 @@ import { localFlags, needs } from '../../cli/flags.js'
 import { type Result, shown } from '../../render/result.js'
 import { DEFAULT_SANDBOX_PORT } from '../../sandbox/index.js'
 import { startDoubleFlags } from '../../work/sandbox/double/flags.js'
+import { sandboxAccountFlags } from '../../work/sandbox/start/account.js'
 import { sandboxKeyFlags } from '../../work/sandbox/start/keys.js'
 import { serveSandbox } from '../../work/sandbox/start/serve.js'
 import { stoppedText } from '../../work/sandbox/start/view.js'
@@ -18,8 +19,10 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
     'well-known sandbox key is served only when given by name (--key, --key-file or PAY_SANDBOX_KEYS). ' +
     'Its database is store.db in $PAY_SANDBOX_DIR (default ~/.local/share/pay/sandbox). Each request ' +
     'is logged on stderr (method, path, status, milliseconds), and each notification sent, unless --quiet. ' +
-    'With --json, one line of JSON on stdout once listening: {"base_url", "keys", "packages", ' +
-    '"signature_keys", "webhooks"}.'
+    "Every route is served under /api too (the base the service's shop plugins use). Its account (a shop " +
+    'signs in with it: `pay login --email`) is --account, else PAY_SANDBOX_ACCOUNT, else one made for the ' +
+    "directory; its businesses are the keys'. With --json, one line of JSON on stdout once listening: " +
+    '{"base_url", "keys", "packages", "signature_keys", "webhooks", "account": {"email", "password"}}.'
 
   static examples = [
     '<%= config.bin %> sandbox start',
@@ -49,6 +52,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
       default: '127.0.0.1',
     }),
     ...sandboxKeyFlags,
+    ...sandboxAccountFlags,
     quiet: Flags.boolean({ char: 'q', description: 'Do not log requests on stderr.' }),
     seed: Flags.string({
       description:
@@ -69,6 +73,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart, typeo
       faults: { rules: flags.fault, seed: flags['fault-seed'] },
       webhooks: flags.webhook ?? [],
       seed: flags.seed === undefined ? undefined : { file: flags.seed, once: flags.once },
+      account: flags.account,
     }
     return shown.log(stoppedText(await serveSandbox(request, this.context), this.context.io))
   }

@@ -1,19 +1,25 @@
 /**
  * The payment transition: the customer's outcome on a payment link. Besides paying, in test mode
- * the customer may cancel, or make the payment fail. Both leave the link unpaid and send the
- * customer back to `redirect_url` with `id` and `status=cancelled|failed`, or show a page saying
- * so. Paying sets `paid` once; a link paid already answers every action as paid (the shop is never
- * told a paid link was cancelled), and changes nothing. The same three ways in: the payment page's
- * buttons (handlers/pages/), `POST /_sandbox/payment-links/{id}/pay|cancel|fail`
- * (handlers/double/controls.ts) and `pay sandbox pay` on the local store (handlers/notify/local.ts).
+ * the customer may leave the payment pending, cancel, or make the payment fail. All three leave
+ * the link unpaid (and payable) and send the customer back to `redirect_url` with `id` and
+ * `status=pending|cancelled|failed`, or show a page saying so. Paying sets `paid` once; a link
+ * paid already answers every action as paid (the shop is never told a paid link was cancelled),
+ * and changes nothing. The same three ways in: the payment page's buttons (handlers/pages/),
+ * `POST /_sandbox/payment-links/{id}/pay|pending|cancel|fail` (handlers/double/controls.ts) and
+ * `pay sandbox pay` on the local store (handlers/notify/local.ts).
  *
- * A payment attempt is paying an unpaid link, or a failed payment of one. Cancelling is no
- * attempt: the customer left before paying. What follows an attempt subscribes to it (onAttempt)
+ * A payment attempt is paying an unpaid link, a pending payment of one, or a failed one; what it
+ * tells (domain/attempt.ts) the notification carries, and so does the return to `redirect_url`:
+ * beside `id` and `status`, the attempt's fields that the plugins read there (two of them do), each
+ * added only under a name the `redirect_url` does not use already (GiveWP's own `payment_id` is its
+ * donation's, and PHP keeps the last of two: docs/choices.md). Cancelling is no attempt: the
+ * customer left before paying. What follows an attempt subscribes to it (onAttempt)
  * and runs in the transaction that makes it: the notifications are written there
  * (handlers/notify/attempts.ts), so that no attempt goes untold and an attempt undone tells
  * nothing. This module imports none of them.
  */
 import { OUTCOMES, type Outcome } from '../constants.js'
+import { type AttemptData, attemptData, returnFields } from './attempt.js'
 import type { BusinessKey } from './business.js'
 import { laterIso, type PaymentLinkRecord } from './records.js'
 import { returnAddress, withQuery } from './redirect.js'
@@ -34,6 +40,8 @@ export interface PaymentAttempt {
   link: PaymentLinkRecord
   paid: boolean
   at: number
+  /** What it tells: its notification's data (but the hash), and its return's query. */
+  data: AttemptData
 }
 
 /**
@@ -64,10 +72,16 @@ export function afterOutcome(link: PaymentLinkRecord, outcome: Outcome, at: numb
   return { ...link, paid: true, updated_at: laterIso(link.updated_at, at) }
 }
 
-/** Where the customer is sent after `outcome` on `link`; null when a page of the sandbox says it. */
-function returnTo(link: PaymentLinkRecord, outcome: Outcome): string | null {
+/**
+ * Where the customer is sent after `outcome` on `link`, with what the attempt told (none for a
+ * cancel, or an action on a link paid already); null when a page of the sandbox says it.
+ */
+function returnTo(link: PaymentLinkRecord, outcome: Outcome, told?: AttemptData): string | null {
   const back = returnAddress(link.redirect_url)
-  return back ? withQuery(back, { id: link._id, status: outcome }) : null
+  if (!back) return null
+  const own = new Set(back.searchParams.keys())
+  const fields = Object.entries(told ? returnFields(told) : {}).filter(([name]) => !own.has(name))
+  return withQuery(back, { id: link._id, status: outcome, ...Object.fromEntries(fields) })
 }
 
 /**
@@ -100,12 +114,14 @@ export class Payments {
       const changed = this.ledger.changeLink(linkId, (link) => afterOutcome(link, outcome, at), business)
       if (!changed) return undefined
       const link = changed.after
+      let told: AttemptData | undefined
       if (!changed.before.paid && outcome !== 'cancelled') {
-        const attempt = { link, paid: outcome === 'paid', at }
+        told = attemptData(link, outcome, at)
+        const attempt = { link, paid: outcome === 'paid', at, data: told }
         for (const listener of this.listeners) listener(attempt, business)
       }
       const got = link.paid ? 'paid' : outcome
-      return { outcome: got, link, redirect_to: returnTo(link, got) }
+      return { outcome: got, link, redirect_to: returnTo(link, got, told) }
     })
   }
 }

@@ -10,7 +10,7 @@
  */
 import { ENDPOINTS } from '../../shared/endpoints.js'
 import type { Field, FieldRule } from '../../shared/fields.js'
-import { amountNearMiss } from '../../shared/money.js'
+import { amountNearMiss, currencyDigits, decimalText, roundedDecimal } from '../../shared/money.js'
 import { isEmail } from './email.js'
 
 type FieldErrors = Record<string, string[]>
@@ -118,9 +118,25 @@ const STRING_RULES: Record<
   cancel: (field, text) => ({
     failed: SETTABLE_SUBSCRIPTION_STATUSES.includes(text) ? [] : [notFoundIn(field)],
   }),
-  // When a field is checked, not how: checkOrder and checkBody read them.
+  // When a field is checked, and what it takes besides text: checkOrder and checkField read them.
   first: () => ({ failed: [] }),
   withEmail: () => ({ failed: [] }),
+  numberToo: () => ({ failed: [] }),
+}
+
+/**
+ * A JSON number sent for a text field that takes one too (`numberToo`), as the text the rules
+ * check: written out in decimal digits (101 -> "101", 1e3 -> "1000"). An amount is a float of the
+ * shop's (PHP's json_encode writes a converted total with all its binary noise,
+ * 51.64473684210527): its decimals past those of the body's currency are rounded half up
+ * (51.64473684210527 MYR -> "51.64"), counted on its digits, never through a float product. Text is
+ * exact and never rounded; a currency with no known decimals (BTC) rounds nothing.
+ */
+function numberText(field: Field, sent: number, body: RequestBody): string {
+  const text = decimalText(sent)
+  if (!has(field, 'amount') || typeof body.currency !== 'string') return text
+  const digits = currencyDigits(body.currency)
+  return digits === undefined ? text : roundedDecimal(text, digits)
 }
 
 /** The field types the checks know; a body of another (the sandbox's controls' lists) is checked by its handler. */
@@ -174,11 +190,16 @@ function checkField(field: Field, body: RequestBody): { failed: string[]; value?
   }
   if (field.type !== 'string')
     throw new TypeError(`The ${name} field is of a type the sandbox does not check.`)
-  if (typeof sent !== 'string') return { failed: [`The ${name} must be a string.`] }
+  const number = typeof sent === 'number' && has(field, 'numberToo')
+  if (typeof sent !== 'string' && !number) {
+    const kind = has(field, 'numberToo') ? 'a string or a number' : 'a string'
+    return { failed: [`The ${name} must be ${kind}.`] }
+  }
+  const text = number ? numberText(field, sent as number, body) : (sent as string)
   const failed: string[] = []
-  let value: unknown = sent
+  let value: unknown = text
   for (const rule of field.rules ?? []) {
-    const checked = STRING_RULES[rule](name, sent)
+    const checked = STRING_RULES[rule](name, text)
     failed.push(...checked.failed)
     if (checked.value !== undefined) value = checked.value
   }

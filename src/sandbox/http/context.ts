@@ -2,7 +2,7 @@
  * What the server gives a route's handler: the context of its rules (handlers/context.ts), and what
  * is the server's own, which the handler of a route may take besides.
  */
-import type { KeyContext, RequestContext, ScopedContext } from '../handlers/context.js'
+import type { AccountContext, KeyContext, RequestContext, ScopedContext } from '../handlers/context.js'
 import type { TestDouble } from '../handlers/double/test-double.js'
 import type { Notifier } from '../handlers/notify/notifier.js'
 
@@ -22,3 +22,5 @@ export interface ServedRequest extends RequestContext, Served {}
 export interface ServedKey extends KeyContext, Served {}
 /** A `key scoped` route's. */
 export interface ServedScoped extends ScopedContext, Served {}
+/** A route of the account's (the sign-in, and `account`). */
+export interface ServedAccount extends AccountContext, Served {}

@@ -1,17 +1,19 @@
 /**
  * The sandbox's HTTP listener: one request's way through it, in order (handle):
  * 1. the Host and Origin guard (guard.ts): a request that does not name this sandbox goes no further;
- * 2. its route (routes.ts, the one table of routes and their rules);
+ * 2. its route (routes.ts, the one table of routes and their rules), under `/api` as well as at the
+ *    root (underApi);
  * 3. its caller, the business of its key, if it names one of this sandbox's;
  * 4. the test double (handlers/double/test-double.ts): the request recorded, and faulted, where its
  *    route's rules say so;
- * 5. the route run (dispatch): a key checked, the body read, the time the rules give, an
- *    Idempotency-Key honoured, then the handler;
+ * 5. the route run (dispatch): a key checked (or the account's access token), the body read, the
+ *    time the rules give, an Idempotency-Key honoured, then the handler;
  * 6. the answer sent, and a line of the request log (onRequest) once it is.
  * What it serves is assembled by server.ts (startSandbox).
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type Account, type AccountBusiness, accountBusinesses, isAccessToken } from '../domain/account.js'
 import { Refusal, type Reply } from '../domain/answers.js'
 import { type Business, businessOf } from '../domain/business.js'
 import type { Payments } from '../domain/payment.js'
@@ -26,8 +28,17 @@ import type { ServedRequest } from './context.js'
 import { Addresses, limitConnections, refusal, type ServerLimits, serverOptions } from './guard.js'
 import { answerOnce } from './idempotency.js'
 import { allowHeader, errorReply, methodNotAllowed } from './reply.js'
-import { decodePathSegment, idempotencyKeyOf, loggedPath, methodOf, pathOf, readJsonBody } from './request.js'
-import { type Routed, routeOf } from './routes.js'
+import {
+  decodePathSegment,
+  idempotencyKeyOf,
+  loggedPath,
+  methodOf,
+  pathOf,
+  readJsonBody,
+  underApi,
+} from './request.js'
+import { type Routed, routeOf } from './route-match.js'
+import type { Route } from './routes.js'
 
 /** One request, for the request log: nothing a client sent but the method and a redacted path. */
 export interface RequestLogEntry {
@@ -53,6 +64,8 @@ export interface SandboxParts {
   /** Faults, the recorded requests, and their controls. */
   double: TestDouble
   notifier: Notifier
+  /** The account a shop signs in with (`POST /auth/sign-in`): its businesses are those of the keys. */
+  account: Account
   checkoutOrigin: string | undefined
   onRequest: ((entry: RequestLogEntry) => void) | undefined
 }
@@ -61,6 +74,8 @@ export class SandboxServer {
   readonly server: http.Server
   /** The business of each key, by the key (hashing the key a request sends cost more than finding it). */
   private readonly callers = new Map<string, Business>()
+  /** The account's businesses, one per key. */
+  private readonly businesses: readonly AccountBusiness[]
   private closing: Promise<void> | undefined
   private readonly closeIdle: () => void
   /** The names and port a request may address it by; set once listening. */
@@ -72,6 +87,7 @@ export class SandboxServer {
     limits: ServerLimits,
   ) {
     for (const key of served.keys) this.callers.set(key, businessOf(key))
+    this.businesses = accountBusinesses(served.keys)
     this.server = http.createServer(serverOptions(limits), (request, response) => {
       const trail: Trail = { arrived: Date.now(), started: process.hrtime.bigint() }
       served.notifier.noteRequest()
@@ -135,7 +151,7 @@ export class SandboxServer {
       reply = refusal(request, this.addresses)
       if (reply === undefined) {
         const method = methodOf(request)
-        const path = pathOf(request.url ?? '/')
+        const { path } = underApi(pathOf(request.url ?? '/'))
         const routed = routeOf(method, path)
         trail.caller = this.callerOf(request)
         reply = await double.serve(request, response, trail, {
@@ -193,16 +209,18 @@ export class SandboxServer {
       secret,
       request,
       method: route.method,
-      path: pathOf(rawUrl),
+      ...underApi(pathOf(rawUrl)),
       query: new URLSearchParams(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1)),
       segment,
     }
+    if (route.account) return this.dispatchAccount(route, context, routed.segments, trail)
     if (!route.key) return route.handler(context)
     const caller = trail.caller
-    if (!caller) throw new Refusal(401, 'Unauthenticated.', {}, { 'WWW-Authenticate': 'Bearer' })
-    const body = route.method === 'POST' || route.method === 'PUT' ? await this.bodyOf(request, trail) : {}
+    if (!caller) throw unauthenticated()
+    const body = route.readsBody ? await this.bodyOf(request, trail) : {}
     const id = segment === '' ? '' : decodePathSegment(segment)
     if (id === undefined) throw new Refusal(404, 'Not found.')
+    const params = decodedParams(routed.segments)
     // The Host was checked (refusal): one of this sandbox's own names.
     const host = this.addresses.allowedHost(request.headers.host)
     const origin = host === undefined ? this.baseUrl : `http://${host}`
@@ -214,7 +232,7 @@ export class SandboxServer {
           : route.time === 'real-time'
             ? Date.now()
             : sandboxNow(store)
-      const keyed = { ...context, id, body, origin, checkoutOrigin, now }
+      const keyed = { ...context, id, params, body, origin, checkoutOrigin, now }
       const run = () => (route.scoped ? route.handler({ ...keyed, caller }) : route.handler(keyed))
       const key = route.idempotent ? idempotencyKeyOf(request) : undefined
       if (key === undefined) return run()
@@ -230,11 +248,56 @@ export class SandboxServer {
     return route.kind === 'api' && route.method !== 'GET' ? store.grouped(answer as () => Reply) : answer()
   }
 
+  /**
+   * Runs a route of the account's: the access token checked (but for the sign-in: an API key opens
+   * none of them, 401 as the API's routes answer a token), the body read, then the handler, at the
+   * sandbox clock's time (a token's end is told by it).
+   */
+  private async dispatchAccount(
+    route: Route & { account: true },
+    context: ServedRequest,
+    segments: Readonly<Record<string, string>>,
+    trail: Trail,
+  ): Promise<Reply> {
+    const { store, account, secret } = this.served
+    const now = sandboxNow(store)
+    if (route.token) {
+      const token = bearerOf(context.request)
+      if (token === undefined || !isAccessToken(secret, account, token, now)) throw unauthenticated()
+    }
+    const body = route.readsBody ? await this.bodyOf(context.request, trail) : {}
+    const id = context.segment === '' ? '' : decodePathSegment(context.segment)
+    if (id === undefined) throw new Refusal(404, 'Not found.')
+    const host = this.addresses.allowedHost(context.request.headers.host)
+    const origin = host === undefined ? this.baseUrl : `http://${host}`
+    const params = decodedParams(segments)
+    const businesses = this.businesses
+    return route.handler({ ...context, id, params, body, origin, now, account, businesses, secret })
+  }
+
   /** The business of the request's key; undefined without one of this sandbox's keys. */
   private callerOf(request: http.IncomingMessage): Business | undefined {
-    const authorization = request.headers.authorization
-    if (authorization === undefined) return undefined
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)
-    return match ? this.callers.get(match[1]) : undefined
+    const key = bearerOf(request)
+    return key === undefined ? undefined : this.callers.get(key)
   }
+}
+
+/** The credential of a request's `Authorization: Bearer …`, if it has one. */
+function bearerOf(request: http.IncomingMessage): string | undefined {
+  const authorization = request.headers.authorization
+  if (authorization === undefined) return undefined
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)?.[1]
+}
+
+const unauthenticated = () => new Refusal(401, 'Unauthenticated.', {}, { 'WWW-Authenticate': 'Bearer' })
+
+/** A route's path parameters decoded; one that cannot be is answered 404. */
+function decodedParams(segments: Readonly<Record<string, string>>): Record<string, string> {
+  const params: Record<string, string> = {}
+  for (const [name, segment] of Object.entries(segments)) {
+    const value = decodePathSegment(segment)
+    if (value === undefined) throw new Refusal(404, 'Not found.')
+    params[name] = value
+  }
+  return params
 }

@@ -128,6 +128,20 @@ export function pathOf(rawUrl: string): string {
   return rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath
 }
 
+/**
+ * A request's path without the `/api` it may come under: the service's base URL is
+ * `https://<host>/api/` (its shop plugins append their routes to it), so the sandbox serves every
+ * route there too, with the same answers, and takes a base URL with or without `/api`. The
+ * customer pages alone are never under it: their addresses are the sandbox's own
+ * (`/checkout/pay?id=…`), and `/api/checkout/…` is a path the API does not know.
+ */
+export function underApi(path: string): { path: string; base: '' | '/api' } {
+  const match = /^\/api(\/.*)?$/.exec(path)
+  const rest = match?.[1] ?? '/'
+  if (!match || /^\/checkout(?:\/|$)/.test(rest)) return { path, base: '' }
+  return { path: rest, base: '/api' }
+}
+
 /** HEAD is answered as GET. */
 export const methodOf = (request: http.IncomingMessage) =>
   request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET')

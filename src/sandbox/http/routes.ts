@@ -18,9 +18,14 @@
  *   it cannot read); neither: the sandbox clock as it stands;
  * - `faults`: fault rules and the Pay-Sandbox-Fault header reach it (handlers/double/faults.ts);
  * - `recorded`: a request with one of the sandbox's keys is kept among the recorded requests of its
- *   business (`GET /_sandbox/requests`).
- * A route without `key` is public and gets the bare RequestContext. Any handler may also take
- * what is the server's own (context.ts: its test double, its notifier, its secret).
+ *   business (`GET /_sandbox/requests`);
+ * - `account`: needs an access token of the sandbox's account (401 without, and for an API key, as
+ *   the API's routes refuse an access token); the handler gets the account and its businesses
+ *   (AccountContext). The sign-in, which gives the token, is the account's route with no rule.
+ * What authorises each endpoint is the table's (`auth`): a line's rules must say the same. A route
+ * without `key` or `account` that serves no endpoint is public and gets the bare RequestContext.
+ * Any handler may also take what is the server's own (context.ts: its test double, its notifier,
+ * its secret).
  *
  * The body of an `api` route is checked here, before its handler runs, against the fields the
  * table declares for it, with their rules (domain/rules.ts): the 422 of every field that fails, in
@@ -35,12 +40,24 @@
  * like the API's routes: a client's mistyped path is what a test wants to see.
  */
 
-import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../../shared/endpoints.js'
+import { authOf, ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../../shared/endpoints.js'
 import type { Field, Method } from '../../shared/fields.js'
 import { type Answer, valid } from '../domain/answers.js'
 import { CHECKED_TYPES, checkBody, type FieldCheck } from '../domain/rules.js'
+import {
+  addWebhookEvent,
+  approvedBusinesses,
+  eventFound,
+  integrationFound,
+  knownEvent,
+  listWebhookEvents,
+  removeWebhookEvent,
+  updateWebhookEvent,
+  webhookUrl,
+} from '../handlers/account/integration.js'
+import { signIn } from '../handlers/account/sign-in.js'
 import { moveClock, showClock } from '../handlers/billing/controls.js'
-import type { CheckedContext } from '../handlers/context.js'
+import type { CheckedAccountContext, CheckedContext } from '../handlers/context.js'
 import {
   cancelLink,
   clearFaults,
@@ -48,6 +65,7 @@ import {
   listFaults,
   listRequests,
   payLink,
+  pendingLink,
   resetBusiness,
   seed,
   setFaults,
@@ -76,24 +94,41 @@ import {
   updateLink,
   updateSubscription,
 } from '../handlers/service/endpoints.js'
-import type { ServedKey, ServedRequest, ServedScoped } from './context.js'
+import type { ServedAccount, ServedKey, ServedRequest, ServedScoped } from './context.js'
 import { health } from './health.js'
 
 /** `api`: the spec's endpoints; `control`: the sandbox's own (`/_sandbox/…`); `page`: the customer's; `health`. */
 export type Kind = 'api' | 'control' | 'page' | 'health'
 
-export type Rule = 'key' | 'scoped' | 'idempotent' | 'bills' | 'real-time' | 'faults' | 'recorded'
+export type Rule = 'key' | 'scoped' | 'idempotent' | 'bills' | 'real-time' | 'faults' | 'recorded' | 'account'
 
-const RULES: readonly Rule[] = ['key', 'scoped', 'idempotent', 'bills', 'real-time', 'faults', 'recorded']
+const RULES: readonly Rule[] = [
+  'key',
+  'scoped',
+  'idempotent',
+  'bills',
+  'real-time',
+  'faults',
+  'recorded',
+  'account',
+]
 
 /** Whose time a route's handler gets (`now`): see the rules above. */
 export type Time = 'bills' | 'real-time' | 'clock'
 
 /** How a route's handler is called: the context its rules give it. */
 export type Handling =
-  | { key: false; scoped: false; handler: (context: ServedRequest) => Answer }
-  | { key: true; scoped: false; handler: (context: ServedKey) => Answer }
-  | { key: true; scoped: true; handler: (context: ServedScoped) => Answer }
+  | { key: false; scoped: false; account: false; handler: (context: ServedRequest) => Answer }
+  | { key: true; scoped: false; account: false; handler: (context: ServedKey) => Answer }
+  | { key: true; scoped: true; account: false; handler: (context: ServedScoped) => Answer }
+  | {
+      key: false
+      scoped: false
+      /** A route of the account's: `token` says whether it needs the access token (all but the sign-in). */
+      account: true
+      token: boolean
+      handler: (context: ServedAccount) => Answer
+    }
 
 export type Route = Handling & {
   /** The endpoint of the table it serves; undefined for the sandbox's own (a page, health). */
@@ -108,6 +143,8 @@ export type Route = Handling & {
   time: Time
   faults: boolean
   recorded: boolean
+  /** Its request's body is read: a POST, PUT or PATCH, or a request whose endpoint declares one (the plugins' DELETE). */
+  readsBody: boolean
 }
 
 type Handler<C> = (context: C) => Answer
@@ -120,12 +157,19 @@ export type ServedOf<N extends EndpointName> = (typeof ENDPOINTS)[N] extends {
   ? ServedScoped & CheckedContext<N>
   : ServedScoped
 
+/** What the handler of a route of the account's for endpoint N gets: the checked fields of its body. */
+export type ServedAccountOf<N extends EndpointName> = (typeof ENDPOINTS)[N] extends {
+  readonly body: readonly Field[]
+}
+  ? ServedAccount & CheckedAccountContext<N>
+  : ServedAccount
+
 /** What a line adds to the table's checks of an `api` route's request, before its handler runs. */
-export interface RouteChecks {
+export interface RouteChecks<C = ServedScoped> {
   /** The record the path names, found before the body is checked (throws its 404). */
-  found?: (context: ServedScoped) => void
+  found?: (context: C) => void
   /** Checks of fields beyond the table's rules (FieldCheck), with the request's context. */
-  fields?: Readonly<Record<string, (value: unknown, context: ServedScoped) => string | undefined>>
+  fields?: Readonly<Record<string, (value: unknown, context: C) => string | undefined>>
 }
 
 /** A route of its method, path and kind: its rules read, a rule misspelt or one that needs another refused. */
@@ -143,10 +187,17 @@ function ruled(
   const key = has('key')
   const needsKey = (['scoped', 'idempotent', 'bills', 'real-time'] as const).find((rule) => has(rule))
   if (!key && needsKey) throw new TypeError(`${label}: "${needsKey}" needs "key".`)
+  if (has('account') && words.length > 1) throw new TypeError(`${label}: "account" goes alone.`)
   if (has('idempotent') && method !== 'POST') throw new TypeError(`${label}: only a POST is idempotent.`)
   if (has('bills') && has('real-time')) throw new TypeError(`${label}: "bills" or "real-time", not both.`)
+  const endpoint = declared.endpoint === undefined ? undefined : ENDPOINTS[declared.endpoint]
+  const account = endpoint !== undefined && authOf(endpoint) !== 'key'
   // The overloads of serve and own tie each handler's context to the rules given with it.
-  const handling = { key, scoped: has('scoped'), handler } as Handling
+  const handling = (
+    account
+      ? { key: false, scoped: false, account: true, token: has('account'), handler }
+      : { key, scoped: has('scoped'), account: false, handler }
+  ) as Handling
   return {
     ...handling,
     ...declared,
@@ -155,6 +206,7 @@ function ruled(
     time: has('bills') ? 'bills' : has('real-time') ? 'real-time' : 'clock',
     faults: has('faults'),
     recorded: has('recorded'),
+    readsBody: ['POST', 'PUT', 'PATCH'].includes(method) || (endpoint !== undefined && 'body' in endpoint),
   }
 }
 
@@ -173,11 +225,17 @@ export function serve<N extends EndpointName>(
   checks?: RouteChecks,
 ): Route
 export function serve(name: EndpointName, rules: `key${string}`, handler: Handler<ServedKey>): Route
+export function serve<N extends EndpointName>(
+  name: N,
+  rules: 'account' | '',
+  handler: Handler<ServedAccountOf<N>>,
+  checks?: RouteChecks<ServedAccount>,
+): Route
 export function serve(
   name: EndpointName,
   rules: string,
   handler: Handler<never>,
-  checks: RouteChecks = {},
+  checks: RouteChecks<never> = {},
 ): Route {
   if (!Object.hasOwn(ENDPOINTS, name)) {
     throw new TypeError(`${name}: no endpoint of the table (src/shared/endpoints.ts) has this name.`)
@@ -190,12 +248,19 @@ export function serve(
     rules,
     handler,
   )
+  const auth = authOf(endpoint)
+  const words = rules.split(' ')
+  const says = words.includes('key') ? 'key' : words.includes('account') ? 'account' : 'none'
+  if (says !== auth) {
+    throw new TypeError(`${name}: the table says it is authorised by ${auth}, its rules by ${says}.`)
+  }
   const body: readonly Field[] | undefined = 'body' in endpoint ? endpoint.body : undefined
   if (kind === 'control') {
     if (checks.found || checks.fields) throw new TypeError(`${name}: a control checks its own request.`)
     return route
   }
-  if (!route.scoped) throw new TypeError(`${name}: a route of the service's is "key scoped".`)
+  if (!route.scoped && !route.account)
+    throw new TypeError(`${name}: a route of the service's is "key scoped".`)
   for (const field of body ?? []) {
     if (!CHECKED_TYPES.includes(field.type))
       throw new TypeError(`${name}: the sandbox checks no field of type ${field.type} (${field.name}).`)
@@ -205,16 +270,20 @@ export function serve(
   if (!body && !checks.found) return route
   return {
     ...route,
-    handler: checked(route.handler as Handler<ServedScoped & { input: unknown }>, body, checks),
-  }
+    handler: checked(
+      route.handler as Handler<ServedScoped & { input: unknown }>,
+      body,
+      checks as RouteChecks<ServedScoped>,
+    ),
+  } as Route
 }
 
 /** The handler behind the router's checks: the record found, the body's fields checked (their 422), then the handler. */
-function checked(
-  handler: Handler<ServedScoped & { input: unknown }>,
+function checked<C extends { body: Record<string, unknown> }>(
+  handler: Handler<C & { input: unknown }>,
   body: readonly Field[] | undefined,
-  { found, fields }: RouteChecks,
-): Handler<ServedScoped> {
+  { found, fields }: RouteChecks<C>,
+): Handler<C> {
   return (context) => {
     found?.(context)
     if (!body) return handler({ ...context, input: {} })
@@ -270,6 +339,12 @@ export const ROUTES: readonly Route[] = tableOf([
   serve('getSubscription',       'key scoped bills faults recorded',            getSubscription),
   serve('updateSubscription',    'key scoped bills faults recorded',            updateSubscription, { found: subscriptionFound }),
   serve('deleteSubscription',    'key scoped bills faults recorded',            deleteSubscription),
+  serve('signIn',                '',                                            signIn),
+  serve('approvedBusinesses',    'account',                                     approvedBusinesses),
+  serve('listWebhookEvents',     'account',                                     listWebhookEvents, { found: integrationFound }),
+  serve('addWebhookEvent',       'account',                                     addWebhookEvent, { found: integrationFound, fields: { name: knownEvent, url: webhookUrl } }),
+  serve('updateWebhookEvent',    'account',                                     updateWebhookEvent, { found: eventFound, fields: { url: webhookUrl } }),
+  serve('removeWebhookEvent',    'account',                                     removeWebhookEvent, { found: eventFound }),
   serve('sandboxReset',          'key scoped real-time',                        resetBusiness),
   serve('sandboxClock',          'key',                                         showClock),
   serve('sandboxMoveClock',      'key',                                         moveClock),
@@ -279,6 +354,7 @@ export const ROUTES: readonly Route[] = tableOf([
   serve('clearSandboxFaults',    'key scoped',                                  clearFaults),
   serve('sandboxRequests',       'key scoped',                                  listRequests),
   serve('sandboxPay',            'key scoped',                                  payLink),
+  serve('sandboxPending',        'key scoped',                                  pendingLink),
   serve('sandboxCancel',         'key scoped',                                  cancelLink),
   serve('sandboxFail',           'key scoped',                                  failLink),
   serve('sandboxWebhooks',       'key scoped',                                  listWebhooks),
@@ -293,67 +369,3 @@ export const ROUTES: readonly Route[] = tableOf([
   own('POST', '/checkout/tokens/{token}/activate', 'page',   serveActivationPage),
   own('GET',  '/_sandbox/health',                 'health', health),
 ])
-
-/** The routes of one path, and its pattern: `{…}` matches one segment, which is its one group. */
-interface PathRoutes {
-  pattern: RegExp
-  routes: Route[]
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-
-/** Each path of the table once, in the table's order, with its routes in theirs (the Allow header's). */
-const PATHS: readonly PathRoutes[] = (() => {
-  const byPath = new Map<string, PathRoutes>()
-  for (const declared of ROUTES) {
-    let entry = byPath.get(declared.path)
-    if (!entry) {
-      const pattern = escapeRegExp(declared.path).replace(/\{[^}]+\}/g, '([^/]+)')
-      entry = { pattern: new RegExp(`^${pattern}$`), routes: [] }
-      byPath.set(declared.path, entry)
-    }
-    entry.routes.push(declared)
-  }
-  return [...byPath.values()]
-})()
-
-/**
- * What a request's method and path are routed to: the route and its `{…}` segment as sent; or,
- * for a path no route declares with that method, how the miss is answered: its kind (by the
- * path's prefix), the methods the path takes (empty: 404; else 405), and the API's `faults` and
- * `recorded` for a path outside /_sandbox/ and /checkout.
- */
-export type Routed =
-  | { route: Route; segment: string; faults: boolean; recorded: boolean }
-  | {
-      route: undefined
-      kind: 'api' | 'control' | 'page'
-      allowed: Method[]
-      faults: boolean
-      recorded: boolean
-    }
-
-export function routeOf(method: string, path: string): Routed {
-  for (const { pattern, routes } of PATHS) {
-    const match = pattern.exec(path)
-    if (!match) continue
-    const found = routes.find((candidate) => candidate.method === method)
-    if (found)
-      return { route: found, segment: match[1] ?? '', faults: found.faults, recorded: found.recorded }
-    return missed(
-      path,
-      routes.map((candidate) => candidate.method),
-    )
-  }
-  return missed(path, [])
-}
-
-function missed(path: string, allowed: Method[]): Routed {
-  const kind = /^\/checkout(?:\/|$)/.test(path)
-    ? 'page'
-    : /^\/_sandbox(?:\/|$)/.test(path)
-      ? 'control'
-      : 'api'
-  const api = kind === 'api'
-  return { route: undefined, kind, allowed, faults: api, recorded: api }
-}

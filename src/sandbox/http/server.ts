@@ -6,11 +6,12 @@
  */
 import { sandboxKeyOf } from '../../shared/sandbox-key.js'
 import type { Outcome } from '../constants.js'
+import { type Account, accountOfSecret } from '../domain/account.js'
 import { businessIdOf, businessOf, listPackages } from '../domain/business.js'
 import { Payments, type Settled } from '../domain/payment.js'
 import type { PackageRecord } from '../domain/records.js'
 import { parseFaultRule } from '../handlers/double/faults.js'
-import { FixturesInvalid, type Seeded, seedFixtures } from '../handlers/double/fixtures.js'
+import { FixturesInvalid, fixtureAccount, type Seeded, seedFixtures } from '../handlers/double/fixtures.js'
 import type { RecordedRequest } from '../handlers/double/recorded-requests.js'
 import { type FaultControl, TestDouble } from '../handlers/double/test-double.js'
 import { notifyPayments } from '../handlers/notify/attempts.js'
@@ -57,6 +58,12 @@ export interface SandboxOptions {
   faults?: { rules?: readonly string[]; seed?: number }
   /** Its notifications: endpoints to start with, how it delivers (handlers/notify/running.ts). */
   webhooks?: WebhookOptions
+  /**
+   * The account a shop signs in with (`POST /auth/sign-in`; its businesses are the keys'). Default:
+   * the `account` of the `seed` fixtures, else one made from the directory's secret, the same on
+   * every start (domain/account.ts).
+   */
+  account?: Account
 }
 
 export interface RunningSandbox {
@@ -67,6 +74,8 @@ export interface RunningSandbox {
   packages: Record<string, PackageRecord[]>
   /** The database file. */
   database: string
+  /** The account a shop signs in with. */
+  account: Account
   /** What opening the store did that a person should hear of (an import of an old store). */
   notices: Notice[]
   /** What the `seed` option seeded. */
@@ -113,6 +122,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   // Notify subscribes to the payment transition: what a payment attempt notifies is written with it.
   const payments = notifyPayments(new Payments(store, () => sandboxNow(store)), store, webhooks.notifier)
   preparePages(store)
+  const account = options.account ?? fixtureAccount(options.seed?.fixtures) ?? accountOfSecret(secret)
   const parts = {
     store,
     keys,
@@ -120,6 +130,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     payments,
     double,
     notifier: webhooks.notifier,
+    account,
     checkoutOrigin: options.checkoutOrigin,
     onRequest: options.onRequest,
   }
@@ -151,6 +162,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     keys,
     packages: Object.fromEntries(keys.map((key) => [key, listPackages(key)])),
     database: store.file,
+    account,
     notices: store.notices,
     seeded,
     faults: double.control(),

@@ -273,6 +273,22 @@ const VERSION_6: Migration = {
   },
 }
 
+/**
+ * Version 7: when each webhook endpoint was added and last changed (ISO 8601, real time, as its
+ * `created_at` and `updated_at`): the webhook events of a business's integration are its endpoints
+ * (handlers/account/), answered with both. The endpoints there before count as made now.
+ */
+const VERSION_7: Migration = {
+  summary: 'webhook endpoints: created_at and updated_at',
+  up(db) {
+    db.exec(`
+      ALTER TABLE webhook_endpoints ADD COLUMN created_at TEXT;
+      ALTER TABLE webhook_endpoints ADD COLUMN updated_at TEXT;
+      UPDATE webhook_endpoints SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now');
+    `)
+  },
+}
+
 /** Every version of the tables, oldest first: index i takes a database from version i to i + 1. */
 export const MIGRATIONS: readonly Migration[] = [
   VERSION_1,
@@ -281,6 +297,7 @@ export const MIGRATIONS: readonly Migration[] = [
   VERSION_4,
   VERSION_5,
   VERSION_6,
+  VERSION_7,
 ]
 
 export type ResourceTable = (typeof RESOURCE_TABLES)[number]

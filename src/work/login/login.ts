@@ -17,7 +17,10 @@ export interface LoginRequest {
 
 /** What `pay login` saved, and what there is to say of where the key went. */
 export interface LoginOutcome {
-  /** `{profile, base_url, api_key (redacted), key_storage, current, verified}`: what --json prints. */
+  /**
+   * `{profile, base_url, api_key (redacted), key_storage, current, verified}`: what --json prints;
+   * `login --email` adds the account and what it chose (email.ts).
+   */
   summary: {
     profile: string
     base_url: string
@@ -25,6 +28,10 @@ export interface LoginOutcome {
     key_storage: string
     current: true
     verified: boolean
+    account?: string
+    business_id?: string
+    business_name?: string
+    integration_id?: string
   }
   /** No system keychain: the key went to this config file, in plain text. */
   plainTextFile?: string
@@ -40,19 +47,7 @@ export interface LoginOutcome {
  */
 export async function login(request: LoginRequest, context: RunContext): Promise<LoginOutcome> {
   const { name } = request
-  const builtIn = context.builtIn.name
-  if (name === builtIn) {
-    throw usageError(
-      `The ${builtIn} profile is built in and needs no login.`,
-      `Use it with \`-p ${builtIn}\`.`,
-    )
-  }
-  if (!PROFILE_NAME.test(name)) {
-    throw usageError(
-      `"${name}" cannot be a profile name.`,
-      'Use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit.',
-    )
-  }
+  checkProfileName(name, context)
   const existing = storedProfile(readConfig(context.configDir), name)
   const given = request.baseUrl || context.env.PAY_BASE_URL
   const baseUrl = given || existing?.base_url || (await askBaseUrl(context.io))
@@ -80,10 +75,31 @@ export async function login(request: LoginRequest, context: RunContext): Promise
   }
 }
 
+/** A name `pay login` may save a profile under: not the built-in one's, and of the form names take. */
+export function checkProfileName(name: string, context: Pick<RunContext, 'builtIn'>): void {
+  const builtIn = context.builtIn.name
+  if (name === builtIn) {
+    throw usageError(
+      `The ${builtIn} profile is built in and needs no login.`,
+      `Use it with \`-p ${builtIn}\`.`,
+    )
+  }
+  if (!PROFILE_NAME.test(name)) {
+    throw usageError(
+      `"${name}" cannot be a profile name.`,
+      'Use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit.',
+    )
+  }
+}
+
 /** What `pay login` says of what it saved, and, said in every output mode, of where the key went. */
 export function loginWords(outcome: LoginOutcome): { notices: string[]; warnings: string[]; said: string } {
   const { summary, plainTextFile, staleKeychainEntry } = outcome
-  const notices = plainTextFile ? [`no system keychain: key stored in plain text in ${plainTextFile}`] : []
+  // A profile of `pay login --email` keeps its access token where its key goes.
+  const what = 'account' in summary ? 'key and access token' : 'key'
+  const notices = plainTextFile
+    ? [`no system keychain: ${what} stored in plain text in ${plainTextFile}`]
+    : []
   const warnings = staleKeychainEntry
     ? [
         `The old key of profile "${summary.profile}" is still in the system keychain, which ${staleKeychainEntry.reason}; ` +
@@ -92,12 +108,16 @@ export function loginWords(outcome: LoginOutcome): { notices: string[]; warnings
     : []
   const where = summary.key_storage === 'keychain' ? 'in the system keychain' : 'in the config file'
   const verified = summary.verified ? ', key verified' : ''
-  const said = `Saved profile "${summary.profile}" (key ${summary.api_key} ${where}, ${summary.base_url})${verified}. It is now the current profile.`
+  const account =
+    'account' in summary
+      ? `Signed in as ${summary.account}; business ${summary.business_name} (${summary.business_id}), integration ${summary.integration_id}. `
+      : ''
+  const said = `${account}Saved profile "${summary.profile}" (key ${summary.api_key} ${where}, ${summary.base_url})${verified}. It is now the current profile.`
   return { notices, warnings, said }
 }
 
 /** One GET with the key: a refused key saves nothing. */
-async function verifyKey(api: PayApi, baseUrl: string): Promise<void> {
+export async function verifyKey(api: PayApi, baseUrl: string): Promise<void> {
   try {
     await api.pages('listLinks').next()
   } catch (error) {
@@ -111,7 +131,7 @@ async function verifyKey(api: PayApi, baseUrl: string): Promise<void> {
   }
 }
 
-async function askBaseUrl(io: IO): Promise<string> {
+export async function askBaseUrl(io: IO): Promise<string> {
   if (!io.canPrompt) {
     throw usageError(
       'Missing required flag: --base-url',

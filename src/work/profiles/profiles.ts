@@ -10,7 +10,20 @@ export const PROFILE_VIEW: View = {
   noun: 'profile',
   plural: 'profiles',
   listColumns: ['name', 'current', 'base_url', 'api_key', 'key_storage'],
-  recordFields: ['name', 'current', 'base_url', 'api_key', 'key_storage', 'built_in'],
+  recordFields: [
+    'name',
+    'current',
+    'base_url',
+    'api_key',
+    'key_storage',
+    'built_in',
+    // A profile of `pay login --email` (none of its secrets).
+    'account',
+    'business_id',
+    'business_name',
+    'integration_id',
+    'signature_key',
+  ],
   idField: 'name',
 }
 
@@ -62,7 +75,10 @@ export async function profilesRemove(
         `delete it there (service "pay", account "${keychain.account}").`
       : undefined
   let from = ''
-  if (keychain?.deleted) from = ' Its key was deleted from the system keychain.'
+  if (keychain?.deleted)
+    from = removal.accessToken
+      ? ' Its key and access token were deleted from the system keychain.'
+      : ' Its key was deleted from the system keychain.'
   else if (keychain && 'gone' in keychain) from = ' Its key was no longer in the system keychain.'
   const summary = {
     removed: name,

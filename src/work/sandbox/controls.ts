@@ -38,7 +38,12 @@ export function sandboxRequests(
   return api.send('sandboxRequests', { query: options })
 }
 
-const SETTLE = { paid: 'sandboxPay', cancelled: 'sandboxCancel', failed: 'sandboxFail' } as const
+const SETTLE = {
+  paid: 'sandboxPay',
+  pending: 'sandboxPending',
+  cancelled: 'sandboxCancel',
+  failed: 'sandboxFail',
+} as const
 
 /**
  * The customer pays, cancels or fails link `linkId` (`pay sandbox pay --outcome`). A sandbox of

@@ -1,7 +1,10 @@
 import { describe, it } from 'vitest'
+import { accountBusinesses } from '../../../src/sandbox/domain/account.js'
+import { startAccountSandbox } from '../../helpers/account.js'
 import { freshConfigDir } from '../../helpers/config-files.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { keysHidden, threeProfiles } from '../../helpers/profiles.js'
+import { KEY_A } from '../../helpers/sandbox.js'
 
 const pay = (dir: string, args: string[], env: Record<string, string> = {}) =>
   runInProcess(args, { env: { PAY_CONFIG_DIR: dir, ...env } })
@@ -30,6 +33,33 @@ describe.concurrent('pay profiles show', () => {
       built_in: false,
     })
     expect(keysHidden(result.stdout)).toBe(true)
+  })
+
+  it('a profile of pay login --email: its account, business and integration, the signature key redacted, never the token', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const s = await startAccountSandbox()
+    onTestFinished(() => s.close())
+    expect((await s.signIn()).code).toBe(0)
+    const [business] = accountBusinesses([KEY_A])
+    const signature = s.t.sandbox.webhooks.signatureKeys[0]
+    const shown = `${signature.slice(0, 4)}…${signature.slice(-4)}`
+    const result = await runInProcess(['profiles', 'show', 'shop'], { env: s.env })
+    expect(result).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout:
+        `name\tshop\ncurrent\ttrue\nbase_url\t${s.t.baseUrl}/api\napi_key\tsk_s…9e1d\nkey_storage\tfile\n` +
+        `built_in\tfalse\naccount\t${s.account.email}\nbusiness_id\t${business.businessId}\n` +
+        `business_name\tSandbox business 1\nintegration_id\t${business.integrationId}\nsignature_key\t${shown}\n`,
+    })
+    const json = JSON.parse(
+      (await runInProcess(['profiles', 'show', 'shop', '--json'], { env: s.env })).stdout,
+    )
+    expect(json).toMatchObject({ account: s.account.email, signature_key: shown })
+    expect(Object.keys(json).filter((key) => /token|password/.test(key))).toEqual([])
+    expect(result.stdout).not.toContain(signature)
   })
 
   it('shows the profile chosen by -p or PAY_PROFILE, and the key of PAY_API_KEY, which overrides its own', async ({

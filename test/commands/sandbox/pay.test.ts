@@ -163,3 +163,30 @@ test('their help says where --profile and --base-url lead, as they are used', as
     )
   }
 })
+
+test('--outcome pending: notified with payment_status 2, the link unpaid and payable; a later payment is notified 1', async () => {
+  const dir = tempDir('pay-local-store-')
+  const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+  const answering = await startReceiver()
+  try {
+    await runInProcess(['sandbox', 'webhooks', 'add', answering.url], { env })
+    const link = await createLocal(dir, runInProcess)
+    const pending = await runInProcess(['sandbox', 'pay', link._id, '--outcome', 'pending'], { env })
+    expect(pending.code).toBe(0)
+    expect(pending.stderr).toBe(
+      `Left pending in the local sandbox store ${dir} (no sandbox is running at http://127.0.0.1:1): payment link ${link._id} stays unpaid, and payable.\n` +
+        "It has no redirect_url: the customer would see the sandbox's page saying so.\n" +
+        `Notified ${answering.url}: answered 200.\n`,
+    )
+    expect(pending.stdout).toContain('paid\tfalse\n')
+    expect(localLink(dir, link._id)?.paid).toBe(false)
+    const paid = await runInProcess(['sandbox', 'pay', link._id, '--json'], { env })
+    expect(JSON.parse(paid.stdout)).toMatchObject({ outcome: 'paid', link: { paid: true } })
+    expect(answering.notifications().map((n) => [n.data.payment_status, n.data.payment_message])).toEqual([
+      [2, 'Payment pending'],
+      [1, 'Payment successful'],
+    ])
+  } finally {
+    await answering.close()
+  }
+})

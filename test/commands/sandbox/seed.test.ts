@@ -116,7 +116,7 @@ describe('a file that is not a fixture, and hostile fixtures', () => {
     [
       'a "__proto__" section',
       '{"__proto__": [{"name": "x"}], "links": []}',
-      '  __proto__  The __proto__ section is unknown: a fixture file has tokenizations, links and subscriptions.',
+      '  __proto__  The __proto__ section is unknown: a fixture file has tokenizations, links, subscriptions and account.',
     ],
     [
       'a 200,000-deep file',

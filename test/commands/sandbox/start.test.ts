@@ -313,6 +313,51 @@ describe('where the keys come from', () => {
     expect(flagged).toMatchObject({ code: 0, stderr: NOTE })
   })
 
+  it('its account: --account (with a warning), else PAY_SANDBOX_ACCOUNT, else the --seed file’s, else the directory’s; a bad one is exit 2', async () => {
+    const accountOf = (run: { stdout: string }) => JSON.parse(run.stdout.split('\n')[0]).account
+    const flagged = await started(['--account', 'shop@example.com:pa:ss word'])
+    expect(accountOf(flagged)).toEqual({ email: 'shop@example.com', password: 'pa:ss word' })
+    expect(
+      flagged.stderr.startsWith(
+        'Warning: --account puts the password on the command line, where other users of this machine can read it (ps, /proc): ' +
+          'give it in PAY_SANDBOX_ACCOUNT instead.\n',
+      ),
+    ).toBe(true)
+    const fromEnv = await started([], { PAY_SANDBOX_ACCOUNT: 'env@example.com:secret' })
+    expect(accountOf(fromEnv)).toEqual({ email: 'env@example.com', password: 'secret' })
+    expect(fromEnv.stderr).not.toContain('Warning')
+    const file = path.join(tempDir('pay-start-account-'), 'fixtures.json')
+    fs.writeFileSync(file, JSON.stringify({ account: { email: 'file@example.com', password: 'from-file' } }))
+    expect(accountOf(await started(['--seed', file]))).toEqual({
+      email: 'file@example.com',
+      password: 'from-file',
+    })
+    expect(accountOf(await started([]))).toEqual({
+      email: expect.stringMatching(/^merchant-[0-9a-f]{8}@sandbox\.pay\.example$/),
+      password: expect.stringMatching(/^[0-9a-f]{24}$/),
+    })
+    // On a terminal, said with the rest of what it serves, and the /api base path.
+    const said = await started(['--account', 'shop@example.com:pw'], {}, false)
+    expect(said.stdout).toContain(
+      "Account of the keys' businesses (`pay login --email`, the plugins' sign-in):\n  shop@example.com  pw\n",
+    )
+    expect(said.stdout).toMatch(/The service's base path works too: http:\/\/127\.0\.0\.1:\d+\/api\n/)
+    for (const [args, env, from] of [
+      [['--account', 'no-colon@example.com'], {}, '--account'],
+      [['--account', 'not-an-email:pw'], {}, '--account'],
+      [[], { PAY_SANDBOX_ACCOUNT: 'a@b.co:' }, 'PAY_SANDBOX_ACCOUNT'],
+    ] as const) {
+      const refused = await started([...args], { ...env }, false)
+      expect(refused).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr:
+          `Error: ${from} must be EMAIL:PASSWORD, an e-mail address and a password of at least one character.\n` +
+          'For example: merchant@example.com:a-password\n',
+      })
+    }
+  })
+
   it('a key file others may read, another user’s, or without a key, and a bad PAY_SANDBOX_KEYS: exit 2, no key named', async () => {
     const dir = tempDir('pay-key-file-bad-')
     const loose = path.join(dir, 'loose')

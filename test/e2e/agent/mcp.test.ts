@@ -10,7 +10,8 @@ import { startTestSandbox, type TestSandbox, trustSandbox, VALID_LINK } from '..
 import { addEndpoint } from '../../helpers/webhooks.js'
 
 /** Every tool on the sandbox profile: the service's, as its commands name them, and the sandbox's. */
-const ALL_TOOLS = [...serviceToolNames(), ...Object.keys(SANDBOX_TOOL_ENDPOINTS)].sort()
+// webhooks_verify sends nothing (it checks a notification with the profile's signature key): no endpoint names it.
+const ALL_TOOLS = [...serviceToolNames(), 'webhooks_verify', ...Object.keys(SANDBOX_TOOL_ENDPOINTS)].sort()
 /**
  * `pay mcp` as an assistant's client runs it: bin/run.js over stdio, driven by the MCP SDK's own
  * client (StdioClientTransport), against a real sandbox on loopback that the run's sandbox
@@ -321,6 +322,15 @@ describe('pay mcp over stdio, with --allow-writes, on the sandbox profile', () =
         [charge, 3],
       ]),
     )
+    // Pending: told 2, the charge still unpaid (and payable: subs_cancel below still finds it due).
+    const pending = await mcp.call('sandbox_pay', { id: charge, outcome: 'pending' })
+    expect(pending.structured).toMatchObject({ outcome: 'pending', link: { _id: charge, paid: false } })
+    await vi.waitFor(() =>
+      expect(app.notifications().map((n) => [n.data.payment_link_id, n.data.payment_status])).toEqual([
+        [charge, 3],
+        [charge, 2],
+      ]),
+    )
     await sandbox.request('DELETE', `/_sandbox/webhooks/${endpoint._id}`)
     await app.close()
 
@@ -493,6 +503,63 @@ describe('pay mcp: one-shot clients, and a client that asks the person', () => {
       expect((await sandbox.request('GET', `/payment-links/${id}`)).status).toBe(200)
     } finally {
       await asking.close()
+    }
+  })
+})
+
+describe('pay mcp on a profile signed in with pay login --email (the account’s tools)', () => {
+  it('over stdio: businesses, webhook events added, listed, removed behind a plan; an expired token says to sign in again', async () => {
+    const own = await startTestSandbox({ keys: ['sk_test_mcp_account_1'] })
+    const config = tempDir('pay-mcp-account-')
+    const accountEnv = { PAY_CONFIG_DIR: config, PAY_SANDBOX_DIR: own.dir }
+    const { email, password } = own.sandbox.account
+    const login = await runCli(
+      ['login', '--email', email, '--password-stdin', '-p', 'shop', '--base-url', `${own.baseUrl}/api`],
+      { env: accountEnv, input: `${password}\n` },
+    )
+    expect(login.code).toBe(0)
+    const token = JSON.parse(fs.readFileSync(path.join(config, 'config.json'), 'utf8')).profiles.shop
+      .access_token as string
+    const shop = await mcpProcess(['-p', 'shop', '--allow-writes'], accountEnv)
+    try {
+      const businesses = await shop.call('businesses_list')
+      expect(businesses.structured.items).toEqual([
+        expect.objectContaining({ name: 'Sandbox business', chosen: true }),
+      ])
+      const added = (await shop.call('webhooks_add', { url: 'https://shop.example/hook' })).structured
+      expect(added).toMatchObject({
+        name: 'payment.created',
+        url: 'https://shop.example/hook',
+        enabled: true,
+      })
+      expect((await shop.call('webhooks_list')).structured.items.map((e: { _id: string }) => e._id)).toEqual([
+        added._id,
+      ])
+      // The sandbox's own endpoint, as pay sandbox webhooks list shows it.
+      expect((await own.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([
+        expect.objectContaining({ _id: added._id, url: 'https://shop.example/hook' }),
+      ])
+      const plan = await shop.call('webhooks_remove', { ids: [added._id] })
+      expect(plan.structured).toMatchObject({ items: [{ id: added._id, found: true }] })
+      expect(
+        (await shop.call('webhooks_remove', { ids: [added._id], confirm: plan.structured.confirm }))
+          .structured,
+      ).toMatchObject({ done: 1, of: 1 })
+      expect((await own.a.call('GET', '/_sandbox/webhooks')).json.data.endpoints).toEqual([])
+
+      // Past the token's 7 days of sandbox time: a tool error saying to sign in again, no token in it.
+      expect((await own.a.call('POST', '/_sandbox/clock', { advance: '8d' })).status).toBe(200)
+      const expired = await shop.call('webhooks_list')
+      expect(expired.structured.error).toMatchObject({
+        kind: 'auth',
+        exit_code: 4,
+        hint: `Run \`pay login --email ${email} -p shop\` to sign in.`,
+      })
+      expect(JSON.stringify(expired)).not.toContain(token)
+    } finally {
+      const ended = await shop.close()
+      expect(ended.stderr).not.toContain(token)
+      await own.close()
     }
   })
 })

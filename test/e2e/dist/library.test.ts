@@ -58,6 +58,8 @@ test('pay with an outcome, then seed once and the journal of requests', async ()
   const id = made.body.data._id
   expect(sandbox.pay(id, 'cancelled').outcome).toBe('cancelled')
   expect((await api('GET', '/payment-links/' + id)).body.data.paid).toBe(false)
+  expect(sandbox.pay(id, 'pending')).toMatchObject({ outcome: 'pending', link: { paid: false } })
+  expect((await api('GET', '/payment-links/' + id)).body.data.paid).toBe(false)
   expect(sandbox.pay(id).outcome).toBe('paid')
   expect((await api('GET', '/payment-links/' + id)).body.data.paid).toBe(true)
   const ids = sandbox.seed({ links: [{ name: 'inv-1', ...LINK }] }, { once: true })

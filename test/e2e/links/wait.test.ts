@@ -49,6 +49,25 @@ describe('links wait', () => {
     expect(result.stdout).toContain('paid\ttrue\n')
   })
 
+  test('a pending payment, then a failed one, leave it waiting (the link unpaid); paid after: exit 0, nothing more said', async () => {
+    const link = await seedLink(sandbox)
+    const run = startCli(['links', 'wait', link._id], { env: sandbox.env })
+    await until(() => run.stderr.includes('Waiting for'), 'the waiting line')
+    for (const outcome of ['pending', 'fail']) {
+      expect((await sandbox.a.call('POST', `/_sandbox/payment-links/${link._id}/${outcome}`)).status).toBe(
+        200,
+      )
+      // Two more looks at the link after the outcome: the wait read it unpaid, and went on.
+      const seen = looks(link._id)
+      await until(() => looks(link._id) >= seen + 2, `two looks after ${outcome}`)
+      expect(run.child.exitCode).toBe(null)
+    }
+    await sandbox.markPaid(link._id)
+    const result = await run.done
+    expect(result).toMatchObject({ code: 0, stderr: waiting(link._id) })
+    expect(result.stdout).toContain('paid\ttrue\n')
+  })
+
   test('Ctrl-C (SIGINT): exit 130 at once', async () => {
     const link = await seedLink(sandbox)
     const run = startCli(['links', 'wait', link._id, '--timeout', '0'], { env: sandbox.env })

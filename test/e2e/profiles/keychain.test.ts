@@ -7,6 +7,7 @@ import { startKeyServer } from '../../helpers/key-server.js'
 import { type KeyringSession, RUN_KEYRING_TESTS, startKeyring } from '../../helpers/keyring.js'
 import { filesUnder } from '../../helpers/leak.js'
 import { keyedSandboxDir } from '../../helpers/profiles.js'
+import { startTestSandbox } from '../../helpers/sandbox.js'
 
 /**
  * Keys in a real Secret Service (gnome-keyring in a private D-Bus session, test/helpers/keyring.ts):
@@ -137,6 +138,51 @@ describe.runIf(RUN_KEYRING_TESTS)('keys in the system keychain (a real Secret Se
     expect(result.stderr.split('\n')[0]).toMatch(
       new RegExp(`^\\[debug\\] keychain: read "live@${dir}": 1 found \\(\\d+ ms, service "pay"\\)$`),
     )
+  })
+
+  it('login --email keeps the access token there too, beside the key: commands read it; profiles remove deletes both', async ({
+    onTestFinished,
+  }) => {
+    const sandbox = await startTestSandbox({ keys: [KEY] })
+    onTestFinished(() => sandbox.close())
+    const dir = freshConfigDir()
+    const env = { ...keyring.env, PAY_CONFIG_DIR: dir, PAY_SANDBOX_DIR: sandbox.dir }
+    const { email, password } = sandbox.sandbox.account
+    const base = `${sandbox.baseUrl}/api`
+    const login = await runCli(
+      ['login', '--email', email, '--password-stdin', '-p', 'shop', '--base-url', base],
+      {
+        env,
+        input: `${password}\n`,
+      },
+    )
+    expect(login).toMatchObject({ code: 0, stdout: '' })
+    expect(login.stderr).toContain(`Saved profile "shop" (key ${KEY_SHOWN} in the system keychain, ${base})`)
+    const stored = readJson(configFile(dir)).profiles.shop
+    expect(stored).toMatchObject({
+      key_storage: 'keychain',
+      keychain_account: `shop@${dir}`,
+      access_token_storage: 'keychain',
+    })
+    expect(stored).not.toHaveProperty('access_token')
+    expect(stored).not.toHaveProperty('api_key')
+    const token = keyring.lookup(`shop@${dir}#access-token`)
+    expect(token).toMatch(/^sat_/)
+    expect(keyring.lookup(`shop@${dir}`)).toBe(KEY)
+    expectKeyInNoFile(dir, String(token))
+    expectKeyInNoFile(dir, KEY)
+    // The account's commands send the token read from there.
+    const listed = await runCli(['businesses', 'list', '--json'], { env })
+    expect([listed.code, listed.stderr]).toEqual([0, ''])
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ chosen: true })])
+    expect(listed.stdout).not.toContain(String(token))
+    expect(await runCli(['profiles', 'remove', 'shop'], { env })).toMatchObject({
+      code: 0,
+      stderr:
+        'Removed profile "shop". Its key and access token were deleted from the system keychain. No profile is current now.\n',
+    })
+    expect(keyring.lookup(`shop@${dir}#access-token`)).toBeUndefined()
+    expect(keyring.lookup(`shop@${dir}`)).toBeUndefined()
   })
 
   it('profiles remove deletes the keychain entry too', async ({ onTestFinished }) => {

@@ -131,7 +131,7 @@ describe('the key never leaks', () => {
       ...perMode(() => ({ label: 'links delete', args: ['links', 'delete', id(links), '--yes'], code: 0 })),
       ...perMode(() => ({ label: 'sandbox pay', args: ['sandbox', 'pay', id(links)], code: 0 })),
       // Through the sandbox that knows the key: every outcome's endpoint.
-      ...['paid', 'cancelled', 'failed'].flatMap((outcome) =>
+      ...['paid', 'pending', 'cancelled', 'failed'].flatMap((outcome) =>
         perMode(() => ({
           label: `sandbox pay --outcome ${outcome} (through the sandbox)`,
           args: ['sandbox', 'pay', id(links), '--outcome', outcome],
@@ -317,6 +317,23 @@ describe('the key never leaks', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^\[debug\] < 200 OK \(\d+ ms\)$/))
 
     // Last: the commands that change or empty what the others used.
+    // The account's: webhook events (the sandbox's endpoints of the key's business) to change and
+    // remove, and a notification the app got to verify.
+    const events = await Promise.all(
+      [...MODES, 'disabled'].map((_, i) =>
+        leak.call('POST', '/_sandbox/webhooks', { url: `http://127.0.0.1:9/event-${i}` }),
+      ),
+    )
+    // The account's secrets, kept in the config file alone: its password, and the access token of
+    // each sign-in (read after each run); never in a run's output, --debug's trace included.
+    const accountSecrets = new Set([state.sandbox.account.password])
+    const noAccountSecret = (result: CliResult) => {
+      const config = JSON.parse(fs.readFileSync(path.join(dirs.config, 'config.json'), 'utf8'))
+      accountSecrets.add(String(config.profiles.shop.access_token))
+      for (const secret of accountSecrets) expect(result.stdout + result.stderr).not.toContain(secret)
+    }
+    const notification = path.join(dirs.tmp, 'notification.json')
+    fs.writeFileSync(notification, hook.received[0].body)
     const fixtures = path.join(dirs.tmp, 'fixtures.json')
     fs.writeFileSync(
       fixtures,
@@ -329,6 +346,48 @@ describe('the key never leaks', () => {
       { label: 'profiles remove', args: ['profiles', 'remove', 'live'], code: 0 },
       { label: 'profiles remove --json', args: ['profiles', 'remove', 'live2', '--json'], code: 0 },
       { label: 'profiles remove --debug', args: ['profiles', 'remove', 'live3', '--debug'], code: 0 },
+      // The account (`pay login --email`): its key is the one scanned for, its token and signature key
+      // kept in the config file alone; its webhook events are the sandbox's endpoints.
+      ...[
+        ...inModes({
+          label: 'login --email',
+          args: [
+            'login',
+            '--email',
+            state.sandbox.account.email,
+            '--password-stdin',
+            '-p',
+            'shop',
+            '--base-url',
+            `${state.sandbox.baseUrl}/api`,
+          ],
+          input: `${state.sandbox.account.password}\n`,
+          code: 0,
+        }),
+        ...inModes({ label: 'businesses list', args: ['businesses', 'list', '-p', 'shop'], code: 0 }),
+        ...inModes({ label: 'webhooks add', args: ['webhooks', 'add', hook.url, '-p', 'shop'], code: 0 }),
+        ...inModes({ label: 'webhooks list', args: ['webhooks', 'list', '-p', 'shop'], code: 0 }),
+        ...inModes({
+          label: 'webhooks disable',
+          args: ['webhooks', 'disable', events[0]._id, '-p', 'shop'],
+          code: 0,
+        }),
+        ...inModes({
+          label: 'webhooks enable',
+          args: ['webhooks', 'enable', events[0]._id, '-p', 'shop'],
+          code: 0,
+        }),
+        ...perMode(() => ({
+          label: 'webhooks remove',
+          args: ['webhooks', 'remove', String(events.pop()?._id), '--yes', '-p', 'shop'],
+          code: 0,
+        })),
+        ...inModes({
+          label: 'webhooks verify',
+          args: ['webhooks', 'verify', '--file', notification, '-p', 'shop'],
+          code: 0,
+        }),
+      ].map((c) => ({ ...c, check: noAccountSecret })),
       // The sandbox as a test double, through the sandbox that knows the key: its
       // fault rules, and the requests it kept (bodies shown, keys in them redacted).
       ...inModes({
@@ -418,6 +477,8 @@ describe('the key never leaks', () => {
     ])
       await pay(c)
     expect(problems).toEqual([])
+    // A token per sign-in (one per mode), each looked for in every run after it.
+    expect([...accountSecrets].filter((secret) => secret.startsWith('sat_'))).toHaveLength(MODES.length)
     // What the notifications carried to the app: never the key.
     expect(hook.received.length).toBeGreaterThan(MODES.length)
     expect(JSON.stringify(hook.received)).not.toContain(CANARY)

@@ -117,6 +117,23 @@ async function submit(page: Page, name: string): Promise<Response | null> {
 
 const text = async (page: Page, selector: string) => (await page.locator(selector).allInnerTexts()).join('\n')
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Where an attempt sends the customer back (paid, pending, failed): `back` with the sandbox's
+ * `id` and `status`, then what the attempt's notification told, in its order (the attempt's and
+ * payment's ids and its time the sandbox's own; the rest exact, for a link of createLink()).
+ */
+function attemptReturn(back: string, id: string, status: 'paid' | 'pending' | 'failed'): RegExp {
+  const [code, message] = { paid: [1, 'successful'], pending: [2, 'pending'], failed: [3, 'failed'] }[status]
+  return new RegExp(
+    `^${escapeRegExp(`${back}&id=${id}&status=${status}`)}&attempt_id=[0-9a-f]{24}&payment_id=[0-9a-f]{24}` +
+      '&payment_time=\\d{2}-\\d{2}-\\d{4}\\+\\d{2}%3A\\d{2}%3A\\d{2}\\+[ap]m&payment_amount=2550' +
+      `&payment_status=${code}&payment_link_id=${id}&payment_link_reference=INV-1042&payment_link_reference_2=` +
+      `&payment_message=Payment\\+${message}&payment_currency=EUR$`,
+  )
+}
+
 it.runIf(!chromiumInstalled && chromiumRequired)('Chromium is installed (CI requires it)', () => {
   throw new Error(MISSING_CHROMIUM)
 })
@@ -141,6 +158,7 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
     expect(await text(page, '.amount')).toBe('25.50EUR')
     expect(await page.getByRole('button').allInnerTexts()).toEqual([
       'Pay 25.50 EUR',
+      'Pending',
       'Cancel payment',
       'Fail payment',
     ])
@@ -176,14 +194,12 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
     const { page, context } = await newPage()
     await page.goto(link.payment_url)
     const landed = await submit(page, 'Pay 25.50 EUR')
-    const expected = `${shop.baseUrl}/orders/42/return?order=42&lang=en&id=${link._id}&status=paid`
+    const expected = attemptReturn(back, link._id, 'paid')
     expect(landed?.status()).toBe(200)
-    expect(page.url()).toBe(expected)
+    expect(page.url()).toMatch(expected)
     expect(await text(page, 'h1')).toBe('Back at the shop')
     const received = shop.requests.filter((r) => r.path.startsWith('/orders/42/'))
-    expect(received.map((r) => [r.method, r.path])).toEqual([
-      ['GET', `/orders/42/return?order=42&lang=en&id=${link._id}&status=paid`],
-    ])
+    expect(received.map((r) => [r.method, `${shop.baseUrl}${r.path}`])).toEqual([['GET', page.url()]])
     // Referrer-Policy: no-referrer: the shop is not told the payment page's address.
     expect(received[0].headers.referer).toBeUndefined()
     expect((await pay(['links', 'get', link._id])).paid).toBe(true)
@@ -191,9 +207,10 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
   })
 
   it.each([
+    ['Pending', 'pending'],
     ['Cancel payment', 'cancelled'],
     ['Fail payment', 'failed'],
-  ])(
+  ] as const)(
     'developer: %s leaves the link unpaid and sends the customer back with id and status=%s',
     async (button, status) => {
       const back = `${shop.baseUrl}/orders/43/return?order=43`
@@ -202,19 +219,21 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
       await page.goto(link.payment_url)
       const landed = await submit(page, button)
       expect(landed?.status()).toBe(200)
-      expect(page.url()).toBe(`${back}&id=${link._id}&status=${status}`)
+      // A cancel is no attempt: id and status alone. Pending and failed tell their attempt too.
+      if (status === 'cancelled') expect(page.url()).toBe(`${back}&id=${link._id}&status=cancelled`)
+      else expect(page.url()).toMatch(attemptReturn(back, link._id, status))
       expect(await text(page, 'h1')).toBe('Back at the shop')
       expect(
         shop.requests
           .filter((r) => r.path.startsWith('/orders/43/') && r.path.includes(link._id))
-          .map((r) => r.path),
-      ).toEqual([`/orders/43/return?order=43&id=${link._id}&status=${status}`])
+          .map((r) => `${shop.baseUrl}${r.path}`),
+      ).toEqual([page.url()])
       const after = await pay(['links', 'get', link._id])
       expect(after).toEqual({ ...link, updated_at: after.updated_at })
       // The customer may come back and pay after all.
       await page.goto(link.payment_url)
       await submit(page, 'Pay 25.50 EUR')
-      expect(page.url()).toBe(`${back}&id=${link._id}&status=paid`)
+      expect(page.url()).toMatch(attemptReturn(back, link._id, 'paid'))
       expect((await pay(['links', 'get', link._id])).paid).toBe(true)
       expect(dialogs).toEqual([])
       await context.close()
@@ -222,11 +241,30 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
   )
 
   it.each([
-    ['Cancel payment', 'cancelled', 'Payment cancelled', 'Back to the payment page'],
-    ['Fail payment', 'failed', 'Payment failed', 'Try again'],
+    [
+      'Pending',
+      'pending',
+      'Payment pending',
+      'Nothing was paid yet. Test mode: a pending payment was chosen on the payment page; the link can still be paid. Back to the payment page',
+      'Back to the payment page',
+    ],
+    [
+      'Cancel payment',
+      'cancelled',
+      'Payment cancelled',
+      'Nothing was paid. You can still pay this link. Back to the payment page',
+      'Back to the payment page',
+    ],
+    [
+      'Fail payment',
+      'failed',
+      'Payment failed',
+      'Nothing was paid. Test mode: this failure was chosen on the payment page. Try again',
+      'Try again',
+    ],
   ])(
     'without redirect_url, %s shows a page saying so, with a way back to pay',
-    async (button, status, heading, again) => {
+    async (button, status, heading, said, again) => {
       const link = await createLink()
       const { page, context } = await newPage()
       await page.goto(link.payment_url)
@@ -234,6 +272,7 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
       expect(shown?.status()).toBe(200)
       expect(page.url()).toBe(link.payment_url)
       expect(await text(page, 'h1')).toBe(heading)
+      expect(await text(page, '.state')).toBe(said)
       expect(await page.getByRole('button').count()).toBe(0)
       await screens.take(page, `outcome-${status}`)
       expect((await pay(['links', 'get', link._id])).paid).toBe(false)
@@ -241,6 +280,7 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
       expect(page.url()).toBe(link.payment_url)
       expect(await page.getByRole('button').allInnerTexts()).toEqual([
         'Pay 25.50 EUR',
+        'Pending',
         'Cancel payment',
         'Fail payment',
       ])
@@ -372,6 +412,7 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
       expect(page.url()).toBe(link.payment_url)
       expect(await page.getByRole('button').allInnerTexts()).toEqual([
         'Pay 25.50 EUR',
+        'Pending',
         'Cancel payment',
         'Fail payment',
       ])
@@ -425,6 +466,7 @@ describe.runIf(chromiumInstalled)('the customer pages in Chromium', () => {
         'hostile',
         'outcome-cancelled',
         'outcome-failed',
+        'outcome-pending',
         'paid',
         'payment',
         'payment-focus',

@@ -385,17 +385,30 @@ describe('pay sandbox pay --outcome', () => {
       })
     ).json.data
 
-  test.each(['cancelled', 'failed'])(
+  test.each([
+    ['pending', 2, 'pending'],
+    ['cancelled', undefined, ''],
+    ['failed', 3, 'failed'],
+  ] as const)(
     '%s --json: the link, still unpaid, and where the customer goes',
-    async (outcome) => {
-      const link = await create({ redirect_url: 'https://shop.example/done?order=7' })
+    async (outcome, status, message) => {
+      const link = await create({ redirect_url: 'https://shop.example/done?order=7', reference: 'R-7' })
       const settled = await pay(['sandbox', 'pay', link._id, '--outcome', outcome, '--json'])
       expect(settled).toMatchObject({ code: 0, stderr: '' })
       const answer = JSON.parse(settled.stdout)
+      const back = `https://shop.example/done?order=7&id=${link._id}&status=${outcome}`
+      // A cancel is no attempt: id and status alone; pending and failed add what the attempt told.
+      const told =
+        status === undefined
+          ? ''
+          : '&attempt_id=[0-9a-f]{24}&payment_id=[0-9a-f]{24}' +
+            '&payment_time=\\d{2}-\\d{2}-\\d{4}\\+\\d{2}%3A\\d{2}%3A\\d{2}\\+[ap]m&payment_amount=500' +
+            `&payment_status=${status}&payment_link_id=${link._id}&payment_link_reference=R-7` +
+            `&payment_link_reference_2=&payment_message=Payment\\+${message}&payment_currency=EUR`
       expect(answer).toEqual({
         outcome,
         link: expect.objectContaining({ _id: link._id, paid: false, status: 'Active' }),
-        redirect_to: `https://shop.example/done?order=7&id=${link._id}&status=${outcome}`,
+        redirect_to: expect.stringMatching(new RegExp(`^${back.replace(/[.?+]/g, '\\$&')}${told}$`)),
       })
       expect((await api.call('GET', `/payment-links/${link._id}`)).json.data.paid).toBe(false)
     },

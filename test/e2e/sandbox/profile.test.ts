@@ -94,7 +94,19 @@ describe('the sandbox profile', () => {
       })
     })
     const started = JSON.parse(line)
-    expect(Object.keys(started)).toEqual(['base_url', 'keys', 'packages', 'signature_keys', 'webhooks'])
+    expect(Object.keys(started)).toEqual([
+      'base_url',
+      'keys',
+      'packages',
+      'signature_keys',
+      'webhooks',
+      'account',
+    ])
+    // The account made for the directory (no --account, PAY_SANDBOX_ACCOUNT or fixture's).
+    expect(started.account).toEqual({
+      email: expect.stringMatching(/^merchant-[0-9a-f]{8}@sandbox\.pay\.example$/),
+      password: expect.stringMatching(/^[0-9a-f]{24}$/),
+    })
     expect(started.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(started.packages.map((p: { name: string }) => p.name)).toEqual(['Starter', 'Business', 'Monthly'])
     const health = await fetch(`${started.base_url}/_sandbox/health`)

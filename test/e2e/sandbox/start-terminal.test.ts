@@ -63,6 +63,10 @@ describe('pay sandbox start in a terminal', () => {
       ...packageLines(key),
       'Signature key of its notifications (`pay sandbox webhooks list`):',
       expect.stringMatching(/^ {2}sig_sandbox_[0-9a-f]{48}$/),
+      // The account made for the directory, to sign in with as the shop plugins do.
+      "Account of the keys' businesses (`pay login --email`, the plugins' sign-in):",
+      expect.stringMatching(/^ {2}merchant-[0-9a-f]{8}@sandbox\.pay\.example {2}[0-9a-f]{24}$/),
+      `The service's base path works too: ${baseUrl}/api`,
       `pay -p sandbox looks for a sandbox on port 4010, not ${port}. To use this one:`,
       `  export PAY_SANDBOX_PORT=${port} PAY_SANDBOX_DIR=${dir}`,
       `or: pay -p sandbox --base-url ${baseUrl} …`,

@@ -65,7 +65,18 @@ describe('pay sandbox start', () => {
     const dir = tempDir('pay-sandbox-')
     const sandbox = await start(['--port', '0', '--key', 'k1', '--key', 'k2'], dir)
     const { line } = sandbox
-    expect(Object.keys(line)).toEqual(['base_url', 'keys', 'packages', 'signature_keys', 'webhooks'])
+    expect(Object.keys(line)).toEqual([
+      'base_url',
+      'keys',
+      'packages',
+      'signature_keys',
+      'webhooks',
+      'account',
+    ])
+    expect(line.account).toEqual({
+      email: expect.stringMatching(/^merchant-[0-9a-f]{8}@sandbox\.pay\.example$/),
+      password: expect.stringMatching(/^[0-9a-f]{24}$/),
+    })
     expect(line.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(line.keys).toEqual(['k1', 'k2'])
     expect(line.packages).toHaveLength(6)

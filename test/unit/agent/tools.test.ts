@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ACCOUNT_TOOL_ENDPOINTS, accountTools } from '../../../src/agent/account/tools.js'
 import { Agent } from '../../../src/agent/server.js'
-import { serviceTools } from '../../../src/agent/tools.js'
+import { madeHere, serviceTools, toolEndpoints } from '../../../src/agent/tools.js'
 import { CommandContext } from '../../../src/runtime/run-context.js'
-import { ENDPOINT_LIST, ENDPOINTS, type Endpoint, type EndpointName } from '../../../src/shared/endpoints.js'
+import {
+  ENDPOINT_LIST,
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointName,
+  nameOf,
+} from '../../../src/shared/endpoints.js'
 import { field } from '../../../src/shared/fields.js'
 import { SANDBOX_ACTIONS } from '../../../src/work/sandbox/agent-actions.js'
 import { tempDir } from '../../helpers/cli.js'
@@ -15,6 +22,8 @@ import { MANIFEST } from '../../helpers/manifest.js'
  * new tool, named after its resource and verb, its arguments its declared fields, its annotations from
  * what it does, and served by its declaration alone when its resource has no run function.
  */
+
+const nameOfEndpoint = (endpoint: Endpoint) => nameOf(endpoint) as EndpointName
 
 const REFUNDS = { answer: 'record', sandbox: false, noun: 'refund' } as const
 const NEW_ENDPOINTS: Endpoint[] = [
@@ -83,7 +92,7 @@ afterAll(() => server?.close())
 
 describe('the tools of the declarations', () => {
   it('each endpoint of the service is a tool, presets too, named as the command that sends it', () => {
-    const service = ENDPOINT_LIST.filter((endpoint) => !endpoint.sandbox)
+    const service = ENDPOINT_LIST.filter(madeHere)
     const tools = serviceTools()
     expect(tools).toHaveLength(service.length + service.flatMap((endpoint) => endpoint.presets ?? []).length)
     for (const tool of tools) {
@@ -94,6 +103,29 @@ describe('the tools of the declarations', () => {
       )
       expect([tool.name, sent.length > 0]).toEqual([tool.name, true])
     }
+  })
+
+  it('the account’s endpoints are the account’s tools, each named as the command that sends them; the sign-in none', () => {
+    const tools = accountTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(ACCOUNT_TOOL_ENDPOINTS).sort())
+    for (const tool of tools) {
+      const command = MANIFEST.commands[tool.name.replace('_', ':')]
+      const sent = ACCOUNT_TOOL_ENDPOINTS[
+        tool.name as keyof typeof ACCOUNT_TOOL_ENDPOINTS
+      ] as readonly string[]
+      expect([tool.name, sent.every((name) => command?.calls?.includes(name))]).toEqual([tool.name, true])
+      // A write needs --allow-writes: each tool that sends a change, and only those.
+      expect([tool.name, tool.writes]).toEqual([
+        tool.name,
+        sent.some((name) => ENDPOINTS[name as EndpointName].changesState),
+      ])
+    }
+    // Every endpoint of the service is a tool's, but the secret one: the sign-in takes a password.
+    const sentByTools = new Set(toolEndpoints())
+    expect(
+      ENDPOINT_LIST.filter((e) => !e.sandbox && !sentByTools.has(nameOfEndpoint(e))).map((e) => e.path),
+    ).toEqual([ENDPOINTS.signIn.path])
+    expect([...serviceTools(), ...tools].some((tool) => /sign|access/.test(tool.name))).toBe(false)
   })
 
   it('a new declaration is a new tool: its fields, its annotations, and its request sent as declared', async () => {

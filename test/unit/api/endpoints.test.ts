@@ -83,6 +83,9 @@ function specMissingFields(): { title: string; fields: string[] }[] {
   })
 }
 
+/** Values for the path parameters beyond `{id}` (`{business}`, `{integration}`). */
+const PARAMS = { business: '12', integration: 'int_1' }
+
 const fieldsOf = (fields: readonly Field[] = []) => fields.map((f): [string, boolean] => [f.name, f.required])
 
 describe('the client and the sandbox cover the same endpoints', () => {
@@ -106,9 +109,10 @@ describe('the client and the sandbox cover the same endpoints', () => {
 
   it('each endpoint is answered over HTTP at its path by its route, not as a path or method the sandbox lacks', async () => {
     for (const name of ENDPOINT_NAMES) {
-      const endpoint = ENDPOINTS[name]
-      const body = endpoint.method === 'POST' || endpoint.method === 'PUT' ? {} : undefined
-      const answer = await t.a.call(endpoint.method, fillPath(endpoint, 'no-such-record') as string, body)
+      const endpoint: Endpoint = ENDPOINTS[name]
+      const body = endpoint.body ? {} : undefined
+      const path = fillPath(endpoint, 'no-such-record', PARAMS) as string
+      const answer = await t.a.call(endpoint.method, path, body)
       // The router's miss: 405 (another method of the path), or 404 `Not found.` (no such path).
       const missed = answer.status === 405 || (answer.status === 404 && answer.json?.message === 'Not found.')
       expect([name, answer.status, missed]).toEqual([name, answer.status, false])
@@ -154,7 +158,10 @@ describe('each declaration', () => {
     expect(new Set(declared(ENDPOINT_LIST)).size).toBe(ENDPOINT_LIST.length)
     for (const endpoint of ENDPOINT_LIST) {
       expect(
-        endpointAt(endpoint.method, pathOf(endpoint, endpoint.path.includes('{id}') ? 'a b' : undefined)),
+        endpointAt(
+          endpoint.method,
+          pathOf(endpoint, endpoint.path.includes('{id}') ? 'a b' : undefined, {}, PARAMS),
+        ),
       ).toBe(endpoint)
     }
     expect(endpointAt('POST', '/_sandbox/seed?once=true')).toBe(ENDPOINTS.sandboxSeed)
@@ -163,7 +170,7 @@ describe('each declaration', () => {
     expect(endpointAt('GET', '/_sandbox/health')).toBeUndefined()
   })
 
-  it('is the sandbox’s when under /_sandbox/; changes state (and has a kind) unless a GET; a body only on POST and PUT', () => {
+  it('is the sandbox’s when under /_sandbox/; changes state (and has a kind) unless a GET; a body only on POST, PUT and PATCH (a DELETE’s, of optional fields, as the plugins send it)', () => {
     for (const endpoint of ENDPOINT_LIST) {
       const { method, path: route } = endpoint
       expect({
@@ -171,7 +178,10 @@ describe('each declaration', () => {
         sandbox: endpoint.sandbox,
         changesState: endpoint.changesState,
         kind: endpoint.kind !== undefined,
-        body: endpoint.body !== undefined && !['POST', 'PUT'].includes(method),
+        body:
+          endpoint.body !== undefined &&
+          !['POST', 'PUT', 'PATCH'].includes(method) &&
+          !(method === 'DELETE' && endpoint.body.every((field) => !field.required)),
         list: endpoint.answer === 'list' && (method !== 'GET' || route.includes('{id}')),
       }).toEqual({
         route,

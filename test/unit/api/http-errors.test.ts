@@ -14,6 +14,7 @@ import {
   serve,
 } from '../../helpers/fault-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
+import { startTestSandbox } from '../../helpers/sandbox.js'
 
 /** pay, run in this process against the fault servers (test/helpers/in-process.ts). */
 const runPay = payRunner(runInProcess)
@@ -267,5 +268,25 @@ describe.concurrent('where requests go', () => {
       expect(JSON.parse(result.stdout)).toEqual(LINK)
     }
     expect(server.requests.map((r) => r.headers.host)).toEqual([`localhost:${port}`, `127.0.0.1:${port}`])
+  })
+})
+
+describe('the built-in profile at a --base-url of a sandbox of other keys', () => {
+  it('401: exit 4, saying the sandbox takes its own keys (never to log in to the built-in profile, which cannot be)', async ({
+    onTestFinished,
+  }) => {
+    const other = await startTestSandbox({ keys: ['sk_test_its_own_key_1'] })
+    onTestFinished(() => other.close())
+    const result = await runInProcess(['-p', 'sandbox', '--base-url', other.baseUrl, 'links', 'list'], {
+      env: { PAY_SANDBOX_DIR: other.dir },
+    })
+    expect(result).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr:
+        `Error: ${other.baseUrl} did not accept the key of profile "sandbox" (401: Unauthenticated.)\n` +
+        'The sandbox running there was started with its own --key values: send one of them with ' +
+        'PAY_API_KEY, or restart it without --key to accept the built-in key.\n',
+    })
   })
 })

@@ -1,6 +1,9 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PayError } from '../../../src/errors.js'
+import { tempDir } from '../../helpers/cli.js'
 import { commandMap, commandsCalling, idOnlyCommands, undeclaredRequests } from '../../helpers/endpoints.js'
 import { envelope, type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { argvFor, COMMANDS, expected, expectModel, inputArbitrary } from '../../helpers/flag-model.js'
@@ -41,7 +44,34 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const env = () => ({ PAY_API_KEY: 'sk_test_property', PAY_BASE_URL: server.baseUrl })
+/**
+ * A profile signed in to an account (`pay login --email`), for the commands of the account's
+ * endpoints (`-p shop`): its access token and integration in the config file.
+ */
+const CONFIG_DIR = tempDir('pay-properties-config-')
+fs.writeFileSync(
+  path.join(CONFIG_DIR, 'config.json'),
+  JSON.stringify({
+    profiles: {
+      shop: {
+        api_key: 'sk_test_property',
+        base_url: 'http://127.0.0.1:1',
+        access_token: 'sat_property_token',
+        account_email: 'merchant@example.com',
+        business_id: '12',
+        integration_id: 'int_1',
+        signature_key: 'sig_property',
+      },
+    },
+  }),
+  { mode: 0o600 },
+)
+
+const env = () => ({
+  PAY_API_KEY: 'sk_test_property',
+  PAY_BASE_URL: server.baseUrl,
+  PAY_CONFIG_DIR: CONFIG_DIR,
+})
 
 async function run(args: string[]) {
   server.requests.length = 0
@@ -150,7 +180,19 @@ const HAND_WRITTEN: string[][] = [
   ['subs', 'cancel', 'sub_1', 'sub_2', '--yes'],
   ['subs', 'delete', 'sub_1', '--yes'],
   ['subs', 'create', ...VALID['subs create']],
+  // The account's, with the access token of the profile signed in (CONFIG_DIR).
+  ['businesses', 'list', '-p', 'shop'],
+  ['webhooks', 'list', '-p', 'shop'],
+  ['webhooks', 'add', 'https://shop.example/hook', '-p', 'shop'],
+  ['webhooks', 'enable', 'ev_1', '-p', 'shop'],
+  ['webhooks', 'disable', 'ev_1', '-p', 'shop'],
+  ['webhooks', 'remove', 'ev_1', '--yes', '-p', 'shop'],
 ]
+
+/** The integration's one webhook event, as `webhooks remove` finds it before it removes it. */
+const EVENTS = JSON.stringify({
+  data: { data: [{ _id: 'ev_1', name: 'payment.created', url: 'https://x' }] },
+})
 
 /**
  * The commands that call an endpoint of the service (src/shared/endpoints.ts) that (b) and (c) do
@@ -197,6 +239,11 @@ describe('the commands these properties cover come from the endpoint declaration
     for (const args of READING_COMMANDS) {
       current = { _id: 'lnk_1', email: 'a@b.co', currency: 'EUR', amount: '1', title: 'T', status: 'Active' }
       if (args[1] === 'list') answers = [{ status: 200, text: JSON.stringify({ data: [current] }) }]
+      if (args[0] === 'webhooks' && args[1] === 'remove')
+        answers = [
+          { status: 200, text: EVENTS },
+          { status: 200, text: '{}' },
+        ]
       const result = await run(args).finally(() => {
         answers = []
       })
@@ -213,9 +260,14 @@ describe('the commands these properties cover come from the endpoint declaration
       .filter(([command]) => command !== 'mcp')
       .flatMap(([command, endpoints]) =>
         endpoints
-          // A preset (`subs cancel`'s status) is a body of no flags.
+          // A preset (`subs cancel`'s status) is a body of no flags; so are the account's (its bodies are a
+          // password read from stdin, a URL argument, a fixed `enabled`: test/commands/webhooks/, login).
           .filter(
-            (e) => !e.sandbox && e.body && !e.presets?.some((preset) => command.endsWith(` ${preset.verb}`)),
+            (e) =>
+              !e.sandbox &&
+              e.body &&
+              e.auth === undefined &&
+              !e.presets?.some((preset) => command.endsWith(` ${preset.verb}`)),
           )
           .map((endpoint) => ({
             name: command,

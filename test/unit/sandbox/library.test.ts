@@ -49,7 +49,7 @@ function thrown(act: () => unknown): { name: string; message: string } {
 const argumentError = (message: string) => ({ name: 'SandboxArgumentError', message })
 
 describe('sandbox.pay(id, outcome)', () => {
-  it('refuses an outcome it does not take, naming the three it takes, and changes nothing', async () => {
+  it('refuses an outcome it does not take, naming the four it takes, and changes nothing', async () => {
     const cases: [unknown, string][] = [
       ['canceled', '"canceled"'],
       ['PAID', '"PAID"'],
@@ -61,7 +61,7 @@ describe('sandbox.pay(id, outcome)', () => {
     for (const [outcome, got] of cases) {
       expect(thrown(() => sandbox.pay(linkId, outcome as never))).toEqual(
         argumentError(
-          `sandbox.pay(id, outcome): outcome must be one of paid, cancelled, failed; got ${got}.`,
+          `sandbox.pay(id, outcome): outcome must be one of paid, pending, cancelled, failed; got ${got}.`,
         ),
       )
     }
@@ -238,7 +238,7 @@ describe('startSandbox(options)', () => {
   it('refuses an option it does not take, naming those it takes', async () => {
     await refused(
       { key: ['sk_a'] },
-      'startSandbox(options): options has no "key"; it takes dir, keys, port, host, seed, faults, faultSeed, webhooks.',
+      'startSandbox(options): options has no "key"; it takes dir, keys, port, host, seed, faults, faultSeed, webhooks, account.',
     )
     await refused('sk_a', 'startSandbox(options): options must be an object; got "sk_a".')
   })
@@ -290,5 +290,43 @@ describe('startSandbox(options)', () => {
       { webhooks: ['http://shop@127.0.0.1:3000/hook'] },
       'startSandbox(options): webhooks must be an array of http:// or https:// URLs with no user name or password; got ["http://shop@127.0.0.1:3000/hook"].',
     )
+  })
+})
+
+describe('the account and the pending outcome through the library', () => {
+  it('account: given, shown, signed in with; a bad one refused naming what it takes', async () => {
+    const account = { email: 'shop@example.com', password: 'p4ss' }
+    const own = await startSandbox({ account })
+    try {
+      expect(own.account).toEqual(account)
+      const signed = await fetch(`${own.baseUrl}/api/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(account),
+      })
+      expect(signed.status).toBe(200)
+    } finally {
+      await own.close()
+    }
+    await expect(startSandbox({ account: { email: 'nope', password: 'x' } })).rejects.toMatchObject(
+      argumentError('startSandbox(options): account.email must be an e-mail address; got "nope".'),
+    )
+    await expect(
+      startSandbox({ account: { email: 'a@b.co' } } as unknown as StartSandboxOptions),
+    ).rejects.toMatchObject(
+      argumentError('startSandbox(options): account.password must be a non-empty string; got undefined.'),
+    )
+  })
+
+  it('pay(id, "pending"): the link unpaid, told pending; paying it later pays it', async () => {
+    const made = await fetch(`${sandbox.baseUrl}/payment-links`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer sk_lib_a', 'Content-Type': 'application/json' },
+      body: JSON.stringify(VALID_LINK),
+    })
+    const id = ((await made.json()) as { data: { _id: string } }).data._id
+    expect(sandbox.pay(id, 'pending')).toMatchObject({ outcome: 'pending', link: { paid: false } })
+    expect((await link(id)).paid).toBe(false)
+    expect(sandbox.pay(id)).toMatchObject({ outcome: 'paid', link: { paid: true } })
   })
 })

@@ -17,7 +17,7 @@ import { ROOT } from '../../helpers/cli.js'
  * - an endpoint's name (`createLink`) is written, as a string literal (`'createLink'`) or a
  *   property's key (`createLink:`, `ENDPOINTS.createLink`), only where an endpoint is called or
  *   served: the table, the commands (their `static calls`), their work, the sandbox (its route
- *   table and handlers) and the sandbox's tools. A function of the same name (the sandbox's
+ *   table and handlers) and `pay mcp`'s tools of the sandbox and of the account. A function of the same name (the sandbox's
  *   handler `createLink`, the work's) is an ordinary word of code, and comments are no code.
  */
 
@@ -28,6 +28,7 @@ const NAMES_MAY_BE_IN = [
   /^src\/work\//,
   /^src\/sandbox\//,
   /^src\/agent\/sandbox-tools\.ts$/,
+  /^src\/agent\/account\/tools\.ts$/,
 ]
 
 const TABLE = 'src/shared/endpoints.ts'

@@ -123,6 +123,9 @@ function settle({ payments, caller, id, now }: ScopedContext, outcome: Outcome):
 /** `POST /_sandbox/payment-links/{id}/pay`: the customer pays. */
 export const payLink = (context: ScopedContext) => settle(context, 'paid')
 
+/** `POST /_sandbox/payment-links/{id}/pending`: the payment is left pending (told with status 2); the link stays unpaid. */
+export const pendingLink = (context: ScopedContext) => settle(context, 'pending')
+
 /** `POST /_sandbox/payment-links/{id}/cancel`: the customer cancels; the link stays unpaid. */
 export const cancelLink = (context: ScopedContext) => settle(context, 'cancelled')
 

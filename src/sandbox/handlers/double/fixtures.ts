@@ -13,7 +13,12 @@
  * `"status": "cancel"`. A file with any invalid entry is refused whole, its errors named by entry
  * and field (`links[2].amount`); a valid one is seeded in one transaction. Names are kept (table
  * `seeded`), so that seeding `once` skips the names a business has already.
+ *
+ * A file may also name the sandbox's account (`"account": {"email": …, "password": …}`, the one a
+ * shop signs in with: domain/account.ts). A sandbox started with the file takes it (fixtureAccount);
+ * seeding a running sandbox checks it and leaves the account as the sandbox started with it.
  */
+import type { Account } from '../../domain/account.js'
 import { newLink, newSubscription, newTokenization } from '../../domain/build.js'
 import { type Business, businessOf, PACKAGE_SLUGS } from '../../domain/business.js'
 import type { PackageRecord } from '../../domain/records.js'
@@ -37,6 +42,7 @@ export interface Fixtures {
   tokenizations?: FixtureEntry[]
   links?: FixtureEntry[]
   subscriptions?: FixtureEntry[]
+  account?: Account
 }
 
 export type FixtureEntry = { name: string } & Record<string, unknown>
@@ -139,12 +145,13 @@ export function checkFixtures(value: unknown, packages: readonly PackageRecord[]
   if (shape || !isObject(value)) return { ok: false, errors: shape ?? {} }
   const errors: FieldErrors = Object.create(null)
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(SECTIONS, key)) {
+    if (!Object.hasOwn(SECTIONS, key) && key !== 'account') {
       errors[key] = [
-        `The ${key} section is unknown: a fixture file has tokenizations, links and subscriptions.`,
+        `The ${key} section is unknown: a fixture file has tokenizations, links, subscriptions and account.`,
       ]
     }
   }
+  Object.assign(errors, accountErrors(value.account))
   const planned: Planned[] = []
   const names = new Map<string, string>()
   let invalid = 0
@@ -179,6 +186,27 @@ export function checkFixtures(value: unknown, packages: readonly PackageRecord[]
     errors.fixtures = [`${invalid - MAX_LISTED_ENTRIES} more invalid entries are not listed.`]
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, value: planned }
+}
+
+/** What is wrong with a fixture file's `account` section, keyed `account.email`, `account.password`. */
+function accountErrors(account: unknown): FieldErrors {
+  if (account === undefined) return {}
+  if (!isObject(account))
+    return { account: ['The account section must be an object: {"email", "password"}.'] }
+  const errors: FieldErrors = {}
+  const { email, password } = account
+  if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email))
+    errors['account.email'] = ['The email must be a valid email address.']
+  if (typeof password !== 'string' || password === '')
+    errors['account.password'] = ['The password field is required.']
+  return errors
+}
+
+/** The account a fixture file names, when it names one (checked by checkFixtures). */
+export function fixtureAccount(value: unknown): Account | undefined {
+  if (!isObject(value) || !isObject(value.account)) return undefined
+  const { email, password } = value.account
+  return typeof email === 'string' && typeof password === 'string' ? { email, password } : undefined
 }
 
 /** One entry checked; errors keyed by field ('' for the entry itself). */

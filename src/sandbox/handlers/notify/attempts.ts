@@ -6,7 +6,7 @@
  * those leased to it. An attempt undone (its request failed after it) leaves no delivery and sends
  * nothing.
  */
-import type { PaymentAttempt, Payments } from '../../domain/payment.js'
+import type { Payments } from '../../domain/payment.js'
 import { newObjectId, nowIso } from '../../domain/records.js'
 import type { SandboxStore } from '../../store/store.js'
 import { notificationText, PAYMENT_CREATED } from './notification.js'
@@ -42,7 +42,7 @@ export function notifyPayments(payments: Payments, store: SandboxStore, dispatch
  */
 export function notifyAttempt(
   store: SandboxStore,
-  attempt: PaymentAttempt,
+  attempt: Parameters<typeof notificationText>[0],
   keyHash: string | null,
   how?: Dispatch,
 ): Claimed[] {

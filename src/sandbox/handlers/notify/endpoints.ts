@@ -5,15 +5,17 @@
  * acting on a sandbox directory with no server (local.ts).
  */
 
-import { newObjectId } from '../../domain/records.js'
+import { newObjectId, nowIso } from '../../domain/records.js'
 import type { Checked, RequestBody } from '../../domain/rules.js'
 import type { SandboxStore } from '../../store/store.js'
 import { WEBHOOK_EVENTS } from './notification.js'
 import {
   abandonDeliveries,
   type EndpointRecord,
+  type EndpointRow,
   endpointById,
   endpointRecord,
+  endpointRowOf,
   endpointRows,
   OUTBOX,
   signatureKeyOf,
@@ -87,23 +89,53 @@ export function checkEndpoint(body: RequestBody): Checked<EndpointInput> {
  * registered for good is never taken away by a `listen` that ends).
  */
 export function addEndpoint(store: SandboxStore, keyHash: string, input: EndpointInput): EndpointRecord {
+  return endpointRecord(addEndpointRow(store, keyHash, input))
+}
+
+/** addEndpoint, answering the endpoint's row (its times too: an integration's webhook event shows them). */
+export function addEndpointRow(store: SandboxStore, keyHash: string, input: EndpointInput): EndpointRow {
   return store.write(() => {
     const now = Date.now()
+    const at = nowIso(now)
     endpointRows(store, keyHash, now)
     const expires = input.leaseSeconds === undefined ? null : now + input.leaseSeconds * 1000
     const events = JSON.stringify(input.events)
     const enabled = input.enabled ? 1 : 0
     const found = store.statement(OUTBOX.endpointByUrl, 'get', keyHash, input.url) as
-      | { seq: number; id: string; expires_at: number | null }
+      | Record<string, unknown>
       | undefined
     if (found) {
       const stays = found.expires_at === null ? null : expires
-      store.statement(OUTBOX.changeEndpoint, 'run', events, enabled, stays, found.seq)
-      return { _id: found.id, url: input.url, events: input.events, enabled: input.enabled }
+      store.statement(OUTBOX.changeEndpoint, 'run', events, enabled, stays, at, found.seq)
+      return { ...endpointRowOf(found), events, enabled, expires_at: stays, updated_at: at }
     }
     const id = newObjectId()
-    store.statement(OUTBOX.addEndpoint, 'run', keyHash, id, input.url, events, enabled, expires)
-    return { _id: id, url: input.url, events: input.events, enabled: input.enabled }
+    store.statement(OUTBOX.addEndpoint, 'run', keyHash, id, input.url, events, enabled, expires, at, at)
+    return endpointRowOf(store.statement(OUTBOX.endpointById, 'get', id, keyHash) as Record<string, unknown>)
+  })
+}
+
+/**
+ * Endpoint `id` of the business moved to another URL and/or turned on or off: its row after;
+ * undefined when there is none; `taken` when another of its endpoints has that URL.
+ */
+export function moveEndpoint(
+  store: SandboxStore,
+  keyHash: string,
+  id: string,
+  change: { url?: string; enabled?: boolean },
+): EndpointRow | 'taken' | undefined {
+  return store.write(() => {
+    const row = endpointById(store, keyHash, id)
+    if (!row) return undefined
+    const url = change.url ?? row.url
+    const other = store.statement(OUTBOX.endpointByUrl, 'get', keyHash, url) as { id: string } | undefined
+    if (other && other.id !== row.id) return 'taken' as const
+    const enabled = change.enabled === undefined ? row.enabled : change.enabled ? 1 : 0
+    if (url === row.url && enabled === row.enabled) return row
+    const at = nowIso()
+    store.statement(OUTBOX.moveEndpoint, 'run', url, enabled, at, row.seq)
+    return { ...row, url, enabled, updated_at: at }
   })
 }
 

@@ -88,6 +88,7 @@ export interface Dispatch {
 }
 
 const BUSINESS = '(SELECT id FROM businesses WHERE key_hash = ?)'
+const ENDPOINT = 'seq, id, url, events, enabled, expires_at, created_at, updated_at'
 const CLAIMED = 'seq, id, url, body, tries, budget'
 
 /** The statements of the outbox; each finds its rows through an index (test/unit/sandbox/notify/outbox.test.ts). */
@@ -95,15 +96,15 @@ export const OUTBOX = {
   signatureKey: 'SELECT key FROM signature_keys WHERE key_hash = ?',
   addSignatureKey:
     'INSERT INTO signature_keys (key_hash, key) VALUES (?, ?) ON CONFLICT (key_hash) DO NOTHING',
-  endpoints:
-    'SELECT seq, id, url, events, enabled, expires_at FROM webhook_endpoints WHERE key_hash = ? ORDER BY seq',
-  endpointByUrl:
-    'SELECT seq, id, url, events, enabled, expires_at FROM webhook_endpoints WHERE key_hash = ? AND url = ?',
-  endpointById:
-    'SELECT seq, id, url, events, enabled, expires_at FROM webhook_endpoints WHERE id = ? AND key_hash = ?',
+  endpoints: `SELECT ${ENDPOINT} FROM webhook_endpoints WHERE key_hash = ? ORDER BY seq`,
+  endpointByUrl: `SELECT ${ENDPOINT} FROM webhook_endpoints WHERE key_hash = ? AND url = ?`,
+  endpointById: `SELECT ${ENDPOINT} FROM webhook_endpoints WHERE id = ? AND key_hash = ?`,
   addEndpoint:
-    'INSERT INTO webhook_endpoints (key_hash, id, url, events, enabled, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-  changeEndpoint: 'UPDATE webhook_endpoints SET events = ?, enabled = ?, expires_at = ? WHERE seq = ?',
+    'INSERT INTO webhook_endpoints (key_hash, id, url, events, enabled, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  changeEndpoint:
+    'UPDATE webhook_endpoints SET events = ?, enabled = ?, expires_at = ?, updated_at = ? WHERE seq = ?',
+  /** A webhook event of an integration moved or turned on or off (handlers/account/). */
+  moveEndpoint: 'UPDATE webhook_endpoints SET url = ?, enabled = ?, updated_at = ? WHERE seq = ?',
   removeEndpoint: 'DELETE FROM webhook_endpoints WHERE seq = ?',
   forgetExpired: 'DELETE FROM webhook_endpoints WHERE key_hash = ? AND expires_at <= ?',
   /** The business (by its key's hash) of link `id` of business `business_id`, whoever asks. */
@@ -143,6 +144,8 @@ export interface EndpointRow {
   events: string
   enabled: number
   expires_at: number | null
+  created_at: string
+  updated_at: string
 }
 
 export const get = (store: SandboxStore, sql: string, ...parameters: unknown[]) =>
@@ -150,13 +153,15 @@ export const get = (store: SandboxStore, sql: string, ...parameters: unknown[]) 
 const all = (store: SandboxStore, sql: string, ...parameters: unknown[]) =>
   store.statement(sql, 'all', ...parameters) as Record<string, unknown>[]
 
-const endpointRowOf = (row: Record<string, unknown>): EndpointRow => ({
+export const endpointRowOf = (row: Record<string, unknown>): EndpointRow => ({
   seq: Number(row.seq),
   id: String(row.id),
   url: String(row.url),
   events: String(row.events),
   enabled: Number(row.enabled),
   expires_at: row.expires_at === null ? null : Number(row.expires_at),
+  created_at: String(row.created_at),
+  updated_at: String(row.updated_at),
 })
 
 export const claimedOf = (row: Record<string, unknown>): Claimed => ({

@@ -121,7 +121,7 @@ async function guarded(handle: () => Promise<PageReply>): Promise<PageReply> {
   }
 }
 
-/** `GET|POST /checkout/pay?id=…`: the payment page, and its buttons (pay, cancel, fail). */
+/** `GET|POST /checkout/pay?id=…`: the payment page, and its buttons (pay, pending, cancel, fail). */
 export const servePaymentPage = (context: RequestContext) => guarded(() => payment(context))
 
 /** `GET|POST /checkout/tokens/{token}/activate`: the activation page, and its button. */
@@ -138,7 +138,7 @@ async function payment({ store, payments, method, query, request }: RequestConte
   const charge = chargeOfLink(store, link._id)
   if (!form) return link.paid ? paidPage(link, charge) : paymentPage(link, current, 200, '', charge)
 
-  // The button pressed: Pay (also a form without one, as before the other outcomes), Cancel, Fail.
+  // The button pressed: Pay (also a form without one, as before the other outcomes), Pending, Cancel, Fail.
   const outcome = form.get('outcome') ?? 'paid'
   if (!isOutcome(outcome)) throw new RefusedForm(400, 'This form could not be read')
   const shown = [form.get('amount'), form.get('currency')]

@@ -1,6 +1,6 @@
 /**
  * The HTML of each customer page (customer-pages.ts serves them): the payment page, its receipt,
- * what the customer sees after cancelling or a failed payment, the activation page, and the pages
+ * what the customer sees after cancelling, a pending payment or a failed one, the activation page, and the pages
  * that say what went wrong. Built on html.ts.
  */
 
@@ -56,7 +56,7 @@ export function paymentPage(
       // The outcomes an app must handle besides a payment (domain/payment.ts): the link stays unpaid.
       '<fieldset class="others">',
       '<legend>Test mode: the customer’s other outcomes</legend>',
-      '<div class="row"><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
+      '<div class="row"><button type="submit" name="outcome" value="pending">Pending</button><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
       '</fieldset>',
       '</form>',
     ]
@@ -201,32 +201,52 @@ export const refused = (pageUrl: string) =>
     `The form did not come from its own page: it was sent from another site, or its page token is missing or wrong. <a href="${escapeHtml(pageUrl)}">Open the page again</a> to continue.`,
   ])
 
+/** What each unpaid outcome's page says: its heading, the sentence about the link, the way back. */
+const UNPAID = {
+  cancelled: {
+    heading: 'Payment cancelled',
+    said: ['You cancelled the payment for', '.'],
+    back: 'Back to the payment page',
+  },
+  pending: {
+    heading: 'Payment pending',
+    said: ['The payment for', ' is pending.'],
+    back: 'Back to the payment page',
+  },
+  failed: { heading: 'Payment failed', said: ['The payment for', ' did not go through.'], back: 'Try again' },
+} as const
+
 /**
- * What the customer sees after cancelling, or after the payment failed, when the link has no
- * `redirect_url`: nothing was paid, and the way back to the page to try again.
+ * What the customer sees after cancelling, a pending payment or a failed one, when the link has
+ * no `redirect_url`: nothing was paid, and the way back to the page to try again.
  */
 export function unpaidPage(
   link: PaymentLinkRecord,
-  outcome: 'cancelled' | 'failed',
+  outcome: 'pending' | 'cancelled' | 'failed',
   pageUrl: string,
 ): PageReply {
-  const cancelled = outcome === 'cancelled'
-  const heading = cancelled ? 'Payment cancelled' : 'Payment failed'
-  const again = `<a href="${escapeHtml(pageUrl)}">${cancelled ? 'Back to the payment page' : 'Try again'}</a>`
+  const { heading, said, back } = UNPAID[outcome]
+  const again = `<a href="${escapeHtml(pageUrl)}">${back}</a>`
   return render({
     status: 200,
     title: `${heading} · ${link.title}`,
     body: [
       merchant(link.business_id),
       `<h1>${heading}</h1>`,
-      `<p class="description">${cancelled ? 'You cancelled the payment for' : 'The payment for'} <bdi>${keepDatesWhole(escapeHtml(link.title))}</bdi>${cancelled ? '.' : ' did not go through.'}</p>`,
-      cancelled
-        ? state('warn', 'Nothing was paid.', `You can still pay this link. ${again}`)
-        : state(
+      `<p class="description">${said[0]} <bdi>${keepDatesWhole(escapeHtml(link.title))}</bdi>${said[1]}</p>`,
+      outcome === 'failed'
+        ? state(
             'bad',
             'Nothing was paid.',
             `Test mode: this failure was chosen on the payment page. ${again}`,
-          ),
+          )
+        : outcome === 'pending'
+          ? state(
+              'warn',
+              'Nothing was paid yet.',
+              `Test mode: a pending payment was chosen on the payment page; the link can still be paid. ${again}`,
+            )
+          : state('warn', 'Nothing was paid.', `You can still pay this link. ${again}`),
       '<p class="fine">Test mode: no card was asked for and no money moved.</p>',
     ].join('\n'),
   })

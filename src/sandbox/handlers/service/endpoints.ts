@@ -55,7 +55,7 @@ function paginate<T>(
   const page = positiveInteger(context.query.get('page')) ?? 1
   const { total, records: data } = read((page - 1) * perPage, perPage)
   const lastPage = Math.max(1, Math.ceil(total / perPage))
-  const path = `${context.origin}${context.path}`
+  const path = `${context.origin}${context.base}${context.path}`
   const pageUrl = (target: number) => {
     const query = new URLSearchParams({ page: String(target) })
     if (context.query.has('per_page')) query.set('per_page', String(perPage))

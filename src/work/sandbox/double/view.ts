@@ -98,9 +98,13 @@ export function paidText(paid: LinkSettled, named = false): string {
     : `Paid ${paid.place}.`
 }
 
+/** What each unpaid outcome says it did. */
+const DONE: Record<string, string> = { pending: 'Left pending', cancelled: 'Cancelled', failed: 'Failed' }
+
 /**
- * What `sandbox pay --outcome cancelled|failed` says on stderr: what was done where, and where
- * the customer would be sent. A link paid before is answered as paid, whatever the customer does.
+ * What `sandbox pay --outcome pending|cancelled|failed` says on stderr: what was done where, and
+ * where the customer would be sent. A link paid before is answered as paid, whatever the customer
+ * does.
  */
 function outcomeText(
   settled: { outcome: string; link: Rec; redirect_to: string | null },
@@ -111,7 +115,7 @@ function outcomeText(
   const done =
     settled.outcome !== asked
       ? `Payment link ${id} was already paid: nothing changed, and the customer is answered as paid.`
-      : `${asked === 'cancelled' ? 'Cancelled' : 'Failed'} ${place}: payment link ${id} stays unpaid.`
+      : `${DONE[asked] ?? asked} ${place}: payment link ${id} stays unpaid${asked === 'pending' ? ', and payable' : ''}.`
   const where =
     settled.redirect_to === null
       ? `It has no redirect_url: the customer would see the sandbox's page saying so.`

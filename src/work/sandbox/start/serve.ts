@@ -14,6 +14,7 @@ import { NO_CREDENTIALS, webhookUrlProblem } from '../../../shared/webhook-url.j
 import { type Rec, sanitizeText } from '../../../values.js'
 import { invalidFixtures, readFixtureFile, seededRows } from '../store/seed.js'
 import { seededText } from '../store/view.js'
+import { sandboxAccount } from './account.js'
 import { sandboxKeys, servesWellKnown, WELL_KNOWN_NOTE } from './keys.js'
 import { attemptLine, faultsText, listenError, logLine, portHint } from './view.js'
 
@@ -32,6 +33,8 @@ export interface ServeRequest {
   seed?: { file: string; once: boolean }
   /** --webhook URL...: endpoints of the first key's business. */
   webhooks: string[]
+  /** --account EMAIL:PASSWORD; not given: PAY_SANDBOX_ACCOUNT, else the fixtures', else the directory's (account.ts). */
+  account?: string
 }
 
 /**
@@ -76,6 +79,8 @@ export async function serveSandbox(
   }
   if (note) out.warn(note)
   if (servesWellKnown(keys)) out.warn(WELL_KNOWN_NOTE)
+  const chosen = sandboxAccount(request.account, env)
+  if (chosen.note) out.warn(chosen.note)
   const seed = request.seed && (await fixtures(request.seed, keys[0], io))
   let sandbox: RunningSandbox
   try {
@@ -87,6 +92,7 @@ export async function serveSandbox(
       onRequest,
       faults: request.faults,
       seed,
+      account: chosen.account,
       webhooks: {
         endpoints: request.webhooks,
         onAttempt: request.quiet ? undefined : (attempt) => out.log(attemptLine(attempt)),
@@ -128,6 +134,7 @@ function sayListening(
   const hint = portHint(sandbox.baseUrl, request.host, context.env)
   const seeded = sandbox.seeded && { seeded: sandbox.seeded.ids }
   const { signatureKeys: signature_keys, endpoints: webhooks } = sandbox.webhooks
+  const { email, password } = sandbox.account
   if (out.json) {
     out.jsonLine({
       base_url: sandbox.baseUrl,
@@ -135,6 +142,7 @@ function sayListening(
       packages,
       signature_keys,
       webhooks,
+      account: { email, password },
       ...seeded,
     })
     out.notice(`Database: ${sandbox.database}`)
@@ -154,6 +162,9 @@ function sayListening(
         : 'Signature keys of its notifications, one per key in that order:',
       ...signature_keys.map((key) => `  ${key}`),
       ...webhookLines(webhooks),
+      "Account of the keys' businesses (`pay login --email`, the plugins' sign-in):",
+      `  ${email}  ${password}`,
+      `The service's base path works too: ${sandbox.baseUrl}/api`,
     ]
     out.text(sanitizeText(lines.join('\n')))
     // How to reach it goes with the messages, before the line the request log follows.

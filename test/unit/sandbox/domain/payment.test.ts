@@ -66,13 +66,35 @@ describe('the payment transition', () => {
   it('pays once: the subscriber hears the attempt inside its transaction, with the link paid; paying again is no attempt', () => {
     const { store, link, payments, heard } = setUp('https://shop.example/back?order=7')
     const first = payments.settle(link._id, 'paid', business)
+    const data = heard[0]?.attempt.data
     expect(first).toEqual({
       outcome: 'paid',
       link: { ...link, paid: true, updated_at: new Date(AT).toISOString() },
-      redirect_to: `https://shop.example/back?order=7&id=${link._id}&status=paid`,
+      redirect_to: `https://shop.example/back?order=7&id=${link._id}&status=paid&${new URLSearchParams({
+        attempt_id: data.attempt_id,
+        payment_id: data.payment_id,
+        payment_time: '01-03-2026 10:00:00 am',
+        payment_amount: '2550',
+        payment_status: '1',
+        payment_link_id: link._id,
+        payment_link_reference: '',
+        payment_link_reference_2: '',
+        payment_message: 'Payment successful',
+        payment_currency: link.currency,
+      })}`,
     })
     expect(heard).toEqual([
-      { attempt: { link: first?.link, paid: true, at: AT }, inside: true, committed: false, business },
+      {
+        attempt: {
+          link: first?.link,
+          paid: true,
+          at: AT,
+          data: expect.objectContaining({ payment_status: 1 }),
+        },
+        inside: true,
+        committed: false,
+        business,
+      },
     ])
     expect(payments.settle(link._id, 'paid')?.outcome).toBe('paid')
     expect(payments.settle(link._id, 'failed')?.outcome).toBe('paid')
@@ -87,9 +109,43 @@ describe('the payment transition', () => {
     expect(heard).toEqual([])
     expect(payments.settle(link._id, 'failed')).toEqual({ outcome: 'failed', link, redirect_to: null })
     expect(heard).toEqual([
-      { attempt: { link, paid: false, at: AT }, inside: false, committed: false, business: undefined },
+      {
+        attempt: { link, paid: false, at: AT, data: expect.objectContaining({ payment_status: 3 }) },
+        inside: false,
+        committed: false,
+        business: undefined,
+      },
     ])
     expect(committedPaid(store, link._id)).toBe(false)
+  })
+
+  it('a pending payment is an attempt (status 2) that leaves the link unpaid and payable; a later payment is told 1', () => {
+    const { store, link, payments, heard } = setUp()
+    expect(payments.settle(link._id, 'pending')).toEqual({ outcome: 'pending', link, redirect_to: null })
+    expect(payments.settle(link._id, 'pending')?.outcome).toBe('pending')
+    expect(committedPaid(store, link._id)).toBe(false)
+    expect(payments.settle(link._id, 'paid')?.outcome).toBe('paid')
+    expect(
+      heard.map((h) => [h.attempt.paid, h.attempt.data.payment_status, h.attempt.data.payment_message]),
+    ).toEqual([
+      [false, 2, 'Payment pending'],
+      [false, 2, 'Payment pending'],
+      [true, 1, 'Payment successful'],
+    ])
+    // Each attempt is its own: ids never repeat.
+    expect(new Set(heard.map((h) => h.attempt.data.attempt_id)).size).toBe(3)
+    expect(committedPaid(store, link._id)).toBe(true)
+  })
+
+  it('the return never takes a parameter the redirect_url has: GiveWP’s own payment_id stays', () => {
+    const own = 'https://give.example/?swipego_gwp_gateway=abc&payment_id=501'
+    const { link, payments, heard } = setUp(own)
+    const back = new URL(payments.settle(link._id, 'paid')?.redirect_to as string)
+    expect(back.searchParams.getAll('payment_id')).toEqual(['501'])
+    expect(back.searchParams.get('swipego_gwp_gateway')).toBe('abc')
+    expect(back.searchParams.get('attempt_id')).toBe(heard[0].attempt.data.attempt_id)
+    expect(back.searchParams.get('payment_link_id')).toBe(link._id)
+    expect(back.searchParams.get('payment_status')).toBe('1')
   })
 
   it('finds no link of another business, nor one that does not exist: nothing heard', () => {

@@ -439,8 +439,8 @@ describe('/_sandbox/requests: what each business sent', () => {
   })
 })
 
-describe('/_sandbox/payment-links/{id}/pay|cancel|fail: the customer’s outcomes', () => {
-  it('cancel and fail leave the link unpaid and say where the customer goes; pay pays; a paid link answers paid', async () => {
+describe('/_sandbox/payment-links/{id}/pay|pending|cancel|fail: the customer’s outcomes', () => {
+  it('pending, cancel and fail leave the link unpaid and say where the customer goes; pay pays; a paid link answers paid', async () => {
     const link = (
       await t.a.call('POST', '/payment-links', {
         ...VALID_LINK,
@@ -448,20 +448,41 @@ describe('/_sandbox/payment-links/{id}/pay|cancel|fail: the customer’s outcome
       })
     ).json.data
     const back = (status: string) => `https://shop.example/back?order=42&id=${link._id}&status=${status}#r`
-    for (const [verb, outcome] of [
-      ['cancel', 'cancelled'],
-      ['fail', 'failed'],
+    /** The return of an attempt: id and status, then what the attempt told (its notification's fields). */
+    const told = (redirect: string, status: string, code: string) => {
+      const url = new URL(redirect)
+      expect(`${url.origin}${url.pathname}?${[...url.searchParams.keys()].join('&')}${url.hash}`).toBe(
+        'https://shop.example/back?order&id&status&attempt_id&payment_id&payment_time&payment_amount&payment_status&payment_link_id&payment_link_reference&payment_link_reference_2&payment_message&payment_currency#r',
+      )
+      expect(Object.fromEntries(url.searchParams)).toMatchObject({
+        order: '42',
+        id: link._id,
+        status,
+        payment_status: code,
+        payment_link_id: link._id,
+        payment_amount: String(Math.round(link.amount * 100)),
+        payment_currency: link.currency,
+      })
+    }
+    const cancelled = await t.a.call('POST', `/_sandbox/payment-links/${link._id}/cancel`)
+    expect(cancelled.json).toMatchObject({
+      success: true,
+      data: link,
+      outcome: 'cancelled',
+      redirect_to: back('cancelled'),
+    })
+    for (const [verb, outcome, code] of [
+      ['pending', 'pending', '2'],
+      ['fail', 'failed', '3'],
     ]) {
       const answer = await t.a.call('POST', `/_sandbox/payment-links/${link._id}/${verb}`)
       expect(answer.status).toBe(200)
-      expect(answer.json).toMatchObject({ success: true, data: link, outcome, redirect_to: back(outcome) })
+      expect(answer.json).toMatchObject({ success: true, data: link, outcome })
+      told(answer.json.redirect_to, outcome, code)
     }
     const paid = await t.a.call('POST', `/_sandbox/payment-links/${link._id}/pay`)
-    expect(paid.json).toMatchObject({
-      data: { _id: link._id, paid: true },
-      outcome: 'paid',
-      redirect_to: back('paid'),
-    })
+    expect(paid.json).toMatchObject({ data: { _id: link._id, paid: true }, outcome: 'paid' })
+    told(paid.json.redirect_to, 'paid', '1')
     const late = await t.a.call('POST', `/_sandbox/payment-links/${link._id}/cancel`)
     expect(late.json).toMatchObject({ data: { paid: true }, outcome: 'paid', redirect_to: back('paid') })
   })
@@ -470,7 +491,7 @@ describe('/_sandbox/payment-links/{id}/pay|cancel|fail: the customer’s outcome
     const link = (await t.a.call('POST', '/payment-links', VALID_LINK)).json.data
     const answer = await t.a.call('POST', `/_sandbox/payment-links/${link._id}/fail`)
     expect(answer.json).toMatchObject({ outcome: 'failed', redirect_to: null })
-    for (const verb of ['pay', 'cancel', 'fail']) {
+    for (const verb of ['pay', 'pending', 'cancel', 'fail']) {
       const other = await t.b.call('POST', `/_sandbox/payment-links/${link._id}/${verb}`)
       expect([other.status, other.json]).toEqual([404, { message: 'Payment link not found.' }])
     }

@@ -108,7 +108,7 @@ describe('seedFixtures', () => {
       ok: false,
       errors: {
         widgets: [
-          'The widgets section is unknown: a fixture file has tokenizations, links and subscriptions.',
+          'The widgets section is unknown: a fixture file has tokenizations, links, subscriptions and account.',
         ],
         'links[2].colour': [
           'The colour field is not a field of a payment link (email, currency, amount, title, phone_no, description, redirect_url, reference, reference_2, send_email, paid, and name).',
@@ -277,7 +277,7 @@ describe('hostile fixtures', () => {
     })
     // As JSON: an object literal's `__proto__` would set a prototype, not name a field.
     expect(JSON.stringify(errorsOf(protoSection))).toBe(
-      '{"__proto__":["The __proto__ section is unknown: a fixture file has tokenizations, links and subscriptions."]}',
+      '{"__proto__":["The __proto__ section is unknown: a fixture file has tokenizations, links, subscriptions and account."]}',
     )
     expect(errorsOf(DEEP)).toEqual({
       fixtures: ['A fixture file is nested at most 64 levels deep: this one is deeper.'],
@@ -297,7 +297,7 @@ describe('hostile fixtures', () => {
     const section = await t.a.call('POST', '/_sandbox/seed', protoSection)
     expect([section.status, JSON.stringify(section.json.errors)]).toEqual([
       422,
-      '{"__proto__":["The __proto__ section is unknown: a fixture file has tokenizations, links and subscriptions."]}',
+      '{"__proto__":["The __proto__ section is unknown: a fixture file has tokenizations, links, subscriptions and account."]}',
     ])
     const api = await t.a.call(
       'POST',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_BODY_BYTES } from '../../../../src/sandbox/constants.js'
 import { listPackages } from '../../../../src/sandbox/domain/business.js'
 import { MAX_JSON_DEPTH } from '../../../../src/sandbox/http/request.js'
+import { LINK_FIELDS } from '../../../../src/shared/fields.js'
 import { type Json, LINK_TEXT_FIELDS } from '../../../helpers/links.js'
 import {
   invalid,
@@ -127,6 +128,9 @@ describe('bad bodies on every endpoint that takes one', () => {
     ['a list', '["x"]'],
     ['a nested object', `${'{"a":'.repeat(20)}"x"${'}'.repeat(20)}`],
   ]
+  /** The link's fields that take a JSON number as well as text (`numberToo`): a number is no bad body there. */
+  const TAKE_NUMBERS = LINK_FIELDS.filter((f) => f.rules?.includes('numberToo')).map((f) => f.name as string)
+  const NUMBERS = new Set(['a number', 'a decimal'])
   const NOT_BOOLEANS: [string, string][] = [
     ['"yes"', '"yes"'],
     ['"true"', '"true"'],
@@ -181,14 +185,18 @@ describe('bad bodies on every endpoint that takes one', () => {
         status: 400,
         json: MALFORMED_MESSAGE,
       })
-      for (const field of endpoint.stringFields)
+      for (const field of endpoint.stringFields) {
+        const numbersToo = route.startsWith('/payment-links') && TAKE_NUMBERS.includes(field)
+        const kind = numbersToo ? 'a string or a number' : 'a string'
         for (const [what, value] of NOT_STRINGS)
-          textCase(
-            `${field} as ${what}`,
-            withField(endpoint.valid(), field, value),
-            422,
-            invalid({ [field]: [`The ${field} must be a string.`] }),
-          )
+          if (!(numbersToo && NUMBERS.has(what)))
+            textCase(
+              `${field} as ${what}`,
+              withField(endpoint.valid(), field, value),
+              422,
+              invalid({ [field]: [`The ${field} must be ${kind}.`] }),
+            )
+      }
       for (const field of endpoint.booleanFields)
         for (const [what, value] of NOT_BOOLEANS)
           textCase(
@@ -208,7 +216,11 @@ describe('bad bodies on every endpoint that takes one', () => {
             `${'{"a":'.repeat(MAX_JSON_DEPTH - 1)}"x"${'}'.repeat(MAX_JSON_DEPTH - 1)}`,
           ),
           422,
-          invalid({ [field]: [`The ${field} must be a string.`] }),
+          invalid({
+            [field]: [
+              `The ${field} must be a string${route.startsWith('/payment-links') && TAKE_NUMBERS.includes(field) ? ' or a number' : ''}.`,
+            ],
+          }),
         )
         for (const depth of [MAX_JSON_DEPTH, 50_000])
           textCase(

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { payLink } from '../../../../src/sandbox/handlers/double/controls.js'
 import { createLink, getLink, linkFound } from '../../../../src/sandbox/handlers/service/endpoints.js'
 import { health } from '../../../../src/sandbox/http/health.js'
-import { own, ROUTES, type Route, routeOf, serve, tableOf } from '../../../../src/sandbox/http/routes.js'
+import { routeOf } from '../../../../src/sandbox/http/route-match.js'
+import { own, ROUTES, type Route, serve, tableOf } from '../../../../src/sandbox/http/routes.js'
 import {
+  authOf,
   ENDPOINT_NAMES,
   ENDPOINTS,
   type EndpointName,
@@ -35,15 +37,21 @@ describe('the route table', () => {
   it('gives each kind the rules it must have', () => {
     for (const r of ROUTES) {
       const endpoint = r.endpoint && ENDPOINTS[r.endpoint]
+      const auth = endpoint && authOf(endpoint)
       const expected =
-        r.kind === 'api' && endpoint
-          ? // The service's: the caller's records, billed first, faulted and recorded; its creates idempotent.
-            `key scoped${takesIdempotencyKey(endpoint) ? ' idempotent' : ''} bills faults recorded`
-          : r.kind === 'control'
-            ? // The sandbox's own: a key, never faulted, recorded or idempotent.
-              expect.stringMatching(/^key( scoped)?( real-time)?$/)
-            : // A page and health: public.
-              ''
+        r.kind === 'api' && endpoint && auth !== 'key'
+          ? // The account's: its access token (all but the sign-in, which gives it).
+            auth === 'account'
+            ? 'account'
+            : ''
+          : r.kind === 'api' && endpoint
+            ? // The service's: the caller's records, billed first, faulted and recorded; its creates idempotent.
+              `key scoped${takesIdempotencyKey(endpoint) ? ' idempotent' : ''} bills faults recorded`
+            : r.kind === 'control'
+              ? // The sandbox's own: a key, never faulted, recorded or idempotent.
+                expect.stringMatching(/^key( scoped)?( real-time)?$/)
+              : // A page and health: public.
+                ''
       expect([r.endpoint ?? `${r.method} ${r.path}`, r.rules]).toEqual([
         r.endpoint ?? `${r.method} ${r.path}`,
         expected,
@@ -66,7 +74,8 @@ describe('the route table', () => {
   it('routes a request to each endpoint’s path, an id in it, to that endpoint’s route', () => {
     for (const name of ENDPOINT_NAMES) {
       const endpoint = ENDPOINTS[name]
-      const routed = routeOf(endpoint.method, fillPath(endpoint, 'lnk_1') as string)
+      const path = fillPath(endpoint, 'lnk_1', { business: '12', integration: 'int_1' }) as string
+      const routed = routeOf(endpoint.method, path)
       expect([name, routed.route?.endpoint]).toEqual([name, name])
     }
   })
@@ -128,6 +137,21 @@ describe('the table refused as it is built', () => {
   it('a route of the sandbox’s own at the method and path of an endpoint', () => {
     expect(() => tableOf([...ROUTES, own('GET', ENDPOINTS.getLink.path, 'page', health)])).toThrow(
       `GET ${ENDPOINTS.getLink.path} is routed twice.`,
+    )
+  })
+
+  it('rules that say another authorisation than the table’s', () => {
+    expect(() => serve('approvedBusinesses', 'key scoped', payLink)).toThrow(
+      'approvedBusinesses: the table says it is authorised by account, its rules by key.',
+    )
+    expect(() => serve('getLink', 'account', payLink as never)).toThrow(
+      'getLink: the table says it is authorised by key, its rules by account.',
+    )
+    expect(() => serve('signIn', 'account', payLink as never)).toThrow(
+      'signIn: the table says it is authorised by none, its rules by account.',
+    )
+    expect(() => serve('approvedBusinesses', 'account faults' as 'account', payLink as never)).toThrow(
+      'approvedBusinesses: "account" goes alone.',
     )
   })
 

@@ -17,6 +17,7 @@ import {
   post,
   titleOf,
 } from '../../../helpers/pages.js'
+import { startReceiver } from '../../../helpers/receiver.js'
 import {
   rawRequest,
   readStore,
@@ -61,9 +62,9 @@ async function createToken(fields: Record<string, unknown> = {}) {
 const linkNow = async (id: string) => (await t.a.call('GET', `/payment-links/${id}`)).json.data
 
 /** The path of a payment_url or activation_url (the sandbox names its own origin in them). */
-const pathOf = (url: string) => {
+const pathOf = (url: string, sandbox: TestSandbox = t) => {
   const parsed = new URL(url)
-  expect(parsed.origin).toBe(t.baseUrl)
+  expect(parsed.origin).toBe(sandbox.baseUrl)
   return `${parsed.pathname}${parsed.search}`
 }
 
@@ -135,7 +136,7 @@ describe('the payment page (GET payment_url)', () => {
         // Test mode's other outcomes: the same form, another button.
         '<fieldset class="others">',
         '<legend>Test mode: the customer’s other outcomes</legend>',
-        '<div class="row"><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
+        '<div class="row"><button type="submit" name="outcome" value="pending">Pending</button><button type="submit" name="outcome" value="cancelled">Cancel payment</button><button type="submit" name="outcome" value="failed">Fail payment</button></div>',
         '</fieldset>',
         '</form>',
       ].join('\n'),
@@ -308,25 +309,97 @@ describe('paying (the page form POST)', () => {
     expect(page.text).not.toMatch(/<form|<button/)
   })
 
-  it('with redirect_url: 303 to it with id and status=paid added, its own query and fragment kept', async () => {
+  it('with redirect_url: 303 to it with id, status=paid and the attempt added, its own query and fragment kept', async () => {
     const link = await createLink({
-      redirect_url: 'https://shop.example/back?order=42&status=pending&x=a%20b&id=old#receipt',
+      redirect_url: 'https://shop.example/back?order=42&status=pending&x=a%20b&id=old&payment_id=501#receipt',
     })
     const page = await get(t.baseUrl, pathOf(link.payment_url))
     const paid = await post(t.baseUrl, pathOf(link.payment_url), formFields(page.text))
     expect(paid.status).toBe(303)
-    expect(paid.headers.location).toBe(
-      `https://shop.example/back?order=42&x=a%20b&id=${link._id}&status=paid#receipt`,
-    )
+    const location = String(paid.headers.location)
+    const back = `https://shop.example/back?order=42&x=a%20b&payment_id=501&id=${link._id}&status=paid`
+    expect(location.startsWith(`${back}&attempt_id=`)).toBe(true)
+    expect(location.endsWith('&payment_currency=EUR#receipt')).toBe(true)
+    // The redirect_url's own payment_id (GiveWP's donation) is kept, never a second one added.
+    expect(new URL(location).searchParams.getAll('payment_id')).toEqual(['501'])
+    expect(new URL(location).searchParams.get('payment_status')).toBe('1')
     expect(paid.headers['cache-control']).toBe('no-store')
     expect(paid.text).toBe('')
     expect((await linkNow(link._id)).paid).toBe(true)
-    // Posting again sends the customer back the same way, and changes nothing.
+    // Posting again sends the customer back to the same page, and changes nothing: no attempt this time.
     const before = storeText(t.dir)
     const again = await post(t.baseUrl, pathOf(link.payment_url), formFields(page.text))
     expect(again.status).toBe(303)
-    expect(again.headers.location).toBe(paid.headers.location)
+    expect(again.headers.location).toBe(`${back}#receipt`)
     expect(storeText(t.dir)).toBe(before)
+  })
+
+  it('the Pending button (outcome=pending): back to redirect_url with status=pending, notified 2; the link unpaid and payable, a later payment told 1', async ({
+    onTestFinished,
+  }) => {
+    // A sandbox of its own: the receiver's deliveries would change the store the other tests compare.
+    const own = await startTestSandbox()
+    const receiver = await startReceiver(200)
+    onTestFinished(async () => {
+      await receiver.close()
+      await own.close()
+    })
+    await own.a.call('POST', '/_sandbox/webhooks', { url: receiver.url })
+    const link = (
+      await own.a.call('POST', '/payment-links', {
+        ...LINK,
+        reference: 'INV-7',
+        redirect_url: 'https://shop.example/back?order=7',
+      })
+    ).json.data
+    const path = pathOf(link.payment_url, own)
+    const fields = formFields((await get(own.baseUrl, path)).text)
+    const pending = await post(own.baseUrl, path, { ...fields, outcome: 'pending' })
+    expect(pending.status).toBe(303)
+    const back = new URL(String(pending.headers.location))
+    expect([...back.searchParams.keys()]).toEqual([
+      'order',
+      'id',
+      'status',
+      'attempt_id',
+      'payment_id',
+      'payment_time',
+      'payment_amount',
+      'payment_status',
+      'payment_link_id',
+      'payment_link_reference',
+      'payment_link_reference_2',
+      'payment_message',
+      'payment_currency',
+    ])
+    expect(Object.fromEntries(back.searchParams)).toMatchObject({
+      id: link._id,
+      status: 'pending',
+      payment_amount: '2550',
+      payment_status: '2',
+      payment_link_id: link._id,
+      payment_link_reference: 'INV-7',
+      payment_message: 'Payment pending',
+      payment_currency: 'EUR',
+    })
+    await expect.poll(() => receiver.received.length).toBe(1)
+    const told = receiver.notifications()[0].data
+    expect(told).toMatchObject({ payment_status: 2, payment_message: 'Payment pending' })
+    // The return carries the very values of the notification, as text.
+    expect(back.searchParams.get('attempt_id')).toBe(told.attempt_id)
+    expect(back.searchParams.get('payment_time')).toBe(told.payment_time)
+    expect((await own.a.call('GET', `/payment-links/${link._id}`)).json.data.paid).toBe(false)
+
+    // Still payable from the same page: a payment of its own, told 1.
+    const page = await get(own.baseUrl, path)
+    expect(titleOf(page.text)).toBe('Pay 25.50 EUR · Invoice 1042')
+    const paid = await post(own.baseUrl, path, formFields(page.text))
+    expect(paid.status).toBe(303)
+    expect(new URL(String(paid.headers.location)).searchParams.get('payment_status')).toBe('1')
+    await expect.poll(() => receiver.received.length).toBe(2)
+    expect(receiver.notifications()[1].data).toMatchObject({ payment_status: 1 })
+    expect(receiver.notifications()[1].data.attempt_id).not.toBe(told.attempt_id)
+    expect((await own.a.call('GET', `/payment-links/${link._id}`)).json.data.paid).toBe(true)
   })
 
   it('a redirect_url that is no http(s) address is never followed: the receipt instead', async () => {

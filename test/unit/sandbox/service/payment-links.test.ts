@@ -139,18 +139,18 @@ describe('POST /payment-links', () => {
     const { status, json } = await t.a.call('POST', '/payment-links', {
       email: 'ada@example.com',
       currency: 566,
-      amount: 25.5,
+      amount: true,
       title: { text: 'x' },
-      reference_2: 7,
+      reference_2: ['7'],
       send_email: 'yes',
     })
     expect(status).toBe(422)
     expect(json).toEqual(
       invalid({
         currency: ['The currency must be a string.'],
-        amount: ['The amount must be a string.'],
+        amount: ['The amount must be a string or a number.'],
         title: ['The title must be a string.'],
-        reference_2: ['The reference_2 must be a string.'],
+        reference_2: ['The reference_2 must be a string or a number.'],
         send_email: ['The send_email field must be true or false.'],
       }),
     )

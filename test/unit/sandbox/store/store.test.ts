@@ -107,9 +107,9 @@ describe('the store file', () => {
     const t = await start(dir)
     await t.a.call('POST', '/payment-links', VALID_LINK)
     await t.sandbox.close()
-    setUserVersion(path.join(dir, 'store.db'), 7)
+    setUserVersion(path.join(dir, 'store.db'), MIGRATIONS.length + 1)
     await expect(startSandbox({ dir, port: 0 })).rejects.toThrow(
-      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version 7; this pay knows up to ${MIGRATIONS.length}).`,
+      `The sandbox store ${path.join(dir, 'store.db')} was written by a newer pay (schema version ${MIGRATIONS.length + 1}; this pay knows up to ${MIGRATIONS.length}).`,
     )
     expect(resetSandbox(dir).keptAs).toBe(path.join(dir, 'store.db.corrupt'))
     const again = await start(dir)
