@@ -96,6 +96,8 @@ export class Journal {
   private failed = false
   /** The file, open for appending from the first entry of the run until close(). */
   private fd: number | undefined
+  /** The file's size after this run's last entry (where it ended), while the file is open. */
+  private end: number | undefined
 
   constructor(
     readonly file: string,
@@ -162,6 +164,7 @@ export class Journal {
       fs.closeSync(this.fd)
     } catch {}
     this.fd = undefined
+    this.end = undefined
   }
 
   private append(entry: JournalEntry): void {
@@ -179,7 +182,9 @@ export class Journal {
       const line = `${JSON.stringify(entry)}\n`
       // A last line cut short (a full disk, a crash, another run's) would swallow this entry: it
       // starts a line of its own. Looked at before each entry: another process appends meanwhile.
-      fs.writeSync(this.fd, endsMidLine(this.fd) ? `\n${line}` : line)
+      const text = this.endsMidLine(this.fd) ? `\n${line}` : line
+      const written = fs.writeSync(this.fd, text)
+      if (this.end !== undefined) this.end += written
     } catch (error) {
       this.close()
       this.failed = true
@@ -192,6 +197,23 @@ export class Journal {
           'the changes of this run go unrecorded. PAY_JOURNAL_FILE moves it, PAY_JOURNAL=0 turns it off.',
       )
     }
+  }
+
+  /**
+   * Whether the file open at `fd` ends with something other than a newline (a line cut short).
+   * While it still ends where this run's last entry did, one read of the two bytes from there
+   * tells: exactly one byte comes back, the file's last. Otherwise (another process appended, or
+   * the file shrank) its size is asked (fstat) and its last byte read.
+   */
+  private endsMidLine(fd: number): boolean {
+    const bytes = Buffer.alloc(2)
+    if (this.end !== undefined && this.end > 0 && fs.readSync(fd, bytes, 0, 2, this.end - 1) === 1) {
+      return bytes[0] !== 0x0a
+    }
+    const { size } = fs.fstatSync(fd)
+    this.end = size
+    if (size === 0) return false
+    return fs.readSync(fd, bytes, 0, 1, size - 1) === 1 && bytes[0] !== 0x0a
   }
 }
 
@@ -206,14 +228,6 @@ function unsafeReason(error: UnsafeFileError): string {
     default:
       return 'it is not a regular file'
   }
-}
-
-/** Whether the file open at `fd` ends with something other than a newline (a line cut short). */
-function endsMidLine(fd: number): boolean {
-  const { size } = fs.fstatSync(fd)
-  if (size === 0) return false
-  const last = Buffer.alloc(1)
-  return fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a
 }
 
 /** A journal read back: its entries, oldest first, and how many lines could not be read. */

@@ -69,7 +69,7 @@ export async function benchCancel({ pay }) {
 
     const base = results.minimal.median
     const loopScaled = results.loop.median * (COUNT / LOOP_COUNT)
-    const goal = (value) => `≤ 1.50× minimal: ${value <= 1.5 ? 'met' : 'not met'}`
+    const goal = (value) => `≤ 1.30× minimal: ${value <= 1.3 ? 'met' : 'not met'}`
     const smallerBase = smallerResults.minimal.median
     return {
       title: `4. Bulk cancel of ${COUNT} and ${SMALLER} subscriptions (sandbox)`,

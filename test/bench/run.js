@@ -6,14 +6,15 @@
  *   npm run build && npm run bench
  *   npm run bench -- --quick           fewer runs, to check the harness
  *   npm run bench -- --only get,list   some of: get, version, list, cancel, jq, store, billing, snapshots,
- *                                     webhooks, load
+ *                                     webhooks, load, durable
  *   BENCH_SKIP_NODE_VERSIONS=1         no Node 22/24 rows (they install node from npm once)
  *   BENCH_NO_HYPERFINE=1 / BENCH_NO_GNU_TIME=1   use the node fallbacks
  *
  * One file per measurement: bench-get.js, bench-version.js, bench-list.js, bench-cancel.js,
  * bench-jq.js, bench-store.js, bench-billing.js, bench-snapshots.js, bench-webhooks.js,
- * bench-load.js; the clients pay is compared with: minimal-*.mjs; the server: fixture-server.js (fixed answers) or
- * the sandbox itself (bulk cancel); the sandbox under load is compared with fixed-server.js.
+ * bench-load.js, bench-durable.js; the clients pay is compared with: minimal-*.mjs; the server: fixture-server.js
+ * (fixed answers) or the sandbox itself (bulk cancel); the sandbox under load is compared with
+ * fixed-server.js (a figure) and durable-server.js (the least a durable create needs: its goal).
  * Downloads (Stripe CLI, node 22/24) go to test/bench/.cache/.
  */
 import fs from 'node:fs'
@@ -21,6 +22,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { benchBilling } from './bench-billing.js'
 import { benchCancel } from './bench-cancel.js'
+import { benchDurable } from './bench-durable.js'
 import { benchGet } from './bench-get.js'
 import { benchJq } from './bench-jq.js'
 import { benchList } from './bench-list.js'
@@ -42,6 +44,7 @@ const MEASUREMENTS = {
   snapshots: benchSnapshots,
   webhooks: benchWebhooks,
   load: benchLoad,
+  durable: benchDurable,
 }
 
 const onlyIndex = process.argv.indexOf('--only')

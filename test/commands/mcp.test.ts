@@ -178,7 +178,12 @@ describe('pay mcp in process', () => {
       const forged = await mcp.call('webhooks_verify', {
         body: answering.received[0].body.replace('"payment_status":2', '"payment_status":1'),
       })
-      expect(forged.structured.error).toMatchObject({ kind: 'validation', exit_code: 3 })
+      expect(forged.structured.error).toMatchObject({
+        kind: 'validation',
+        exit_code: 3,
+        message:
+          'The notification does not hold: the hash does not match: it was not signed with this signature key, or it was changed.',
+      })
       // Removing: a plan first, nothing removed; then the confirm acts.
       const plan = await mcp.call('webhooks_remove', { ids: [added._id] })
       expect(plan.structured).toMatchObject({

@@ -232,8 +232,11 @@ export class SandboxServer {
           : route.time === 'real-time'
             ? Date.now()
             : sandboxNow(store)
-      const keyed = { ...context, id, params, body, origin, checkoutOrigin, now }
-      const run = () => (route.scoped ? route.handler({ ...keyed, caller }) : route.handler(keyed))
+      // One object a request: the route's context and what its rules add (caller, if scoped).
+      const run = () =>
+        route.scoped
+          ? route.handler({ ...context, id, params, body, origin, checkoutOrigin, now, caller })
+          : route.handler({ ...context, id, params, body, origin, checkoutOrigin, now })
       const key = route.idempotent ? idempotencyKeyOf(request) : undefined
       if (key === undefined) return run()
       return answerOnce(store, { business: caller, key, path: context.path, body }, () => {

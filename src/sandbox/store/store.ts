@@ -49,6 +49,22 @@ export class SandboxStore extends Transactions {
     return this.run(sql, mode, ...parameters)
   }
 
+  /**
+   * Runs `write`, a statement that names the business by its key hash (`STATEMENTS`' BUSINESS):
+   * when the business has no row yet (its first write, or after a reset), that statement fails
+   * on its NOT NULL `business` and changes nothing, so the row is added and it runs again. A
+   * write of a known business costs one statement, not two. Inside a transaction.
+   */
+  private ofBusiness(business: BusinessKey, write: () => unknown): void {
+    try {
+      write()
+    } catch (error) {
+      if (errorCode(error) !== 'SQLITE_CONSTRAINT_NOTNULL') throw error
+      this.run(STATEMENTS.business, 'run', business.keyHash, business.businessId)
+      write()
+    }
+  }
+
   /** A record of the business, or undefined. */
   get<T extends ResourceTable>(table: T, business: BusinessKey, id: string): RecordOf<T> | undefined {
     const text = this.recordText(table, business, id)
@@ -82,25 +98,21 @@ export class SandboxStore extends Transactions {
   /** Adds a record of the business; returns it as kept (JSON text). */
   insert<T extends Listed>(table: T, business: BusinessKey, record: RecordOf<T>): string {
     const text = JSON.stringify(record)
-    this.write(() => {
-      this.run(STATEMENTS.business, 'run', business.keyHash, business.businessId)
-      this.run(STATEMENTS.insert(table), 'run', business.keyHash, record._id, text)
-    })
+    this.write(() =>
+      this.ofBusiness(business, () =>
+        this.run(STATEMENTS.insert(table), 'run', business.keyHash, record._id, text),
+      ),
+    )
     return text
   }
 
   insertTokenization(business: BusinessKey, record: TokenizationRecord): void {
-    this.write(() => {
-      this.run(STATEMENTS.business, 'run', business.keyHash, business.businessId)
-      this.run(
-        STATEMENTS.insertTokenization,
-        'run',
-        business.keyHash,
-        record._id,
-        record.token,
-        JSON.stringify(record),
-      )
-    })
+    const text = JSON.stringify(record)
+    this.write(() =>
+      this.ofBusiness(business, () =>
+        this.run(STATEMENTS.insertTokenization, 'run', business.keyHash, record._id, record.token, text),
+      ),
+    )
   }
 
   /** Replaces a record of the business (by its `_id`); false when there is none. */
@@ -210,16 +222,17 @@ export class SandboxStore extends Transactions {
    */
   remember(business: BusinessKey, key: string, answer: RememberedAnswer, now: number, expired: number): void {
     this.write(() => {
-      this.run(STATEMENTS.business, 'run', business.keyHash, business.businessId)
-      this.run(
-        STATEMENTS.remember,
-        'run',
-        business.keyHash,
-        key,
-        answer.fingerprint,
-        answer.status,
-        answer.response,
-        now,
+      this.ofBusiness(business, () =>
+        this.run(
+          STATEMENTS.remember,
+          'run',
+          business.keyHash,
+          key,
+          answer.fingerprint,
+          answer.status,
+          answer.response,
+          now,
+        ),
       )
       this.run(STATEMENTS.forget, 'run', expired)
     })

@@ -1,15 +1,15 @@
 /**
  * `pay webhooks verify` (and `pay mcp`'s webhooks_verify): a notification an app received, checked
- * with the profile's signature key (`pay login --email` keeps it) by src/shared/webhook-check.ts
- * (as strict as the library's verifyWebhook, src/shared/webhook-signature.ts, each refusal said in
- * the plugins' terms): the keys the plugins require, exactly the documented keys in order, each
- * value's form, and the hash. Nothing is sent.
+ * with the profile's signature key (`pay login --email` keeps it) by the one check of a
+ * notification, src/shared/webhook-signature.ts (the sandbox signs with it, its library and `pay
+ * sandbox listen` check with it): exactly the documented keys in order (a key missing is named),
+ * each value's form, and the hash. Nothing is sent.
  */
 import fs from 'node:fs'
 import { resolveAccount } from '../../config/credentials.js'
 import { PayError, usageError } from '../../errors.js'
 import type { RunContext } from '../../runtime/context.js'
-import { webhookProblem } from '../../shared/webhook-check.js'
+import { webhookProblem } from '../../shared/webhook-signature.js'
 import { plain, type Rec } from '../../values.js'
 
 /** What a notification that holds says of the payment. */
@@ -53,7 +53,7 @@ export async function verifyNotification(
   const body = text ?? (await bodyOf(file, context))
   const problem = webhookProblem(body, account.signatureKey)
   if (problem !== undefined) {
-    throw new PayError(`The notification does not hold. ${problem}`, {
+    throw new PayError(`The notification does not hold: ${problem}.`, {
       kind: 'validation',
       hint:
         account.signatureKey === undefined

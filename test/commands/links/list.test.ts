@@ -16,7 +16,9 @@ describe('against a sandbox', () => {
   let c: Json
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox()
+    // The directory's own key, as a user's fresh directory has it: `pay sandbox pay` (the built-in
+    // profile) finds its key there and says nothing of records kept before.
+    sandbox = await startTestSandbox({ ownKey: true })
     ;({ a, b, c } = await seedThreeLinks(sandbox))
   })
 

@@ -58,14 +58,31 @@ describe.concurrent('pay webhooks verify', () => {
       code: 3,
       stdout: '',
       stderr:
-        'Error: The notification does not hold. Its hash does not match: it was not signed with this signature key, or it was changed since.\n',
+        'Error: The notification does not hold: the hash does not match: it was not signed with this signature key, or it was changed.\n',
     })
-    const { hash: _, ...unsigned } = JSON.parse(body).data
+    // A key the plugins require left out: named. The rest as the sandbox sent it.
+    const { trigger_at, event, data: sent } = JSON.parse(body)
+    const { hash: _, ...unsigned } = sent
     expect(
-      await runInProcess(['webhooks', 'verify'], { env: s.env, input: JSON.stringify({ data: unsigned }) }),
+      await runInProcess(['webhooks', 'verify'], {
+        env: s.env,
+        input: JSON.stringify({ trigger_at, event, data: unsigned }),
+      }),
     ).toMatchObject({
       code: 3,
-      stderr: 'Error: The notification does not hold. It lacks a key the plugins require: "hash".\n',
+      stdout: '',
+      stderr: 'Error: The notification does not hold: data has no hash.\n',
+    })
+    const { payment_link_id: __, ...unlinked } = sent
+    expect(
+      await runInProcess(['webhooks', 'verify'], {
+        env: s.env,
+        input: JSON.stringify({ trigger_at, event, data: unlinked }),
+      }),
+    ).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: 'Error: The notification does not hold: data has no payment_link_id.\n',
     })
   })
 
@@ -87,7 +104,7 @@ describe.concurrent('pay webhooks verify', () => {
     ).toMatchObject({
       code: 3,
       stderr:
-        'Error: The notification does not hold. There is no signature key to check it with.\n' +
+        'Error: The notification does not hold: there is no signature key to check it with.\n' +
         'Profile "keys" keeps no signature key: sign in with `pay login --email` to keep one.\n',
     })
     expect(

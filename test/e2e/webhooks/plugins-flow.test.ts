@@ -96,7 +96,7 @@ describe('a shop plugin’s flow through pay and the sandbox, at <base>/api', ()
       const refused = await pay(['webhooks', 'verify'], forged)
       expect([refused.code, refused.stderr.split('\n')[0]]).toEqual([
         3,
-        'Error: The notification does not hold. Its hash does not match: it was not signed with this signature key, or it was changed since.',
+        'Error: The notification does not hold: the hash does not match: it was not signed with this signature key, or it was changed.',
       ])
     } finally {
       await hook.close()

@@ -68,6 +68,57 @@ describe('Journal', () => {
     journal.close()
   })
 
+  it('starts each entry on a line of its own, whatever another writer left between two of its entries', () => {
+    const file = path.join(tempDir(), 'journal.jsonl')
+    const journal = new Journal(file, CONTEXT, () => {})
+    const entry = (id: string) =>
+      journal.intent({ method: 'PUT', path: `/subscriptions/${id}`, resource: 'subscription' })
+    /** Each line: the path of the entry it holds, else the line itself. */
+    const lines = () =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line) => {
+          try {
+            return JSON.parse(line).path ?? line
+          } catch {
+            return line
+          }
+        })
+    entry('s1')
+    fs.appendFileSync(file, '{"at":"torn')
+    entry('s2')
+    fs.appendFileSync(file, '{"whole":"line"}\n')
+    entry('s3')
+    expect(lines()).toEqual([
+      '/subscriptions/s1',
+      '{"at":"torn',
+      '/subscriptions/s2',
+      '{"whole":"line"}',
+      '/subscriptions/s3',
+      '',
+    ])
+    // Shrunk to a cut inside its last entry.
+    fs.truncateSync(file, fs.statSync(file).size - 10)
+    entry('s4')
+    expect(lines().slice(4, 5)[0]).toMatch(/^\{"at":.*subscriptions\/s3/)
+    expect(lines().slice(5)).toEqual(['/subscriptions/s4', ''])
+    fs.truncateSync(file, 0)
+    entry('s5')
+    fs.appendFileSync(file, 'x')
+    entry('s6')
+    entry('s7')
+    // Its last byte written over (the same size, no newline at the end).
+    fs.truncateSync(file, fs.statSync(file).size - 1)
+    fs.appendFileSync(file, 'y')
+    entry('s8')
+    journal.close()
+    const last = lines()
+    expect(last.slice(0, 3)).toEqual(['/subscriptions/s5', 'x', '/subscriptions/s6'])
+    expect(last[3]).toMatch(/subscriptions\/s7.*y$/)
+    expect(last.slice(4)).toEqual(['/subscriptions/s8', ''])
+  })
+
   it('says once that it cannot write, and lets the change go on', () => {
     const dir = tempDir()
     fs.writeFileSync(path.join(dir, 'pay'), 'a file where the directory should be')

@@ -18,7 +18,7 @@ const KEY = 'sig_sandbox_0123456789abcdef0123456789abcdef0123456789abcdef'
 type Data = Record<string, string | number>
 
 /** The hash as the service's plugins compute it, written again here: the key, then every value run together. */
-const hashOf = (data: Data) =>
+const hashFor = (data: Data) =>
   createHmac('sha256', KEY)
     .update(KEY + Object.values(data).map(String).join(''))
     .digest('hex')
@@ -27,13 +27,13 @@ const hashOf = (data: Data) =>
 const signed = (data: Data) => ({
   trigger_at: '2026-11-24T17:10:25.000Z',
   event: 'payment.created',
-  data: { ...data, hash: hashOf(data) },
+  data: { ...data, hash: hashFor(data) },
 })
 
 /** The check the plugins make (and verifyWebhook made): the hash of the values in whatever keys and order came. */
 function looseAccepts(body: { data: Data }): boolean {
   const { hash, ...rest } = body.data
-  return hash === hashOf(rest)
+  return hash === hashFor(rest)
 }
 
 /** A genuine failed notification, its ids chosen so that the forgeries below can be made of it. */
@@ -56,7 +56,7 @@ const PAID: Data = { ...FAILED, payment_status: 1, payment_message: 'Payment suc
 /** `data` with its values as given, in the order given, and the genuine notification's hash. */
 const forged = (genuine: Data, data: Data) => ({
   ...signed(genuine),
-  data: { ...data, hash: hashOf(genuine) },
+  data: { ...data, hash: hashFor(genuine) },
 })
 
 const LINK: PaymentLinkRecord = {

@@ -6,7 +6,7 @@ import { catchUp } from '../../../../src/sandbox/handlers/billing/billing.js'
 import { moveClockIn } from '../../../../src/sandbox/handlers/billing/clock.js'
 import { inStore } from '../../../../src/sandbox/store/local.js'
 import { SandboxStore } from '../../../../src/sandbox/store/store.js'
-import { KEY_A, tempDir, VALID_LINK } from '../../../helpers/sandbox.js'
+import { KEY_A, KEY_B, tempDir, VALID_LINK } from '../../../helpers/sandbox.js'
 
 /**
  * The group commit (store/transactions.ts): the requests a server answers in one turn of the event
@@ -68,6 +68,34 @@ describe('the group commit', () => {
     await expect(failed).rejects.toThrow('refused after writing')
     await Promise.all([kept, after])
     expect(committedTitles(store)).toEqual(['kept', 'after'])
+  })
+
+  it("keeps a business's first write in a group, and undoes another's whole with the request that failed", async () => {
+    const store = storeIn()
+    const other = businessOf(KEY_B)
+    const otherLink = newLink(
+      other.businessId,
+      { ...VALID_LINK, amount: 25.5, title: 'other' },
+      'http://x',
+      0,
+    )
+    // Both businesses are new: each insert finds no business row, adds it, and runs again.
+    const kept = store.grouped(() => store.insert('payment_links', business, link('first of A')))
+    const failed = store.grouped(() => {
+      store.insert('payment_links', other, otherLink)
+      throw new Error('refused after writing')
+    })
+    const after = store.grouped(() => store.insert('payment_links', business, link('second of A')))
+    await expect(failed).rejects.toThrow('refused after writing')
+    await Promise.all([kept, after])
+    expect(committedTitles(store)).toEqual(['first of A', 'second of A'])
+    const db = new Database(store.file)
+    try {
+      const rows = db.prepare('SELECT key_hash, payment_links FROM businesses').all()
+      expect(rows).toEqual([{ key_hash: business.keyHash, payment_links: 2 }])
+    } finally {
+      db.close()
+    }
   })
 
   it('refuses a request that would wait, and keeps none of its writes', async () => {

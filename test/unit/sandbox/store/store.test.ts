@@ -151,6 +151,26 @@ describe('resetSandbox', () => {
     expect((await t.a.call('GET', '/subscriptions')).json.data.total).toBe(1)
   })
 
+  it('adds the business again at its first write after a reset: a link, a token, a POST with an Idempotency-Key', async () => {
+    const t = await start()
+    await t.a.call('POST', '/payment-links', VALID_LINK)
+    await t.b.call('POST', '/payment-links', VALID_LINK)
+    expect(resetSandbox(t.dir)).toEqual({ keptAs: undefined })
+    const link = await t.a.call('POST', '/payment-links', VALID_LINK)
+    expect(link.status).toBe(200)
+    const token = await t.b.call('POST', '/tokenizations/create-token', VALID_TOKEN)
+    expect(token.status).toBe(200)
+    const keyed = await t.b.call('POST', '/payment-links', VALID_LINK, { 'Idempotency-Key': 'after-reset' })
+    expect(keyed.status).toBe(200)
+    const again = await t.b.call('POST', '/payment-links', VALID_LINK, { 'Idempotency-Key': 'after-reset' })
+    expect(again.json.data._id).toBe(keyed.json.data._id)
+    expect((await t.a.call('GET', '/payment-links')).json.data.total).toBe(1)
+    expect((await t.b.call('GET', '/payment-links')).json.data.total).toBe(1)
+    const businesses = Object.values(readStore(t.dir).businesses)
+    expect(businesses.map((b) => Object.keys(b.payment_links).length).sort()).toEqual([1, 1])
+    expect(businesses.map((b) => Object.keys(b.tokenizations).length).sort()).toEqual([0, 1])
+  })
+
   it('creates a missing dir', () => {
     const dir = path.join(tempDir(), 'absent')
     resetSandbox(dir)
