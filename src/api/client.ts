@@ -113,6 +113,26 @@ export class PayApi {
     return this.change(start, send)
   }
 
+  /**
+   * Tells the change log what the service was found to hold for the change `named` would make to
+   * the record (`found('updateSubscription', 'ID', 'cancelled')`): no request is sent. A change of
+   * that kind and path an earlier run left with no outcome (a kill -9 mid-request) is settled by it.
+   */
+  found(named: Named, id: string, state: string): void {
+    const endpoint = endpointOf(named)
+    if (!endpoint.changesState || !this.changes?.found) return
+    const redact = this.transport.redact
+    this.changes.found(
+      {
+        method: endpoint.method,
+        path: redact(pathOf(endpoint, id)),
+        resource: endpoint.noun,
+        id: redact(id),
+      },
+      state,
+    )
+  }
+
   /** A list the service answers page by page (`answer: 'list'`), as the pages arrive. */
   pages(named: Named): AsyncGenerator<ListPage> {
     const endpoint = endpointOf(named)

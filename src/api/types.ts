@@ -26,4 +26,10 @@ export interface ChangeStart {
  */
 export interface ChangeLog {
   intent(start: ChangeStart): (end: { status?: number; error?: string; id?: string }) => void
+  /**
+   * What a later run found of a change it did not send (a resume that read a subscription
+   * cancelled already): `state`, in pay's word (`cancelled`, `gone`). It settles a change of the
+   * same kind to the same path that a killed run left with no outcome.
+   */
+  found?(start: ChangeStart, state: string): void
 }

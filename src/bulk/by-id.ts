@@ -30,6 +30,12 @@ export interface ByIdAction {
    * what the plan read of it; `wantRecord`: a report is written, so read the record if need be.
    */
   work(id: string, known: Rec | undefined, wantRecord: boolean): Promise<{ status: string; record?: Rec }>
+  /**
+   * On --resume, told of each result: one that found the record already in the state the action
+   * makes (`already_cancelled`) is written to the journal, so that a change the killed run left
+   * with no outcome is shown as found, not unknown.
+   */
+  found?: (result: BulkResult) => void
 }
 
 export interface ByIdJob extends WorkflowContext {
@@ -39,7 +45,7 @@ export interface ByIdJob extends WorkflowContext {
   /** --report FILE, and what to do if it exists. */
   report?: ReportTarget
   /** --resume REPORT: what an earlier run recorded; --force resumes it against another target. */
-  resume?: { file: string; report: ReadReport; force: boolean }
+  resume?: { file: string; report: ReadReport; force: boolean; bom?: boolean }
 }
 
 /**
@@ -69,11 +75,16 @@ export async function actOnIds(action: ByIdAction, job: ByIdJob): Promise<BulkOu
   const agreed = await agree(todo, action, job, action.lookUp)
   if (!agreed) return { rows: [], planOnly: true }
 
-  const reportTo = job.resume ? { file: job.resume.file, mode: 'append' as const } : job.report
+  const reportTo = job.resume
+    ? { file: job.resume.file, mode: 'append' as const, bom: job.resume.bom }
+    : job.report
   const spec = { command: action.command, columns: [...BASE_COLUMNS, ...action.columns], key: 'id' as const }
   const report = reportTo && Report.open(reportTo, spec, { target: job.target, input })
   const records = new Map(agreed.records)
-  const record = (result: BulkResult) => report?.write(reportRow(action, result, records.get(result.id)))
+  const record = (result: BulkResult) => {
+    report?.write(reportRow(action, result, records.get(result.id)))
+    if (job.resume) action.found?.(result)
+  }
 
   const run = await runWorkflow(
     agreed.ids,
@@ -133,7 +144,7 @@ function resumeFrom(action: ByIdAction, job: ByIdJob) {
   if (!job.resume) return { todo: input, doneBefore: 0, all: input, input: job.input ?? idsInput('', input) }
   const { file, report } = job.resume
   const last = lastRows(report, 'id')
-  checkResumable(action.command, job, last.size)
+  checkResumable(action.command, job, [...last.keys()])
   const all = [...new Set([...last.keys(), ...input])]
   const done = (id: string) => action.doneStatuses.includes(last.get(id)?.status ?? '')
   // Given its input again, the run's input is that and what the report holds: the same ids when
@@ -167,21 +178,31 @@ export function checkResumeTarget(
 
 /**
  * Refuses a --resume as checkResumeTarget does, and one of a run cut short (no closing mark)
- * given no input: the report lacks every id that run never reached.
+ * given no input, unless its report names every id of that input (a run that was itself a resume,
+ * or one that had written every id before it was killed): then the report alone says what is left.
  */
-function checkResumable(command: string, job: ByIdJob, recorded: number): void {
+function checkResumable(command: string, job: ByIdJob, recorded: string[]): void {
   if (!job.resume) return
   checkResumeTarget(command, job.resume, job.target)
   const { file, report } = job.resume
   const meta = report.meta
-  if (!meta || meta.finished_at) return
-  if (!job.input) {
-    const stdin = meta.input.source === '-'
-    throw usageError(
-      `The run in ${file} stopped after ${recorded} of ${meta.input.count}; give the ${stdin ? 'ids again on stdin' : 'input again'}: ${meta.input.source} --resume ${shellWord(file)}`,
-      'pay cannot tell which ids it never reached without them (it was stopped before it could write them down).',
+  if (!meta || meta.finished_at || job.input) return
+  const { count, source, sha256 } = meta.input
+  if (idsInput('', recorded).sha256 === sha256) {
+    job.out.notice(
+      `The run in ${file} did not end (it was stopped before it could close its report), but the report names every one of its ${count} ids: resuming from the report alone.`,
     )
+    return
   }
+  const stdin = source === '-'
+  const names =
+    recorded.length < count
+      ? `names ${recorded.length} of its ${count} ids`
+      : `names ${recorded.length} ids, not the ${count} of its input`
+  throw usageError(
+    `The run in ${file} did not end (it was stopped before it could close its report), and the report ${names}; give the ${stdin ? 'ids again on stdin' : 'input again'}: ${source} --resume ${shellWord(file)}`,
+    'Without them pay cannot tell which ids that run never reached.',
+  )
 }
 
 /** A warning when a run cut short is resumed with other ids than it was given. */

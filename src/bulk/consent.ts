@@ -6,7 +6,10 @@ import type { Consent, Target } from '../runtime/context.js'
 import type { IO } from '../runtime/io.js'
 import { type Rec, sanitizeText } from '../values.js'
 import { checkIds } from './ids.js'
-import { failedResult, type Skipped } from './runner.js'
+import { inspect, type LookUp, someIds } from './look-up.js'
+import type { Skipped } from './runner.js'
+
+export type { LookUp } from './look-up.js'
 
 export interface Plan {
   /** "delete", "cancel" */
@@ -26,6 +29,10 @@ export interface Plan {
   invalid?: string[]
   /** Left out as needing nothing, by their status (`already_cancelled`), for --dry-run --json. */
   alreadyDone?: { status: string; ids: string[] }
+  /** What the look-ups came to (`looked up 300: …`, `total: …`), shown under the ids. */
+  lookedUp?: string[]
+  /** The money of what would change, by currency, for --dry-run --json. */
+  totals?: { amount: string; currency: string }[]
 }
 
 /** What every bulk workflow is given by its command: where it sends, consent, the screen. */
@@ -38,9 +45,6 @@ export interface WorkflowContext {
 }
 
 const MAX_IDS_SHOWN = 20
-
-/** How many records a confirmation fetches to describe them one by one. */
-const DESCRIBE_LIMIT = 20
 
 /**
  * Shows what a destructive command will act on, then: --dry-run stops, --yes goes on, a
@@ -60,6 +64,7 @@ export async function confirmPlan(plan: Plan, consent: Consent, out: Output, io:
     `  profile:  ${plan.target.profile}`,
     `  base URL: ${plan.target.baseUrl}`,
     ...(plan.details ?? [`  ids:      ${shown}${more}`]),
+    ...(plan.lookedUp ?? []),
   ]
   if (plan.irreversible) lines.push('This cannot be undone.')
   // On a terminal a long line wraps at spaces, its continuation under the text after its first
@@ -94,6 +99,9 @@ function dryRun(plan: Plan, out: Output): void {
       ...(plan.notFound ? { not_found: plan.notFound } : {}),
       ...(plan.invalid ? { invalid: plan.invalid } : {}),
       ...(plan.alreadyDone ? { [plan.alreadyDone.status]: plan.alreadyDone.ids } : {}),
+      ...(plan.totals
+        ? { totals: plan.totals.map(({ amount, currency }) => ({ amount: Number(amount), currency })) }
+        : {}),
     })
   }
   out.stderr.write('Dry run: nothing was changed.\n')
@@ -131,80 +139,6 @@ async function askOrRefuse(question: string, nothingDone: string, action: string
     throw new PayError('Cancelled.', { kind: 'cancelled', hint: nothingDone })
 }
 
-interface Inspection {
-  /** The ids to act on: every id, less those found not to exist. */
-  ids: string[]
-  /** One line per id, when they were looked at. */
-  details?: string[]
-  /** The ids found not to exist (404): reported, not planned. */
-  missing: Skipped[]
-  /** The ids that need nothing (a subscription cancelled already): done, not planned. */
-  settled: Skipped[]
-  /** What was read of each id looked at. */
-  records: Map<string, Rec>
-}
-
-/**
- * Before the plan is shown, up to 20 records are fetched so that it says what each one is: for
- * a person to confirm on a terminal, for a --dry-run, and for the refusal off a terminal without
- * --yes (where people look next); those that do not exist are left out of the plan and reported.
- * With more ids, or --yes without --dry-run, nothing is fetched. A refused key stops it at once.
- */
-async function inspect(ids: string[], lookUp: LookUp | undefined, consent: Consent): Promise<Inspection> {
-  const records = new Map<string, Rec>()
-  if (!lookUp || (consent.yes && !consent.dryRun) || ids.length > DESCRIBE_LIMIT || ids.length === 0) {
-    return { ids, missing: [], settled: [], records }
-  }
-  const errors = new Map<string, unknown>()
-  await Promise.all(
-    ids.map((id) =>
-      lookUp.fetch(id).then(
-        (record) => records.set(id, record),
-        (error: unknown) => errors.set(id, error),
-      ),
-    ),
-  )
-  const refused = [...errors.values()].find((error) => error instanceof PayError && error.kind === 'auth')
-  if (refused) throw refused
-  const isMissing = (id: string) => {
-    const error = errors.get(id)
-    return error instanceof PayError && error.kind === 'not_found'
-  }
-  const doneAs = (id: string) => {
-    const record = records.get(id)
-    return record && lookUp.alreadyDone ? lookUp.alreadyDone(record) : undefined
-  }
-  const planned = ids.filter((id) => !isMissing(id) && doneAs(id) === undefined)
-  const details = planned.map((id) => {
-    const record = records.get(id)
-    return sanitizeText(`  ${id}  ${record ? lookUp.describe(record) : '(could not be read)'}`)
-  })
-  return {
-    ids: planned,
-    details,
-    missing: ids
-      .filter(isMissing)
-      .map((id) => ({ result: failedResult(id, errors.get(id)), error: errors.get(id) })),
-    settled: ids.flatMap((id) => {
-      const status = doneAs(id)
-      return status === undefined ? [] : [{ result: { id, ok: true, status, error: null }, error: undefined }]
-    }),
-    records,
-  }
-}
-
-/** How a workflow fetches and describes one record for the plan. */
-export interface LookUp {
-  fetch: (id: string) => Promise<Rec>
-  /** One line (not yet sanitised): what the record is. */
-  describe: (record: Rec) => string
-  /**
-   * The status of a record that needs nothing (`already_cancelled` for a subscription cancelled
-   * already): it is left out of the plan and of the question, and reported done.
-   */
-  alreadyDone?: (record: Rec) => string | undefined
-}
-
 export interface Agreement {
   /** What to act on. */
   ids: string[]
@@ -223,7 +157,7 @@ export interface Agreement {
 export async function agree(
   ids: string[],
   what: { action: string; done: string; view: View; irreversible?: boolean },
-  job: Omit<WorkflowContext, 'concurrency'>,
+  job: Omit<WorkflowContext, 'concurrency'> & { concurrency?: number },
   lookUp?: LookUp,
 ): Promise<Agreement | undefined> {
   const { out, io, consent } = job
@@ -234,13 +168,19 @@ export async function agree(
       `Left out ${checked.skipped.length === 1 ? 'an entry that is not an id' : `${checked.skipped.length} entries that are not ids`}: ${shown}.`,
     )
   }
-  const inspection = await inspect(checked.valid, lookUp, consent)
+  const inspection = await inspect(checked.valid, lookUp, {
+    ...what,
+    plural: what.view.plural,
+    consent,
+    out,
+    io,
+    concurrency: job.concurrency,
+  })
   if (inspection.missing.length > 0) {
-    const gone = inspection.missing.map((entry) => entry.result.id).join(', ')
-    out.warn(`Not found, left out: ${gone}.`)
+    out.warn(`Not found, left out: ${someIds(inspection.missing.map((entry) => entry.result.id))}.`)
   }
   const settledIds = inspection.settled.map((entry) => entry.result.id)
-  if (settledIds.length > 0) out.notice(`Already ${what.done}, nothing to do: ${settledIds.join(', ')}.`)
+  if (settledIds.length > 0) out.notice(`Already ${what.done}, nothing to do: ${someIds(settledIds)}.`)
   const skipped = [...checked.skipped, ...inspection.missing, ...inspection.settled]
   const plan: Plan = {
     action: what.action,
@@ -256,9 +196,14 @@ export async function agree(
     alreadyDone: lookUp?.alreadyDone
       ? { status: inspection.settled[0]?.result.status ?? `already_${what.done}`, ids: settledIds }
       : undefined,
+    lookedUp: inspection.lookedUp?.lines,
+    totals: inspection.lookedUp?.totals,
   }
   if (inspection.ids.length === 0) {
-    // Nothing left to act on: a dry run says so and ends well; a real run reports what was left out.
+    // Nothing left to act on: what the look-ups found is said all the same (`looked up 300: 0 to
+    // cancel, 300 already cancelled, 0 not found`); a dry run says so and ends well; a real run
+    // reports what was left out.
+    for (const line of inspection.lookedUp?.lines ?? []) out.notice(`${capitalise(line.trim())}.`)
     if (consent.dryRun) {
       dryRun(plan, out)
       return undefined

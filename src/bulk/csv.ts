@@ -1,7 +1,8 @@
 /**
- * CSV as spreadsheets write it (RFC 4180), read: fields separated by commas, quoted when they hold
- * a comma, a quote or a line break, quotes doubled inside; CRLF or LF line ends; a byte-order mark
- * at the start is ignored. Lines starting with `#` outside quotes are comments (pay's reports
+ * CSV as spreadsheets write it (RFC 4180), read: fields separated by commas (or by the separator
+ * given: `;` or a tab, as spreadsheets in many locales export), quoted when they hold the
+ * separator, a quote or a line break, quotes doubled inside; CRLF or LF line ends; a byte-order
+ * mark at the start is ignored. Lines starting with `#` outside quotes are comments (pay's reports
  * name their run in one).
  */
 
@@ -11,8 +12,37 @@ export interface CsvRow {
   cells: string[]
 }
 
+/** The separators a spreadsheet's CSV is written with: a comma, a semicolon, a tab. */
+export type CsvSeparator = ',' | ';' | '\t'
+
+/**
+ * The separator of a CSV file, told from its header row (its first line that is neither blank nor
+ * a comment): the one of `,`, `;` and tab it holds most often outside quotes; a comma when it
+ * holds none (a header of one column), or as many of another.
+ */
+export function headerSeparator(text: string): CsvSeparator {
+  const header = text
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .find((line) => line.trim() !== '' && !line.startsWith('#'))
+  const counts = new Map<CsvSeparator, number>([
+    [',', 0],
+    [';', 0],
+    ['\t', 0],
+  ])
+  let quoted = false
+  for (const char of header ?? '') {
+    if (char === '"') quoted = !quoted
+    else if (!quoted && counts.has(char as CsvSeparator))
+      counts.set(char as CsvSeparator, (counts.get(char as CsvSeparator) ?? 0) + 1)
+  }
+  let best: CsvSeparator = ','
+  for (const [separator, count] of counts) if (count > (counts.get(best) ?? 0)) best = separator
+  return best
+}
+
 /** The rows of `text`, comments and blank lines left out. Throws on a quote left open. */
-export function parseCsv(text: string): CsvRow[] {
+export function parseCsv(text: string, separator: CsvSeparator = ','): CsvRow[] {
   const rows: CsvRow[] = []
   let cells: string[] = []
   let cell = ''
@@ -55,7 +85,7 @@ export function parseCsv(text: string): CsvRow[] {
       continue
     }
     if (char === '"' && cell === '') quoted = true
-    else if (char === ',') {
+    else if (char === separator) {
       cells.push(cell)
       cell = ''
     } else if (char === '\r' && source[i + 1] === '\n') {
@@ -71,4 +101,4 @@ export function parseCsv(text: string): CsvRow[] {
 }
 
 // Writing CSV is render's (src/render/csv.ts): reports and `--format csv` write cells alike.
-export { csvField, csvLine, fromSpreadsheet, toSpreadsheet } from '../render/csv.js'
+export { BOM, csvField, csvLine, csvTime, fromSpreadsheet, toSpreadsheet } from '../render/csv.js'

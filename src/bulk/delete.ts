@@ -10,6 +10,8 @@ export interface Deletion {
   view: View
   irreversible?: boolean
   remove: (id: string) => Promise<void>
+  /** On --resume, an id found gone (`not_found`): what a delete the killed run sent may have done. */
+  gone?: (id: string) => void
   lookUp: LookUp
   /** The report's columns for what was deleted, and their values for a record. */
   columns: string[]
@@ -30,6 +32,9 @@ export function deleteMany(deletion: Deletion, job: ByIdJob): Promise<BulkOutcom
       done: 'deleted',
       acts: 'deletions',
       doneStatuses: ['deleted'],
+      found: (result) => {
+        if (result.status === 'not_found') deletion.gone?.(result.id)
+      },
       work: async (id, known, wantRecord) => {
         const record = known ?? (wantRecord ? await deletion.lookUp.fetch(id) : undefined)
         await deletion.remove(id)

@@ -11,8 +11,9 @@ const COMMON =
 
 const RESUME =
   'RESUME: --resume REPORT skips what the report records done (no request), tries the rest again and rewrites the report ' +
-  'in one step, one row per item. A run that was killed (no closing mark) is resumed only with its input given again; a ' +
-  'report of another command is refused, and one made against another profile or base URL needs --force.'
+  'in one step, one row per item. A run that was killed (no closing mark) is resumed only with its input given again, ' +
+  'unless its report names every id of that input; a report of another command is refused, and one made against another ' +
+  'profile or base URL needs --force.'
 
 /** The REPORT and RESUME paragraphs of `subs cancel`, `links delete` and `subs delete`. */
 export function idReportHelp(statuses: string, describes: string): string {
@@ -23,11 +24,15 @@ export function idReportHelp(statuses: string, describes: string): string {
   )
 }
 
-/** The same for `links create --from-csv`. */
-export const CSV_REPORT_HELP =
+/**
+ * The same for `links create --from-csv` and `subs create --from-csv`: `made` is what each row's
+ * record keeps in the report after its _id (`_id and payment_url of the link made`), `row` what of
+ * the row it keeps (`email, title, amount and currency`).
+ */
+export const csvReportHelp = (made: string, row: string) =>
   '\n\nREPORT: --report FILE writes a CSV (mode 0600) whose row 1 is the header, then one row per CSV row in its final ' +
   'state: line (of the CSV file); ok; status (created, failed, unknown: its POST may have reached the service, invalid, ' +
-  'not_done); error (the local or service field errors, e.g. `reference: The reference has already been taken.`); _id and ' +
-  'payment_url of the link made; at; email, title, amount and currency of the row; idempotency_key (sent with its POST; ' +
-  `--retry-unknown sends it again); row_hash (to tell the same CSV row again). ${COMMON}` +
+  `not_done); error (the local or service field errors, e.g. \`email: The email must be a valid email address.\`); ${made}; ` +
+  `at; ${row} of the row; idempotency_key (sent with its POST; --retry-unknown sends it again); row_hash (to tell the ` +
+  `same CSV row again). ${COMMON}` +
   `\n\n${RESUME}`

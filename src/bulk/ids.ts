@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { PayError, usageError } from '../errors.js'
 import type { IO } from '../runtime/io.js'
+import { headerSeparator, parseCsv } from './csv.js'
 import { idProblem, isIdHeader, normalizeId } from './id-text.js'
 import { idsInput, type RunInput } from './meta.js'
 import { lastRows, looksLikeReport, reportFrom, reportOptions } from './report.js'
@@ -24,10 +25,11 @@ export type IdKind = 'subscription' | 'payment link'
 
 /**
  * Ids from a list or from a report pay wrote (its id column). A report of rows by line (`links
- * create --from-csv`) holds no ids to act on, except the links it created for `links delete`.
+ * create --from-csv`, `subs create --from-csv`) holds no ids to act on, except the records it
+ * created: the links for `links delete`, the subscriptions for `subs cancel` and `subs delete`.
  */
 function idsIn(text: string, source: string, kind: IdKind): string[] {
-  if (!looksLikeReport(text)) return parseIdList(text)
+  if (!looksLikeReport(text)) return listIds(text, source, kind) ?? parseIdList(text)
   const report = reportFrom(text, source, '--from-file')
   if (report.columns.includes('id')) {
     const other = kind === 'subscription' ? 'title' : 'package'
@@ -40,13 +42,48 @@ function idsIn(text: string, source: string, kind: IdKind): string[] {
     }
     return [...lastRows(report, 'id').keys()]
   }
-  if (kind === 'payment link' && report.columns.includes('_id')) {
-    // A `links create --from-csv` report: the links it created, by _id.
+  // A `--from-csv` report: the records it created, by _id; a subscriptions' one names each row's package.
+  const made: IdKind = report.columns.includes('package_id') ? 'subscription' : 'payment link'
+  if (kind === made && report.columns.includes('_id')) {
     return [...lastRows(report, 'line').values()].map((row) => row._id ?? '').filter((id) => id !== '')
   }
+  const command = made === 'subscription' ? 'pay subs create --from-csv' : 'pay links create --from-csv'
   throw usageError(
-    `--from-file: ${source} is a report of \`pay links create --from-csv\` (one row per CSV line); it holds no ${kind} ids.`,
+    `--from-file: ${source} is a report of \`${command}\` (one row per CSV line); it holds no ${kind} ids.`,
   )
+}
+
+/** The columns by which a list's CSV shows what it lists: a subscription's package, a link's title. */
+const LIST_MARKS: Record<IdKind, string[]> = {
+  subscription: ['package.name', 'package_id', 'package.amount'],
+  'payment link': ['title', 'payment_url', 'paid'],
+}
+
+/**
+ * The `_id` column of a list as `--format csv` writes it (`pay subs list --unpaid --format csv
+ * > owed.csv`, looked at in a spreadsheet, then given to `subs cancel --from-file`): a header row
+ * of several columns, one of them `_id`; commas, or the semicolons or tabs a spreadsheet may have
+ * saved it with. Undefined for text that is no such list; a list of the other kind is refused.
+ */
+function listIds(text: string, source: string, kind: IdKind): string[] | undefined {
+  let rows: { cells: string[] }[]
+  try {
+    rows = parseCsv(text, headerSeparator(text))
+  } catch {
+    return undefined
+  }
+  const header = rows[0]?.cells.map((cell) => cell.trim()) ?? []
+  const column = header.indexOf('_id')
+  if (header.length < 2 || column === -1) return undefined
+  const other: IdKind = kind === 'subscription' ? 'payment link' : 'subscription'
+  if (LIST_MARKS[other].some((mark) => header.includes(mark))) {
+    const theirs = other === 'subscription' ? 'subscriptions' : 'payment links'
+    throw usageError(
+      `--from-file: ${source} is a list of ${theirs}; its ids are not ${kind} ids.`,
+      `Give it to the ${other === 'subscription' ? '`pay subs`' : '`pay links`'} command that acts on ${theirs}.`,
+    )
+  }
+  return rows.slice(1).map((row) => row.cells[column] ?? '')
 }
 
 /** Ids from arguments, `--from-file FILE` and `-` (stdin), in order, each once, as normalizeId reads them. */
@@ -81,6 +118,7 @@ export interface IdFlags {
   append?: boolean
   force?: boolean
   resume?: string
+  bom?: boolean
 }
 
 /**

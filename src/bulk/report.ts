@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { PayError, usageError } from '../errors.js'
 import type { Target } from '../runtime/context.js'
 import { checkPrivatePath, openPrivate, UnsafeFileError, writePrivateAtomic } from '../shared/private-file.js'
-import { csvLine, fromSpreadsheet, parseCsv, toSpreadsheet } from './csv.js'
+import { BOM, csvLine, csvTime, fromSpreadsheet, parseCsv, toSpreadsheet } from './csv.js'
 import { metaFile, type RunInput, type RunMeta, readMeta, writeMeta } from './meta.js'
 
 /** How --report treats a file that exists: refuse it, add to it (--append), replace it (--force). */
@@ -11,6 +11,8 @@ export type ReportMode = 'new' | 'append' | 'replace'
 export interface ReportTarget {
   file: string
   mode: ReportMode
+  /** --bom: the file starts with a UTF-8 byte-order mark (one added to keeps its own). */
+  bom?: boolean
 }
 
 /** What one kind of report holds: its command, its columns, and the column naming each row. */
@@ -30,10 +32,12 @@ export interface ReadReport {
   meta?: RunMeta
   /** A report of an earlier pay: what its last `# …` line said of its run. */
   heading?: { command: string; profile: string; baseUrl: string }
+  /** It starts with a byte-order mark (--bom). */
+  bom?: boolean
 }
 
-/** When a row was written: UTC, in the form spreadsheets read as a date and time. */
-export const reportTime = (date = new Date()) => date.toISOString().slice(0, 19).replace('T', ' ')
+/** When a row was written: UTC, in the form spreadsheets read as a date and time (every CSV pay writes it so). */
+export const reportTime = (date = new Date()) => csvTime(date)
 
 /**
  * A --report CSV: row 1 the header, then one row per id (or CSV line) in its final state. While
@@ -52,6 +56,7 @@ export class Report {
     private readonly spec: ReportSpec,
     private fd: number,
     private readonly meta: RunMeta,
+    private readonly bom: string,
   ) {}
 
   /**
@@ -80,6 +85,8 @@ export class Report {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: check() refuses an existing file in mode new only, and the open below refuses one there all the same (EEXIST)
     Report.check(target.mode === 'new' ? target : { ...target, mode: 'replace' })
     const previous = target.mode === 'append' ? existingReport(target.file, spec) : undefined
+    // A report resumed or added to keeps the mark it has; --bom gives one to a report without.
+    const bom = target.bom || previous?.bom ? BOM : ''
     const meta: RunMeta = {
       format: 'pay-report/2',
       command: spec.command,
@@ -92,12 +99,12 @@ export class Report {
     try {
       if (target.mode === 'new') {
         fd = openPrivate(target.file, 'create')
-        fs.writeSync(fd, csvLine(spec.columns))
+        fs.writeSync(fd, bom + csvLine(spec.columns))
       } else {
         // A file replaced (--force) or rewritten (--append) is a new file renamed over the old
         // one: whatever else links to the old one (a hard link someone planted) gets nothing.
         const rows = previous ? [...lastRows(previous, spec.key).values()] : []
-        writePrivateAtomic(target.file, reportText(spec, rows))
+        writePrivateAtomic(target.file, bom + reportText(spec, rows))
         fd = openPrivate(target.file, 'append')
       }
       writeMeta(target.file, meta)
@@ -108,7 +115,7 @@ export class Report {
         kind: 'general',
       })
     }
-    const report = new Report(target.file, spec, fd, meta)
+    const report = new Report(target.file, spec, fd, meta, bom)
     if (previous) for (const [key, values] of lastRows(previous, spec.key)) report.rows.set(key, values)
     return report
   }
@@ -147,7 +154,7 @@ export class Report {
       fs.closeSync(this.fd)
     } catch {}
     try {
-      writePrivateAtomic(this.file, reportText(this.spec, [...ordered.values()]))
+      writePrivateAtomic(this.file, this.bom + reportText(this.spec, [...ordered.values()]))
       writeMeta(this.file, { ...this.meta, finished_at: new Date().toISOString(), outcome, counts })
       return undefined
     } catch (error) {
@@ -221,17 +228,23 @@ export function reportOptions(flags: {
   append?: boolean
   force?: boolean
   resume?: string
+  bom?: boolean
 }) {
   if (flags.force && flags.report === undefined && flags.resume === undefined) {
     throw usageError('--force goes with --report (replace it) or --resume (resume it elsewhere).')
   }
   const mode: ReportMode = flags.append ? 'append' : flags.force ? 'replace' : 'new'
   return {
-    report: flags.report === undefined ? undefined : { file: flags.report, mode },
+    report: flags.report === undefined ? undefined : { file: flags.report, mode, bom: flags.bom },
     resume:
       flags.resume === undefined
         ? undefined
-        : { file: flags.resume, report: readReport(flags.resume, '--resume'), force: Boolean(flags.force) },
+        : {
+            file: flags.resume,
+            report: readReport(flags.resume, '--resume'),
+            force: Boolean(flags.force),
+            bom: flags.bom,
+          },
   }
 }
 
@@ -280,6 +293,7 @@ export function reportFrom(text: string, file: string, flag: string): ReadReport
       values: Object.fromEntries(header.cells.map((column, i) => [column, cell(row.cells[i] ?? '')])),
     })),
     heading: legacy ? lastHeading(text) : undefined,
+    bom: text.startsWith(BOM),
   }
 }
 

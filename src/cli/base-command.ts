@@ -37,6 +37,7 @@ interface ContextFlags {
   yes?: boolean
   'dry-run'?: boolean
   format?: string
+  bom?: boolean
 }
 
 /**
@@ -173,6 +174,7 @@ export abstract class BaseCommand<
         jq,
         jsonl,
         csv,
+        bom: csv && Boolean(given.bom),
         quiet,
         columns,
         fieldsAsSent: (this.ctor as typeof BaseCommand).fieldsAsSent,

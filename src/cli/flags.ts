@@ -124,7 +124,7 @@ export const byIdFlags = (verb: 'deleted' | 'cancelled') => ({
   'from-file': Flags.string({
     char: 'f',
     description:
-      'File with one id per line (a first line `id`, `_id` or `subscription_id` is skipped; payment URLs give their id), or a --report CSV pay wrote (its id column); - for stdin.',
+      'File with one id per line (a first line `id`, `_id` or `subscription_id` is skipped; payment URLs give their id), a --report CSV pay wrote (its id column), or a list pay wrote with --format csv (its _id column); - for stdin.',
   }),
   ...consentFlags(verb),
   concurrency: concurrencyFlag(),
@@ -142,7 +142,7 @@ const concurrencyFlag = () =>
  */
 export const needs = (...others: string[]) => ({ relationships: [{ type: 'all' as const, flags: others }] })
 
-/** --report, --append, --force and --resume of the bulk commands (a report is never overwritten silently). */
+/** --report, --append, --force, --resume and --bom of the bulk commands (a report is never overwritten silently). */
 const reportFlags = (dependsOn?: string) => ({
   report: Flags.string({
     description:
@@ -160,17 +160,27 @@ const reportFlags = (dependsOn?: string) => ({
   resume: Flags.string({
     description:
       'Carry on from a report an earlier run wrote: what it records done is skipped without a request, ' +
-      'the rest tried again, the report brought up to date. A run that was killed needs its input again.',
+      'the rest tried again, the report brought up to date. A run that was killed needs its input again, unless its ' +
+      'report names every id of it.',
     ...(dependsOn ? needs(dependsOn) : {}),
+  }),
+  bom: Flags.boolean({
+    description:
+      'Start the report with a UTF-8 byte-order mark, so that Excel reads accents, CJK and Arabic right (a resumed report keeps the one it has).',
+    relationships: [{ type: 'some' as const, flags: ['report', 'resume'] }],
   }),
 })
 
-/** `links create --from-csv`: a link per row of a spreadsheet, resumable. */
-export const fromCsvFlags = {
+/**
+ * `links create --from-csv` and `subs create --from-csv`: a record per row of a spreadsheet,
+ * resumable; `made` names it (`link`), `columns` gives the header's field names as flags.
+ */
+export const fromCsvFlags = (made: string, columns: string) => ({
   'from-csv': Flags.string({
     description:
-      'Create one link per row of this CSV file (- for stdin). Its header names the fields, as flags ' +
-      '(email,currency,amount,title,reference-2) or as the service names them (reference_2).',
+      `Create one ${made} per row of this CSV file (- for stdin). Its header names the fields, as flags ` +
+      `(${columns}) or as the service names them; cells are separated by commas, semicolons or tabs, as ` +
+      'the header row is.',
   }),
   'skip-invalid': Flags.boolean({
     description: 'Send the rows that pass the checks even when others do not (those are reported).',
@@ -188,7 +198,7 @@ export const fromCsvFlags = {
   }),
   concurrency: concurrencyFlag(),
   ...reportFlags('from-csv'),
-}
+})
 
 /** How much of a list to fetch and show. */
 export const listFlags = {
@@ -207,6 +217,12 @@ export const listFlags = {
       "csv: print the list as CSV for a spreadsheet: a header row, --columns honoured, a cell a spreadsheet would run as a formula prefixed with '.",
     options: ['csv'],
     helpGroup: 'OUTPUT',
+  }),
+  bom: Flags.boolean({
+    description:
+      'With --format csv: start with a UTF-8 byte-order mark, so that Excel reads accents, CJK and Arabic right.',
+    helpGroup: 'OUTPUT',
+    ...needs('format'),
   }),
 }
 

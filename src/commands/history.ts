@@ -9,7 +9,8 @@ export default class History extends BaseCommand<typeof History> {
   static description =
     'Every create, update, delete and cancel pay sends is written to a local journal (JSON lines, ' +
     'mode 0600): its intent before the request, its outcome after. A change with no outcome ' +
-    '("unknown") was interrupted and may or may not have happened. The journal is ' +
+    '("unknown") was interrupted and may or may not have happened, unless a --resume found the record in the ' +
+    'state it was to make ("found cancelled", "found gone"). The journal is ' +
     "$PAY_JOURNAL_FILE, else journal.jsonl in pay's data directory; PAY_JOURNAL=0 turns it off."
 
   static examples = [
@@ -28,6 +29,7 @@ export default class History extends BaseCommand<typeof History> {
     jsonl: listFlags.jsonl,
     limit: listFlags.limit,
     format: listFlags.format,
+    bom: listFlags.bom,
     ...outputFlags,
   }
 

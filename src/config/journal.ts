@@ -16,7 +16,12 @@ import { xdgDir } from '../shared/xdg.js'
 
 export interface JournalEntry {
   at: string
-  phase: 'intent' | 'outcome'
+  /**
+   * `found`: what a later run found of the record, for no request of its own (a resume reading a
+   * subscription cancelled already): it settles an intent of the same kind and path left with no
+   * outcome. An earlier pay reads only intents and outcomes, and skips it.
+   */
+  phase: 'intent' | 'outcome' | 'found'
   /** Pairs an intent with its outcome. */
   change: string
   command: string
@@ -32,6 +37,8 @@ export interface JournalEntry {
   /** Outcome: the HTTP status, or the kind of failure (`unavailable`, `validation`, …). */
   status?: number
   error?: string
+  /** A `found` entry: what the record was found to be, in pay's word (`cancelled`, `gone`). */
+  found?: string
   user: string
   terminal: boolean
 }
@@ -103,19 +110,7 @@ export class Journal {
 
   /** Writes the intent; returns what writes the outcome. */
   intent(start: ChangeIntent): (end: ChangeEnd) => void {
-    const change = randomUuid()
-    const base = {
-      change,
-      command: this.context.command,
-      profile: this.context.profile,
-      base_url: this.context.baseUrl,
-      method: start.method,
-      path: start.path,
-      resource: start.resource,
-      ...(start.idempotencyKey ? { idempotency_key: start.idempotencyKey } : {}),
-      user: this.user,
-      terminal: this.context.terminal,
-    }
+    const base = this.entryOf(start)
     this.append({
       at: new Date().toISOString(),
       phase: 'intent',
@@ -132,6 +127,33 @@ export class Journal {
         ...(end.status !== undefined ? { status: end.status } : {}),
         ...(end.error ? { error: end.error } : {}),
       })
+    }
+  }
+
+  /** Writes what the record of `start` was found to be (`cancelled`), by a run that sent no such change. */
+  found(start: ChangeIntent, state: string): void {
+    this.append({
+      at: new Date().toISOString(),
+      phase: 'found',
+      ...this.entryOf(start),
+      ...(start.id ? { id: start.id } : {}),
+      found: state,
+    })
+  }
+
+  /** What every entry of a change says: who, where, which request; a new change id. */
+  private entryOf(start: ChangeIntent) {
+    return {
+      change: randomUuid(),
+      command: this.context.command,
+      profile: this.context.profile,
+      base_url: this.context.baseUrl,
+      method: start.method,
+      path: start.path,
+      resource: start.resource,
+      ...(start.idempotencyKey ? { idempotency_key: start.idempotencyKey } : {}),
+      user: this.user,
+      terminal: this.context.terminal,
     }
   }
 

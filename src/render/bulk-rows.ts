@@ -23,14 +23,45 @@ export const bulkIds = (results: BulkRow[]) =>
 export const bulkTsv = (results: BulkRow[]) =>
   results.map((r) => `${[r.id, r.status, r.error ?? ''].map(sanitizeCell).join('\t')}\n`).join('')
 
-/** On a terminal: the rows of the ID, RESULT, ERROR table, the result green when done, yellow when not tried, else red. */
+/**
+ * On a terminal, more results than this never attempted (a run stopped by Ctrl-C or a service
+ * gone) are one row of the table: the summary counts them, and --json, TSV and the report keep
+ * one line each.
+ */
+export const NOT_DONE_SHOWN = 5
+
+/** What the one row of results never attempted says. */
+export const NOT_DONE_FOLDED = 'Not attempted: the run stopped before them (--json and the report list each).'
+
+/**
+ * The results as a terminal table shows them: those never attempted (`not_done`), when there are
+ * more than NOT_DONE_SHOWN, as one row made by `folded` from their count, where the first of them
+ * was; every other result as it is.
+ */
+export function foldNotDone<T extends { status?: unknown }>(rows: T[], folded: (count: number) => T): T[] {
+  const count = rows.filter((row) => row.status === 'not_done').length
+  if (count <= NOT_DONE_SHOWN) return rows
+  const first = rows.findIndex((row) => row.status === 'not_done')
+  return rows.flatMap((row, i) => (row.status !== 'not_done' ? [row] : i === first ? [folded(count)] : []))
+}
+
+/**
+ * On a terminal: the rows of the ID, RESULT, ERROR table, the result green when done, yellow when
+ * not tried, else red; the ids never attempted folded into one row (foldNotDone).
+ */
 export function bulkRows(results: BulkRow[], colour: boolean): string[][] {
   const colourFor = (r: BulkRow) => (r.ok ? 32 : r.status === 'not_done' ? 33 : 31)
   const paint = (r: BulkRow) => {
     const text = sanitizeText(r.status)
     return colour ? `\u001b[${colourFor(r)}m${text}\u001b[39m` : text
   }
-  return results.map((r) => [sanitizeText(r.id), paint(r), sanitizeText(r.error ?? '')])
+  const rows = foldNotDone(results, (count) => ({
+    id: `(${count} ids)`,
+    ok: false,
+    status: 'not_done',
+    error: NOT_DONE_FOLDED,
+  }))
+  return rows.map((r) => [sanitizeText(r.id), paint(r), sanitizeText(r.error ?? '')])
 }
 
 /**

@@ -7,6 +7,13 @@
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { lookup } from './format.js'
 
+/**
+ * The UTF-8 byte-order mark that --bom writes first (`--format csv`, the bulk reports): without
+ * it Excel reads a CSV file in the machine's legacy code page, and `Café` comes out as `CafÃ©`,
+ * CJK and Arabic as nonsense. pay's readers of CSV skip it.
+ */
+export const BOM = '\uFEFF'
+
 /** One CSV field: quoted when it must be. */
 export const csvField = (value: string) =>
   /[",\r\n]/.test(value) || /^#/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
@@ -41,9 +48,29 @@ export const fromSpreadsheet = (cell: string): string => (PREFIXED.test(cell) ? 
  */
 export function csvTable(records: Rec[], columns: string[]): string {
   const cell = (record: Rec, column: string) =>
-    toSpreadsheet(sanitizeText(plain(lookup(record, column).value).replace(/\r\n?/g, '\n')))
+    toSpreadsheet(
+      sanitizeText(csvTimeIn(column, plain(lookup(record, column).value)).replace(/\r\n?/g, '\n')),
+    )
   return (
     csvLine(columns) +
     records.map((record) => csvLine(columns.map((column) => cell(record, column)))).join('')
   )
+}
+
+/**
+ * A time as every CSV pay writes it (the bulk reports' `at`, `--format csv`'s `created_at`, `pay
+ * history`'s `at`): UTC, `YYYY-MM-DD HH:MM:SS`, which spreadsheets read as a date and time, unlike
+ * ISO 8601's `T…Z`.
+ */
+export const csvTime = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ')
+
+/** An ISO 8601 date and time with its zone (`2026-11-23T15:19:46.772Z`, `…+01:00`). */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/
+
+/** A time column's ISO 8601 cell as csvTime writes it (the column `at`, or one ending `_at`); anything else as it is. */
+export function csvTimeIn(column: string, text: string): string {
+  const leaf = column.split('.').pop() ?? column
+  if ((leaf !== 'at' && !leaf.endsWith('_at')) || !ISO_TIME.test(text)) return text
+  const date = new Date(text)
+  return Number.isNaN(date.getTime()) ? text : csvTime(date)
 }

@@ -1,6 +1,6 @@
 import { plain, type Rec, sanitizeText } from '../values.js'
 import { type BulkRow, bulkIds, bulkRows, bulkTsv } from './bulk-rows.js'
-import { csvTable } from './csv.js'
+import { BOM, csvTable } from './csv.js'
 import { cellText, lookup, sanitizeCell, tsvCell } from './format.js'
 import type { JqProgram } from './jq.js'
 import { toJson, toJsonLine } from './json.js'
@@ -21,6 +21,7 @@ export class Output extends Words {
   readonly jq?: JqProgram
   readonly jsonl: boolean
   readonly csv: boolean
+  readonly bom: boolean
   readonly columns?: string[]
 
   constructor(screen: Screen, options: OutputOptions = {}) {
@@ -28,6 +29,7 @@ export class Output extends Words {
     this.jq = options.jq
     this.jsonl = options.jsonl ?? false
     this.csv = options.csv ?? false
+    this.bom = options.bom ?? false
     this.columns = options.columns
   }
 
@@ -38,6 +40,11 @@ export class Output extends Words {
 
   private get isTerminal(): boolean {
     return this.screen.stdoutIsTerminal
+  }
+
+  /** A list is drawn as a table: on a terminal, without --json, -q or --format csv. */
+  get drawsTables(): boolean {
+    return this.isTerminal && !this.json && !this.quiet && !this.csv
   }
 
   /**
@@ -125,7 +132,7 @@ export class Output extends Words {
         ? this.pickColumns(view.listColumns, view, records)
         : withCurrencies(view.listColumns)
       const tsv = () => records.map((record) => `${columns.map((c) => tsvCell(record, c)).join('\t')}\n`)
-      this.stdout.write(this.csv ? csvTable(records, columns) : tsv().join(''))
+      this.stdout.write(this.csv ? `${this.bom ? BOM : ''}${csvTable(records, columns)}` : tsv().join(''))
       return
     }
     if (records.length === 0) {

@@ -1,7 +1,14 @@
 import type { RawResponse } from '../api/transport.js'
 import type { PayError } from '../errors.js'
 import { plain, type Rec } from '../values.js'
-import { type BulkOutcome, type BulkRow, bulkIds, bulkTsv } from './bulk-rows.js'
+import {
+  type BulkOutcome,
+  type BulkRow,
+  bulkIds,
+  bulkTsv,
+  foldNotDone,
+  NOT_DONE_FOLDED,
+} from './bulk-rows.js'
 import { lookup } from './format.js'
 import type { ListOutcome, Output } from './output.js'
 import { pickColumns } from './table/columns.js'
@@ -222,8 +229,18 @@ export function printsOnStdout(out: Output, item: Shown, text: string, records: 
 function printBulk(out: Output, outcome: BulkOutcome): void {
   if (outcome.nothing !== undefined) return out.nothingToDo(outcome.nothing)
   if (outcome.planOnly) return
-  if (outcome.rowsView) out.list(outcome.rows as Rec[], outcome.rowsView)
-  else out.bulk(outcome.rows as BulkRow[])
+  if (outcome.rowsView) {
+    // A table on a terminal folds the rows never attempted into one; TSV, CSV and JSON keep each.
+    const rows = out.drawsTables
+      ? foldNotDone(outcome.rows as Rec[], (count) => ({
+          line: `(${count} rows)`,
+          ok: false,
+          status: 'not_done',
+          error: NOT_DONE_FOLDED,
+        }))
+      : (outcome.rows as Rec[])
+    out.list(rows, outcome.rowsView)
+  } else out.bulk(outcome.rows as BulkRow[])
   if (outcome.refused && outcome.refused.length > 0) {
     const count = outcome.refused.length
     out.log(`The service refused ${count === 1 ? 'a row' : `${count} rows`}:`)

@@ -51,6 +51,8 @@ const HEADERS: Record<string, string> = {
   api_key: 'KEY',
   key_storage: 'STORAGE',
   'package.name': 'PACKAGE',
+  'amount_owed.amount': 'OWED',
+  unpaid_charges: 'UNPAID',
   // A business's integration (pay businesses list), beside the business's own ID.
   'integration.id': 'INTEGRATION',
   created_at: 'CREATED',

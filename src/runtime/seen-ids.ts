@@ -46,8 +46,9 @@ const SOURCES: Record<string, { kind: IdKind; field: string }> = {
   subscription: { kind: 'subscriptions', field: '_id' },
   // A subscription's charges are payment links (`subs get`).
   charge: { kind: 'links', field: 'link_id' },
-  // The results of `links create --from-csv`: the links made.
+  // The results of `links create --from-csv`: the links made; of `subs create --from-csv`, the subscriptions.
   row: { kind: 'links', field: '_id' },
+  'new subscription': { kind: 'subscriptions', field: '_id' },
 }
 
 /** The commands whose bulk results remove ids: what they deleted, or found gone, is no more. */

@@ -105,3 +105,56 @@ export function amountNearMiss(text: string): string | undefined {
   }
   return undefined
 }
+
+/** One currency's total (totalsByCurrency): the amount as decimal text, `"1250.50"`. */
+export interface CurrencyTotal {
+  currency: string
+  amount: string
+}
+
+/**
+ * Amounts added up by currency, exactly (in decimal digits, never as a float's sum: 0.1 + 0.2 is
+ * 0.30), in the order their currencies first appear; each total written as amountText would (to
+ * its currency's decimals, never rounded). An amount that is no decimal number (missing, text) or
+ * has no currency is left out, and counted in `unknown`.
+ */
+export function totalsByCurrency(items: { amount: unknown; currency: unknown }[]): {
+  totals: CurrencyTotal[]
+  unknown: number
+} {
+  const sums = new Map<string, { units: bigint; scale: number }>()
+  let unknown = 0
+  for (const { amount, currency } of items) {
+    const text = typeof amount === 'number' && Number.isFinite(amount) ? decimalText(amount) : amount
+    const match = typeof text === 'string' ? /^(-?)(\d+)(?:\.(\d+))?$/.exec(text) : null
+    if (!match || typeof currency !== 'string' || currency === '') {
+      unknown += 1
+      continue
+    }
+    const [, sign, whole, fraction = ''] = match
+    const units = BigInt(`${sign}${whole}${fraction}`)
+    const sum = sums.get(currency) ?? { units: 0n, scale: 0 }
+    const scale = Math.max(sum.scale, fraction.length)
+    sums.set(currency, {
+      units: sum.units * 10n ** BigInt(scale - sum.scale) + units * 10n ** BigInt(scale - fraction.length),
+      scale,
+    })
+  }
+  const totals = [...sums].map(([currency, { units, scale }]) => ({
+    currency,
+    amount: unitsText(units, scale, currencyDigits(currency) ?? 0),
+  }))
+  return { totals, unknown }
+}
+
+/** `units` over 10^scale as decimal text, trailing zeros dropped down to `digits` decimals. */
+function unitsText(units: bigint, scale: number, digits: number): string {
+  const negative = units < 0n
+  const text = (negative ? -units : units).toString().padStart(scale + 1, '0')
+  let whole = text.slice(0, text.length - scale)
+  let fraction = text.slice(text.length - scale)
+  fraction = fraction.replace(/0+$/, '')
+  if (fraction.length < digits) fraction = fraction.padEnd(digits, '0')
+  whole = whole === '' ? '0' : whole
+  return `${negative ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`
+}

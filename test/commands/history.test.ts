@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { idsInput } from '../../src/bulk/meta.js'
 import { Journal } from '../../src/config/journal.js'
 import { tempDir } from '../helpers/cli.js'
 import { runInProcess } from '../helpers/in-process.js'
@@ -9,6 +10,7 @@ import { journalEntries, journalIn } from '../helpers/journal.js'
 import type { Json } from '../helpers/links.js'
 import { startProxy } from '../helpers/proxy.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { cancelDirectly, seedSubscriptions } from '../helpers/subs.js'
 
 /**
  * The journal: every change pay sends, intent before the request and outcome after, in a 0600
@@ -194,6 +196,73 @@ describe('the journal', () => {
     }
   })
 
+  test('a cancel a kill left with no outcome, found cancelled by the resume: shown found, not unknown', async () => {
+    const dir = tempDir('pay-journal-found-')
+    const [inFlight, notReached, other] = await seedSubscriptions(sandbox, 3, { prefix: 'found' })
+    const env = { ...sandbox.env, PAY_JOURNAL_FILE: journalIn(dir) }
+    const report = path.join(dir, 'cancel.csv')
+    // A run that wrote its report whole, then a killed resume of it: `inFlight`'s PUT was sent (its
+    // intent written) and reached the service, and the kill came before its outcome.
+    fs.writeFileSync(
+      report,
+      `id,ok,status,error,at,email,package,amount,currency\n${[inFlight, notReached]
+        .map(
+          (id) => `${id},false,not_done,Not attempted: the run stopped before it.,2026-11-23 09:00:00,,,,\n`,
+        )
+        .join('')}`,
+      { mode: 0o600 },
+    )
+    const ids = [inFlight, notReached]
+    fs.writeFileSync(
+      `${report}.meta.json`,
+      JSON.stringify({
+        format: 'pay-report/2',
+        command: 'pay subs cancel',
+        profile: '(environment)',
+        base_url: sandbox.baseUrl,
+        input: idsInput('ID…', ids),
+        started_at: '2026-11-23T09:00:00.000Z',
+      }),
+      { mode: 0o600 },
+    )
+    const context = {
+      command: 'pay subs cancel',
+      profile: '(environment)',
+      baseUrl: sandbox.baseUrl,
+      terminal: false,
+    }
+    const journal = new Journal(journalIn(dir), context, () => {})
+    for (const id of [inFlight, other]) {
+      journal.intent({ method: 'PUT', path: `/subscriptions/${id}`, resource: 'subscription', id })
+    }
+    journal.close()
+    await cancelDirectly(sandbox, [inFlight, other])
+
+    const resumed = await runInProcess(['subs', 'cancel', '--resume', report, '--yes', '--json'], { env })
+    expect(resumed.code).toBe(0)
+    expect((JSON.parse(resumed.stdout) as Json[]).map((r) => [r.id, r.status])).toEqual([
+      [inFlight, 'already_cancelled'],
+      [notReached, 'cancelled'],
+    ])
+    const changes = JSON.parse((await runInProcess(['history', '--json'], { env })).stdout) as Json[]
+    // Newest first: the resume's own cancel, then the two the kill left. `other` was not resumed:
+    // nothing found it, so it stays unknown.
+    expect(changes.map((c) => [c.kind, c.id, c.outcome])).toEqual([
+      ['cancel sub', notReached, 'done 200'],
+      ['cancel sub', other, 'unknown'],
+      ['cancel sub', inFlight, 'found cancelled'],
+    ])
+    const found = journalEntries(journalIn(dir)).find((entry) => entry.phase === 'found')
+    expect(found).toMatchObject({
+      command: 'pay subs cancel',
+      method: 'PUT',
+      id: inFlight,
+      found: 'cancelled',
+    })
+    expect(changes[2]).toMatchObject({ settled_by: found?.change, found_at: found?.at })
+    expect(changes[2]).not.toHaveProperty('finished_at')
+  })
+
   test('--format csv: a header row and a row per change, newest first, cells a spreadsheet will not run', async () => {
     const file = journalIn(tempDir('pay-journal-csv-'))
     const entry = (phase: string, change: string, at: string, more: Record<string, unknown>) =>
@@ -224,8 +293,8 @@ describe('the journal', () => {
       stderr: '',
       stdout:
         'at,kind,id,outcome,profile,user\n' +
-        '2026-11-02T09:00:00.000Z,POST x,"plain, with a comma",unknown,live,ann\n' +
-        "2026-11-01T09:00:00.000Z,POST x,'=1+1,done 200,live,ann\n",
+        '2026-11-02 09:00:00,POST x,"plain, with a comma",unknown,live,ann\n' +
+        "2026-11-01 09:00:00,POST x,'=1+1,done 200,live,ann\n",
     })
     const picked = await runInProcess(
       ['history', '--format', 'csv', '--columns', 'id,outcome', '--limit', '1'],
@@ -234,6 +303,14 @@ describe('the journal', () => {
       },
     )
     expect(picked).toMatchObject({ code: 0, stdout: 'id,outcome\n"plain, with a comma",unknown\n' })
+    // --bom: the same CSV behind a UTF-8 byte-order mark, for Excel.
+    const marked = await runInProcess(
+      ['history', '--format', 'csv', '--bom', '--columns', 'id', '--limit', '1'],
+      {
+        env: { PAY_JOURNAL_FILE: file },
+      },
+    )
+    expect(marked).toMatchObject({ code: 0, stdout: '\uFEFFid\n"plain, with a comma"\n' })
   })
 
   test('--since takes real dates only, and history has no --all (the journal has no pages)', async () => {

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { CSV_REPORT_HELP } from '../../bulk/help.js'
+import { csvReportHelp } from '../../bulk/help.js'
 import { BaseCommand } from '../../cli/base-command.js'
 import { createFlags, fieldFlags, fromCsvFlags, outputFlags } from '../../cli/flags.js'
 import { usageError } from '../../errors.js'
@@ -21,7 +21,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     'is checked before anything is sent, the plan is confirmed, and --report/--resume make a run ' +
     'that stopped half-way safe to carry on (no row is ever created twice). The plan shows each row (up to 20); ' +
     'exit 3 when rows are invalid (nothing sent), 7 when some rows were not created or stay unknown.' +
-    CSV_REPORT_HELP
+    csvReportHelp('_id and payment_url of the link made', 'email, title, amount and currency')
 
   static examples = [
     '<%= config.bin %> links create --email jane@example.com --currency EUR --amount 25.50 --title "Invoice 1042"',
@@ -39,7 +39,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
       description: 'Open the payment page in the browser once the link is created.',
       exclusive: ['from-csv'],
     }),
-    ...fromCsvFlags,
+    ...fromCsvFlags('link', 'email,currency,amount,title,reference-2'),
     ...outputFlags,
   }
 

@@ -12,8 +12,9 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static description =
     'Ids come from arguments, --from-file FILE (one per line; or a report pay wrote: its ids, or the ' +
     '_id of each link a `links create --from-csv` report made) or - for stdin; a payment URL gives its ' +
-    'id. Shows the profile, base URL and links (up to 20 looked up and described, also with --dry-run and ' +
-    'when refusing; those not found are named), then asks before deleting. --yes skips the question; ' +
+    'id. Shows the profile, base URL and links (each looked up, a few at a time, also with --dry-run and ' +
+    'when refusing: up to 20 described, how many would be deleted and not found, their total by currency; ' +
+    'those not found are named), then asks before deleting. --yes skips the question; ' +
     'without a terminal and without --yes nothing is changed (exit 2). With a report, each link is read ' +
     'before it is deleted, so that the report says what was deleted.' +
     idReportHelp(

@@ -13,8 +13,9 @@ export default class SubsCancel extends BaseCommand<typeof SubsCancel> {
     'Sets each subscription to status "cancel" (already cancelled ones count as done). Ids come from ' +
     'arguments, --from-file FILE (one per line, # comments and blank lines ignored, duplicates once; ' +
     'or a report pay wrote) or - for stdin; a payment-style URL gives its ?id=, spaces are trimmed, hex ' +
-    'ids lower-cased. Shows the plan (up to 20 subscriptions looked up and described, also with --dry-run ' +
-    'and when refusing) and asks first; --yes skips the question; with no terminal to ask on and without ' +
+    'ids lower-cased. Shows the plan (every subscription looked up, a few at a time with progress, also with ' +
+    '--dry-run and when refusing: up to 20 described, how many would be cancelled, are already, are not found, their ' +
+    "packages' prices by currency) and asks first; --yes skips the question; with no terminal to ask on and without " +
     '--yes nothing is changed (exit 2). Exit 0 when every id is done, 7 when some were not (the summary ' +
     'counts them by status), 6 when the service stopped answering (10 failures in a row: the rest are ' +
     'not_done), 130 when interrupted with Ctrl-C (requests in flight finish; the rest are not_done).' +

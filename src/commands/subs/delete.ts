@@ -12,7 +12,8 @@ export default class SubsDelete extends BaseCommand<typeof SubsDelete> {
   static description =
     'Deletes the subscriptions outright. To stop billing but keep the record, use `pay subs cancel`. ' +
     'Ids come as for `pay subs cancel` (arguments, --from-file, -). Shows the profile, base URL and ' +
-    'subscriptions (up to 20 looked up, also with --dry-run and when refusing) and asks first; --yes skips ' +
+    'subscriptions (each looked up, also with --dry-run and when refusing: up to 20 described, how many ' +
+    "would be deleted and not found, their packages' prices by currency) and asks first; --yes skips " +
     'the question; without a terminal and without --yes nothing is changed (exit 2). With a report, each ' +
     'subscription is read before it is deleted, so that the report says what was deleted.' +
     idReportHelp(

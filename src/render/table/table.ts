@@ -47,6 +47,7 @@ const WHOLE_LEAVES = new Set([
   'method',
   'resource',
   'outcome',
+  'unpaid_charges',
 ])
 
 /** Whether a field is cut-proof (ids, amounts, statuses, URLs, dates, flags) or free text. */

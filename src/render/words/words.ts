@@ -19,6 +19,8 @@ export interface OutputOptions {
   jsonl?: boolean
   /** --format csv: lists as CSV, with a header row (csv.ts). */
   csv?: boolean
+  /** --bom with --format csv: the CSV starts with a UTF-8 byte-order mark (csv.ts, BOM). */
+  bom?: boolean
   quiet?: boolean
   columns?: string[]
   /** A 422's fields are shown as sent (`pay api`), not as the flags that set them. */

@@ -28,6 +28,7 @@ export const HISTORY_VIEW: View = {
     'terminal',
     'finished_at',
     'settled_by',
+    'found_at',
     'via',
   ],
   idField: 'change',
@@ -87,16 +88,49 @@ function outcomeOf(end: JournalEntry | undefined): string {
 /** A change whose outcome left it open: no outcome written (a kill), or the service did not answer. */
 const open = (end: JournalEntry | undefined) => !end || end.error === 'unavailable'
 
+/** A sandbox that ran inside a command has a port of its own each time: its base URL says so. */
+const IN_PROCESS = / \(sandbox, in-process\)$/
+
+/** The same service: the same profile and base URL (any port, for a sandbox that ran inside a command). */
+const sameService = (a: JournalEntry, b: JournalEntry) =>
+  a.profile === b.profile &&
+  (a.base_url === b.base_url || (IN_PROCESS.test(a.base_url) && IN_PROCESS.test(b.base_url)))
+
+/**
+ * What a later run found of the record of each open change (no outcome, or the service did not
+ * answer): the first `found` entry written after it, of the same kind, path and service.
+ */
+function foundAfter(entries: JournalEntry[]): Map<string, JournalEntry> {
+  const found = new Map<string, JournalEntry>()
+  /** The intents written so far that nothing has found yet, by method and path. */
+  const waiting = new Map<string, JournalEntry[]>()
+  for (const entry of entries) {
+    const key = `${entry.method} ${entry.path}`
+    if (entry.phase === 'intent') waiting.set(key, [...(waiting.get(key) ?? []), entry])
+    if (entry.phase !== 'found') continue
+    const settles = (intent: JournalEntry) => kindOf(intent) === kindOf(entry) && sameService(intent, entry)
+    for (const intent of waiting.get(key) ?? []) if (settles(intent)) found.set(intent.change, entry)
+    waiting.set(
+      key,
+      (waiting.get(key) ?? []).filter((intent) => !settles(intent)),
+    )
+  }
+  return found
+}
+
 /**
  * The journal's changes, newest first: each intent with its outcome, when one was written. A
  * create left unknown (or failed to reach the service) that a later request with the same
  * Idempotency-Key completed (`--resume --retry-unknown`, or `pay api -H 'Idempotency-Key: …'`)
- * is shown `settled`, with the id the retry returned and the change that settled it.
+ * is shown `settled`, with the id the retry returned and the change that settled it. A change
+ * left unknown whose record a later run found in the state it was to make (a resume reading a
+ * subscription cancelled already) is shown `found cancelled`, with the entry that found it.
  */
 export function changesFrom(entries: JournalEntry[]): Rec[] {
   const outcomes = new Map<string, JournalEntry>()
   for (const entry of entries) if (entry.phase === 'outcome') outcomes.set(entry.change, entry)
   const intents = entries.filter((entry) => entry.phase === 'intent')
+  const laterFound = foundAfter(entries)
   /** The last change done with each key and base URL. */
   const doneWithKey = new Map<string, JournalEntry>()
   for (const intent of intents) {
@@ -111,16 +145,22 @@ export function changesFrom(entries: JournalEntry[]): Rec[] {
         intent.idempotency_key && open(end)
           ? doneWithKey.get(`${intent.base_url} ${intent.idempotency_key}`)
           : undefined
+      const found = !settled && open(end) ? laterFound.get(intent.change) : undefined
       const { phase: _phase, ...fields } = intent
       return {
         ...fields,
         kind: kindOf(intent),
         id: end?.id ?? settled?.id ?? intent.id,
-        outcome: settled ? `settled ${settled.status ?? ''}`.trim() : outcomeOf(end),
+        outcome: settled
+          ? `settled ${settled.status ?? ''}`.trim()
+          : found
+            ? `found ${found.found}`
+            : outcomeOf(end),
         ...(end?.status !== undefined ? { status: end.status } : {}),
         ...(end?.error ? { error: end.error } : {}),
         ...(end ? { finished_at: end.at } : {}),
         ...(settled ? { settled_by: settled.change } : {}),
+        ...(found ? { settled_by: found.change, found_at: found.at } : {}),
         ...(AGENT_CHANGE.test(String(intent.command)) ? { via: 'mcp' } : {}),
       }
     })

@@ -3,7 +3,7 @@ import { type IdFlags, idInput } from '../../bulk/ids.js'
 import type { BulkOutcome } from '../../render/bulk-rows.js'
 import { type RunContext, workflowOf } from '../../runtime/context.js'
 import { plain, type Rec } from '../../values.js'
-import { describeLink, LINK_VIEW } from './view.js'
+import { describeLink, LINK_MONEY, LINK_VIEW } from './view.js'
 
 /** What an id report says of a payment link: its customer, title and amount. */
 export const LINK_REPORT = {
@@ -29,7 +29,8 @@ export async function deleteLinks(
     remove: async (id: string) => {
       await api.send('deleteLink', { id })
     },
-    lookUp: { fetch: (id: string) => api.send('getLink', { id }), describe: describeLink },
+    gone: (id: string) => api.found('deleteLink', id, 'gone'),
+    lookUp: { fetch: (id: string) => api.send('getLink', { id }), describe: describeLink, money: LINK_MONEY },
     ...LINK_REPORT,
   }
   return deleteMany(deletion, { ...input, concurrency: options.concurrency, ...workflowOf(context, target) })

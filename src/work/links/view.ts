@@ -54,6 +54,9 @@ export const CREATE_RESULT_VIEW: View = {
   dropOrder: ['error'],
 }
 
+/** The money a payment link is about, for a plan's total: its amount. */
+export const LINK_MONEY = { of: (link: Rec) => ({ amount: link.amount, currency: link.currency }) }
+
 /** One line for a confirmation: title · amount · e-mail [status, paid] (not yet sanitised). */
 export function describeLink(link: Rec): string {
   const what = [plain(link.title), formatAmount(link.amount, link.currency), plain(link.email)]

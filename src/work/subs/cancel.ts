@@ -6,7 +6,7 @@ import type { BulkOutcome } from '../../render/bulk-rows.js'
 import { type RunContext, workflowOf } from '../../runtime/context.js'
 import { isRecord, plain, type Rec } from '../../values.js'
 import { CANCELLED_STATUS, isCancelled } from './fields.js'
-import { describeSubscription, SUBSCRIPTION_VIEW } from './view.js'
+import { describeSubscription, SUBSCRIPTION_MONEY, SUBSCRIPTION_VIEW } from './view.js'
 
 /** Cancels one subscription: already cancelled is done; otherwise PUT status=cancel. */
 async function cancelOne(api: PayApi, id: string): Promise<{ status: string; record: Rec }> {
@@ -50,9 +50,14 @@ export function cancelSubscriptions(api: PayApi, job: ByIdJob): Promise<BulkOutc
         fetch: (id) => api.send('getSubscription', { id: id }),
         describe: describeSubscription,
         alreadyDone: (subscription) => (isCancelled(subscription) ? 'already_cancelled' : undefined),
+        money: SUBSCRIPTION_MONEY,
       },
       ...SUBSCRIPTION_REPORT,
       work: (id) => cancelOne(api, id),
+      // A cancel a killed run sent may have been done: the journal says what the resume found.
+      found: (result) => {
+        if (result.status === 'already_cancelled') api.found('updateSubscription', result.id, 'cancelled')
+      },
     },
     job,
   )

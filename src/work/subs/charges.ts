@@ -1,6 +1,7 @@
 import type { ListPage } from '../../api/types.js'
 import type { View } from '../../render/views.js'
 import { type Duration, shift } from '../../shared/duration.js'
+import { totalsByCurrency } from '../../shared/money.js'
 import { isRecord, plain, type Rec } from '../../values.js'
 
 /**
@@ -42,6 +43,27 @@ export function chargesTitle(charges: Rec[]): string {
   return `Charges (${parts.join(', ')})`
 }
 
+/**
+ * What a subscription owes, as `subs list --unpaid` (and `--overdue`) adds it to each record:
+ * `unpaid_charges`, the count of its entries with `paid` false, and `amount_owed`, their amounts
+ * summed exactly (as a plan's totals are, decimal by decimal, never in floating point) with
+ * their currency: `{amount: 45, currency: "USD"}`. `amount_owed` is null when an unpaid entry
+ * has no amount or currency, or when they are in more than one currency: pay does not guess.
+ */
+export function owedBy(subscription: Rec): Rec {
+  const entries = Array.isArray(subscription.payment_links) ? subscription.payment_links : []
+  const unpaid = entries.filter((entry): entry is Rec => isRecord(entry) && entry.paid === false)
+  const { totals, unknown } = totalsByCurrency(
+    unpaid.map((entry) => ({ amount: entry.amount, currency: entry.currency })),
+  )
+  const single = unknown === 0 && totals.length === 1 ? totals[0] : undefined
+  return {
+    ...subscription,
+    unpaid_charges: unpaid.length,
+    amount_owed: single ? { amount: Number(single.amount), currency: single.currency } : null,
+  }
+}
+
 /** `YYYY-MM-DD HH:MM:SS UTC` (the envelope's meta.timestamp), or ISO 8601; NaN when it is neither. */
 function serviceTime(timestamp: string): number {
   const envelope = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/.exec(timestamp)
@@ -56,11 +78,14 @@ function serviceTime(timestamp: string): number {
 export class ChargeFilter {
   /** Subscriptions whose entries lack `paid` (or, for --overdue, the `created_at` of an unpaid one). */
   readonly unjudged: string[] = []
+  /** Subscriptions listed whose amount owed could not be summed (`amount_owed` null). */
+  readonly unsummed: string[] = []
   private now = Date.now()
   private clockless = false
 
   constructor(private readonly overdue: Duration | undefined) {}
 
+  /** The pages, each subscription with what it owes (owedBy), and each page's time kept. */
   async *watch(pages: AsyncIterable<ListPage>): AsyncGenerator<ListPage> {
     for await (const page of pages) {
       const time = page.timestamp === undefined ? Number.NaN : serviceTime(page.timestamp)
@@ -70,12 +95,18 @@ export class ChargeFilter {
       } else {
         this.now = time
       }
-      yield page
+      yield { ...page, items: page.items.map(owedBy) }
     }
   }
 
   /** Whether a subscription has an unpaid charge (older than --overdue); false when it cannot say. */
   readonly match = (subscription: Rec): boolean => {
+    const owes = this.judge(subscription)
+    if (owes && subscription.amount_owed === null) this.unsummed.push(plain(subscription._id))
+    return owes
+  }
+
+  private judge(subscription: Rec): boolean {
     const entries = subscription.payment_links
     if (!Array.isArray(entries)) {
       this.unjudged.push(plain(subscription._id))
@@ -107,16 +138,29 @@ export class ChargeFilter {
       )
     }
     const count = this.unjudged.length
-    if (count === 0) return notes
-    const named = this.unjudged.slice(0, 10).join(', ')
-    const more = count > 10 ? `, and ${count - 10} more` : ''
-    const fields = this.overdue === undefined ? 'paid' : 'paid or created_at'
-    notes.push(
-      `${count} subscription${count === 1 ? '' : 's'} could not be judged (charges without ${fields}), ` +
-        `so ${count === 1 ? 'it is' : 'they are'} not listed: ${named}${more}.`,
-    )
+    if (count > 0) {
+      const fields = this.overdue === undefined ? 'paid' : 'paid or created_at'
+      notes.push(
+        `${count} subscription${count === 1 ? '' : 's'} could not be judged (charges without ${fields}), ` +
+          `so ${count === 1 ? 'it is' : 'they are'} not listed: ${named(this.unjudged)}.`,
+      )
+    }
+    const unsummed = this.unsummed.length
+    if (unsummed > 0) {
+      notes.push(
+        `The amount owed by ${unsummed} subscription${unsummed === 1 ? '' : 's'} could not be summed ` +
+          '(an unpaid charge without amount or currency, or charges in more than one currency), so ' +
+          `amount_owed is null (an empty cell): ${named(this.unsummed)}.`,
+      )
+    }
     return notes
   }
+}
+
+/** The first 10 ids, and how many more. */
+function named(ids: string[]): string {
+  const more = ids.length > 10 ? `, and ${ids.length - 10} more` : ''
+  return `${ids.slice(0, 10).join(', ')}${more}`
 }
 
 /** The filter --unpaid/--overdue describe; undefined when neither was given. */

@@ -3,7 +3,7 @@ import { idInput } from '../../bulk/ids.js'
 import type { BulkOutcome } from '../../render/bulk-rows.js'
 import { type RunContext, workflowOf } from '../../runtime/context.js'
 import { type ByIdOptions, SUBSCRIPTION_REPORT } from './cancel.js'
-import { describeSubscription, SUBSCRIPTION_VIEW } from './view.js'
+import { describeSubscription, SUBSCRIPTION_MONEY, SUBSCRIPTION_VIEW } from './view.js'
 
 /** `subs delete`: ids from arguments, a file or stdin, confirmed, then deleted for good. */
 export async function deleteSubscriptions(options: ByIdOptions, context: RunContext): Promise<BulkOutcome> {
@@ -16,7 +16,12 @@ export async function deleteSubscriptions(options: ByIdOptions, context: RunCont
     remove: async (id: string) => {
       await api.send('deleteSubscription', { id })
     },
-    lookUp: { fetch: (id: string) => api.send('getSubscription', { id }), describe: describeSubscription },
+    gone: (id: string) => api.found('deleteSubscription', id, 'gone'),
+    lookUp: {
+      fetch: (id: string) => api.send('getSubscription', { id }),
+      describe: describeSubscription,
+      money: SUBSCRIPTION_MONEY,
+    },
     ...SUBSCRIPTION_REPORT,
   }
   return deleteMany(deletion, { ...input, concurrency: options.concurrency, ...workflowOf(context, target) })

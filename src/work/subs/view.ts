@@ -34,6 +34,33 @@ export const SUBSCRIPTION_VIEW: View = {
   words: { status: { cancel: 'cancelled' } },
 }
 
+/**
+ * `subs list --unpaid` and `--overdue`: the unpaid charges' count and the amount owed (owedBy,
+ * charges.ts) after the package, a table's OWED the sum with its currency, CSV and TSV the number
+ * with a column of its currency. The package's price, its period and the date go first at 80 columns.
+ */
+export const OWING_VIEW: View = {
+  ...SUBSCRIPTION_VIEW,
+  listColumns: [
+    '_id',
+    'status',
+    'email',
+    'package.name',
+    'unpaid_charges',
+    'amount_owed.amount',
+    'package.amount',
+    'package.frequency',
+    'created_at',
+  ],
+  recordFields: [
+    ...SUBSCRIPTION_VIEW.recordFields,
+    'unpaid_charges',
+    'amount_owed.amount',
+    'amount_owed.currency',
+  ],
+  dropOrder: ['created_at', 'package.frequency', 'package.amount'],
+}
+
 /** One line for a confirmation: e-mail · package · amount [status] (not yet sanitised). */
 export function describeSubscription(subscription: Rec): string {
   const pkg = isRecord(subscription.package) ? subscription.package : {}
@@ -45,4 +72,13 @@ export function describeSubscription(subscription: Rec): string {
     .filter((part) => part !== '')
     .join(' · ')
   return `${what}  [${plain(inWords(subscription, SUBSCRIPTION_VIEW).status)}]`
+}
+
+/** The money a subscription is about, for a plan's total: its package's price (each per its own period). */
+export const SUBSCRIPTION_MONEY = {
+  of: (subscription: Rec) => {
+    const pkg = isRecord(subscription.package) ? subscription.package : {}
+    return { amount: pkg.amount, currency: pkg.currency }
+  },
+  what: "the packages' prices",
 }

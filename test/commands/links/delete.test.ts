@@ -33,13 +33,15 @@ describe('against a sandbox', () => {
     `  ids:      ${ids.join(', ')}\n`
 
   /** The plan of a --dry-run or a refusal: each link looked up and described (up to 20). */
-  const described = (links: { _id: string }[]) =>
+  const described = (links: { _id: string }[], notFound = 0) =>
     `About to delete ${links.length} payment link${links.length === 1 ? '' : 's'}:\n` +
     '  profile:  (environment)\n' +
     `  base URL: ${sandbox.baseUrl}\n` +
     links
       .map((link) => `  ${link._id}  Seeded link · 10.00 EUR · seed@example.com  [Active, unpaid]\n`)
-      .join('')
+      .join('') +
+    `  looked up ${links.length + notFound}: ${links.length} to delete, ${notFound} not found\n` +
+    `  total:    ${10 * links.length}.00 EUR\n`
 
   describe.concurrent('links delete', () => {
     test('one id with --yes: deleted, one result row', async () => {
@@ -112,14 +114,35 @@ describe('against a sandbox', () => {
       expect(result).toMatchObject({
         code: 0,
         stdout: '',
-        stderr: `Warning: Not found, left out: ${UNKNOWN}.\n${described([link])}Dry run: nothing was changed.\n`,
+        stderr: `Warning: Not found, left out: ${UNKNOWN}.\n${described([link], 1)}Dry run: nothing was changed.\n`,
       })
       expect(await storedLink(sandbox, link._id)).toEqual(link)
       // Nothing but ids not found: still no failure in a dry run.
       expect(await pay('links', 'delete', UNKNOWN, '--dry-run')).toMatchObject({
         code: 0,
-        stderr: `Warning: Not found, left out: ${UNKNOWN}.\nDry run: nothing was changed.\n`,
+        stderr: `Warning: Not found, left out: ${UNKNOWN}.\nLooked up 1: 0 to delete, 1 not found.\nDry run: nothing was changed.\n`,
       })
+    })
+
+    test('--dry-run at 80 columns: an amount and its currency stay on one line, wherever the edge falls', async () => {
+      // Titles of 41 to 44 characters put the edge between `12.34` and `EUR` on a plan's line.
+      const titles = [41, 42, 43, 44].map((n) => 'Consulting for the month of November '.padEnd(n, 'x'))
+      const links = await Promise.all(titles.map((title) => seedLink(sandbox, { title, amount: '12.34' })))
+      const result = await runInProcess(['links', 'delete', ...links.map((l) => l._id), '--dry-run'], {
+        env: sandbox.env,
+        terminal: true,
+        colour: false,
+        width: 80,
+      })
+      expect(result.code).toBe(0)
+      const lines = result.stderr.split('\n')
+      expect(lines.filter((line) => line.includes('12.34'))).toHaveLength(4)
+      for (const line of lines) {
+        expect(line.length).toBeLessThanOrEqual(80)
+        expect(line).not.toMatch(/12\.34$/)
+        expect(line).not.toMatch(/^ *EUR/)
+      }
+      expect(lines.filter((line) => line.includes('12.34 EUR'))).toHaveLength(4)
     })
 
     test('--dry-run --json: the plan as JSON on stdout', async () => {
@@ -134,6 +157,7 @@ describe('against a sandbox', () => {
         ids: [link._id],
         not_found: [],
         invalid: [],
+        totals: [{ amount: 10, currency: 'EUR' }],
       })
       expect(await storedLink(sandbox, link._id)).toEqual(link)
     })

@@ -1,11 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { NOT_DONE_SHOWN } from '../../../src/render/bulk-rows.js'
 import { SANDBOX_KEY } from '../../../src/sandbox/constants.js'
 import { startSandbox } from '../../../src/sandbox/http/server.js'
 import { type CliResult, tempDir } from '../../helpers/cli.js'
 import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
+import type { TestIO } from '../../helpers/io.js'
 import { startProxy, type TestProxy, UNAVAILABLE_MESSAGE } from '../../helpers/proxy.js'
 import { clientFor, startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js'
 import {
@@ -78,6 +80,8 @@ const described = (ids: string[], emails: string[], baseUrl = sandbox.baseUrl) =
     '  profile:  (environment)',
     `  base URL: ${baseUrl}`,
     ...ids.map((id, i) => `  ${id}  ${emails[i]} · Starter · 120.00 USD  [created]`),
+    `  looked up ${ids.length}: ${ids.length} to cancel, 0 already cancelled, 0 not found`,
+    `  total:    ${120 * ids.length}.00 USD (the packages' prices)`,
     '',
   ].join('\n')
 
@@ -228,6 +232,31 @@ describe.concurrent('--from-file and --report', () => {
     }
   })
 
+  test('--bom: the report starts with a UTF-8 byte-order mark, and keeps it when resumed; alone it is a usage error', async () => {
+    const ids = await seedSubscriptions(sandbox, 3, { prefix: 'bom' })
+    const report = path.join(dir, 'bom-report.csv')
+    const first = await pay(['subs', 'cancel', ids[0], ids[1], '--yes', '--report', report, '--bom', '-q'])
+    expect(first).toMatchObject({ code: 0, stdout: `${ids[0]}\n${ids[1]}\n` })
+    const text = fs.readFileSync(report, 'utf8')
+    expect(text.startsWith('\uFEFFid,ok,status,error,at,email,package,amount,currency\n')).toBe(true)
+    expect(parseCsv(text.slice(1)).rows.map((row) => [row.id, row.status, row.email])).toEqual([
+      [ids[0], 'cancelled', 'bom0@example.com'],
+      [ids[1], 'cancelled', 'bom1@example.com'],
+    ])
+    // Resumed without --bom, with one more id: the mark stays, the new row is added.
+    const resumed = await pay(['subs', 'cancel', ids[0], ids[1], ids[2], '--yes', '--resume', report, '-q'])
+    expect(resumed).toMatchObject({ code: 0, stdout: `${ids[2]}\n` })
+    const again = fs.readFileSync(report, 'utf8')
+    expect(again.startsWith('\uFEFFid,')).toBe(true)
+    expect(parseCsv(again.slice(1)).rows.map((row) => row.id)).toEqual(ids)
+    expect(await pay(['subs', 'cancel', ids[0], '--yes', '--bom'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: The following error occurred:\n  One of the following must be provided when using --bom: --report, --resume\nSee `pay subs cancel --help`.\n',
+    })
+  })
+
   test('ids from arguments, a file and stdin together, each once', async () => {
     const [a, b, c, d] = await seedSubscriptions(sandbox, 4, { prefix: 'mixed' })
     const file = path.join(dir, 'mixed.txt')
@@ -353,6 +382,7 @@ describe.concurrent('consent', () => {
       not_found: [],
       invalid: [],
       already_cancelled: [],
+      totals: [{ amount: 360, currency: 'USD' }],
     })
     expect(recorder.requests.map((r) => r.method)).toEqual(Array(6).fill('GET'))
     const statuses = await serverStatuses(sandbox)
@@ -371,19 +401,68 @@ describe.concurrent('already cancelled', () => {
       runInProcess(['subs', 'cancel', ids[0], '--json'], { env }),
       runInProcess(['subs', 'cancel', ...ids, '--dry-run', '--json'], { env }),
     ])
-    const already = `Already cancelled, nothing to do: ${ids.join(', ')}.\n`
+    const already = `Already cancelled, nothing to do: ${ids.join(', ')}.\nLooked up 3: 0 to cancel, 3 already cancelled, 0 not found.\n`
     expect(screen.io.asked).toEqual([])
     expect(screen).toMatchObject({ code: 0, stderr: `${already}${summary({ already: 3 })}` })
     expect(screen.stdout.split('\n').slice(1, 4)).toEqual(ids.map((id) => `${id}  already_cancelled`))
     // Off a terminal without --yes: nothing to confirm, so no refusal.
     expect(piped).toMatchObject({
       code: 0,
-      stderr: `Already cancelled, nothing to do: ${ids[0]}.\n${summary({ already: 1 })}`,
+      stderr: `Already cancelled, nothing to do: ${ids[0]}.\nLooked up 1: 0 to cancel, 1 already cancelled, 0 not found.\n${summary({ already: 1 })}`,
     })
     expect(JSON.parse(piped.stdout)).toEqual([expected(ids[0], 'already')])
     expect(dry).toMatchObject({ code: 0, stderr: `${already}Dry run: nothing was changed.\n` })
     expect(JSON.parse(dry.stdout)).toMatchObject({ ids: [], already_cancelled: ids })
     expect(recorder.requests.map((r) => r.method)).toEqual(Array(7).fill('GET'))
+  })
+
+  test('a --dry-run of more than 20 ids looks each one up and says what 5 would: to cancel, already, not found, the money', async () => {
+    const seeded = await seedSubscriptions(sandbox, 22, { prefix: 'dry25' })
+    await cancelDirectly(sandbox, seeded.slice(0, 10))
+    const gone = [unknownId(901), unknownId(902), unknownId(903)]
+    const ids = [...seeded, ...gone]
+    const recorder = await proxy()
+    const [many, few] = await Promise.all([
+      pay(['subs', 'cancel', ...ids, '--dry-run'], { baseUrl: recorder.baseUrl }),
+      pay(['subs', 'cancel', seeded[0], seeded[10], seeded[11], gone[0], '--dry-run'], {
+        baseUrl: recorder.baseUrl,
+      }),
+    ])
+    const fresh = seeded.slice(10)
+    expect(many).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: [
+        `Warning: Not found, left out: ${gone.join(', ')}.`,
+        `Already cancelled, nothing to do: ${seeded.slice(0, 10).join(', ')}.`,
+        'About to cancel 12 subscriptions:',
+        '  profile:  (environment)',
+        `  base URL: ${recorder.baseUrl}`,
+        `  ids:      ${fresh.join(', ')}`,
+        '  looked up 25: 12 to cancel, 10 already cancelled, 3 not found',
+        "  total:    1440.00 USD (the packages' prices)",
+        'Dry run: nothing was changed.',
+        '',
+      ].join('\n'),
+    })
+    expect(few).toMatchObject({
+      code: 0,
+      stderr: [
+        `Warning: Not found, left out: ${gone[0]}.`,
+        `Already cancelled, nothing to do: ${seeded[0]}.`,
+        'About to cancel 2 subscriptions:',
+        '  profile:  (environment)',
+        `  base URL: ${recorder.baseUrl}`,
+        `  ${seeded[10]}  dry2510@example.com · Starter · 120.00 USD  [created]`,
+        `  ${seeded[11]}  dry2511@example.com · Starter · 120.00 USD  [created]`,
+        '  looked up 4: 2 to cancel, 1 already cancelled, 1 not found',
+        "  total:    240.00 USD (the packages' prices)",
+        'Dry run: nothing was changed.',
+        '',
+      ].join('\n'),
+    })
+    // Reads only: one GET per id, nothing changed.
+    expect(recorder.requests.map((r) => r.method)).toEqual(Array(29).fill('GET'))
   })
 
   test('among others: only the others are planned and asked about', async () => {
@@ -404,6 +483,119 @@ describe.concurrent('already cancelled', () => {
     expect(result.stderr).toContain(`  ${fresh}  mixed0@example.com · Starter · 120.00 USD  [created]\n`)
     expect(result.stderr).not.toContain(`  ${done}  `)
     expect(result.stderr).toContain(summary({ cancelled: 1, already: 1 }))
+  })
+})
+
+describe.concurrent('Ctrl-C half-way', () => {
+  test('on a terminal the ids never attempted are one row, counted; TSV, --json and the report keep each', async () => {
+    const ids = await seedSubscriptions(sandbox, 60, { prefix: 'ctrlc' })
+    const run = async (flags: string[], terminal: boolean) => {
+      let io: TestIO | undefined
+      let puts = 0
+      // Ctrl-C once the 10th cancellation reaches the service: those in flight finish, no new one starts.
+      const slow = await proxy((request) => {
+        if (request.method === 'PUT' && ++puts === 10) io?.interrupt()
+        return { delayMs: 10 }
+      })
+      const result = await runInProcess(['subs', 'cancel', ...ids, '--yes', '--concurrency', '2', ...flags], {
+        env: { ...sandbox.env, PAY_BASE_URL: slow.baseUrl },
+        terminal,
+        colour: false,
+        width: 200,
+        started: (started) => {
+          io = started
+        },
+      })
+      expect(result.code).toBe(130)
+      return result
+    }
+    const report = path.join(dir, 'ctrlc.csv')
+    const [screen, piped] = await Promise.all([run(['--report', report], true), run(['--json'], false)])
+
+    const table = screen.stdout.trimEnd().split('\n')
+    const done = table.filter((line) => / cancelled$/.test(line) || / already_cancelled$/.test(line)).length
+    expect(done).toBeGreaterThanOrEqual(10)
+    expect(table).toEqual([
+      expect.stringMatching(/^ID +RESULT +ERROR$/),
+      ...Array(done).fill(expect.stringMatching(/^[0-9a-f]{24} +(already_)?cancelled$/)),
+      `(${60 - done} ids)${' '.repeat(26 - `(${60 - done} ids)`.length)}not_done   Not attempted: the run stopped before them (--json and the report list each).`,
+    ])
+    expect(screen.stderr).toContain(`${60 - done} not cancelled (${60 - done} not done).\n`)
+    const rows = parseCsv(fs.readFileSync(report, 'utf8')).rows
+    expect(rows.map((row) => row.id)).toEqual(ids)
+    expect(rows.filter((row) => row.status === 'not_done')).toHaveLength(60 - done)
+
+    const results = JSON.parse(piped.stdout) as BulkJson[]
+    expect(results.map((r) => r.id)).toEqual(ids)
+    const notDone = results.filter((r) => r.status === 'not_done')
+    expect(notDone.length).toBeGreaterThan(NOT_DONE_SHOWN)
+    for (const r of notDone) expect(r.error).toBe('Not attempted: the run stopped before it.')
+  })
+})
+
+describe.concurrent('--resume of a run killed before its end', () => {
+  /** A run that ended after Ctrl-C (its report names every id), then its resume killed: no closing mark. */
+  async function killedResume(ids: string[], name: string) {
+    const report = path.join(dir, name)
+    let io: TestIO | undefined
+    let puts = 0
+    const slow = await proxy((request) => {
+      if (request.method === 'PUT' && ++puts === 5) io?.interrupt()
+      return { delayMs: 5 }
+    })
+    const env = { ...sandbox.env, PAY_BASE_URL: slow.baseUrl }
+    const first = await runInProcess(
+      ['subs', 'cancel', ...ids, '--yes', '--concurrency', '1', '--report', report],
+      {
+        env,
+        started: (started) => {
+          io = started
+        },
+      },
+    )
+    expect(first.code).toBe(130)
+    // What a kill -9 of `--resume` leaves: the report rewritten whole as it opened, the meta without its closing mark.
+    const meta = JSON.parse(fs.readFileSync(`${report}.meta.json`, 'utf8'))
+    const { finished_at: _f, outcome: _o, counts: _c, ...open } = meta
+    fs.writeFileSync(`${report}.meta.json`, JSON.stringify(open))
+    return { report, env, slow }
+  }
+
+  test('a report that names every id of its input is resumed from alone, saying so; every id ends cancelled', async () => {
+    const ids = await seedSubscriptions(sandbox, 30, { prefix: 'killedresume' })
+    const { report, env } = await killedResume(ids, 'killed-resume.csv')
+    const resumed = await runInProcess(['subs', 'cancel', '--resume', report, '--yes', '--json'], { env })
+    expect(resumed.code).toBe(0)
+    expect(resumed.stderr).toContain(
+      `The run in ${report} did not end (it was stopped before it could close its report), but the report names every one of its 30 ids: resuming from the report alone.\n`,
+    )
+    const statuses = await serverStatuses(sandbox)
+    expect(ids.map((id) => statuses.get(id))).toEqual(ids.map(() => 'cancel'))
+    expect(parseCsv(fs.readFileSync(report, 'utf8')).rows.map((row) => [row.id, row.status])).toEqual(
+      ids.map((id) => [id, 'cancelled']),
+    )
+    expect(JSON.parse(fs.readFileSync(`${report}.meta.json`, 'utf8'))).toMatchObject({
+      input: { source: 'ID…', count: 30 },
+      outcome: 'done',
+    })
+  })
+
+  test('a report that lacks ids of its input is refused, saying how many it names, and nothing is sent', async () => {
+    const ids = await seedSubscriptions(sandbox, 30, { prefix: 'killedshort' })
+    const { report, env, slow } = await killedResume(ids, 'killed-short.csv')
+    // A run killed before it reached them all: the last rows never written.
+    const lines = fs.readFileSync(report, 'utf8').split('\n')
+    fs.writeFileSync(report, `${lines.slice(0, 21).join('\n')}\n`)
+    const sent = slow.requests.length
+    const refused = await runInProcess(['subs', 'cancel', '--resume', report, '--yes'], { env })
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        `Error: The run in ${report} did not end (it was stopped before it could close its report), and the report names 20 of its 30 ids; give the input again: ID… --resume ${report}\n` +
+        'Without them pay cannot tell which ids that run never reached.\n',
+    })
+    expect(slow.requests.length).toBe(sent)
   })
 })
 

@@ -43,6 +43,8 @@ describe.concurrent('subs delete', () => {
       '  profile:  (environment)',
       `  base URL: ${sandbox.baseUrl}`,
       `  ${id}  ada@example.com · Starter · 120.00 USD  [created]`,
+      '  looked up 1: 1 to delete, 0 not found',
+      "  total:    120.00 USD (the packages' prices)",
       'This cannot be undone.',
       '',
     ].join('\n')
@@ -78,6 +80,7 @@ describe.concurrent('subs delete', () => {
       ids: [sub._id],
       not_found: [],
       invalid: [],
+      totals: [{ amount: 120, currency: 'USD' }],
     })
     expect((await held(sub._id)).status).toBe(200)
   })

@@ -124,6 +124,28 @@ describe('subs list --unpaid / --overdue', () => {
         .join(''),
     )
     expect(result.stderr).toBe('Searched 60 subscriptions on 2 pages.\n')
+    // What each owes: its unpaid charges, and their sum with the currency.
+    const json = await pay(['subs', 'list', '--unpaid', '--json'])
+    const unpaid = (name: string) =>
+      subs[name].charges.filter((_, i, all) => {
+        if (name === 'latestUnpaid') return i === all.length - 1
+        if (name === 'middleUnpaid') return i === 3
+        return true
+      }).length
+    expect(
+      JSON.parse(json.stdout).map((sub: Record<string, unknown>) => [
+        sub._id,
+        sub.unpaid_charges,
+        sub.amount_owed,
+      ]),
+    ).toEqual(
+      NEWEST_FIRST.filter((name) => name !== 'allPaid').map((name) => [
+        subs[name]._id,
+        unpaid(name),
+        { amount: 15 * unpaid(name), currency: 'USD' },
+      ]),
+    )
+    expect(unpaid('latestUnpaid')).toBe(1)
   })
 
   test("--overdue 30d: by the sandbox's clock, 14 months ahead of this machine's", async () => {
@@ -169,7 +191,9 @@ describe('a service whose charges the spec does not show, and whose clock is its
   const entries = {
     unpaidOld: {
       _id: 's-unpaid-old',
-      payment_links: [{ _id: 'l1', paid: false, created_at: '2020-04-01T00:00:00Z' }],
+      payment_links: [
+        { _id: 'l1', paid: false, created_at: '2020-04-01T00:00:00Z', amount: 9.5, currency: 'EUR' },
+      ],
     },
     // 12 days old by the service's clock (2020-06-01), years by this machine's.
     unpaidRecent: {
@@ -200,7 +224,21 @@ describe('a service whose charges the spec does not show, and whose clock is its
     expect(result.code).toBe(0)
     expect(result.stdout).toBe('s-unpaid-old\ns-unpaid-recent\ns-no-date\n')
     expect(result.stderr).toBe(
-      'Warning: 3 subscriptions could not be judged (charges without paid), so they are not listed: s-no-paid, s-ids, s-none.\n',
+      'Warning: 3 subscriptions could not be judged (charges without paid), so they are not listed: s-no-paid, s-ids, s-none.\n' +
+        'Warning: The amount owed by 2 subscriptions could not be summed (an unpaid charge without amount or currency, ' +
+        'or charges in more than one currency), so amount_owed is null (an empty cell): s-unpaid-recent, s-no-date.\n',
+    )
+    const csv = await run([
+      'subs',
+      'list',
+      '--unpaid',
+      '--format',
+      'csv',
+      '--columns',
+      'id,unpaid,owed,amount_owed.currency',
+    ])
+    expect(csv.stdout).toBe(
+      '_id,unpaid_charges,amount_owed.amount,amount_owed.currency\ns-unpaid-old,1,9.5,EUR\ns-unpaid-recent,1,,\ns-no-date,1,,\n',
     )
   })
 

@@ -63,6 +63,8 @@ describe('subs delete on a terminal', () => {
         // 81 columns: wrapped at a space, under the text after the id, never mid-word.
         `  ${id}  delete0@example.com · Starter · 120.00 USD\n` +
         `${' '.repeat(28)}[created]\n` +
+        '  looked up 2: 1 to delete, 1 not found\n' +
+        "  total:    120.00 USD (the packages' prices)\n" +
         'This cannot be undone.\n',
     )
     await term.type('y', 'Enter')

@@ -192,15 +192,15 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
     code: 2,
     stdout: '',
     stderr:
-      `Error: The run in ${report} stopped after ${csv.rows.length} of 300; give the ids again on stdin: - --resume ${report}\n` +
-      'pay cannot tell which ids it never reached without them (it was stopped before it could write them down).\n',
+      `Error: The run in ${report} did not end (it was stopped before it could close its report), and the report names ${csv.rows.length} of its 300 ids; give the ids again on stdin: - --resume ${report}\n` +
+      'Without them pay cannot tell which ids that run never reached.\n',
   })
   expect(proxy.requests.length).toBe(sentBeforeResume)
 
   // Resumed with the same input: what the report records done gets no request; every id ends
   // cancelled, and each one was sent its PUT exactly once over both runs.
   const resumed = await startCli(['subs', 'cancel', '-', '--yes', '--json', '--resume', report], {
-    env: { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl },
+    env: { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl, PAY_JOURNAL_FILE: journal },
     input: ids.join('\n'),
   }).done
   expect(resumed.code).toBe(0)
@@ -215,6 +215,17 @@ test('kill -9 half-way: every row of the report is whole and true on the server'
   const puts = (id: string) =>
     proxy.requests.filter((r) => r.method === 'PUT' && r.path === `/subscriptions/${id}`).length
   expect(ids.map(puts)).toEqual(ids.map(() => 1))
+  // `pay history` keeps no cancel of those in flight at the kill as unknown: the resume found them
+  // cancelled (or their outcome was written before the kill).
+  const history = await startCli(['history', '--json'], {
+    env: { ...sandbox.env, PAY_BASE_URL: proxy.baseUrl, PAY_JOURNAL_FILE: journal },
+  }).done
+  const changes = JSON.parse(history.stdout) as { id: string; kind: string; outcome: string }[]
+  for (const id of unlisted) {
+    const outcomes = changes.filter((c) => c.id === id && c.kind === 'cancel sub').map((c) => c.outcome)
+    expect(outcomes, id).toHaveLength(1)
+    expect(['done 200', 'found cancelled'], id).toContain(outcomes[0])
+  }
   // The report now holds one row per id, the first run's rows untouched above the resumed run's,
   // and the closing mark.
   const final = parseCsv(fs.readFileSync(report, 'utf8'))

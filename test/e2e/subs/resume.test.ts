@@ -81,8 +81,8 @@ describe('a run killed half-way', () => {
         code: 2,
         stdout: '',
         stderr:
-          `Error: The run in ${report} stopped after ${recorded} of 120; give the input again: --from-file ${file} --resume ${report}\n` +
-          'pay cannot tell which ids it never reached without them (it was stopped before it could write them down).\n',
+          `Error: The run in ${report} did not end (it was stopped before it could close its report), and the report names ${recorded} of its 120 ids; give the input again: --from-file ${file} --resume ${report}\n` +
+          'Without them pay cannot tell which ids that run never reached.\n',
       })
       // A report of another command is no report to resume here.
       const other = kind.command[0] === 'links' ? ['subs', 'cancel'] : ['links', 'delete']
@@ -114,6 +114,40 @@ describe('a run killed half-way', () => {
       })
     })
   }
+})
+
+describe('a resumed run killed half-way', () => {
+  test('Ctrl-C, then its resume killed (-9): resumed again from the report alone, which names every id; each id cancelled once', async () => {
+    const ids = await seedSubscriptions(sandbox, 120, { prefix: 'rekill' })
+    const file = write('rekill.txt', `${ids.join('\n')}\n`)
+    const report = path.join(dir, 'rekill.csv')
+    const env = { ...sandbox.env, PAY_BASE_URL: slow.baseUrl }
+    const first = startCli(['subs', 'cancel', '--from-file', file, '--report', report, '--yes'], { env })
+    while (rowsOf(report) < 10) await new Promise((resolve) => setTimeout(resolve, 20))
+    first.child.kill('SIGINT')
+    expect((await first.done).code).toBe(130)
+    await slow.idle()
+    expect(rowsOf(report)).toBe(120)
+
+    const resumed = startCli(['subs', 'cancel', '--resume', report, '--yes'], { env })
+    while (rowsOf(report) < 140) await new Promise((resolve) => setTimeout(resolve, 20))
+    resumed.child.kill('SIGKILL')
+    expect((await resumed.done).signal).toBe('SIGKILL')
+    await slow.idle()
+    expect(JSON.parse(fs.readFileSync(`${report}.meta.json`, 'utf8')).finished_at).toBeUndefined()
+
+    const again = await runCli(['subs', 'cancel', '--resume', report, '--yes', '--json'], { env })
+    expect(again.code).toBe(0)
+    expect(again.stderr).toContain(
+      `The run in ${report} did not end (it was stopped before it could close its report), but the report names every one of its 120 ids: resuming from the report alone.\n`,
+    )
+    const statuses = await serverStatuses(sandbox)
+    expect(ids.filter((id) => statuses.get(id) !== 'cancel')).toEqual([])
+    const puts = (id: string) =>
+      slow.requests.filter((r) => r.method === 'PUT' && r.path === `/subscriptions/${id}`).length
+    expect(ids.filter((id) => puts(id) !== 1)).toEqual([])
+    expect(parseCsv(fs.readFileSync(report, 'utf8')).rows.map((row) => row.id)).toEqual(ids)
+  })
 })
 
 describe('reports that cannot be trusted', () => {

@@ -63,6 +63,8 @@ describe('subs cancel ID1 ID2 ID3', () => {
     ...item(ids[0], `${emails[0]} · Starter · 120.00 USD`),
     ...item(ids[1], `${emails[1]} · Business · 1250.50 USD`),
     ...item(ids[2], `${emails[2]} · Monthly · 15.00 USD`),
+    '  looked up 3: 3 to cancel, 0 already cancelled, 0 not found',
+    "  total:    1385.50 USD (the packages' prices)",
     '? Cancel 3 subscriptions? (y/N)',
   ]
 

@@ -52,6 +52,8 @@ describe('cancelSubscriptions', () => {
         '  profile:  sandbox\n' +
         '  base URL: http://127.0.0.1\n' +
         `  ${fresh}  workflow0@example.com · Starter · 120.00 USD  [created]\n` +
+        '  looked up 3: 1 to cancel, 1 already cancelled, 1 not found\n' +
+        "  total:    120.00 USD (the packages' prices)\n" +
         // The progress bar, redrawn in place, then cleared.
         '\r\u001b[2K[████████████████████] 1/1  cancelled 1' +
         '\r\u001b[2KOf 3 subscriptions: 1 cancelled, 1 already cancelled, 1 not cancelled (1 not found).\n',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { agree, confirmPlan, type Plan } from '../../../src/bulk/consent.js'
 import { PayError } from '../../../src/errors.js'
 import type { Rec } from '../../../src/values.js'
-import { describeLink, LINK_VIEW } from '../../../src/work/links/view.js'
+import { describeLink, LINK_MONEY, LINK_VIEW } from '../../../src/work/links/view.js'
 import { testOutput } from '../../helpers/io.js'
 
 const plan = (ids: string[]): Plan => ({
@@ -125,6 +125,7 @@ describe('agree', () => {
       throw new PayError('Payment link not found.', { kind: 'not_found', status: 404 })
     },
     describe: describeLink,
+    money: LINK_MONEY,
   }
 
   it('on a terminal, describes what exists, leaves out what does not, and asks about the rest only', async () => {
@@ -141,7 +142,9 @@ describe('agree', () => {
         '  profile:  live\n' +
         '  base URL: https://pay.example\n' +
         '  l1  Invoice 1 · 25.50 EUR · a@example.com  [Active, unpaid]\n' +
-        '  l2  Deposit · 1000 JPY · b@example.com  [Active, paid]\n',
+        '  l2  Deposit · 1000 JPY · b@example.com  [Active, paid]\n' +
+        '  looked up 3: 2 to delete, 1 not found\n' +
+        '  total:    25.50 EUR, 1000 JPY\n',
     )
   })
 
@@ -167,7 +170,7 @@ describe('agree', () => {
     )
   })
 
-  it('looks nothing up with --yes (without --dry-run), or past 20 ids', async () => {
+  it('looks nothing up with --yes (without --dry-run)', async () => {
     let fetched = 0
     const counting = {
       ...lookUp,
@@ -180,7 +183,7 @@ describe('agree', () => {
     for (const [ids, options, consent] of [
       [['l1', 'gone'], { terminal: true }, YES],
       [['l1', 'gone'], { terminal: false }, YES],
-      [many, { terminal: true, answers: [true] }, NO_FLAGS],
+      [many, { terminal: true }, YES],
     ] as const) {
       const { io, out, target } = job(options)
       const agreed = await agree([...ids], what, { io, out, target, consent }, counting)
@@ -206,6 +209,7 @@ describe('agree', () => {
       ids: ['l1'],
       not_found: ['gone'],
       invalid: ['a b'],
+      totals: [{ amount: 25.5, currency: 'EUR' }],
     })
     expect(dry.io.stderr.text).toBe(
       'Warning: Left out an entry that is not an id: "a b".\n' +
@@ -214,6 +218,8 @@ describe('agree', () => {
         '  profile:  live\n' +
         '  base URL: https://pay.example\n' +
         '  l1  Invoice 1 · 25.50 EUR · a@example.com  [Active, unpaid]\n' +
+        '  looked up 2: 1 to delete, 1 not found\n' +
+        '  total:    25.50 EUR\n' +
         'Dry run: nothing was changed.\n',
     )
 
@@ -225,7 +231,9 @@ describe('agree', () => {
         'About to delete 1 payment link:\n' +
         '  profile:  live\n' +
         '  base URL: https://pay.example\n' +
-        '  l2  Deposit · 1000 JPY · b@example.com  [Active, paid]\n',
+        '  l2  Deposit · 1000 JPY · b@example.com  [Active, paid]\n' +
+        '  looked up 2: 1 to delete, 1 not found\n' +
+        '  total:    1000 JPY\n',
     )
   })
 
@@ -234,6 +242,169 @@ describe('agree', () => {
     expect(
       await agree(['gone'], what, { ...dry, consent: { yes: false, dryRun: true } }, lookUp),
     ).toBeUndefined()
-    expect(dry.io.stderr.text).toBe('Warning: Not found, left out: gone.\nDry run: nothing was changed.\n')
+    expect(dry.io.stderr.text).toBe(
+      'Warning: Not found, left out: gone.\nLooked up 1: 0 to delete, 1 not found.\nDry run: nothing was changed.\n',
+    )
+  })
+
+  describe('past 20 ids', () => {
+    /** 300 subscriptions: every 20th gone, every 10th (5, 15, …) cancelled already; USD and EUR by turns. */
+    const many = Array.from({ length: 300 }, (_, i) => `s${i}`)
+    const subscriptions = (i: number): Rec => ({
+      email: `c${i}@example.com`,
+      status: i % 10 === 5 ? 'cancel' : 'created',
+      package: { name: 'Starter', amount: i % 2 === 0 ? 120 : 10.1, currency: i % 2 === 0 ? 'USD' : 'EUR' },
+    })
+    const cancel = {
+      action: 'cancel',
+      done: 'cancelled',
+      view: { ...LINK_VIEW, noun: 'subscription', plural: 'subscriptions' },
+    }
+    const counting = () => {
+      const seen = { fetched: 0, inFlight: 0, most: 0 }
+      const lookUpMany = {
+        fetch: async (id: string) => {
+          seen.fetched += 1
+          seen.inFlight += 1
+          seen.most = Math.max(seen.most, seen.inFlight)
+          await new Promise((resolve) => setImmediate(resolve))
+          seen.inFlight -= 1
+          const i = Number(id.slice(1))
+          if (i % 20 === 0) throw new PayError('Subscription not found.', { kind: 'not_found', status: 404 })
+          return subscriptions(i)
+        },
+        describe: (record: Rec) => String(record.email),
+        alreadyDone: (record: Rec) => (record.status === 'cancel' ? 'already_cancelled' : undefined),
+        money: {
+          of: (record: Rec) => record.package as { amount: unknown; currency: unknown },
+          what: "the packages' prices",
+        },
+      }
+      return { seen, lookUpMany }
+    }
+    // 15 gone (0, 20, …), 30 cancelled already (5, 15, …), 255 to cancel: 135 at 120 USD (the even
+    // ones less 15 gone), 120 at 10.10 EUR (the odd ones less 30 cancelled).
+    const lookedUp = '  looked up 300: 255 to cancel, 30 already cancelled, 15 not found\n'
+    const total = "  total:    1212.00 EUR, 16200.00 USD (the packages' prices)\n"
+
+    it('every id is looked up a few at a time, with a progress bar on a terminal; the plan counts them and adds up the money', async () => {
+      const { seen, lookUpMany } = counting()
+      const { io, out, target } = job({ terminal: true, width: 400, answers: [true] })
+      const agreed = await agree(
+        many,
+        cancel,
+        { io, out, target, consent: NO_FLAGS, concurrency: 3 },
+        lookUpMany,
+      )
+      expect([seen.fetched, seen.most]).toEqual([300, 3])
+      expect(agreed?.ids).toHaveLength(255)
+      expect(agreed?.skipped.map((entry) => entry.result.status).sort()).toEqual([
+        ...Array(30).fill('already_cancelled'),
+        ...Array(15).fill('not_found'),
+      ])
+      expect(io.asked).toEqual(['Cancel 255 subscriptions?'])
+      const text = io.stderr.text
+      const cleared = '\r\u001b[2K'
+      expect(text.startsWith(`Looking up 300 subscriptions for the plan…\n${cleared}[`)).toBe(true)
+      expect(text).toContain('████████████████████] 300/300  ')
+      const words = text.slice(text.lastIndexOf(cleared) + cleared.length)
+      const gone = many.filter((_, i) => i % 20 === 0)
+      const done = many.filter((_, i) => i % 10 === 5)
+      const ids = agreed?.ids ?? []
+      expect(words).toBe(
+        `Warning: Not found, left out: ${gone.join(', ')}.\n` +
+          `Already cancelled, nothing to do: ${done.slice(0, 20).join(', ')} … and 10 more.\n` +
+          'About to cancel 255 subscriptions:\n' +
+          '  profile:  live\n' +
+          '  base URL: https://pay.example\n' +
+          `  ids:      ${ids.slice(0, 20).join(', ')} … and 235 more\n` +
+          lookedUp +
+          total,
+      )
+    })
+
+    it('in accessible mode the progress is plain lines; off a terminal none; the plan is the same', async () => {
+      const plain = job({ terminal: true, accessible: true, answers: [true] })
+      await agree(many, cancel, { ...plain, consent: NO_FLAGS }, counting().lookUpMany)
+      expect(plain.io.stderr.text).not.toContain('\r')
+      expect(plain.io.stderr.text).toContain('Progress: 300 of 300 (100%): ')
+      expect(plain.io.stderr.text).toContain(`${lookedUp}${total}`)
+
+      const dry = job({ json: true })
+      await agree(many, cancel, { ...dry, consent: { yes: true, dryRun: true } }, counting().lookUpMany)
+      expect(dry.io.stderr.text).not.toContain('Looking up')
+      expect(dry.io.stderr.text).not.toContain('Progress')
+      expect(dry.io.stderr.text).toContain(`${lookedUp}${total}Dry run: nothing was changed.\n`)
+      expect(JSON.parse(dry.io.stdout.text)).toMatchObject({
+        already_cancelled: many.filter((_, i) => i % 10 === 5),
+        totals: [
+          { amount: 1212, currency: 'EUR' },
+          { amount: 16200, currency: 'USD' },
+        ],
+      })
+    })
+
+    it('300 cancelled already: a dry run says so, as it does for 5, and asks nothing', async () => {
+      const all = {
+        ...counting().lookUpMany,
+        fetch: async (id: string) => ({ ...subscriptions(Number(id.slice(1))), status: 'cancel' }),
+      }
+      for (const count of [5, 300]) {
+        const dry = job({ terminal: true })
+        expect(
+          await agree(many.slice(0, count), cancel, { ...dry, consent: { yes: false, dryRun: true } }, all),
+        ).toBeUndefined()
+        const lines = dry.io.stderr.text.slice(dry.io.stderr.text.lastIndexOf('\u001b[2K') + 1).split('\n')
+        expect(dry.io.stderr.text).not.toContain('About to cancel')
+        expect(lines.slice(-3)).toEqual([
+          `Looked up ${count}: 0 to cancel, ${count} already cancelled, 0 not found.`,
+          'Dry run: nothing was changed.',
+          '',
+        ])
+        expect(dry.io.asked).toEqual([])
+      }
+    })
+
+    it('Ctrl-C while looking up: no new look-up, nothing changed (exit 130)', async () => {
+      const { seen, lookUpMany } = counting()
+      const { io, out, target } = job({ terminal: true, answers: [true] })
+      const interrupting = {
+        ...lookUpMany,
+        fetch: (id: string) => {
+          if (seen.fetched === 40) io.interrupt()
+          return lookUpMany.fetch(id)
+        },
+      }
+      const error = await refusal(() =>
+        agree(many, cancel, { io, out, target, consent: NO_FLAGS }, interrupting),
+      )
+      expect([error.message, error.hint, error.exitCode]).toEqual([
+        'Cancelled while looking up the subscriptions.',
+        'Nothing was cancelled.',
+        130,
+      ])
+      expect(seen.fetched).toBeLessThan(50)
+      expect(io.asked).toEqual([])
+    })
+
+    it('a service that stops answering stops the look-ups after 10 failures in a row (exit 6)', async () => {
+      let fetched = 0
+      const down = {
+        ...counting().lookUpMany,
+        fetch: async () => {
+          fetched += 1
+          throw new PayError('connection refused', { kind: 'unavailable' })
+        },
+      }
+      const { io, out, target } = job({ terminal: false })
+      const error = await refusal(() =>
+        agree(many, cancel, { io, out, target, consent: { yes: false, dryRun: true }, concurrency: 1 }, down),
+      )
+      expect([error.message, error.exitCode]).toEqual([
+        'Stopped looking up the subscriptions after 10 failures in a row to reach the service (last: connection refused); nothing was cancelled.',
+        6,
+      ])
+      expect(fetched).toBe(10)
+    })
   })
 })

@@ -147,3 +147,60 @@ describe('ids as people paste them', () => {
     expect(await collectIds([], cancels, new TestIO(), 'subscription')).toEqual(['-odd'])
   })
 })
+
+describe('a list pay wrote with --format csv, given to --from-file', () => {
+  const SUBS_HEADER =
+    '_id,status,email,package.name,unpaid_charges,amount_owed.amount,amount_owed.currency,package.amount,package.currency,package.frequency,created_at'
+
+  it('takes its _id column: commas, or the semicolons a spreadsheet saved it with, a byte-order mark, quotes', async () => {
+    const dir = tempDir()
+    const owed = path.join(dir, 'owed.csv')
+    fs.writeFileSync(
+      owed,
+      `\uFEFF${SUBS_HEADER}\n` +
+        '65b2a0c2e4b0a1b2c3d4e5f6,created,"a, b@example.com",Monthly,2,30,USD,15,USD,monthly,2026-11-28 20:05:03\n' +
+        '65B2A0C2E4B0A1B2C3D4E5F7,created,c@example.com,Monthly,1,15,USD,15,USD,monthly,2026-11-28 20:05:03\n',
+    )
+    expect(await collectIds([], owed, new TestIO(), 'subscription')).toEqual([
+      '65b2a0c2e4b0a1b2c3d4e5f6',
+      '65b2a0c2e4b0a1b2c3d4e5f7',
+    ])
+    const resaved = path.join(dir, 'resaved.csv')
+    fs.writeFileSync(resaved, 'email;_id;status\r\na@example.com;65b2a0c2e4b0a1b2c3d4e5f8;created\r\n')
+    expect(await collectIds([], resaved, new TestIO(), 'subscription')).toEqual(['65b2a0c2e4b0a1b2c3d4e5f8'])
+    // Through stdin too: `pay subs list --unpaid --format csv | pay subs cancel -`.
+    const io = new TestIO({
+      stdin: `${SUBS_HEADER}\n65b2a0c2e4b0a1b2c3d4e5f9,created,x,M,1,1,USD,1,USD,monthly,\n`,
+    })
+    expect(await collectIds([], '-', io, 'subscription')).toEqual(['65b2a0c2e4b0a1b2c3d4e5f9'])
+  })
+
+  it('a list of the other kind is refused, naming it; a file of ids or of one column is read as before', async () => {
+    const dir = tempDir()
+    const links = path.join(dir, 'links.csv')
+    fs.writeFileSync(
+      links,
+      '_id,status,paid,amount,currency,email,title\nl1,Active,false,5,EUR,a@example.com,T\n',
+    )
+    const refused = (await collectIds([], links, new TestIO(), 'subscription').catch(
+      (e: unknown) => e,
+    )) as PayError
+    expect([refused.message, refused.hint, refused.exitCode]).toEqual([
+      `--from-file: ${links} is a list of payment links; its ids are not subscription ids.`,
+      'Give it to the `pay links` command that acts on payment links.',
+      2,
+    ])
+    expect(await collectIds([], links, new TestIO(), 'payment link')).toEqual(['l1'])
+    const subs = path.join(dir, 'subs.csv')
+    fs.writeFileSync(subs, `${SUBS_HEADER}\ns1,created,a@example.com,M,1,1,USD,1,USD,monthly,\n`)
+    const other = (await collectIds([], subs, new TestIO(), 'payment link').catch(
+      (e: unknown) => e,
+    )) as PayError
+    expect(other.message).toBe(
+      `--from-file: ${subs} is a list of subscriptions; its ids are not payment link ids.`,
+    )
+    const plain = path.join(dir, 'ids.txt')
+    fs.writeFileSync(plain, '_id\na1\n# a "note\na2,a3 # two on a line\n')
+    expect(await collectIds([], plain, new TestIO(), 'subscription')).toEqual(['a1', 'a2,a3'])
+  })
+})

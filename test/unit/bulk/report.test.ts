@@ -381,6 +381,65 @@ describe('Report', () => {
   })
 })
 
+describe('--bom: a UTF-8 byte-order mark first, for Excel', () => {
+  const BOM = '\uFEFF'
+  it('a new report starts with the mark from its first row to its end, and reads back the same', () => {
+    const file = path.join(tempDir(), 'report.csv')
+    const report = Report.open({ file, mode: 'new', bom: true }, SPEC, RUN)
+    expect(read(file)).toBe(`${BOM}id,ok,status,error\n`)
+    report.write({ id: 'b', ok: 'true', status: 'cancelled', error: 'Café' })
+    expect(read(file)).toBe(`${BOM}id,ok,status,error\nb,true,cancelled,Café\n`)
+    report.finish(['a', 'b'], 'done')
+    expect(fs.readFileSync(file).subarray(0, 4)).toEqual(Buffer.from([0xef, 0xbb, 0xbf, 0x69]))
+    expect(read(file)).toBe(`${BOM}id,ok,status,error\nb,true,cancelled,Café\n`)
+    const back = readReport(file, '--resume')
+    expect([back.bom, back.columns, back.rows]).toEqual([
+      true,
+      SPEC.columns,
+      [{ line: 2, values: { id: 'b', ok: 'true', status: 'cancelled', error: 'Café' } }],
+    ])
+    expect(readReport(file, '--resume').meta?.finished_at).toBeDefined()
+  })
+
+  it('without --bom, none; a report resumed or added to keeps the mark it has; --bom or --force gives one', () => {
+    const plain = path.join(tempDir(), 'plain.csv')
+    Report.open({ file: plain, mode: 'new' }, SPEC, RUN).finish([], 'done')
+    expect(read(plain)).toBe('id,ok,status,error\n')
+    expect(readReport(plain, '--resume').bom).toBe(false)
+
+    const marked = path.join(tempDir(), 'marked.csv')
+    Report.open({ file: marked, mode: 'new', bom: true }, SPEC, RUN).finish([], 'done')
+    // A --resume (or --append) without --bom: the mark stays, at open (a kill -9 after it) and at the end.
+    const resumed = Report.open({ file: marked, mode: 'append' }, SPEC, RUN)
+    expect(read(marked)).toBe(`${BOM}id,ok,status,error\n`)
+    resumed.write({ id: 'a', ok: 'true', status: 'cancelled' })
+    resumed.finish(['a'], 'done')
+    expect(read(marked)).toBe(`${BOM}id,ok,status,error\na,true,cancelled,\n`)
+
+    const added = Report.open({ file: plain, mode: 'append', bom: true }, SPEC, RUN)
+    added.finish([], 'done')
+    expect(read(plain)).toBe(`${BOM}id,ok,status,error\n`)
+    const replaced = path.join(tempDir(), 'replaced.csv')
+    fs.writeFileSync(replaced, 'old', { mode: 0o600 })
+    Report.open({ file: replaced, mode: 'replace', bom: true }, SPEC, RUN).finish([], 'done')
+    expect(read(replaced)).toBe(`${BOM}id,ok,status,error\n`)
+    // --force without --bom: a new file, without one.
+    Report.open({ file: marked, mode: 'replace' }, SPEC, RUN).finish([], 'done')
+    expect(read(marked)).toBe('id,ok,status,error\n')
+  })
+
+  it('reportOptions hands --bom to the report it writes and to the one it resumes', () => {
+    expect(reportOptions({ report: 'r.csv', bom: true }).report).toEqual({
+      file: 'r.csv',
+      mode: 'new',
+      bom: true,
+    })
+    const file = path.join(tempDir(), 'report.csv')
+    Report.open({ file, mode: 'new' }, SPEC, RUN).finish([], 'done')
+    expect(reportOptions({ resume: file, bom: true }).resume).toMatchObject({ file, bom: true })
+  })
+})
+
 describe('readReport', () => {
   it('reads a report back with its meta; the last row of an id is its state', () => {
     const file = path.join(tempDir(), 'report.csv')

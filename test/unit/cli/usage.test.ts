@@ -52,12 +52,12 @@ describe('USAGE', () => {
         '[--description <value>] [--redirect-url <value>] [--reference <value>] [--reference-2 <value>] ' +
         '[--send-email] [--idempotency-key <value>] [--open | --from-csv <value>] [--skip-invalid] ' +
         '[--retry-unknown] [-y] [--dry-run] [--concurrency <value>] [--report <value> | --resume <value>] ' +
-        '[--force | --append] [--jq <value>] [--columns <value>] [-q]',
+        '[--force | --append] [--bom] [--jq <value>] [--columns <value>] [-q]',
     )
     expect(await usageOf('subs:cancel')).toBe(
       '$ pay subs cancel [ID...] [-p <value>] [--base-url <value>] [--json] [--debug] [--timeout <value>] ' +
         '[-f <value>] [-y] [--dry-run] [--concurrency <value>] [--report <value> | --resume <value>] ' +
-        '[--force | --append] [--jq <value>] [--columns <value>] [-q]',
+        '[--force | --append] [--bom] [--jq <value>] [--columns <value>] [-q]',
     )
   })
 })

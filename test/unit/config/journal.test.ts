@@ -196,6 +196,54 @@ describe('changesFrom', () => {
     ])
     expect(changes[2]).toMatchObject({ idempotency_key: 'k1', status: 200 })
   })
+
+  it('settles a change left open by what a later run found: same kind, path and service, found after it', () => {
+    const file = path.join(tempDir(), 'journal.jsonl')
+    const at = (command: string, more: Partial<typeof CONTEXT> = {}) =>
+      new Journal(file, { ...CONTEXT, command, ...more }, () => {})
+    const put = (id: string) => ({
+      method: 'PUT',
+      path: `/subscriptions/${id}`,
+      resource: 'subscription',
+      id,
+    })
+    const cancel = at('pay subs cancel')
+    // Found before the change was sent: no answer to it.
+    cancel.found(put('s0'), 'cancelled')
+    cancel.intent(put('s0'))
+    cancel.intent(put('s1'))
+    cancel.intent(put('s2'))({ status: 503, error: 'unavailable' })
+    cancel.intent(put('s3'))({ status: 200 })
+    // An update of another kind to the same path is not what a cancel found settles.
+    at('pay subs update').intent(put('s4'))
+    // Another service's run finds nothing of this one's.
+    at('pay subs cancel', { baseUrl: 'https://other.example' }).intent(put('s5'))
+    const resume = at('pay subs cancel')
+    for (const id of ['s1', 's2', 's3', 's4', 's5']) resume.found(put(id), 'cancelled')
+    at('pay links delete').found(
+      { method: 'DELETE', path: '/payment-links/l1', resource: 'payment link', id: 'l1' },
+      'gone',
+    )
+    const entries = readJournal(file)
+    expect(
+      entries.filter((entry) => entry.phase === 'found').map((entry) => [entry.id, entry.found]),
+    ).toEqual([
+      ['s0', 'cancelled'],
+      ...['s1', 's2', 's3', 's4', 's5'].map((id) => [id, 'cancelled']),
+      ['l1', 'gone'],
+    ])
+    const changes = changesFrom(entries)
+    expect(changes.map((change) => [change.kind, change.id, change.outcome])).toEqual([
+      ['cancel sub', 's5', 'unknown'],
+      ['update sub', 's4', 'unknown'],
+      ['cancel sub', 's3', 'done 200'],
+      ['cancel sub', 's2', 'found cancelled'],
+      ['cancel sub', 's1', 'found cancelled'],
+      ['cancel sub', 's0', 'unknown'],
+    ])
+    const [found] = entries.filter((entry) => entry.phase === 'found' && entry.id === 's1')
+    expect(changes[4]).toMatchObject({ settled_by: found.change, found_at: found.at })
+  })
 })
 
 describe('sinceMoment', () => {

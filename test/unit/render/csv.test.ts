@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseCsv } from '../../../src/bulk/csv.js'
-import { csvTable, fromSpreadsheet } from '../../../src/render/csv.js'
+import { csvTable, csvTimeIn, fromSpreadsheet } from '../../../src/render/csv.js'
 
 /** `--format csv`: what a spreadsheet gets, and that it reads back as it was (but for what is made safe). */
 
@@ -76,5 +76,24 @@ describe('csvTable', () => {
     expect(csvTable([], ['_id', 'title'])).toBe('_id,title\n')
     const wide = '漢字'.repeat(200)
     expect(csvTable([{ title: wide }], ['title'])).toBe(`title\n${wide}\n`)
+  })
+})
+
+describe('times in a CSV', () => {
+  it('are written as the bulk reports write them: UTC, YYYY-MM-DD HH:MM:SS, in the columns of a time', () => {
+    const records = [
+      {
+        at: '2026-11-23T15:19:46.772Z',
+        created_at: '2026-11-23T16:19:46+01:00',
+        title: '2026-11-23T15:19:46Z',
+      },
+    ]
+    expect(csvTable(records, ['at', 'created_at', 'title'])).toBe(
+      'at,created_at,title\n2026-11-23 15:19:46,2026-11-23 15:19:46,2026-11-23T15:19:46Z\n',
+    )
+    expect(csvTimeIn('package.updated_at', '2026-01-02T03:04Z')).toBe('2026-01-02 03:04:00')
+    // What is no time with its zone stays as it came.
+    for (const text of ['2026-11-23 15:19:46', '2026-11-23T15:19:46', '2026-13-45T99:99:99Z', 'soon', ''])
+      expect(csvTimeIn('at', text)).toBe(text)
   })
 })

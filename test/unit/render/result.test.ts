@@ -185,3 +185,45 @@ describe('printsOnStdout: what print() tells of each part agrees with what reach
     expect(told).toEqual([3, 1, 2])
   })
 })
+
+describe('a bulk run stopped half-way', () => {
+  const ROW_VIEW: View = {
+    noun: 'row',
+    plural: 'rows',
+    listColumns: ['line', 'status', 'error'],
+    recordFields: [],
+  }
+  const row = (line: number, status: string) => ({
+    line,
+    ok: status === 'created',
+    status,
+    error: status === 'not_done' ? 'Not attempted: the run stopped before it.' : null,
+  })
+  const rows = [row(2, 'created'), ...[3, 4, 5, 6, 7, 8].map((line) => row(line, 'not_done'))]
+
+  it('a table on a terminal folds the rows never attempted into one; TSV and --json keep each', async () => {
+    const outcome = { rows, rowsView: ROW_VIEW }
+    const screen = await printed(shown.bulk(outcome), { terminal: true, colour: false, width: 120 })
+    expect(screen.stdout).toBe(
+      'LINE      STATUS    ERROR\n' +
+        '2         created\n' +
+        '(6 rows)  not_done  Not attempted: the run stopped before them (--json and the report list each).\n',
+    )
+    expect((await printed(shown.bulk(outcome))).stdout.split('\n')).toHaveLength(8)
+    expect(JSON.parse((await printed(shown.bulk(outcome), { json: true })).stdout)).toEqual(rows)
+  })
+
+  it('up to five never attempted are shown each, by id', async () => {
+    const results = [4, 5, 6, 7, 8].map((n) => ({
+      id: `id${n}`,
+      ok: false,
+      status: 'not_done',
+      error: 'Not attempted.',
+    }))
+    const screen = await printed(shown.bulk({ rows: results }), { terminal: true, colour: false, width: 80 })
+    expect(screen.stdout.trimEnd().split('\n')).toEqual([
+      'ID   RESULT    ERROR',
+      ...results.map((r) => `${r.id}  not_done  Not attempted.`),
+    ])
+  })
+})

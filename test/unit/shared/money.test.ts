@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { totalsByCurrency } from '../../../src/shared/money.js'
 import { LINK_VIEW } from '../../../src/work/links/view.js'
 import { testOutput } from '../../helpers/io.js'
 import { get } from '../../helpers/pages.js'
@@ -45,5 +46,49 @@ describe('one currency-decimals rule for the table and the payment page', () => 
     expect(page.text).toContain(
       `<p class="amount">${shown}<span class="currency"><bdi>${currency}</bdi></span></p>`,
     )
+  })
+})
+
+describe('totalsByCurrency', () => {
+  it('adds amounts up by currency exactly, to each currency’s decimals, in the order currencies appear', () => {
+    expect(
+      totalsByCurrency([
+        { amount: 0.1, currency: 'EUR' },
+        { amount: '0.2', currency: 'EUR' },
+        { amount: 1000, currency: 'JPY' },
+        { amount: 1.5, currency: 'BTC' },
+        { amount: 1.5, currency: 'BTC' },
+        { amount: 1.234, currency: 'KWD' },
+        { amount: 0.766, currency: 'KWD' },
+        { amount: 1e21, currency: 'USD' },
+        { amount: 1e-7, currency: 'USD' },
+        { amount: 120, currency: 'EUR' },
+      ]),
+    ).toEqual({
+      totals: [
+        { currency: 'EUR', amount: '120.30' },
+        { currency: 'JPY', amount: '1000' },
+        { currency: 'BTC', amount: '3' },
+        { currency: 'KWD', amount: '2.000' },
+        { currency: 'USD', amount: '1000000000000000000000.0000001' },
+      ],
+      unknown: 0,
+    })
+  })
+
+  it('counts what it cannot add: no decimal number, or no currency', () => {
+    expect(
+      totalsByCurrency([
+        { amount: undefined, currency: 'EUR' },
+        { amount: 'ten', currency: 'EUR' },
+        { amount: '1e3', currency: 'EUR' },
+        { amount: 5, currency: undefined },
+        { amount: 5, currency: '' },
+        { amount: Number.NaN, currency: 'EUR' },
+        { amount: '-2.5', currency: 'EUR' },
+        { amount: 0.05, currency: 'EUR' },
+      ]),
+    ).toEqual({ totals: [{ currency: 'EUR', amount: '-2.45' }], unknown: 6 })
+    expect(totalsByCurrency([])).toEqual({ totals: [], unknown: 0 })
   })
 })

@@ -44,6 +44,12 @@ describe('displayWidth', () => {
     expect(displayWidth('1\ufe0f\u20e3')).toBe(2)
     expect(clusterWidth('\u0007')).toBe(0)
     expect(displayWidth('a\u0007b')).toBe(2)
+    // A skin tone after an emoji that takes none is no emoji of its own: a terminal shows both,
+    // two columns each (the whole cluster is matched, not its start or its end).
+    expect(displayWidth('😀🏽')).toBe(4)
+    expect(displayWidth('👍🏽')).toBe(2)
+    // Two wide pictographs joined by a ZWJ no font may know: one picture, not two.
+    expect(displayWidth('🦄\u200d🦄')).toBe(2)
   })
 
   it('a ZWJ sequence of pictographs no font may know is one wide picture; a ZWJ after a letter adds nothing', () => {
@@ -62,6 +68,11 @@ describe('displayWidth', () => {
     expect(displayWidth('नमस्ते')).toBe(4)
     expect(displayWidth('\u1100\u1161\u11a8')).toBe(2) // 각 in conjoining jamo, one wide syllable
     expect(displayWidth('ด\u0e33')).toBe(2) // Thai: Sara Am shows
+  })
+
+  it('a sign that holds on to what follows it (the Arabic number sign) takes no column of its own', () => {
+    expect(graphemes('\u0600\u0661\u0662')).toEqual(['\u0600\u0661', '\u0662'])
+    expect(displayWidth('\u0600\u0661\u0662')).toBe(2)
   })
 
   it('clusters are what a person sees as one character', () => {
@@ -259,6 +270,11 @@ describe('wrapText', () => {
     expect(wrapText('一二三四、五六', 8).split('\n')).toEqual(['一二三', '四、五六'])
   })
 
+  it('never ends a line with an opening bracket: it goes on with what it opens', () => {
+    expect(wrapText('一二三「四五」', 8).split('\n')).toEqual(['一二三', '「四五」'])
+    expect(wrapText('一二三（四', 8).split('\n')).toEqual(['一二三', '（四'])
+  })
+
   it('emoji titles lose no word and run past no edge', () => {
     const title = `🎉 party for the team 🎉 ${FAMILY} family day 🎉`
     const wrapped = wrapText(title, 12)
@@ -284,6 +300,31 @@ describe('wrapText', () => {
     expect(wrapToWidth(line, 80, { indent: ' '.repeat(28) }).split('\n')[1]).toBe(
       `${' '.repeat(28)}[created]`,
     )
+  })
+
+  it('never breaks an amount from its currency: a delete plan at 80 columns, and any text wrapped', () => {
+    // The line of `links delete`'s plan whose amount fell at the edge: `· 12.34` / `USD ·`.
+    const line =
+      '  6b05940ead56131883fdb1f2  Consulting for the month of November 2026 · 12.34 USD · jane@example.com'
+    expect(wrapToWidth(line, 80, { indent: ' '.repeat(28) }).split('\n')).toEqual([
+      '  6b05940ead56131883fdb1f2  Consulting for the month of November 2026 ·',
+      `${' '.repeat(28)}12.34 USD · jane@example.com`,
+    ])
+    expect(wrapText('Owed: 1,250.50 EUR, 3 JPY) and 0.5 KWD.', 17).split('\n')).toEqual([
+      'Owed:',
+      '1,250.50 EUR,',
+      '3 JPY) and',
+      '0.5 KWD.',
+    ])
+    expect(wrapText('Refund -0.50 EUR now', 12).split('\n')).toEqual(['Refund', '-0.50 EUR', 'now'])
+    // Only an amount and a code of three capitals hold together: words and lower case break as
+    // ever, and so do a code after a word, and a word that only starts or ends in digits.
+    expect(wrapText('about 12 usd ok', 8).split('\n')).toEqual(['about 12', 'usd ok'])
+    expect(wrapText('Room 12 USDA', 8).split('\n')).toEqual(['Room 12', 'USDA'])
+    expect(wrapText('Pay in USD today', 6).split('\n')).toEqual(['Pay in', 'USD', 'today'])
+    expect(wrapText('Ref R-12 USD', 8).split('\n')).toEqual(['Ref R-12', 'USD'])
+    expect(wrapText('the 3rd USD fund', 7).split('\n')).toEqual(['the 3rd', 'USD', 'fund'])
+    expect(wrapText('USD 12', 3).split('\n')).toEqual(['USD', '12'])
   })
 
   it('an indent is kept up to half the line, and dropped past it', () => {
