@@ -4,6 +4,12 @@ import { describe, expect, it } from 'vitest'
 import type { PaymentLinkRecord } from '../../../src/sandbox/domain/records.js'
 import { notificationText } from '../../../src/sandbox/handlers/notify/notification.js'
 import { verifyWebhook, webhookProblem } from '../../../src/shared/webhook-signature.js'
+import {
+  NOTIFIED_AT as AT,
+  sandboxNotification as fromSandbox,
+  NOTIFICATION_KEY as KEY,
+  NOTIFIED_LINK as LINK,
+} from '../../helpers/notification-fixture.js'
 
 /**
  * The strict check of a notification (`verifyWebhook`, `webhookProblem`): the service's hash runs
@@ -12,8 +18,6 @@ import { verifyWebhook, webhookProblem } from '../../../src/shared/webhook-signa
  * forgery below keeps the hash (the loose check, as the plugins and the earlier verifyWebhook
  * made it, still accepts it) and is refused; genuine notifications are accepted.
  */
-
-const KEY = 'sig_sandbox_0123456789abcdef0123456789abcdef0123456789abcdef'
 
 type Data = Record<string, string | number>
 
@@ -58,25 +62,6 @@ const forged = (genuine: Data, data: Data) => ({
   ...signed(genuine),
   data: { ...data, hash: hashFor(genuine) },
 })
-
-const LINK: PaymentLinkRecord = {
-  _id: '65a1f0c2e4b0a1b2c3d4e5f6',
-  email: 'ada@example.com',
-  currency: 'EUR',
-  amount: 25.5,
-  title: 'Order 7',
-  reference: '7',
-  reference_2: 'woocommerce',
-  status: 'Active',
-  payment_url: 'http://127.0.0.1:4010/checkout/pay?id=65a1f0c2e4b0a1b2c3d4e5f6',
-  business_id: 1,
-  paid: true,
-  created_at: '2026-11-24T17:00:00.000Z',
-  updated_at: '2026-11-24T17:10:25.000Z',
-}
-const AT = Date.parse('2026-11-24T17:10:25.000Z')
-const fromSandbox = (link: Partial<PaymentLinkRecord> = {}, paid = true) =>
-  notificationText({ link: { ...LINK, ...link }, paid, at: AT }, KEY)
 
 describe('genuine notifications are accepted', () => {
   it('the sandbox’s, paid and failed, with the references apps send (text, empty, numbers as text, spaces)', () => {

@@ -7,6 +7,12 @@ import {
   paymentTime,
 } from '../../../../src/sandbox/handlers/notify/notification.js'
 import { verifyWebhook } from '../../../../src/shared/webhook-signature.js'
+import {
+  NOTIFIED_AT as AT,
+  NOTIFICATION_KEY as KEY,
+  NOTIFIED_LINK as LINK,
+  sandboxNotification as notify,
+} from '../../../helpers/notification-fixture.js'
 
 /**
  * The hash of a notification against an independent computation: the service's WooCommerce
@@ -14,8 +20,6 @@ import { verifyWebhook } from '../../../../src/shared/webhook-signature.js'
  * libraries/swipego/includes/abstracts/abstract-swipego-client.php), written again here from the
  * PHP, not from the sandbox's code.
  */
-
-const KEY = 'sig_sandbox_0123456789abcdef0123456789abcdef0123456789abcdef'
 
 /** The keys the plugin requires (`isset`: present and not null), each replaced by `trim(sanitize_text_field(v))`. */
 const CALLBACK_PARAMS = [
@@ -62,26 +66,6 @@ function pluginAccepts(rawBody: string, signatureKey: string): boolean {
     .digest('hex')
   return hash === generated
 }
-
-const LINK: PaymentLinkRecord = {
-  _id: '65a1f0c2e4b0a1b2c3d4e5f6',
-  email: 'ada@example.com',
-  currency: 'EUR',
-  amount: 25.5,
-  title: 'Order 7',
-  reference: '7',
-  reference_2: 'woocommerce',
-  status: 'Active',
-  payment_url: 'http://127.0.0.1:4010/checkout/pay?id=65a1f0c2e4b0a1b2c3d4e5f6',
-  business_id: 1,
-  paid: true,
-  created_at: '2026-11-24T17:00:00.000Z',
-  updated_at: '2026-11-24T17:10:25.000Z',
-}
-const AT = Date.parse('2026-11-24T17:10:25.000Z')
-
-const notify = (link: Partial<PaymentLinkRecord> = {}, paid = true) =>
-  notificationText({ link: { ...LINK, ...link }, paid, at: AT }, KEY)
 
 describe('a notification', () => {
   it('is the service’s shape: trigger_at, event, data in the documented order, hash last, no nulls', () => {
