@@ -1,14 +1,10 @@
 import { createHmac } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { PaymentLinkRecord } from '../../../src/sandbox/domain/records.js'
-import { notificationText } from '../../../src/sandbox/handlers/notify/notification.js'
 import { verifyWebhook, webhookProblem } from '../../../src/shared/webhook-signature.js'
 import {
-  NOTIFIED_AT as AT,
   sandboxNotification as fromSandbox,
   NOTIFICATION_KEY as KEY,
-  NOTIFIED_LINK as LINK,
 } from '../../helpers/notification-fixture.js'
 
 /**

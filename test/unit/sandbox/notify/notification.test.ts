@@ -1,14 +1,8 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { PaymentLinkRecord } from '../../../../src/sandbox/domain/records.js'
-import {
-  centsOf,
-  notificationText,
-  paymentTime,
-} from '../../../../src/sandbox/handlers/notify/notification.js'
+import { centsOf, paymentTime } from '../../../../src/sandbox/handlers/notify/notification.js'
 import { verifyWebhook } from '../../../../src/shared/webhook-signature.js'
 import {
-  NOTIFIED_AT as AT,
   NOTIFICATION_KEY as KEY,
   NOTIFIED_LINK as LINK,
   sandboxNotification as notify,
