@@ -95,6 +95,23 @@ export const isChangeOf = (next: Json, previous: Json, fields: Json) =>
   isDeepStrictEqual(withoutUpdatedAt(next), withoutUpdatedAt({ ...previous, ...fields })) &&
   next.updated_at > previous.updated_at
 
+/**
+ * A record with its page addresses (payment_url, activation_url) cut to their paths: the store
+ * keeps only the path, and each answer names the address of the sandbox that served it, so a
+ * record read after a restart on another port differs from its first answer only there.
+ */
+export const pagePaths = (record: Json): Json => {
+  const cut: Json = { ...record }
+  for (const field of ['payment_url', 'activation_url']) {
+    const value = cut[field]
+    if (typeof value === 'string' && /^https?:\/\//.test(value)) {
+      const url = new URL(value)
+      cut[field] = url.pathname + url.search
+    }
+  }
+  return cut
+}
+
 /** The stored fields of a link created or updated with `input` (amount is sent as text). */
 export const linkFields = (input: Json) => ({ ...input, amount: Number(input.amount) })
 

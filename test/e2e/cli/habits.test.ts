@@ -82,7 +82,14 @@ describe.concurrent('habits', () => {
 
   test('-p is taken by every command; a one-letter flag a command does not take is never taken for a typo of a long one', async () => {
     const profile = await pay('-p', 'sandbox', 'sandbox', 'packages', '-q')
-    expect([profile.code, profile.stderr, profile.stdout.split('\n').length]).toEqual([0, '', 4])
+    // As every -p sandbox command does, it says which key it sends and what it leaves aside.
+    const key = sandbox.env.PAY_API_KEY ?? ''
+    expect([profile.code, profile.stderr, profile.stdout.split('\n').length]).toEqual([
+      0,
+      `Using the API key from PAY_API_KEY (${key.slice(0, 4)}…${key.slice(-4)}) instead of profile "sandbox"'s.\n` +
+        `PAY_BASE_URL (${sandbox.baseUrl}) is left aside for the sandbox profile, which talks only to your own sandbox (--base-url points it at one on another port).\n`,
+      4,
+    ])
     const unknown = await pay('links', 'list', '-x')
     expect(unknown.stderr).toBe('Error: Nonexistent flag: -x\nSee `pay links list --help`.\n')
     const notHere = await pay('links', 'get', 'x', '-y')

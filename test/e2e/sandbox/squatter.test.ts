@@ -52,9 +52,9 @@ const HEALTH_ONLY = [['GET', '/_sandbox/health?challenge=C', undefined]]
 const portOf = (server: { baseUrl: string }) => new URL(server.baseUrl).port
 
 /** `pay sandbox start --port 0 --json` on store `dir`. */
-const startServer = (dir: string, keys: string[] = []) =>
+const startServer = (dir: string, keys: string[] = [], more: string[] = []) =>
   startSandboxProcess(
-    [BIN, 'sandbox', 'start', '--port', '0', '--json', ...keys.flatMap((key) => ['--key', key])],
+    [BIN, 'sandbox', 'start', '--port', '0', '--json', ...keys.flatMap((key) => ['--key', key]), ...more],
     cleanEnv({ PAY_SANDBOX_DIR: dir }),
   )
 
@@ -195,7 +195,8 @@ describe('the user’s own sandbox', () => {
 
   test('a second PAY_SANDBOX_DIR does not trust it: in-process on its own store, and the server gets no key', async () => {
     const dir = tempDir('pay-own-')
-    const server = await startServer(dir, [LIVE_KEY])
+    // --verbose: its log then shows the health questions too.
+    const server = await startServer(dir, [LIVE_KEY], ['--verbose'])
     const other = tempDir('pay-other-')
     const env = { PAY_SANDBOX_DIR: other, PAY_SANDBOX_PORT: portOf(server), PAY_API_KEY: LIVE_KEY }
     const created = await runCli(['-p', 'sandbox', ...linkCreateArgs(), '-q'], { env })

@@ -285,8 +285,8 @@ describe('the built-in profile at a --base-url of a sandbox of other keys', () =
       stdout: '',
       stderr:
         `Error: ${other.baseUrl} did not accept the key of profile "sandbox" (401: Unauthenticated.)\n` +
-        'The sandbox running there was started with its own --key values: send one of them with ' +
-        'PAY_API_KEY, or restart it without --key to accept the built-in key.\n',
+        'The sandbox running there was started with its own keys (--key, --key-file or PAY_SANDBOX_KEYS): ' +
+        "send one of them with PAY_API_KEY, or restart it without any to serve its directory's own key.\n",
     })
   })
 })
