@@ -34,7 +34,8 @@ async function profile(signedIn: boolean) {
   return env
 }
 
-describe.concurrent('the account on a terminal', () => {
+// One after the other: both sign in to the same business, whose webhook events the second changes.
+describe('the account on a terminal', () => {
   test('login --email: the password asked masked, never shown; the business saved', async (context) => {
     const env = await profile(false)
     const { email, password } = sandbox.sandbox.account
