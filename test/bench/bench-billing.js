@@ -75,7 +75,19 @@ export async function benchBilling({ pay }) {
   if (seeded.charges !== 120) throw new Error(`the subscription has ${seeded.charges} charges, not 120`)
   const get = (name, id, count) => ({
     name,
-    argv: ['env', `PAY_SANDBOX_DIR=${store}`, `PAY_API_KEY=${SANDBOX_KEY}`, NODE, pay, '-p', 'sandbox', 'subs', 'get', id, '--json'],
+    argv: [
+      'env',
+      `PAY_SANDBOX_DIR=${store}`,
+      `PAY_API_KEY=${SANDBOX_KEY}`,
+      NODE,
+      pay,
+      '-p',
+      'sandbox',
+      'subs',
+      'get',
+      id,
+      '--json',
+    ],
     check: (stdout) =>
       JSON.parse(stdout).payment_links.length === count ? undefined : `not ${count} charges`,
   })
