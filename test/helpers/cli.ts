@@ -113,7 +113,8 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       stderr += chunk
     })
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000)
+    // A hang detector, not a time goal: on a busy two-core machine a run has taken over 20 s.
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
