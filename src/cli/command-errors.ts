@@ -73,8 +73,8 @@ export function refuseContradictions(raw: { type: string; flag?: string; input?:
 }
 
 /**
- * Any error as a PayError: oclif's parse errors are usage errors (a mistyped flag with the flag
- * it most likely meant), a cancelled prompt is 130.
+ * Any error as a PayError: oclif's parse errors are usage errors (a mistyped flag, or a mistyped
+ * value of a flag that takes one of a list, with what it most likely meant), a cancelled prompt is 130.
  */
 export function toPayError(error: Error, commandId?: string, flags: string[] = []): PayError {
   let help = `See \`pay ${commandId?.replace(/:/g, ' ') ?? ''} --help\`.`
@@ -95,6 +95,11 @@ export function toPayError(error: Error, commandId?: string, flags: string[] = [
       const guess = closest(unknown[0].replace(/^-+/, '').replace(/=.*$/, ''), flags)
       if (guess) help = `Did you mean --${guess}? ${help}`
     }
+  }
+  const notAnOption = /^Expected --([\w-]+)=(.*) to be one of: (.+)$/m.exec(error.message ?? '')
+  if (notAnOption) {
+    const guess = closest(notAnOption[2], notAnOption[3].split(', '))
+    if (guess) help = `Did you mean --${notAnOption[1]}=${guess}? ${help}`
   }
   const flagParse = /^Parsing --(\S+) \n\t([\s\S]*?)\nSee more help with --help$/.exec(error.message ?? '')
   if (flagParse) return new PayError(`--${flagParse[1]}: ${flagParse[2]}`, { kind: 'usage', hint: help })

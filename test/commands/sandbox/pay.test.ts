@@ -190,3 +190,28 @@ test('--outcome pending: notified with payment_status 2, the link unpaid and pay
     await answering.close()
   }
 })
+
+test('a mistyped --outcome: exit 2, the outcome it most likely meant, nothing paid', async () => {
+  const dir = tempDir('pay-local-store-')
+  const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
+  const link = await createLocal(dir, runInProcess)
+  const [typo, far] = await Promise.all([
+    runInProcess(['sandbox', 'pay', link._id, '--outcome', 'payd'], { env }),
+    runInProcess(['sandbox', 'pay', link._id, '--outcome', 'refund'], { env }),
+  ])
+  expect(typo).toMatchObject({
+    code: 2,
+    stdout: '',
+    stderr:
+      'Error: Expected --outcome=payd to be one of: paid, pending, cancelled, failed\n' +
+      'Did you mean --outcome=paid? See `pay sandbox pay --help`.\n',
+  })
+  expect(far).toMatchObject({
+    code: 2,
+    stdout: '',
+    stderr:
+      'Error: Expected --outcome=refund to be one of: paid, pending, cancelled, failed\n' +
+      'See `pay sandbox pay --help`.\n',
+  })
+  expect(localLink(dir, link._id)?.paid).toBe(false)
+})
