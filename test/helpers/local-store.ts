@@ -20,11 +20,11 @@ const flagsOf = (fields: Record<string, string>) => Object.entries(fields).flatM
 
 /**
  * A link made by pay itself (`run`: runInProcess or runCli) in the local store of `dir` (the
- * built-in profile, no server).
+ * built-in profile, no server); `env` adds to the run's environment (a key given by name).
  */
-export async function createLocal(dir: string, run: Runner) {
+export async function createLocal(dir: string, run: Runner, env: Record<string, string> = {}) {
   const made = await run(['-p', 'sandbox', 'links', 'create', ...flagsOf(LINK), '--json'], {
-    env: { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' },
+    env: { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1', ...env },
   })
   expect(made.code).toBe(0)
   return JSON.parse(made.stdout)

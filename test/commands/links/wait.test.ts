@@ -7,6 +7,7 @@ import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-s
 import { json, payRunner, reset, serve } from '../../helpers/fault-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { seedLink } from '../../helpers/links.js'
+import { createLocal } from '../../helpers/local-store.js'
 import { clientFor, startTestSandbox, type TestSandbox, tempDir, VALID_LINK } from '../../helpers/sandbox.js'
 import { closeTerminals } from '../../helpers/terminal.js'
 import { webhooksOf } from '../../helpers/webhooks.js'
@@ -392,25 +393,7 @@ describe('the customer’s attempts, on the sandbox profile', () => {
       const dir = tempDir('pay-wait-local-')
       // No sandbox at that port: the wait runs one in-process, on the store of dir.
       const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
-      const created = await runInProcess(
-        [
-          '-p',
-          'sandbox',
-          'links',
-          'create',
-          '--email',
-          'a@b.co',
-          '--currency',
-          'EUR',
-          '--amount',
-          '5',
-          '--title',
-          'T',
-          '-q',
-        ],
-        { env },
-      )
-      const id = created.stdout.trim()
+      const id = (await createLocal(dir, runInProcess))._id
       const running = runInProcess(['-p', 'sandbox', 'links', 'wait', id, '--json'], { env })
       // Its endpoint is in the store, where `pay sandbox pay` on the local store finds it.
       await vi.waitFor(

@@ -7,6 +7,7 @@ import { readSandboxKey, SANDBOX_KEY_FILE } from '../../../src/shared/sandbox-ke
 import { tempDir } from '../../helpers/cli.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import type { TestIO } from '../../helpers/io.js'
+import { createLocal } from '../../helpers/local-store.js'
 
 /** A port some other program listens on. */
 async function takenPort(): Promise<{ port: number; close(): Promise<void> }> {
@@ -184,25 +185,7 @@ describe('where the keys come from', () => {
   it('over a store an earlier pay kept (its records under the well-known key): the key made says where those records are, once; they are still there by name; a store of other keys says nothing of them', async () => {
     const dir = tempDir('pay-start-upgrade-')
     const wellKnown = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1', PAY_API_KEY: SANDBOX_KEY }
-    const made = await runInProcess(
-      [
-        '-p',
-        'sandbox',
-        'links',
-        'create',
-        '--email',
-        'a@b.co',
-        '--currency',
-        'EUR',
-        '--amount',
-        '5',
-        '--title',
-        'Old',
-        '-q',
-      ],
-      { env: wellKnown },
-    )
-    expect(made.code).toBe(0)
+    const made = await createLocal(dir, runInProcess, { PAY_API_KEY: SANDBOX_KEY })
     // The directory as the earlier pay left it: a store, no key of its own.
     fs.rmSync(path.join(dir, SANDBOX_KEY_FILE))
     const file = path.join(dir, SANDBOX_KEY_FILE)
@@ -219,7 +202,7 @@ describe('where the keys come from', () => {
     const again = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env })
     expect(again.stderr).not.toContain('Made an API key')
     const old = await runInProcess(['-p', 'sandbox', 'links', 'list', '-q'], { env: wellKnown })
-    expect(old).toMatchObject({ code: 0, stdout: made.stdout })
+    expect(old).toMatchObject({ code: 0, stdout: `${made._id}\n` })
     // sandbox start says the same when it makes the key over such a store.
     fs.rmSync(file)
     const served = await started([], { PAY_SANDBOX_DIR: dir }, false)
