@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect, test, vi } from 'vitest'
-import { notificationText } from '../../../src/sandbox/handlers/notify/notification.js'
 import { BIN, cleanEnv, ROOT, tempDir } from '../../helpers/cli.js'
+import { NOTIFICATION_KEY, sandboxNotification } from '../../helpers/notification-fixture.js'
 
 /**
  * The recipe of docs/sandbox-test-double.md, "Notifications", read from the guide and run as
@@ -78,8 +78,10 @@ test('the recipe’s shop, as written, survives whatever reaches it: 400 for wha
   const { shop } = recipe()
   const cwd = tempDir('pay-webhook-shop-')
   fs.writeFileSync(path.join(cwd, 'shop.mjs'), shop)
-  const key = 'sig_sandbox_0123456789abcdef0123456789abcdef0123456789abcdef'
-  const child = spawn(process.execPath, ['shop.mjs'], { cwd, env: cleanEnv({ SHOP_SIGNATURE_KEY: key }) })
+  const child = spawn(process.execPath, ['shop.mjs'], {
+    cwd,
+    env: cleanEnv({ SHOP_SIGNATURE_KEY: NOTIFICATION_KEY }),
+  })
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (chunk) => {
     stderr += chunk
@@ -91,22 +93,7 @@ test('the recipe’s shop, as written, survives whatever reaches it: 400 for wha
     const url = fs.readFileSync(path.join(cwd, 'shop.url'), 'utf8')
     const post = async (body: string) => (await fetch(`${url}/webhooks/pay`, { method: 'POST', body })).status
     const order = async (id: string) => (await fetch(`${url}/orders/${id}`)).text()
-    const link = {
-      _id: '65a1f0c2e4b0a1b2c3d4e5f6',
-      email: 'ada@example.com',
-      currency: 'EUR',
-      amount: 25.5,
-      title: 'Order 17',
-      reference: '17',
-      status: 'Active',
-      payment_url: 'http://127.0.0.1:4010/checkout/pay?id=65a1f0c2e4b0a1b2c3d4e5f6',
-      business_id: 1,
-      paid: true,
-      created_at: '2026-11-24T17:00:00.000Z',
-      updated_at: '2026-11-24T17:10:25.000Z',
-    }
-    const at = Date.parse('2026-11-24T17:10:25.000Z')
-    const paid = notificationText({ link, paid: true, at }, key)
+    const paid = sandboxNotification({ title: 'Order 17', reference: '17' })
     const genuine = JSON.parse(paid)
     const { data } = genuine
     const { hash, ...values } = data
