@@ -7,6 +7,12 @@ import type { AddressInfo } from 'node:net'
  * default): a status, or `hang` (no answer until it closes).
  */
 
+/**
+ * An endpoint nothing answers: port 1 of loopback, which no test listens on. Not a receiver
+ * started and closed: its freed port can be taken at once by another test's server, which answers.
+ */
+export const NOTHING_LISTENS = 'http://127.0.0.1:1/hook'
+
 export interface Received {
   method: string
   path: string

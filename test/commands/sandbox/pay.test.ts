@@ -3,7 +3,7 @@ import { tempDir } from '../../helpers/cli.js'
 import { type FakeServer, sendJson, startFakeServer } from '../../helpers/fake-server.js'
 import { runInProcess } from '../../helpers/in-process.js'
 import { createLocal, localLink } from '../../helpers/local-store.js'
-import { startReceiver } from '../../helpers/receiver.js'
+import { NOTHING_LISTENS, startReceiver } from '../../helpers/receiver.js'
 
 /**
  * `pay sandbox pay` and `pay sandbox reset`: through the
@@ -94,10 +94,8 @@ test('with no server, each notification’s first attempt is made before it exit
   const dir = tempDir('pay-local-store-')
   const env = { PAY_SANDBOX_DIR: dir, PAY_SANDBOX_PORT: '1' }
   const answering = await startReceiver()
-  const dead = await startReceiver()
-  await dead.close()
   try {
-    for (const url of [answering.url, dead.url])
+    for (const url of [answering.url, NOTHING_LISTENS])
       await runInProcess(['sandbox', 'webhooks', 'add', url], { env })
     const link = await createLocal(dir, runInProcess)
     const paid = await runInProcess(['sandbox', 'pay', link._id, '--json'], { env })
@@ -108,13 +106,13 @@ test('with no server, each notification’s first attempt is made before it exit
     const deliveries = JSON.parse(
       (await runInProcess(['sandbox', 'webhooks', 'deliveries', '--json'], { env })).stdout,
     )
-    const waiting = deliveries.find((d: { url: string }) => d.url === dead.url)
+    const waiting = deliveries.find((d: { url: string }) => d.url === NOTHING_LISTENS)
     expect(waiting).toMatchObject({ state: 'pending', attempts: [{ status: null }] })
     expect(paid.stderr.split('\n').sort()).toEqual(
       [
         '',
         `Notified ${answering.url}: answered 200.`,
-        `Notified ${dead.url}: connection refused (ECONNREFUSED). Delivery ${waiting._id} waits in the outbox ` +
+        `Notified ${NOTHING_LISTENS}: connection refused (ECONNREFUSED). Delivery ${waiting._id} waits in the outbox ` +
           `of ${dir} for the next sandbox on it (\`pay sandbox start\`), which retries it.`,
       ].sort(),
     )

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { tempDir } from '../../../helpers/cli.js'
 import { runInProcess } from '../../../helpers/in-process.js'
-import { type Receiver, startReceiver } from '../../../helpers/receiver.js'
+import { NOTHING_LISTENS, type Receiver, startReceiver } from '../../../helpers/receiver.js'
 import {
   ISO_TIMESTAMP,
   KEY_B,
@@ -67,9 +67,7 @@ describe('sandbox webhooks deliveries', () => {
   })
 
   test('on a terminal: two short lines each, the last attempt’s error under them', async () => {
-    const dead = await startReceiver()
-    await dead.close()
-    const endpoint = await addEndpoint(sandbox, dead.url)
+    const endpoint = await addEndpoint(sandbox, NOTHING_LISTENS)
     const link = await payNewLink(sandbox)
     await vi.waitFor(async () => expect((await deliveriesOf(sandbox)).at(-1).attempts).toHaveLength(1))
     await sandbox.request('DELETE', `/_sandbox/webhooks/${endpoint._id}`)
@@ -79,7 +77,7 @@ describe('sandbox webhooks deliveries', () => {
       width: 80,
       colour: false,
     })
-    const [delivery] = (await deliveriesOf(sandbox)).filter((d: { url: string }) => d.url === dead.url)
+    const [delivery] = (await deliveriesOf(sandbox)).filter((d: { url: string }) => d.url === NOTHING_LISTENS)
     expect(shown.stdout).toMatch(
       new RegExp(
         `^\\d\\d:\\d\\d:\\d\\d ${delivery._id} failed error, error\\n` +
@@ -150,13 +148,10 @@ describe('sandbox webhooks deliveries --link, --state', () => {
   // A sandbox of their own: the deliveries listed are these tests' only.
   let own: TestSandbox
   let live: Receiver
-  let dead: Receiver
   beforeAll(async () => {
     // Its directory's own key first: the local store is read with it when no sandbox runs.
     own = await startTestSandbox({ ownKey: true })
     live = await startReceiver(200)
-    dead = await startReceiver()
-    await dead.close()
   })
   afterAll(async () => {
     await own.close()
@@ -173,7 +168,7 @@ describe('sandbox webhooks deliveries --link, --state', () => {
 
   test('of one link, in one state, or both; through the sandbox and from the local store alike', async () => {
     await addEndpoint(own, live.url)
-    const gone = await addEndpoint(own, dead.url)
+    const gone = await addEndpoint(own, NOTHING_LISTENS)
     const first = await payNewLink(own)
     const second = await payNewLink(own)
     // Each delivery attempted once: the live endpoint's delivered, the dead one's pending its next attempt.
@@ -192,7 +187,7 @@ describe('sandbox webhooks deliveries --link, --state', () => {
     expect(await deliveries('--link', first._id)).toEqual(of(first))
     expect(of(first)).toHaveLength(2)
     expect(await deliveries('--state', 'pending')).toEqual(
-      all.filter((d: { url: string }) => d.url === dead.url),
+      all.filter((d: { url: string }) => d.url === NOTHING_LISTENS),
     )
     expect(await deliveries('--link', second._id, '--state', 'delivered')).toEqual(of(second, 'delivered'))
     expect(of(second, 'delivered')).toHaveLength(1)
@@ -201,8 +196,8 @@ describe('sandbox webhooks deliveries --link, --state', () => {
     await own.request('DELETE', `/_sandbox/webhooks/${gone._id}`)
     const failed = await deliveries('--state', 'failed')
     expect(failed.map((d) => [d.payment_link_id, d.url])).toEqual([
-      [first._id, dead.url],
-      [second._id, dead.url],
+      [first._id, NOTHING_LISTENS],
+      [second._id, NOTHING_LISTENS],
     ])
     expect(await deliveries('--state', 'failed', '--limit', '1')).toEqual(failed.slice(1))
     const local = await runInProcess(

@@ -8,7 +8,12 @@ import {
 } from '../../../../src/sandbox/http/server.js'
 import { verifyWebhook } from '../../../../src/shared/webhook-signature.js'
 import { formFields, get, post } from '../../../helpers/pages.js'
-import { type Receiver, type ReceiverAnswer, startReceiver } from '../../../helpers/receiver.js'
+import {
+  NOTHING_LISTENS,
+  type Receiver,
+  type ReceiverAnswer,
+  startReceiver,
+} from '../../../helpers/receiver.js'
 import { type Client, clientFor, KEY_A, KEY_B, tempDir, VALID_LINK } from '../../../helpers/sandbox.js'
 
 /**
@@ -252,9 +257,7 @@ describe('delivery', () => {
   })
 
   it('nothing listening: each attempt says what went wrong', async () => {
-    const hook = await receiver()
-    await hook.close()
-    const { sandbox, a } = await sandboxOn(tempDir('pay-notify-'), [hook.url])
+    const { sandbox, a } = await sandboxOn(tempDir('pay-notify-'), [NOTHING_LISTENS])
     await act(a, (await newLink(a))._id, 'pay')
     await expect.poll(() => sandbox.webhooks.deliveries()[0]?.state).toBe('failed')
     const [delivery] = sandbox.webhooks.deliveries()
@@ -262,11 +265,9 @@ describe('delivery', () => {
   })
 
   it('a sandbox listening beyond loopback says only "unreachable", "timed out" or the status: a URL maps no network', async () => {
-    const closed = await receiver()
-    await closed.close()
     const hanging = await receiver('hang')
     const failing = await receiver(() => 503)
-    const endpoints = [closed.url, 'http://no-such-host.invalid/hook', hanging.url, failing.url]
+    const endpoints = [NOTHING_LISTENS, 'http://no-such-host.invalid/hook', hanging.url, failing.url]
     const { sandbox } = await sandboxOn(tempDir('pay-notify-'), endpoints, {
       host: '0.0.0.0',
       limits: { timeoutMs: 300 },
@@ -286,7 +287,7 @@ describe('delivery', () => {
         ]),
     )
     expect(said).toEqual({
-      [closed.url]: ['unreachable', 'unreachable', 'unreachable'],
+      [NOTHING_LISTENS]: ['unreachable', 'unreachable', 'unreachable'],
       'http://no-such-host.invalid/hook': ['unreachable', 'unreachable', 'unreachable'],
       [hanging.url]: ['timed out', 'timed out', 'timed out'],
       [failing.url]: [503, 503, 503],
